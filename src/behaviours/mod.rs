@@ -1,0 +1,218 @@
+//! Steering behaviours, one file each, as pure functions of an agent's kinematic state and a
+//! plain-data parameter struct. They return a [`Steering`] request and push [`Gizmo`]s that
+//! explain themselves (drawn by the window; colours are chosen only in `render`).
+//!
+//! The simulation (`sim`) applies the request within the agent's limits:
+//! - [`Steering::Velocity`] is kinematic (seed 001): the velocity is set at once.
+//! - [`Steering::Acceleration`] is dynamic: clamped to max acceleration, integrated, then the
+//!   speed is clamped to max speed.
+//! - [`Steering::Position`] moves the agent onto a point (parametric curve following, seed 000);
+//!   its velocity becomes the displacement over `dt`.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+pub mod arrive;
+pub mod avoid;
+pub mod kinematic;
+pub mod parametric;
+pub mod predictive;
+pub mod projected;
+pub mod waypoints;
+
+pub use arrive::ArriveParams;
+pub use avoid::AvoidParams;
+pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
+pub use predictive::{PredictiveParams, PredictiveState};
+pub use projected::{ProjectedParams, ProjectedState};
+pub use waypoints::{WaypointsParams, WaypointsState};
+
+/// Position, velocity and heading of an agent: what a behaviour reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Kinematics {
+    /// Position in world units.
+    pub position: Vec3,
+    /// Velocity in world units per second.
+    pub velocity: Vec3,
+    /// Heading in radians in the x-y plane from +x, counter-clockwise (`atan2(v.y, v.x)`).
+    pub orientation: f32,
+}
+
+/// The physical limits of an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Body radius in world units (collisions and casts), typically 4–20.
+    pub radius: f32,
+    /// Maximum speed in world units per second, typically 50–300.
+    pub max_speed: f32,
+    /// Maximum acceleration in world units per second squared, typically 100–1000.
+    pub max_acceleration: f32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            radius: 8.0,
+            max_speed: 150.0,
+            max_acceleration: 400.0,
+        }
+    }
+}
+
+/// What a behaviour asks the simulation to do this step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Steering {
+    /// Kinematic: set the velocity directly (clamped to max speed).
+    Velocity(Vec3),
+    /// Dynamic: linear acceleration in units/s² (clamped to max acceleration).
+    Acceleration(Vec3),
+    /// Move straight onto this point (parametric following); velocity = displacement / dt.
+    Position(Vec3),
+}
+
+impl Steering {
+    /// No steering: zero acceleration, the agent keeps its velocity.
+    pub const NONE: Steering = Steering::Acceleration(Vec3::ZERO);
+}
+
+/// Time over which dynamic path followers try to reach their desired velocity, in seconds.
+/// Same role as arrive's `time_to_target` (seed 001).
+pub const STEER_TIME: f32 = 0.1;
+
+/// Acceleration that changes `velocity` into `desired` over `time_to_target`, clamped to
+/// `max_acceleration` (the last half of seed 001's dynamic arrive, shared by the path followers).
+pub fn accelerate_toward_velocity(
+    velocity: Vec3,
+    desired: Vec3,
+    time_to_target: f32,
+    max_acceleration: f32,
+) -> Vec3 {
+    let time = time_to_target.max(1e-4);
+    ((desired - velocity) / time).clamp_length_max(max_acceleration.max(0.0))
+}
+
+/// Dynamic seek toward a point at full speed: the steering the path followers use once they
+/// have chosen their target point.
+pub fn seek_acceleration(k: &Kinematics, limits: &Limits, target: Vec3) -> Vec3 {
+    let desired = (target - k.position).normalize_or_zero() * limits.max_speed;
+    accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
+}
+
+/// What a gizmo shows; `render` picks the colour and style from the role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GizmoRole {
+    /// The point the behaviour steers toward.
+    Target,
+    /// The agent's (or predicted point's) projection onto the path.
+    Projection,
+    /// Where the agent will be after the prediction time.
+    Prediction,
+    /// The velocity the behaviour wants.
+    DesiredVelocity,
+    /// The steering acceleration actually requested.
+    SteeringForce,
+    /// The current path segment the behaviour works on.
+    CurrentSegment,
+    /// A waypoint node's arrival radius.
+    NodeRadius,
+    /// Arrive's target radius (stop inside).
+    TargetRadius,
+    /// Arrive's slow radius (start braking inside).
+    SlowRadius,
+    /// Predictive following's channel half-width around the path.
+    PathRadius,
+    /// The parametric tangent F'(T) (scaled) at the agent.
+    Tangent,
+    /// A value to print next to a point (the parametric T).
+    ParameterValue,
+    /// An obstacle-avoidance probe (the swept segment tested).
+    Probe,
+    /// Where a cast hit an obstacle.
+    CastHit,
+    /// The avoidance vector from a hit point to the avoidance point.
+    AvoidanceVector,
+}
+
+/// A shape in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GizmoShape {
+    /// A marked point.
+    Point(Vec3),
+    /// A segment from the first point to the second.
+    Line(Vec3, Vec3),
+    /// An arrow from the first point to the second.
+    Arrow(Vec3, Vec3),
+    /// A circle in the x-y plane (a sphere in the 3D view).
+    Circle {
+        /// Centre.
+        center: Vec3,
+        /// Radius in world units.
+        radius: f32,
+    },
+    /// A number drawn next to a point.
+    Value {
+        /// Where to draw it.
+        at: Vec3,
+        /// The value.
+        value: f32,
+    },
+}
+
+/// One explanatory mark a behaviour emits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gizmo {
+    /// What it means.
+    pub role: GizmoRole,
+    /// Where it is.
+    pub shape: GizmoShape,
+}
+
+/// A sink for gizmos that costs one branch when disabled (headless runs, benchmarks).
+#[derive(Clone, Debug, Default)]
+pub struct Gizmos {
+    enabled: bool,
+    items: Vec<Gizmo>,
+}
+
+impl Gizmos {
+    /// A sink that records.
+    pub fn recording() -> Self {
+        Gizmos {
+            enabled: true,
+            items: Vec::new(),
+        }
+    }
+    /// A sink that drops everything.
+    pub fn disabled() -> Self {
+        Gizmos {
+            enabled: false,
+            items: Vec::new(),
+        }
+    }
+    /// Whether pushes are recorded.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+    /// Turns recording on or off (clears on off).
+    pub fn set_enabled(&mut self, enabled: bool) {
+        self.enabled = enabled;
+        if !enabled {
+            self.items.clear();
+        }
+    }
+    /// Records a gizmo if enabled.
+    #[inline]
+    pub fn push(&mut self, role: GizmoRole, shape: GizmoShape) {
+        if self.enabled {
+            self.items.push(Gizmo { role, shape });
+        }
+    }
+    /// The recorded gizmos.
+    pub fn items(&self) -> &[Gizmo] {
+        &self.items
+    }
+    /// Forgets the recorded gizmos, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+}

@@ -1,0 +1,1 @@
+//! Benchmark kernels shared by `steerlab bench` and `cargo bench`.

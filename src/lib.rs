@@ -1,0 +1,12 @@
+//! steerlab: a sandbox for steering behaviours, path following and 3D waypoint planning.
+//!
+//! The library holds the pure core (geometry, behaviours, planner, simulation, scene files);
+//! the binary in `main.rs` adds the command line and the window. See the README's
+//! Architecture section for the codemap and the invariants the modules keep.
+
+pub mod behaviours;
+pub mod bench;
+pub mod geometry;
+pub mod planner;
+pub mod scene;
+pub mod sim;

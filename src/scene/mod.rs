@@ -1,0 +1,1 @@
+//! Scene files, version 1.

@@ -1,0 +1,1 @@
+//! The simulation: World, agents, fixed step, events and metrics.
