@@ -18,11 +18,7 @@ pub struct ArriveParams {
 
 impl Default for ArriveParams {
     fn default() -> Self {
-        ArriveParams {
-            target_radius: 5.0,
-            slow_radius: 80.0,
-            time_to_target: 0.1,
-        }
+        ArriveParams { target_radius: 5.0, slow_radius: 80.0, time_to_target: 0.1 }
     }
 }
 

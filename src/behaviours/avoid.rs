@@ -17,10 +17,7 @@ pub struct AvoidParams {
 
 impl Default for AvoidParams {
     fn default() -> Self {
-        AvoidParams {
-            look_ahead: 1.0,
-            margin: 6.0,
-        }
+        AvoidParams { look_ahead: 1.0, margin: 6.0 }
     }
 }
 

@@ -51,11 +51,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            radius: 8.0,
-            max_speed: 150.0,
-            max_acceleration: 400.0,
-        }
+        Limits { radius: 8.0, max_speed: 150.0, max_acceleration: 400.0 }
     }
 }
 
@@ -177,17 +173,11 @@ pub struct Gizmos {
 impl Gizmos {
     /// A sink that records.
     pub fn recording() -> Self {
-        Gizmos {
-            enabled: true,
-            items: Vec::new(),
-        }
+        Gizmos { enabled: true, items: Vec::new() }
     }
     /// A sink that drops everything.
     pub fn disabled() -> Self {
-        Gizmos {
-            enabled: false,
-            items: Vec::new(),
-        }
+        Gizmos { enabled: false, items: Vec::new() }
     }
     /// Whether pushes are recorded.
     pub fn is_enabled(&self) -> bool {

@@ -31,12 +31,7 @@ pub struct ParametricParams {
 
 impl Default for ParametricParams {
     fn default() -> Self {
-        ParametricParams {
-            speed: 100.0,
-            delta_t: 0.01,
-            t0: 0.0,
-            method: ParametricMethod::Secant,
-        }
+        ParametricParams { speed: 100.0, delta_t: 0.01, t0: 0.0, method: ParametricMethod::Secant }
     }
 }
 
@@ -52,10 +47,7 @@ pub struct ParametricState {
 impl ParametricState {
     /// State at T0 (seed step 2: the agent is placed at F(T0)).
     pub fn start(p: &ParametricParams) -> Self {
-        ParametricState {
-            t: p.t0,
-            finished: false,
-        }
+        ParametricState { t: p.t0, finished: false }
     }
 }
 

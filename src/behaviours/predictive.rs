@@ -16,10 +16,7 @@ pub struct PredictiveParams {
 
 impl Default for PredictiveParams {
     fn default() -> Self {
-        PredictiveParams {
-            prediction_time: 0.5,
-            path_radius: 20.0,
-        }
+        PredictiveParams { prediction_time: 0.5, path_radius: 20.0 }
     }
 }
 

@@ -16,10 +16,7 @@ pub struct WaypointsParams {
 
 impl Default for WaypointsParams {
     fn default() -> Self {
-        WaypointsParams {
-            node_radius: 20.0,
-            closest_node: false,
-        }
+        WaypointsParams { node_radius: 20.0, closest_node: false }
     }
 }
 

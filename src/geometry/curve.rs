@@ -30,38 +30,17 @@ pub enum CurveKind {
     /// center + radius·(cos t, sin t), t in [0, 2π).
     Circle { center: Vec3, radius: f32 },
     /// center + (a cos t, b sin t).
-    Ellipse {
-        center: Vec3,
-        radius_x: f32,
-        radius_y: f32,
-    },
+    Ellipse { center: Vec3, radius_x: f32, radius_y: f32 },
     /// Lemniscate of Bernoulli of half-width `size`: size·(cos t, sin t cos t)/(1 + sin² t).
     Lemniscate { center: Vec3, size: f32 },
     /// center + (ax sin(fx t + phase), ay sin(fy t)).
-    Lissajous {
-        center: Vec3,
-        amplitude: Vec3,
-        freq_x: f32,
-        freq_y: f32,
-        phase: f32,
-    },
+    Lissajous { center: Vec3, amplitude: Vec3, freq_x: f32, freq_y: f32, phase: f32 },
     /// center + (r cos t, r sin t, pitch·t/2π), t in [0, 2π·turns].
-    Helix {
-        center: Vec3,
-        radius: f32,
-        pitch: f32,
-        turns: f32,
-    },
+    Helix { center: Vec3, radius: f32, pitch: f32, turns: f32 },
     /// Catmull-Rom through points; t in [0, n-1] open, [0, n) closed.
     Spline { points: Vec<Vec3>, closed: bool },
     /// Typed components of t.
-    Expr {
-        x: String,
-        y: String,
-        z: String,
-        t_min: f32,
-        t_max: f32,
-    },
+    Expr { x: String, y: String, z: String, t_min: f32, t_max: f32 },
 }
 
 /// A curve ready to evaluate (expressions parsed once).

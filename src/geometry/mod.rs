@@ -6,8 +6,6 @@ pub mod cast;
 pub mod curve;
 pub mod polyline;
 
-pub use cast::{
-    cast_sphere_sphere, project_point_segment, ray_toi_with_sphere, Sphere, SphereCastHit,
-};
+pub use cast::{cast_sphere_sphere, project_point_segment, ray_toi_with_sphere, Sphere, SphereCastHit};
 pub use curve::{Curve, CurveError, CurveKind};
 pub use polyline::{PathCursor, PathProjection, Polyline};

@@ -63,10 +63,7 @@ pub struct ShipState {
 impl ShipState {
     /// A ship that has not planned yet.
     pub fn new(params: &PlannerParams) -> Self {
-        ShipState {
-            remaining: params.waypoints.clone(),
-            ..Default::default()
-        }
+        ShipState { remaining: params.waypoints.clone(), ..Default::default() }
     }
 }
 
