@@ -1,1 +1,730 @@
-//! The simulation: World, agents, fixed step, events and metrics.
+//! The simulation: a [`World`] of agents, targets, obstacles, paths and curves, advanced by
+//! [`World::step`] in fixed steps of `dt` seconds.
+//!
+//! The world never reads a clock and holds no randomness of its own beyond a seeded generator,
+//! so the same scene stepped the same number of times gives a bit-identical result. Each step:
+//! 1. targets and obstacles move with their velocities (bouncing inside the world's bounds);
+//! 2. every agent asks its behaviour for a [`Steering`] (a pure function of its state), adds
+//!    obstacle avoidance when `avoid_obstacles` is on, and integrates within its limits
+//!    (semi-implicit Euler: velocity first, then position);
+//! 3. metrics are accumulated and events (arrived, collision) recorded for this step.
+//!
+//! The editor (`app`) changes the world through its public fields between steps; indices that
+//! no longer resolve (a deleted path) make the agent stand still rather than panic.
+
+use glam::Vec3;
+
+use crate::behaviours::{
+    self, arrive, avoid, kinematic, parametric, predictive, projected, waypoints, AvoidParams, Gizmos,
+    Kinematics, Limits, Steering,
+};
+use crate::geometry::{Curve, Polyline, Sphere};
+use crate::planner;
+
+mod metrics;
+
+pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
+
+pub use crate::behaviours::{
+    ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,
+    ProjectedState, WaypointsParams, WaypointsState,
+};
+pub use crate::planner::{PlannerParams, ShipState};
+
+/// An sRGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// `#rrggbb`.
+    pub fn to_hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+    /// Parses `#rrggbb` (case-insensitive); None for anything else.
+    pub fn from_hex(text: &str) -> Option<Rgb> {
+        let hex = text.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let channel = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+        Some(Rgb(channel(0)?, channel(2)?, channel(4)?))
+    }
+}
+
+/// A polyline path with the id scenes refer to it by.
+#[derive(Clone, Debug)]
+pub struct NamedPath {
+    /// Id in the scene file.
+    pub id: String,
+    /// The geometry.
+    pub polyline: Polyline,
+    /// Channel half-width drawn around the path and used by the `time_outside_radius` metric.
+    pub radius: f32,
+}
+
+/// A parametric curve with its id.
+#[derive(Clone, Debug)]
+pub struct NamedCurve {
+    /// Id in the scene file.
+    pub id: String,
+    /// The curve.
+    pub curve: Curve,
+}
+
+/// A point agents seek, flee or arrive at; it may move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// Id in the scene file.
+    pub id: String,
+    /// Current position.
+    pub position: Vec3,
+    /// Velocity in units per second (bounces inside the world bounds).
+    pub velocity: Vec3,
+    /// Position and velocity at the scene's start (for reset).
+    pub start: (Vec3, Vec3),
+}
+
+/// A sphere obstacle (a circle in 2D scenes); it may move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Obstacle {
+    /// Current centre.
+    pub position: Vec3,
+    /// Radius in world units.
+    pub radius: f32,
+    /// Velocity in units per second (bounces inside the world bounds).
+    pub velocity: Vec3,
+    /// Position and velocity at the scene's start (for reset).
+    pub start: (Vec3, Vec3),
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner.
+    pub max: Vec3,
+}
+
+/// What an agent does, with references resolved to indices into the world's lists.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Behaviour {
+    /// Kinematic seek (seed 001).
+    Seek {
+        /// Index into `World::targets`.
+        target: usize,
+    },
+    /// Kinematic flee (seed 001).
+    Flee {
+        /// Index into `World::targets`.
+        target: usize,
+    },
+    /// Dynamic arrive (seed 001).
+    Arrive {
+        /// Index into `World::targets`.
+        target: usize,
+        /// Radii and time to target.
+        params: ArriveParams,
+    },
+    /// Parametric curve following (seed 000).
+    Parametric {
+        /// Index into `World::curves`.
+        curve: usize,
+        /// Speed, delta T, T0, method.
+        params: ParametricParams,
+    },
+    /// Waypoints with a node radius (seed 002's baseline).
+    Waypoints {
+        /// Index into `World::paths`.
+        path: usize,
+        /// Node radius and closest-node variant.
+        params: WaypointsParams,
+    },
+    /// Projected path following (seed 002).
+    Projected {
+        /// Index into `World::paths`.
+        path: usize,
+        /// Offset ahead of the projection.
+        params: ProjectedParams,
+    },
+    /// Predictive path following (seed 002 / Reynolds).
+    Predictive {
+        /// Index into `World::paths`.
+        path: usize,
+        /// Prediction time and channel radius.
+        params: PredictiveParams,
+    },
+    /// The 3D waypoint planner and its ship (seed 004).
+    Planner {
+        /// Waypoints, clearance, iteration limit, replan interval, arrival radius.
+        params: PlannerParams,
+    },
+}
+
+impl Behaviour {
+    /// The scene-file name of the behaviour type.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Behaviour::Seek { .. } => "seek",
+            Behaviour::Flee { .. } => "flee",
+            Behaviour::Arrive { .. } => "arrive",
+            Behaviour::Parametric { .. } => "parametric",
+            Behaviour::Waypoints { .. } => "waypoints",
+            Behaviour::Projected { .. } => "projected",
+            Behaviour::Predictive { .. } => "predictive",
+            Behaviour::Planner { .. } => "planner",
+        }
+    }
+    /// The path a path follower follows.
+    pub fn path(&self) -> Option<usize> {
+        match self {
+            Behaviour::Waypoints { path, .. }
+            | Behaviour::Projected { path, .. }
+            | Behaviour::Predictive { path, .. } => Some(*path),
+            _ => None,
+        }
+    }
+    /// The target of seek, flee and arrive.
+    pub fn target(&self) -> Option<usize> {
+        match self {
+            Behaviour::Seek { target } | Behaviour::Flee { target } | Behaviour::Arrive { target, .. } => {
+                Some(*target)
+            }
+            _ => None,
+        }
+    }
+    /// The curve a parametric follower follows.
+    pub fn curve(&self) -> Option<usize> {
+        match self {
+            Behaviour::Parametric { curve, .. } => Some(*curve),
+            _ => None,
+        }
+    }
+}
+
+/// A behaviour's memory between steps.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum BehaviourState {
+    /// Seek, flee and arrive remember nothing.
+    #[default]
+    Stateless,
+    /// The parameter T.
+    Parametric(ParametricState),
+    /// The current node.
+    Waypoints(WaypointsState),
+    /// The current segment.
+    Projected(ProjectedState),
+    /// The projection cursors.
+    Predictive(PredictiveState),
+    /// The ship's plan and counters.
+    Planner(Box<ShipState>),
+}
+
+impl BehaviourState {
+    /// The state a behaviour starts with.
+    pub fn start(behaviour: &Behaviour) -> BehaviourState {
+        match behaviour {
+            Behaviour::Seek { .. } | Behaviour::Flee { .. } | Behaviour::Arrive { .. } => {
+                BehaviourState::Stateless
+            }
+            Behaviour::Parametric { params, .. } => {
+                BehaviourState::Parametric(ParametricState::start(params))
+            }
+            Behaviour::Waypoints { .. } => BehaviourState::Waypoints(WaypointsState::default()),
+            Behaviour::Projected { .. } => BehaviourState::Projected(ProjectedState::default()),
+            Behaviour::Predictive { .. } => BehaviourState::Predictive(PredictiveState::default()),
+            Behaviour::Planner { params } => BehaviourState::Planner(Box::new(ShipState::new(params))),
+        }
+    }
+}
+
+/// One moving agent.
+#[derive(Clone, Debug)]
+pub struct Agent {
+    /// Display name (unique names make traces and metrics easier to read).
+    pub name: String,
+    /// Colour in the window.
+    pub color: Rgb,
+    /// Position, velocity, heading.
+    pub kinematics: Kinematics,
+    /// Radius, max speed, max acceleration.
+    pub limits: Limits,
+    /// Whether obstacle avoidance is added to the behaviour's steering.
+    pub avoid_obstacles: bool,
+    /// What it does.
+    pub behaviour: Behaviour,
+    /// The behaviour's memory.
+    pub state: BehaviourState,
+    /// Metrics accumulated since the last reset.
+    pub metrics: AgentMetrics,
+    /// Gizmos of the last step (recorded only when the world's gizmos are on).
+    pub gizmos: Gizmos,
+    /// Kinematics at the scene's start (for reset).
+    pub start: Kinematics,
+}
+
+impl Agent {
+    /// A new agent at rest at its start.
+    pub fn new(name: String, color: Rgb, start: Kinematics, limits: Limits, behaviour: Behaviour) -> Agent {
+        let state = BehaviourState::start(&behaviour);
+        Agent {
+            name,
+            color,
+            kinematics: start,
+            limits,
+            avoid_obstacles: false,
+            behaviour,
+            state,
+            metrics: AgentMetrics::default(),
+            gizmos: Gizmos::disabled(),
+            start,
+        }
+    }
+
+    /// Whether the agent's behaviour has finished (arrived, end of an open path or curve, all
+    /// planner waypoints reached).
+    pub fn is_finished(&self) -> bool {
+        match &self.state {
+            BehaviourState::Stateless => false,
+            BehaviourState::Parametric(s) => s.finished,
+            BehaviourState::Waypoints(s) => s.finished,
+            BehaviourState::Projected(s) => s.finished,
+            BehaviourState::Predictive(s) => s.finished,
+            BehaviourState::Planner(s) => s.finished,
+        }
+    }
+}
+
+/// What happened to whom in a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EventKind {
+    /// The agent arrived (arrive: inside the target radius; seek: touching the target; path and
+    /// curve followers: end of an open path or curve; planner: last waypoint reached).
+    Arrived,
+    /// The agent entered this obstacle (index into `World::obstacles`).
+    Collision(usize),
+}
+
+/// An event of one step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Event {
+    /// Simulated time at the end of the step, in seconds.
+    pub time: f64,
+    /// Index of the agent in `World::agents`.
+    pub agent: usize,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// Everything that moves and everything it moves around.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// Scene name.
+    pub name: String,
+    /// What to look at in this scene.
+    pub description: String,
+    /// Fixed step in seconds.
+    pub dt: f32,
+    /// Polyline paths.
+    pub paths: Vec<NamedPath>,
+    /// Parametric curves.
+    pub curves: Vec<NamedCurve>,
+    /// Targets.
+    pub targets: Vec<Target>,
+    /// Obstacles.
+    pub obstacles: Vec<Obstacle>,
+    /// Agents.
+    pub agents: Vec<Agent>,
+    /// Where moving targets and obstacles bounce (None: they never bounce).
+    pub bounds: Option<Bounds>,
+    /// Obstacle avoidance settings shared by all agents that avoid.
+    pub avoidance: AvoidParams,
+    /// Fixed steps taken since the start.
+    pub steps: u64,
+    events: Vec<Event>,
+    spheres: Vec<Sphere>,
+    gizmos_enabled: bool,
+}
+
+/// Default fixed step: 60 steps per second.
+pub const DEFAULT_DT: f32 = 1.0 / 60.0;
+
+impl Default for World {
+    fn default() -> Self {
+        World {
+            name: String::new(),
+            description: String::new(),
+            dt: DEFAULT_DT,
+            paths: Vec::new(),
+            curves: Vec::new(),
+            targets: Vec::new(),
+            obstacles: Vec::new(),
+            agents: Vec::new(),
+            bounds: None,
+            avoidance: AvoidParams::default(),
+            steps: 0,
+            events: Vec::new(),
+            spheres: Vec::new(),
+            gizmos_enabled: false,
+        }
+    }
+}
+
+impl World {
+    /// Simulated time in seconds (`steps · dt`, computed so it never drifts).
+    pub fn time(&self) -> f64 {
+        self.steps as f64 * self.dt as f64
+    }
+
+    /// Events of the last step.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Records every agent's gizmos from the next step on (the window turns this on).
+    pub fn set_gizmos_enabled(&mut self, enabled: bool) {
+        self.gizmos_enabled = enabled;
+        for agent in &mut self.agents {
+            agent.gizmos.set_enabled(enabled);
+        }
+    }
+
+    /// Whether gizmos are recorded.
+    pub fn gizmos_enabled(&self) -> bool {
+        self.gizmos_enabled
+    }
+
+    /// Puts everything back where the scene started: positions, velocities, behaviour state,
+    /// metrics, time. Parametric agents are placed at F(T0) (seed 000, step 2).
+    pub fn reset(&mut self) {
+        self.steps = 0;
+        self.events.clear();
+        for target in &mut self.targets {
+            (target.position, target.velocity) = target.start;
+        }
+        for obstacle in &mut self.obstacles {
+            (obstacle.position, obstacle.velocity) = obstacle.start;
+        }
+        for idx in 0..self.agents.len() {
+            self.reset_agent(idx);
+        }
+    }
+
+    /// Puts one agent back at its start with fresh state and metrics (after its behaviour or
+    /// start changed in the editor).
+    pub fn reset_agent(&mut self, agent_idx: usize) {
+        let curves = &self.curves;
+        let Some(agent) = self.agents.get_mut(agent_idx) else { return };
+        agent.kinematics = agent.start;
+        agent.state = BehaviourState::start(&agent.behaviour);
+        if let Behaviour::Parametric { curve, params } = &agent.behaviour {
+            if let Some(named) = curves.get(*curve) {
+                agent.kinematics.position = named.curve.point(params.t0);
+                agent.kinematics.velocity = Vec3::ZERO;
+            }
+        }
+        agent.metrics = AgentMetrics::default();
+        agent.gizmos.set_enabled(self.gizmos_enabled);
+    }
+
+    /// Advances the world by one fixed step of `self.dt` seconds.
+    pub fn step(&mut self) {
+        let dt = self.dt;
+        self.events.clear();
+        self.steps += 1;
+        let time = self.time();
+
+        for target in &mut self.targets {
+            target.position += target.velocity * dt;
+            if let Some(bounds) = self.bounds {
+                bounce(&mut target.position, &mut target.velocity, 0.0, bounds);
+            }
+        }
+        for obstacle in &mut self.obstacles {
+            obstacle.position += obstacle.velocity * dt;
+            if let Some(bounds) = self.bounds {
+                bounce(&mut obstacle.position, &mut obstacle.velocity, obstacle.radius, bounds);
+            }
+        }
+        self.spheres.clear();
+        self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
+
+        let ctx = StepContext {
+            dt,
+            time,
+            paths: &self.paths,
+            curves: &self.curves,
+            targets: &self.targets,
+            spheres: &self.spheres,
+            avoidance: &self.avoidance,
+        };
+        for (agent_idx, agent) in self.agents.iter_mut().enumerate() {
+            step_agent(agent_idx, agent, &ctx, &mut self.events);
+        }
+    }
+
+    /// Steps `n` times.
+    pub fn run_steps(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Metrics of every agent, in agent order.
+    pub fn metrics(&self) -> Vec<MetricsSummary> {
+        self.agents.iter().map(|agent| agent.metrics.summary(agent, self)).collect()
+    }
+
+    /// The polyline an agent follows, if it is a path follower whose path exists.
+    pub fn agent_path(&self, agent: &Agent) -> Option<&NamedPath> {
+        agent.behaviour.path().and_then(|idx| self.paths.get(idx))
+    }
+}
+
+/// What every agent's step reads.
+struct StepContext<'a> {
+    dt: f32,
+    time: f64,
+    paths: &'a [NamedPath],
+    curves: &'a [NamedCurve],
+    targets: &'a [Target],
+    spheres: &'a [Sphere],
+    avoidance: &'a AvoidParams,
+}
+
+fn step_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext, events: &mut Vec<Event>) {
+    agent.gizmos.clear();
+    let before = agent.kinematics;
+    let steering = behaviour_steering(agent, ctx);
+    let steering = if agent.avoid_obstacles { add_avoidance(steering, agent, ctx) } else { steering };
+    integrate(&mut agent.kinematics, &agent.limits, steering, ctx.dt);
+
+    let was_finished = agent.metrics.arrived_at.is_some();
+    let arrived_now = !was_finished && has_arrived(agent, ctx);
+    if arrived_now {
+        events.push(Event { time: ctx.time, agent: agent_idx, kind: EventKind::Arrived });
+    }
+    let path = agent.behaviour.path().and_then(|idx| ctx.paths.get(idx));
+    let path_radius = match (&agent.behaviour, path) {
+        (Behaviour::Predictive { params, .. }, _) => params.path_radius,
+        (_, Some(named)) => named.radius,
+        _ => 0.0,
+    };
+    let set_speed = match &agent.behaviour {
+        Behaviour::Parametric { params, .. } => Some(params.speed),
+        _ => None,
+    };
+    let sample = metrics::StepSample {
+        agent_idx,
+        before: &before,
+        after: &agent.kinematics,
+        radius: agent.limits.radius,
+        dt: ctx.dt,
+        time: ctx.time,
+        spheres: ctx.spheres,
+        path: path.map(|named| (&named.polyline, path_radius)),
+        parametric_speed: set_speed,
+        arrived_now,
+    };
+    agent.metrics.record(&sample, events);
+}
+
+fn behaviour_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
+    let k = agent.kinematics;
+    let limits = agent.limits;
+    let gizmos = &mut agent.gizmos;
+    let target_pos = |target: usize| ctx.targets.get(target).map(|t| t.position);
+    match (&agent.behaviour, &mut agent.state) {
+        (Behaviour::Seek { target }, _) => match target_pos(*target) {
+            Some(position) => kinematic::seek(&k, position, limits.max_speed, gizmos),
+            None => Steering::Velocity(Vec3::ZERO),
+        },
+        (Behaviour::Flee { target }, _) => match target_pos(*target) {
+            Some(position) => kinematic::flee(&k, position, limits.max_speed, gizmos),
+            None => Steering::Velocity(Vec3::ZERO),
+        },
+        (Behaviour::Arrive { target, params }, _) => match target_pos(*target) {
+            Some(position) => arrive::arrive(&k, &limits, position, params, gizmos),
+            None => brake(&k, &limits),
+        },
+        (Behaviour::Parametric { curve, params }, BehaviourState::Parametric(state)) => {
+            match ctx.curves.get(*curve) {
+                Some(named) => parametric::parametric(&named.curve, state, params, ctx.dt, gizmos),
+                None => Steering::Velocity(Vec3::ZERO),
+            }
+        }
+        (Behaviour::Waypoints { path, params }, BehaviourState::Waypoints(state)) => {
+            match ctx.paths.get(*path) {
+                Some(named) => waypoints::waypoints(&k, &limits, &named.polyline, state, params, gizmos),
+                None => brake(&k, &limits),
+            }
+        }
+        (Behaviour::Projected { path, params }, BehaviourState::Projected(state)) => {
+            match ctx.paths.get(*path) {
+                Some(named) => projected::projected(&k, &limits, &named.polyline, state, params, gizmos),
+                None => brake(&k, &limits),
+            }
+        }
+        (Behaviour::Predictive { path, params }, BehaviourState::Predictive(state)) => {
+            match ctx.paths.get(*path) {
+                Some(named) => predictive::predictive(&k, &limits, &named.polyline, state, params, gizmos),
+                None => brake(&k, &limits),
+            }
+        }
+        (Behaviour::Planner { params }, BehaviourState::Planner(state)) => {
+            planner::ship(&k, &limits, ctx.spheres, params, state, ctx.dt, gizmos)
+        }
+        // The state does not match the behaviour (changed in the editor without a reset):
+        // start the behaviour's state afresh and hold still this step.
+        (behaviour, state) => {
+            *state = BehaviourState::start(behaviour);
+            brake(&k, &limits)
+        }
+    }
+}
+
+/// Decelerate to a stop.
+fn brake(k: &Kinematics, limits: &Limits) -> Steering {
+    Steering::Acceleration(behaviours::accelerate_toward_velocity(
+        k.velocity,
+        Vec3::ZERO,
+        behaviours::STEER_TIME,
+        limits.max_acceleration,
+    ))
+}
+
+/// Adds obstacle avoidance to a behaviour's request. Dynamic requests get the avoidance
+/// acceleration added (then clamped); kinematic ones have their velocity turned by it, keeping
+/// their speed; positional ones (curve followers, on rails) are left alone.
+fn add_avoidance(steering: Steering, agent: &mut Agent, ctx: &StepContext) -> Steering {
+    if ctx.spheres.is_empty() {
+        return steering;
+    }
+    let Some(avoidance) = avoid::avoid_obstacles(
+        &agent.kinematics,
+        &agent.limits,
+        ctx.spheres,
+        ctx.avoidance,
+        &mut agent.gizmos,
+    ) else {
+        return steering;
+    };
+    match steering {
+        Steering::Acceleration(linear) => Steering::Acceleration(linear + avoidance),
+        Steering::Velocity(velocity) => {
+            let speed = velocity.length();
+            let max_acceleration = agent.limits.max_acceleration.max(1e-3);
+            let turned = velocity + avoidance * (agent.limits.max_speed / max_acceleration);
+            Steering::Velocity(turned.normalize_or_zero() * speed)
+        }
+        Steering::Position(_) => steering,
+    }
+}
+
+/// Applies a steering request within the limits for `dt` seconds.
+pub fn integrate(k: &mut Kinematics, limits: &Limits, steering: Steering, dt: f32) {
+    let max_speed = limits.max_speed.max(0.0);
+    match steering {
+        Steering::Velocity(velocity) => {
+            k.velocity = finite_or_zero(velocity).clamp_length_max(max_speed);
+            k.position += k.velocity * dt;
+        }
+        Steering::Acceleration(linear) => {
+            let linear = finite_or_zero(linear).clamp_length_max(limits.max_acceleration.max(0.0));
+            k.velocity = (k.velocity + linear * dt).clamp_length_max(max_speed);
+            k.position += k.velocity * dt;
+        }
+        Steering::Position(point) => {
+            if point.is_finite() && dt > 0.0 {
+                k.velocity = (point - k.position) / dt;
+                k.position = point;
+            } else {
+                k.velocity = Vec3::ZERO;
+            }
+        }
+    }
+    k.orientation = kinematic::new_orientation(k.orientation, k.velocity);
+}
+
+fn finite_or_zero(v: Vec3) -> Vec3 {
+    if v.is_finite() {
+        v
+    } else {
+        Vec3::ZERO
+    }
+}
+
+fn has_arrived(agent: &Agent, ctx: &StepContext) -> bool {
+    let position = agent.kinematics.position;
+    match &agent.behaviour {
+        Behaviour::Arrive { target, params } => {
+            ctx.targets.get(*target).is_some_and(|t| t.position.distance(position) < params.target_radius)
+        }
+        Behaviour::Seek { target } => {
+            ctx.targets.get(*target).is_some_and(|t| t.position.distance(position) < agent.limits.radius)
+        }
+        Behaviour::Flee { .. } => false,
+        _ => agent.is_finished(),
+    }
+}
+
+/// Reflects a moving point (a sphere of `radius`) off the walls of `bounds`.
+fn bounce(position: &mut Vec3, velocity: &mut Vec3, radius: f32, bounds: Bounds) {
+    for axis in 0..3 {
+        let low = bounds.min[axis] + radius;
+        let high = bounds.max[axis] - radius;
+        if low > high {
+            continue;
+        }
+        if position[axis] < low {
+            position[axis] = low + (low - position[axis]).min(high - low);
+            velocity[axis] = velocity[axis].abs();
+        } else if position[axis] > high {
+            position[axis] = high - (position[axis] - high).min(high - low);
+            velocity[axis] = -velocity[axis].abs();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_round_trip_and_reject_garbage() {
+        assert_eq!(Rgb::from_hex("#e6194B"), Some(Rgb(0xe6, 0x19, 0x4b)));
+        assert_eq!(Rgb(1, 2, 255).to_hex(), "#0102ff");
+        for bad in ["e6194b", "#e6194", "#e6194bb", "#gg0000", "#é6194b", ""] {
+            assert_eq!(Rgb::from_hex(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn integrate_clamps_acceleration_then_speed() {
+        let limits = Limits { radius: 1.0, max_speed: 10.0, max_acceleration: 100.0 };
+        let mut k = Kinematics { velocity: Vec3::new(9.0, 0.0, 0.0), ..Default::default() };
+        integrate(&mut k, &limits, Steering::Acceleration(Vec3::new(1000.0, 0.0, 0.0)), 0.1);
+        assert_eq!(k.velocity, Vec3::new(10.0, 0.0, 0.0));
+        assert_eq!(k.position, Vec3::new(1.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn integrate_ignores_non_finite_requests() {
+        let limits = Limits::default();
+        let mut k = Kinematics::default();
+        integrate(&mut k, &limits, Steering::Acceleration(Vec3::new(f32::NAN, 0.0, 0.0)), 0.1);
+        assert!(k.position.is_finite() && k.velocity.is_finite());
+        integrate(&mut k, &limits, Steering::Position(Vec3::splat(f32::INFINITY)), 0.1);
+        assert!(k.position.is_finite() && k.velocity.is_finite());
+    }
+
+    #[test]
+    fn bounce_reflects_off_both_walls() {
+        let bounds = Bounds { min: Vec3::splat(-10.0), max: Vec3::splat(10.0) };
+        let mut p = Vec3::new(12.0, -11.0, 0.0);
+        let mut v = Vec3::new(5.0, -5.0, 0.0);
+        bounce(&mut p, &mut v, 1.0, bounds);
+        assert_eq!(p, Vec3::new(6.0, -7.0, 0.0));
+        assert_eq!(v, Vec3::new(-5.0, 5.0, 0.0));
+    }
+}

@@ -1,0 +1,351 @@
+//! Per-agent metrics, accumulated step by step with the definitions of design.md, so
+//! `steerlab run --json` and the window's Metrics panel report the same numbers.
+//!
+//! Path metrics use their own coherent projection of the agent onto its path (independent of
+//! the behaviour's), so every path follower is measured the same way:
+//! - cross-track error is the distance from the agent to that projection;
+//! - `progress` is the arc length gained since the start, unwrapped across laps;
+//! - a *backtrack* is a step whose arc length went back by more than [`BACKTRACK_TOLERANCE`];
+//! - a *skip* is a step whose arc length jumped forward by more than the agent travelled plus
+//!   [`SKIP_TOLERANCE`] (the projection can only do that by re-acquiring another leg).
+
+use glam::Vec3;
+use serde::Serialize;
+
+use super::{Agent, BehaviourState, Event, EventKind, World};
+use crate::behaviours::Kinematics;
+use crate::geometry::{PathCursor, Polyline, Sphere};
+
+/// Arc length (world units) the projection may go back in one step before it counts as a backtrack.
+pub const BACKTRACK_TOLERANCE: f32 = 0.5;
+/// Arc length (world units) beyond the distance travelled that counts as a skip.
+pub const SKIP_TOLERANCE: f32 = 1.0;
+/// Beyond this distance from the windowed projection the metrics cursor may re-acquire the
+/// path globally (at least this, or four path radii).
+const REACQUIRE_MIN: f32 = 40.0;
+
+/// Accumulators for one agent since the last reset.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AgentMetrics {
+    /// Steps recorded.
+    pub steps: u64,
+    /// Total path length travelled (world units).
+    pub distance_travelled: f64,
+    speed_sum: f64,
+    /// Highest speed seen (units/s).
+    pub max_speed: f32,
+    /// Times the agent entered an obstacle.
+    pub collisions: u32,
+    /// Smallest gap between the agent's body and any obstacle (negative when overlapping).
+    pub min_clearance: Option<f32>,
+    /// Time of arrival in seconds.
+    pub arrived_at: Option<f64>,
+    inside: Vec<u64>,
+    path: Option<PathAccumulator>,
+    speed_error: Option<SpeedErrorAccumulator>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PathAccumulator {
+    cursor: PathCursor,
+    last_along: f32,
+    progress: f64,
+    cross_track_sum: f64,
+    max_cross_track: f32,
+    time_outside: f64,
+    backtracks: u32,
+    skips: u32,
+    samples: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+struct SpeedErrorAccumulator {
+    sum: f64,
+    max: f32,
+    samples: u64,
+}
+
+/// What one step of one agent looked like.
+pub(crate) struct StepSample<'a> {
+    pub agent_idx: usize,
+    pub before: &'a Kinematics,
+    pub after: &'a Kinematics,
+    pub radius: f32,
+    pub dt: f32,
+    pub time: f64,
+    pub spheres: &'a [Sphere],
+    /// The followed path and the channel radius it is judged against.
+    pub path: Option<(&'a Polyline, f32)>,
+    /// The set speed of a parametric follower.
+    pub parametric_speed: Option<f32>,
+    pub arrived_now: bool,
+}
+
+impl AgentMetrics {
+    /// Adds one step; pushes collision events.
+    pub(crate) fn record(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
+        self.steps += 1;
+        let moved = sample.after.position.distance(sample.before.position);
+        self.distance_travelled += moved as f64;
+        let speed = sample.after.velocity.length();
+        self.speed_sum += speed as f64;
+        self.max_speed = self.max_speed.max(speed);
+        if sample.arrived_now && self.arrived_at.is_none() {
+            self.arrived_at = Some(sample.time);
+        }
+        self.record_obstacles(sample, events);
+        if let Some((polyline, path_radius)) = sample.path {
+            self.record_path(polyline, path_radius, sample, moved);
+        }
+        if let Some(set_speed) = sample.parametric_speed {
+            if set_speed > 0.0 && sample.dt > 0.0 {
+                let measured = moved / sample.dt;
+                let error = ((measured - set_speed) / set_speed).abs();
+                let acc = self.speed_error.get_or_insert_with(Default::default);
+                acc.sum += error as f64;
+                acc.max = acc.max.max(error);
+                acc.samples += 1;
+            }
+        }
+    }
+
+    fn record_obstacles(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
+        if sample.spheres.is_empty() {
+            return;
+        }
+        let words = sample.spheres.len().div_ceil(64);
+        if self.inside.len() < words {
+            self.inside.resize(words, 0);
+        }
+        let position = sample.after.position;
+        let mut min_gap = f32::INFINITY;
+        for (obstacle_idx, sphere) in sample.spheres.iter().enumerate() {
+            let gap = position.distance(sphere.center) - sphere.radius - sample.radius;
+            min_gap = min_gap.min(gap);
+            let (word, bit) = (obstacle_idx / 64, 1u64 << (obstacle_idx % 64));
+            let Some(flags) = self.inside.get_mut(word) else { continue };
+            let was_inside = *flags & bit != 0;
+            let is_inside = gap < 0.0;
+            if is_inside && !was_inside {
+                self.collisions += 1;
+                events.push(Event {
+                    time: sample.time,
+                    agent: sample.agent_idx,
+                    kind: EventKind::Collision(obstacle_idx),
+                });
+            }
+            if is_inside {
+                *flags |= bit;
+            } else {
+                *flags &= !bit;
+            }
+        }
+        self.min_clearance = Some(self.min_clearance.map_or(min_gap, |m| m.min(min_gap)));
+    }
+
+    fn record_path(&mut self, polyline: &Polyline, path_radius: f32, sample: &StepSample, moved: f32) {
+        let length = polyline.length();
+        let closed = polyline.is_closed();
+        let acc = self.path.get_or_insert_with(Default::default);
+        let first = !acc.cursor.initialised;
+        let reacquire = REACQUIRE_MIN.max(4.0 * path_radius);
+        let projection =
+            polyline.project_point_coherent(sample.after.position, &mut acc.cursor, moved + 2.0, reacquire);
+        if first {
+            acc.last_along = projection.distance_along;
+        } else {
+            let mut delta = projection.distance_along - acc.last_along;
+            if closed && length > 0.0 {
+                if delta > 0.5 * length {
+                    delta -= length;
+                } else if delta < -0.5 * length {
+                    delta += length;
+                }
+            }
+            if delta < -BACKTRACK_TOLERANCE {
+                acc.backtracks += 1;
+            }
+            if delta > moved + SKIP_TOLERANCE {
+                acc.skips += 1;
+            }
+            acc.progress += delta as f64;
+            acc.last_along = projection.distance_along;
+        }
+        acc.samples += 1;
+        acc.cross_track_sum += projection.distance as f64;
+        acc.max_cross_track = acc.max_cross_track.max(projection.distance);
+        if projection.distance > path_radius {
+            acc.time_outside += sample.dt as f64;
+        }
+    }
+
+    /// Mean speed over the recorded steps (units/s).
+    pub fn mean_speed(&self) -> f32 {
+        if self.steps == 0 {
+            0.0
+        } else {
+            (self.speed_sum / self.steps as f64) as f32
+        }
+    }
+
+    /// The summary of design.md for this agent.
+    pub fn summary(&self, agent: &Agent, world: &World) -> MetricsSummary {
+        let path = self.path.as_ref().map(|acc| PathMetrics {
+            mean_cross_track: if acc.samples == 0 {
+                0.0
+            } else {
+                (acc.cross_track_sum / acc.samples as f64) as f32
+            },
+            max_cross_track: acc.max_cross_track,
+            time_outside_radius: acc.time_outside as f32,
+            progress: acc.progress as f32,
+            backtracks: acc.backtracks,
+            skips: acc.skips,
+        });
+        let path = path.or_else(|| {
+            // A path follower that has not stepped yet still reports zeros.
+            world.agent_path(agent).map(|_| PathMetrics::default())
+        });
+        let parametric = match (&agent.behaviour, &self.speed_error) {
+            (super::Behaviour::Parametric { .. }, Some(acc)) => Some(ParametricMetrics {
+                speed_error_mean: if acc.samples == 0 { 0.0 } else { (acc.sum / acc.samples as f64) as f32 },
+                speed_error_max: acc.max,
+            }),
+            (super::Behaviour::Parametric { .. }, None) => Some(ParametricMetrics::default()),
+            _ => None,
+        };
+        let planner = match &agent.state {
+            BehaviourState::Planner(ship) => Some(PlannerMetrics {
+                plan_time_us: None,
+                iterations: ship.iterations,
+                replans: ship.replans,
+                waypoints_reached: ship.waypoints_reached,
+                planned_length: ship.planned_length,
+                straight_length: ship.straight_length,
+            }),
+            _ => None,
+        };
+        MetricsSummary {
+            name: agent.name.clone(),
+            behaviour: agent.behaviour.type_name().to_string(),
+            final_position: agent.kinematics.position,
+            distance_travelled: self.distance_travelled as f32,
+            mean_speed: self.mean_speed(),
+            max_speed: self.max_speed,
+            collisions: self.collisions,
+            min_clearance: self.min_clearance,
+            arrived_at: self.arrived_at,
+            path,
+            parametric,
+            planner,
+        }
+    }
+}
+
+/// The metrics of design.md for one agent (serialised flat, as `run --json` prints them).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricsSummary {
+    /// Agent name.
+    pub name: String,
+    /// Behaviour type name.
+    pub behaviour: String,
+    /// Where the agent is now.
+    pub final_position: Vec3,
+    /// Path length travelled (world units).
+    pub distance_travelled: f32,
+    /// Mean speed (units/s).
+    pub mean_speed: f32,
+    /// Highest speed (units/s).
+    pub max_speed: f32,
+    /// Times the agent entered an obstacle.
+    pub collisions: u32,
+    /// Smallest gap between body and obstacle surfaces (null without obstacles).
+    pub min_clearance: Option<f32>,
+    /// Arrival time in seconds (null if it never arrived).
+    pub arrived_at: Option<f64>,
+    /// Path-follower metrics.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathMetrics>,
+    /// Parametric-follower metrics.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub parametric: Option<ParametricMetrics>,
+    /// Planner metrics.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub planner: Option<PlannerMetrics>,
+}
+
+/// Metrics of path followers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PathMetrics {
+    /// Mean distance to the path's centre line.
+    pub mean_cross_track: f32,
+    /// Largest distance to the path's centre line.
+    pub max_cross_track: f32,
+    /// Seconds spent farther than the path radius from the centre line.
+    pub time_outside_radius: f32,
+    /// Arc length gained along the path, laps included.
+    pub progress: f32,
+    /// Steps where the arc length went back by more than a tolerance.
+    pub backtracks: u32,
+    /// Steps where the arc length jumped forward by more than the agent travelled.
+    pub skips: u32,
+}
+
+/// Metrics of parametric followers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ParametricMetrics {
+    /// Mean of |measured speed − set speed| / set speed.
+    pub speed_error_mean: f32,
+    /// Largest relative speed error.
+    pub speed_error_max: f32,
+}
+
+/// Metrics of the planner's ship.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PlannerMetrics {
+    /// Wall-clock microseconds for the first plan, measured by the shell (the core reads no clock).
+    pub plan_time_us: Option<f64>,
+    /// Planner iterations over all plans.
+    pub iterations: u32,
+    /// Plans after the first.
+    pub replans: u32,
+    /// User waypoints reached.
+    pub waypoints_reached: u32,
+    /// Length of the first plan.
+    pub planned_length: f32,
+    /// Straight-line length through the user waypoints.
+    pub straight_length: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_speed_of_no_steps_is_zero() {
+        assert_eq!(AgentMetrics::default().mean_speed(), 0.0);
+    }
+
+    #[test]
+    fn summary_serialises_flat_with_nulls() {
+        let summary = MetricsSummary {
+            name: "a".into(),
+            behaviour: "seek".into(),
+            final_position: Vec3::new(1.0, 2.0, 0.0),
+            distance_travelled: 3.0,
+            mean_speed: 1.5,
+            max_speed: 2.0,
+            collisions: 0,
+            min_clearance: None,
+            arrived_at: None,
+            path: Some(PathMetrics::default()),
+            parametric: None,
+            planner: None,
+        };
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["final_position"], serde_json::json!([1.0, 2.0, 0.0]));
+        assert!(json["arrived_at"].is_null());
+        assert_eq!(json["backtracks"], 0);
+        assert!(json.get("speed_error_mean").is_none());
+    }
+}
