@@ -95,7 +95,11 @@ fn tidy_check_can_fail() {
     let dir = std::env::temp_dir().join(format!("steerlab-tidy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bad.rs");
-    std::fs::write(&file, "use macroquad::prelude::*;\n// egui in a comment is fine\nlet t = Instant::now();\n").unwrap();
+    std::fs::write(
+        &file,
+        "use macroquad::prelude::*;\n// egui in a comment is fine\nlet t = Instant::now();\n",
+    )
+    .unwrap();
     let hits = offending_lines(&[file], &["macroquad", "egui", "Instant"]);
     assert_eq!(hits.len(), 2, "{hits:?}");
     std::fs::remove_dir_all(&dir).ok();

@@ -1,0 +1,1 @@
+//! Headless tests of the editor: tools, commands and undo on plain state.
