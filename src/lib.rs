@@ -8,6 +8,8 @@ pub mod app;
 pub mod behaviours;
 pub mod bench;
 pub mod geometry;
+pub mod input;
 pub mod planner;
+pub mod render;
 pub mod scene;
 pub mod sim;
