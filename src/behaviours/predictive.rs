@@ -40,7 +40,6 @@ use super::waypoints::{approach_acceleration, brake_acceleration, end_tolerance}
 use super::{accelerate_toward_velocity, seek_acceleration, STEER_TIME};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::{PathCursor, Polyline};
-use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 /// Below this speed (world units per second) the agent counts as at rest.
@@ -182,6 +181,7 @@ fn non_negative(value: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     fn v(x: f32, y: f32) -> Vec3 {
         Vec3::new(x, y, 0.0)
