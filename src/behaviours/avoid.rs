@@ -71,7 +71,7 @@ pub fn avoid_obstacles(
         let reach = radius + obstacle.radius.max(0.0);
         let distance = offset.length();
         let penetration = reach - distance;
-        if penetration > 0.0 && deepest.map_or(true, |(depth, _)| penetration > depth) {
+        if penetration > 0.0 && deepest.is_none_or(|(depth, _)| penetration > depth) {
             let normal = offset.try_normalize().unwrap_or_else(|| side_of(heading));
             deepest = Some((penetration, normal));
         }
@@ -79,14 +79,17 @@ pub fn avoid_obstacles(
     if let Some((_, normal)) = deepest {
         let push = normal * max_acceleration;
         if gizmos.is_enabled() {
-            gizmos.push(GizmoRole::AvoidanceVector, GizmoShape::Arrow(k.position, k.position + normal * radius));
+            gizmos.push(
+                GizmoRole::AvoidanceVector,
+                GizmoShape::Arrow(k.position, k.position + normal * radius),
+            );
         }
         return Some(push);
     }
 
     // 2. Probe ahead along the velocity.
     let speed = k.velocity.length();
-    if !(speed > 1e-3) || !speed.is_finite() {
+    if !speed.is_finite() || speed <= 1e-3 {
         return None;
     }
     let probe_length = (speed * p.look_ahead.max(0.0)).max(2.0 * radius);
@@ -102,7 +105,7 @@ pub fn avoid_obstacles(
             // Inside the margin but already moving away: nothing to avoid.
             continue;
         }
-        if earliest.map_or(true, |(best, _)| hit.toi < best.toi) {
+        if earliest.is_none_or(|(best, _)| hit.toi < best.toi) {
             earliest = Some((hit, *obstacle));
         }
     }

@@ -86,7 +86,9 @@ pub enum CurveKind {
         /// Number of turns (the parameter range is 2π·turns).
         turns: f32,
     },
-    /// Catmull-Rom through points; t in [0, n-1] open, [0, n) closed.
+    /// Catmull-Rom through points; t in [0, n-1] open, [0, n) closed. Centripetal (knots
+    /// spaced by √distance: no cusps or self-loops within a segment), one unit of T per
+    /// segment, so point i is F(i). Open ends use mirrored phantom points; open splines clamp T.
     Spline {
         /// The points the curve passes through (one per integer T).
         points: Vec<Vec3>,
@@ -184,7 +186,11 @@ impl Curve {
             }
             CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
                 *center
-                    + Vec3::new(amplitude.x * (freq_x * t + phase).sin(), amplitude.y * (freq_y * t).sin(), 0.0)
+                    + Vec3::new(
+                        amplitude.x * (freq_x * t + phase).sin(),
+                        amplitude.y * (freq_y * t).sin(),
+                        0.0,
+                    )
             }
             CurveKind::Helix { center, radius, pitch, .. } => {
                 let (s, c) = t.sin_cos();
@@ -193,8 +199,9 @@ impl Curve {
             CurveKind::Spline { points, closed } => self.spline_segment(points, *closed, t).point(),
             CurveKind::Expr { .. } => match &self.expr {
                 Some(components) => {
+                    let [x, y, z] = &**components;
                     let t = f64::from(t);
-                    Vec3::new(components[0].value(t), components[1].value(t), components[2].value(t))
+                    Vec3::new(x.value(t), y.value(t), z.value(t))
                 }
                 None => Vec3::ZERO,
             },
@@ -234,12 +241,9 @@ impl Curve {
             CurveKind::Spline { points, closed } => self.spline_segment(points, *closed, t).derivative(),
             CurveKind::Expr { .. } => match &self.expr {
                 Some(components) => {
+                    let [x, y, z] = &**components;
                     let t = f64::from(t);
-                    Vec3::new(
-                        components[0].derivative(t),
-                        components[1].derivative(t),
-                        components[2].derivative(t),
-                    )
+                    Vec3::new(x.derivative(t), y.derivative(t), z.derivative(t))
                 }
                 None => Vec3::ZERO,
             },
@@ -259,11 +263,11 @@ impl Curve {
 
     /// Whether an expr curve's ends coincide (decides `closed` for expressions).
     fn ends_meet(&self) -> bool {
-        let start = self.point(self.t_min);
-        let end = self.point(self.t_max);
         if self.t_max <= self.t_min {
             return false;
         }
+        let start = self.point(self.t_min);
+        let end = self.point(self.t_max);
         // The size of the curve from a few samples: enough to set a relative tolerance.
         let mut size = 1.0f32;
         for i in 1..16 {
@@ -307,7 +311,8 @@ impl Curve {
 ///
 /// Centripetal (knot spacing √distance) rather than uniform: it never forms cusps or loops
 /// inside a segment, so |F'| stays away from zero between distinct points. Each segment
-/// spans one unit of T, so the curve passes through point i at T = i.
+/// spans one unit of T, so the curve passes through point i at T = i; the direction of F' is
+/// continuous there but its length jumps when neighbouring segments differ in length.
 struct SplineSegment {
     p: [Vec3; 4],
     u: f32,
@@ -370,11 +375,8 @@ struct ExprComponent {
 
 impl ExprComponent {
     fn parse(component: &'static str, text: &str, empty_is_zero: bool) -> Result<Self, CurveError> {
-        let bad = |reason: String| CurveError::BadExpression {
-            component,
-            expression: text.to_string(),
-            reason,
-        };
+        let bad =
+            |reason: String| CurveError::BadExpression { component, expression: text.to_string(), reason };
         if text.trim().is_empty() {
             if empty_is_zero {
                 return Ok(ExprComponent { value: None, derivative: None, constant: true });
