@@ -100,7 +100,8 @@ pub fn predictive(
     let length = path.length();
 
     // 1. Where the agent is on the path.
-    let agent = path.project_point_tracking(k.position, &mut state.cursor, TRACKING_MARGIN, reacquire_distance);
+    let agent =
+        path.project_point_tracking(k.position, &mut state.cursor, TRACKING_MARGIN, reacquire_distance);
     let path_direction = path.segment_direction(agent.segment_idx);
 
     // 2. Where it will be.
@@ -116,15 +117,22 @@ pub fn predictive(
     if !state.predicted_cursor.initialised {
         state.predicted_cursor = state.cursor;
     }
-    let prediction =
-        path.project_point_tracking(predicted, &mut state.predicted_cursor, TRACKING_MARGIN, reacquire_distance);
+    let prediction = path.project_point_tracking(
+        predicted,
+        &mut state.predicted_cursor,
+        TRACKING_MARGIN,
+        reacquire_distance,
+    );
 
     if gizmos.is_enabled() {
         let (segment_start, segment_end) = path.segment(prediction.segment_idx);
         gizmos.push(GizmoRole::Prediction, GizmoShape::Point(predicted));
         gizmos.push(GizmoRole::Projection, GizmoShape::Point(prediction.point));
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(predicted, prediction.point));
-        gizmos.push(GizmoRole::PathRadius, GizmoShape::Circle { center: prediction.point, radius: path_radius });
+        gizmos.push(
+            GizmoRole::PathRadius,
+            GizmoShape::Circle { center: prediction.point, radius: path_radius },
+        );
         gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(segment_start, segment_end));
     }
 
@@ -209,7 +217,14 @@ mod tests {
         let p = PredictiveParams { prediction_time: 0.5, path_radius: 20.0 };
         let mut gizmos = Gizmos::recording();
         // Predicted (150, 15): 15 from the path, inside the radius.
-        let steering = predictive(&moving(100.0, 5.0, 100.0, 20.0), &Limits::default(), &path, &mut state, &p, &mut gizmos);
+        let steering = predictive(
+            &moving(100.0, 5.0, 100.0, 20.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &p,
+            &mut gizmos,
+        );
         let velocity = v(100.0, 20.0);
         let expected = ((velocity.normalize() * 150.0 - velocity) / 0.1).clamp_length_max(400.0);
         assert_eq!(steering, Steering::Acceleration(expected));
@@ -311,7 +326,14 @@ mod tests {
         let mut state = PredictiveState::default();
         let mut gizmos = Gizmos::recording();
         // On the closing segment heading down and out: predicted (-40, -10) projects to the corner.
-        predictive(&moving(0.0, 20.0, -80.0, -60.0), &Limits::default(), &path, &mut state, &PredictiveParams::default(), &mut gizmos);
+        predictive(
+            &moving(0.0, 20.0, -80.0, -60.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &PredictiveParams::default(),
+            &mut gizmos,
+        );
         assert_eq!(state.predicted_cursor.distance_along, 0.0);
         let target = gizmo_point(&gizmos, GizmoRole::Target).unwrap();
         // 20 along segment 0, pulled 10 toward the prediction's side (-y).

@@ -522,7 +522,10 @@ mod tests {
         let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
         assert_eq!((projection.point, projection.distance), (v(2.0, 2.0), 5.0));
         let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
-        assert_eq!((projection.point, projection.distance, projection.distance_along), (v(2.0, 2.0), 5.0, 0.0));
+        assert_eq!(
+            (projection.point, projection.distance, projection.distance_along),
+            (v(2.0, 2.0), 5.0, 0.0)
+        );
     }
 
     #[test]
