@@ -626,16 +626,22 @@ impl Ctx<'_> {
         } else {
             fallback_perpendicular(d)
         };
-        let mut first: Option<(Vec3, usize)> = None;
-        for side in [side, -side] {
+        // First the plain corner on either side, then clusters grown on either side.
+        let mut first: Option<Vec3> = None;
+        let mut blocked: [Option<usize>; 2] = [None; 2];
+        for (slot, s) in [side, -side].into_iter().enumerate() {
+            let Some(w) = corner_waypoint(x, t, sphere.center, rho, s) else { continue };
+            first.get_or_insert(w);
+            match self.blocker(w) {
+                None => return (w, 1),
+                Some(k) => blocked[slot] = Some(k),
+            }
+        }
+        for (slot, s) in [side, -side].into_iter().enumerate() {
+            let Some(mut k) = blocked[slot] else { continue };
             let mut cluster = (sphere.center, rho);
             let mut members = 1;
-            while members <= MAX_CLUSTER {
-                let Some(w) = corner_waypoint(x, t, cluster.0, cluster.1, side) else { break };
-                if first.is_none() {
-                    first = Some((w, members));
-                }
-                let Some(k) = self.blocker(w) else { return (w, members) };
+            while members < MAX_CLUSTER {
                 let Some(other) = self.index.get(k) else { break };
                 let grown = enclose(cluster, (other.center, self.inflated(other)));
                 if grown.1 <= cluster.1 * (1.0 + 1e-6) && grown.0.distance(cluster.0) <= 1e-6 * cluster.1 {
@@ -643,9 +649,14 @@ impl Ctx<'_> {
                 }
                 cluster = grown;
                 members += 1;
+                let Some(w) = corner_waypoint(x, t, cluster.0, cluster.1, s) else { break };
+                match self.blocker(w) {
+                    None => return (w, members),
+                    Some(next) => k = next,
+                }
             }
         }
-        first.unwrap_or((x + side * margin_radius(rho), 1))
+        (first.unwrap_or(x + side * margin_radius(rho)), 1)
     }
 }
 
