@@ -138,8 +138,9 @@ fn planar_fields_give_planar_plans() {
     for seed in 0..200u64 {
         let mut rng = SplitMix64::new(10_000 + seed);
         let flat = |rng: &mut SplitMix64| Vec3::new(rng.range(-300.0, 300.0), rng.range(-300.0, 300.0), 0.0);
-        let obstacles: Vec<Sphere> =
-            (0..rng.below(25)).map(|_| Sphere { center: flat(&mut rng), radius: rng.range(5.0, 40.0) }).collect();
+        let obstacles: Vec<Sphere> = (0..rng.below(25))
+            .map(|_| Sphere { center: flat(&mut rng), radius: rng.range(5.0, 40.0) })
+            .collect();
         let start = flat(&mut rng);
         let waypoints: Vec<Vec3> = (0..1 + rng.below(4)).map(|_| flat(&mut rng)).collect();
         let index = ObstacleIndex::new(&obstacles, 18.0);

@@ -86,7 +86,8 @@ fn avoidance_waypoint_inside_another_obstacle_goes_round_the_other_side() {
 
 #[test]
 fn avoidance_waypoint_blocked_on_both_sides_goes_round_the_cluster() {
-    let obstacles = [sphere(0.0, 0.0, 0.0, 30.0), sphere(0.0, 60.0, 0.0, 20.0), sphere(0.0, -60.0, 0.0, 20.0)];
+    let obstacles =
+        [sphere(0.0, 0.0, 0.0, 30.0), sphere(0.0, 60.0, 0.0, 20.0), sphere(0.0, -60.0, 0.0, 20.0)];
     let start = Vec3::new(-200.0, 5.0, 0.0);
     let goal = Vec3::new(200.0, 5.0, 0.0);
     let result = run(start, &[goal], &obstacles);
@@ -101,7 +102,8 @@ fn avoidance_waypoint_blocked_on_both_sides_goes_round_the_cluster() {
 #[test]
 fn overlapping_obstacles_are_passed_as_one_wall() {
     // Three overlapping spheres make a wall across the route, the route through the middle one.
-    let obstacles = [sphere(0.0, -40.0, 0.0, 30.0), sphere(0.0, 0.0, 0.0, 30.0), sphere(0.0, 40.0, 0.0, 30.0)];
+    let obstacles =
+        [sphere(0.0, -40.0, 0.0, 30.0), sphere(0.0, 0.0, 0.0, 30.0), sphere(0.0, 40.0, 0.0, 30.0)];
     let start = Vec3::new(-250.0, 0.0, 0.0);
     let goal = Vec3::new(250.0, 0.0, 0.0);
     let result = run(start, &[goal], &obstacles);
@@ -114,8 +116,12 @@ fn overlapping_obstacles_are_passed_as_one_wall() {
 
 #[test]
 fn overlapping_obstacles_in_3d_are_passed_too() {
-    let obstacles =
-        [sphere(0.0, 0.0, -30.0, 25.0), sphere(0.0, 0.0, 0.0, 25.0), sphere(0.0, 0.0, 30.0, 25.0), sphere(0.0, 30.0, 0.0, 25.0)];
+    let obstacles = [
+        sphere(0.0, 0.0, -30.0, 25.0),
+        sphere(0.0, 0.0, 0.0, 25.0),
+        sphere(0.0, 0.0, 30.0, 25.0),
+        sphere(0.0, 30.0, 0.0, 25.0),
+    ];
     let start = Vec3::new(-200.0, 3.0, 2.0);
     let goal = Vec3::new(200.0, -3.0, -2.0);
     let result = run(start, &[goal], &obstacles);
@@ -265,7 +271,8 @@ fn no_waypoints_plan_is_empty_and_complete() {
 
 #[test]
 fn iteration_limit_gives_a_partial_plan_that_replanning_extends() {
-    let obstacles: Vec<Sphere> = (0..6).map(|i| sphere(60.0 + 90.0 * i as f32, (i % 2) as f32 * 6.0 - 3.0, 0.0, 25.0)).collect();
+    let obstacles: Vec<Sphere> =
+        (0..6).map(|i| sphere(60.0 + 90.0 * i as f32, (i % 2) as f32 * 6.0 - 3.0, 0.0, 25.0)).collect();
     let start = Vec3::ZERO;
     let goal = Vec3::new(650.0, 0.0, 0.0);
     let limited = PlanOptions { iteration_limit: 3, ..options() };
@@ -295,7 +302,13 @@ fn iteration_limit_gives_a_partial_plan_that_replanning_extends() {
 
 #[test]
 fn zero_iteration_limit_plans_nothing() {
-    let result = plan_spheres(Vec3::ZERO, R, &[Vec3::X * 100.0], &[], &PlanOptions { iteration_limit: 0, ..options() });
+    let result = plan_spheres(
+        Vec3::ZERO,
+        R,
+        &[Vec3::X * 100.0],
+        &[],
+        &PlanOptions { iteration_limit: 0, ..options() },
+    );
     assert!(result.waypoints.is_empty());
     assert_eq!(result.pending, vec![Vec3::X * 100.0]);
     assert!(!result.is_finished());
@@ -315,8 +328,9 @@ fn smoothing_shortens_plans_and_keeps_user_waypoints_and_clearance() {
         let mut rng = SplitMix64::new(77_000 + seed);
         let lo = Vec3::new(-250.0, -250.0, -60.0);
         let hi = Vec3::new(250.0, 250.0, 60.0);
-        let obstacles: Vec<Sphere> =
-            (0..20 + rng.below(20)).map(|_| Sphere { center: rng.point_in(lo, hi), radius: rng.range(5.0, 30.0) }).collect();
+        let obstacles: Vec<Sphere> = (0..20 + rng.below(20))
+            .map(|_| Sphere { center: rng.point_in(lo, hi), radius: rng.range(5.0, 30.0) })
+            .collect();
         let start = rng.point_in(lo, hi);
         let waypoints: Vec<Vec3> = (0..1 + rng.below(4)).map(|_| rng.point_in(lo, hi)).collect();
         let index = ObstacleIndex::new(&obstacles, R + CLEARANCE);

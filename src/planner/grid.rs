@@ -515,7 +515,8 @@ mod tests {
 
     #[test]
     fn non_finite_obstacles_are_never_hit() {
-        let spheres = vec![Sphere { center: Vec3::NAN, radius: 5.0 }, Sphere { center: Vec3::ZERO, radius: f32::NAN }];
+        let spheres =
+            vec![Sphere { center: Vec3::NAN, radius: 5.0 }, Sphere { center: Vec3::ZERO, radius: f32::NAN }];
         let index = ObstacleIndex::new(&spheres, 1.0);
         assert!(index.is_clear(Vec3::new(-10.0, 0.0, 0.0), Vec3::new(10.0, 0.0, 0.0), 1.0));
         let grid = ObstacleIndex::with_grid(&spheres, 1.0);

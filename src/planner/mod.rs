@@ -104,8 +104,12 @@ pub struct ShipState {
     pub finished: bool,
     /// What each entry of `planned` is; `User(i)` indexes `remaining`.
     pub kinds: Vec<WaypointKind>,
-    /// Where the current leg (toward `planned[0]`) starts.
+    /// Where the current leg (toward `planned[0]`) starts: the previous waypoint, or the ship's
+    /// position when the plan was made.
     pub leg_start: Vec3,
+    /// Where the ship was when it turned onto the current leg, if the straight route from there
+    /// was checked clear (else `leg_start`); being near either route counts as on course.
+    pub leg_entry: Vec3,
     /// True once the first step has run (the first plan is made then).
     pub has_planned: bool,
     /// The ship's position at its first step.

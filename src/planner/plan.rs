@@ -34,11 +34,13 @@
 //! for the panel runs from the hit point (the cast sphere's centre at contact) to W.
 //!
 //! **Degenerate cases.**
-//! - *Avoidance waypoint inside another obstacle* (or close obstacles, overlapping ones): W must
-//!   keep 1% of clearance from every inflated obstacle. If it does not, the blocking obstacle joins
-//!   a cluster and W is recomputed around the cluster's bounding sphere, growing the cluster up to
-//!   eight times; then the opposite side (−u) is tried the same way. If nothing works the first
-//!   candidate is used and later iterations (or the limit) deal with it.
+//! - *Avoidance waypoint inside another obstacle* (close or overlapping obstacles): W must keep
+//!   1% beyond every inflated radius. If it does not, the corner on the opposite side (−u) is
+//!   tried; if that is blocked too, the blocking obstacle joins a cluster and W is recomputed round
+//!   the cluster's bounding sphere, growing it (up to eight obstacles) until W is free, first on
+//!   the u side, then on the −u side. If nothing works the first corner is used anyway and the
+//!   next iterations (or the iteration limit) deal with it; every leg is still cast, so a plan
+//!   never contains an unchecked leg.
 //! - *User waypoint inside an obstacle* (closer than R + r to its centre): unreachable, skipped,
 //!   listed in the status with the obstacle; the rest are still planned. A waypoint only inside the
 //!   clearance is moved out to the nearest free point ([`PlanNote::WaypointMoved`]).
@@ -548,8 +550,7 @@ impl Ctx<'_> {
     fn body_containing(&self, point: Vec3) -> Option<usize> {
         let mut found: Option<usize> = None;
         self.index.visit_near(point, self.cast_radius, |k, s| {
-            if point.distance(s.center) < s.radius.max(0.0) + self.ship_radius
-                && found.is_none_or_greater(k)
+            if point.distance(s.center) < s.radius.max(0.0) + self.ship_radius && found.is_none_or_greater(k)
             {
                 found = Some(k);
             }
@@ -710,7 +711,7 @@ fn enclose(a: (Vec3, f32), b: (Vec3, f32)) -> (Vec3, f32) {
 /// (the route leaves it going clockwise round, over the +u side) and false for the target.
 fn tangent_line(p: Vec2, rho: f32, leaving: bool) -> Option<(f32, f32)> {
     let s = p.length();
-    if !(s > 1e-6) {
+    if s.is_nan() || s <= 1e-6 {
         return None;
     }
     let phi = p.y.atan2(p.x);

@@ -25,10 +25,11 @@
 //! 4. *Thrust.* The ship seeks a carrot point a little ahead of its projection on the current leg,
 //!    so a push is followed by a return to the checked corridor. Its desired speed is capped so it
 //!    can slow down in time: `sqrt(v_c² + 2·a_b·D)` for each of the next four waypoints at path
-//!    distance D, where `v_c` is zero at the last planned waypoint and `sqrt(a·clearance / (1 −
-//!    cos θ))` at a corner turning by θ (an overshoot of at most about half the clearance), and
-//!    `a_b` is half the maximum acceleration (margin for steering while braking). Near a stop it is
-//!    also capped at `D / (2·STEER_TIME)`, so it settles without oscillating. Acceleration comes
+//!    distance D (less the arrival radius at corners, where the turn begins), where `v_c` is zero at the last planned waypoint and, at a corner turning by θ,
+//!    the speed whose sideways part `v sin θ` (all of v past a right angle) can be cancelled at 80%
+//!    of the maximum acceleration within a quarter of the clearance; `a_b` is half the maximum acceleration (margin for steering while braking). Near a stop it is
+//!    also capped at `D / (2·STEER_TIME)`, so it settles without oscillating; before a corner it
+//!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
 //! 5. Once the queue is empty the ship holds position on the last waypoint.
 //!
@@ -67,6 +68,7 @@ pub fn step(
         state.has_planned = true;
         state.start = pos;
         state.leg_start = pos;
+        state.leg_entry = pos;
         state.straight_length = straight_length(pos, &state.remaining);
     } else {
         state.since_replan += dt;
@@ -85,7 +87,8 @@ pub fn step(
             } else {
                 state.replans += 1;
                 if due {
-                    state.since_replan = (state.since_replan - interval.max(0.0)).clamp(0.0, interval.max(0.0));
+                    state.since_replan =
+                        (state.since_replan - interval.max(0.0)).clamp(0.0, interval.max(0.0));
                 } else {
                     state.early_replans += 1;
                 }
@@ -153,6 +156,7 @@ fn replan(
         .collect();
     state.planned = new_plan.waypoints;
     state.leg_start = pos;
+    state.leg_entry = pos;
     state.avoidances = new_plan.avoidances;
     state.status = Some(new_plan.status);
 }
@@ -186,7 +190,7 @@ fn reach_user_waypoints(
             if let Some(&planned_position) = state.planned.get(p) {
                 reached_at = planned_position;
             }
-            state.planned.drain(..=p);
+            state.planned.drain(..(p + 1).min(state.planned.len()));
             state.kinds.drain(..=p);
         }
         for kind in &mut state.kinds {
@@ -194,7 +198,8 @@ fn reach_user_waypoints(
                 *j = j.saturating_sub(count);
             }
         }
-        state.leg_start = match state.planned.first() {
+        state.leg_start = reached_at;
+        state.leg_entry = match state.planned.first() {
             Some(&next) if route_clear(obstacles, pos, next, half_clearance_radius(limits, params)) => pos,
             _ => reached_at,
         };
@@ -233,7 +238,8 @@ fn drop_intermediate_waypoints(
         if !(forced || clear) {
             return;
         }
-        state.leg_start = if clear { pos } else { w };
+        state.leg_start = w;
+        state.leg_entry = if clear { pos } else { w };
         state.planned.remove(0);
         state.kinds.remove(0);
     }
@@ -249,12 +255,14 @@ fn off_course_threshold(params: &PlannerParams) -> f32 {
     (0.5 * params.clearance).max(1.0)
 }
 
-/// Distance from the ship to its current leg (zero without a plan).
+/// Distance from the ship to its current corridor: the planned leg, or the checked route from where
+/// the ship turned onto it (zero without a plan).
 fn off_leg_distance(pos: Vec3, state: &ShipState) -> f32 {
     match state.planned.first() {
         Some(&target) => {
-            let (closest, _) = project_point_segment(pos, state.leg_start, target);
-            closest.distance(pos)
+            let (on_leg, _) = project_point_segment(pos, state.leg_start, target);
+            let (on_entry, _) = project_point_segment(pos, state.leg_entry, target);
+            on_leg.distance(pos).min(on_entry.distance(pos))
         }
         None => 0.0,
     }
@@ -270,13 +278,16 @@ fn route_clear(obstacles: &[Sphere], from: Vec3, to: Vec3, radius: f32) -> bool 
 }
 
 /// Largest speed from which the ship can turn by the angle between `incoming` and `outgoing`
-/// with an overshoot of about half the clearance.
+/// while straying at most a quarter of the clearance from the new leg: the sideways speed
+/// `v sin θ` (all of `v` past a right angle) is cancelled at 80% of the maximum acceleration.
 fn corner_speed(incoming: Vec3, outgoing: Vec3, limits: &Limits, params: &PlannerParams) -> f32 {
     let (Some(a), Some(b)) = (incoming.try_normalize(), outgoing.try_normalize()) else {
         return limits.max_speed;
     };
-    let bend = (1.0 - a.dot(b)).max(1e-6);
-    (limits.max_acceleration.max(0.0) * params.clearance.max(1.0) / bend).sqrt().min(limits.max_speed)
+    let cos = a.dot(b);
+    let bend = if cos >= 0.0 { (1.0 - cos * cos).max(1e-6) } else { 1.0 };
+    let allowed = 0.25 * params.clearance.max(1.0);
+    (2.0 * 0.8 * limits.max_acceleration.max(0.0) * allowed / bend).sqrt().min(limits.max_speed)
 }
 
 /// The speed from which the ship can slow to `end_speed` over `distance` (module header, step 4).
@@ -286,7 +297,8 @@ fn approach_speed(end_speed: f32, distance: f32, limits: &Limits) -> f32 {
     if end_speed <= 0.0 {
         speed.min(distance.max(0.0) / (2.0 * STEER_TIME))
     } else {
-        speed
+        // Tracking a speed that falls at `brake` lags by `brake · STEER_TIME`: ask that much less.
+        (speed - brake * STEER_TIME).max(end_speed)
     }
 }
 
@@ -319,11 +331,16 @@ fn desired_velocity(k: &Kinematics, limits: &Limits, params: &PlannerParams, sta
     let mut incoming = if along == Vec3::ZERO { target - pos } else { along };
     for (i, &waypoint) in state.planned.iter().take(LOOKAHEAD_WAYPOINTS).enumerate() {
         let next = state.planned.get(i + 1).copied();
-        let end_speed = match next {
-            Some(next) => corner_speed(incoming, next - waypoint, limits, params),
-            None => 0.0,
+        // The ship turns for the next leg when it reaches a corner's arrival radius, so the corner
+        // speed must be reached there; the last waypoint is approached to a stop on the point.
+        let (end_speed, braking_distance) = match next {
+            Some(next) => (
+                corner_speed(incoming, next - waypoint, limits, params),
+                distance - params.arrival_radius.max(0.0),
+            ),
+            None => (0.0, distance),
         };
-        desired_speed = desired_speed.min(approach_speed(end_speed, distance, limits));
+        desired_speed = desired_speed.min(approach_speed(end_speed, braking_distance, limits));
         let Some(next) = next else { break };
         incoming = next - waypoint;
         distance += waypoint.distance(next);
@@ -342,7 +359,10 @@ fn emit_gizmos(pos: Vec3, desired: Vec3, params: &PlannerParams, state: &ShipSta
     }
     if let Some(&target) = state.planned.first().or(state.hold.as_ref()) {
         gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
-        gizmos.push(GizmoRole::NodeRadius, GizmoShape::Circle { center: target, radius: params.arrival_radius });
+        gizmos.push(
+            GizmoRole::NodeRadius,
+            GizmoShape::Circle { center: target, radius: params.arrival_radius },
+        );
     }
     for a in &state.avoidances {
         gizmos.push(GizmoRole::CastHit, GizmoShape::Point(a.hit_point));
