@@ -151,3 +151,37 @@ fn planar_fields_give_planar_plans() {
         }
     }
 }
+
+#[test]
+fn dense_fields_keep_the_clearance_and_rarely_hit_the_iteration_limit() {
+    // Up to 40 obstacles of radius up to 50 in a 300-unit cube: many overlap, many waypoints are
+    // inside obstacles, and narrow gaps make the loop work hard.
+    let (mut finished, mut limited, mut clustered) = (0, 0, 0);
+    for seed in 0..1000u64 {
+        let mut rng = SplitMix64::new(seed * 31 + 5);
+        let lo = Vec3::splat(-150.0);
+        let hi = Vec3::splat(150.0);
+        let obstacles: Vec<Sphere> = (0..rng.below(41))
+            .map(|_| Sphere { center: rng.point_in(lo, hi), radius: rng.range(5.0, 50.0) })
+            .collect();
+        let start = rng.point_in(lo, hi);
+        let waypoints: Vec<Vec3> = (0..1 + rng.below(4)).map(|_| rng.point_in(lo, hi)).collect();
+        let options = PlanOptions { clearance: 10.0, iteration_limit: 200, smoothing: false, record: false };
+        let case = Case { obstacles, start, waypoints, ship_radius: 8.0, options, use_grid: false };
+        let index = ObstacleIndex::new(&case.obstacles, 18.0);
+        let result = plan(case.start, case.ship_radius, &case.waypoints, &index, &case.options);
+        assert!(result.iteration_count <= 200);
+        if let Err(message) = check_clearance(&case, &result) {
+            panic!("seed {seed}: {message}");
+        }
+        clustered += result.avoidances.iter().filter(|a| a.cluster_size > 1).count();
+        if result.is_finished() {
+            finished += 1;
+        } else {
+            limited += 1;
+        }
+    }
+    eprintln!("dense fields: {finished} finished, {limited} hit the limit, {clustered} cluster avoidances");
+    assert!(limited <= 10, "{limited} dense fields hit the iteration limit");
+    assert!(clustered > 0);
+}

@@ -33,6 +33,11 @@
 //! through itself perpendicular to the radius instead of a tangent. The avoidance vector recorded
 //! for the panel runs from the hit point (the cast sphere's centre at contact) to W.
 //!
+//! Two rules keep the loop from cycling. When the perspective is itself an avoidance waypoint
+//! round the obstacle hit again, the side is chosen to keep the same sense of rotation round it
+//! (otherwise, in 3D, the loop can swing between two corners on opposite sides forever). And a
+//! candidate corner within 1% of ρ of a real waypoint already planned is refused.
+//!
 //! **Degenerate cases.**
 //! - *Avoidance waypoint inside another obstacle* (close or overlapping obstacles): W must keep
 //!   1% beyond every inflated radius. If it does not, the corner on the opposite side (−u) is
@@ -413,15 +418,21 @@ pub fn plan(
     }
 
     // The loop of seed 004.
-    let mut stack: Vec<(Vec3, WaypointKind)> = protos.into_iter().rev().collect();
+    let mut stack: Vec<Proto> = protos
+        .into_iter()
+        .rev()
+        .map(|(position, kind)| Proto { position, kind, circulation: None })
+        .collect();
+    let mut circulation: Option<Circulation> = None;
     let mut limited = false;
-    while let Some(&(target, target_kind)) = stack.last() {
+    while let Some(&top) = stack.last() {
         if out.iteration_count >= options.iteration_limit {
             limited = true;
             break;
         }
         out.iteration_count += 1;
-        let snapshot = if options.record { stack.iter().map(|s| s.0).collect() } else { Vec::new() };
+        let target = top.position;
+        let snapshot = if options.record { stack.iter().map(|p| p.position).collect() } else { Vec::new() };
         let hit = if perspective.distance(target) < MIN_LEG {
             None
         } else {
@@ -431,12 +442,12 @@ pub fn plan(
             None => {
                 stack.pop();
                 out.waypoints.push(target);
-                out.kinds.push(target_kind);
+                out.kinds.push(top.kind);
                 if options.record {
                     out.iterations.push(PlanIteration {
                         perspective,
                         target,
-                        target_kind,
+                        target_kind: top.kind,
                         stack: snapshot,
                         hit: None,
                         avoidance: None,
@@ -445,22 +456,27 @@ pub fn plan(
                     });
                 }
                 perspective = target;
+                circulation = top.circulation;
             }
             Some(index_hit) => {
-                let (waypoint, cluster_size) = ctx.avoid(perspective, target, &index_hit);
+                let avoided = ctx.avoid(perspective, target, &index_hit, circulation, &out.waypoints);
                 let avoidance = Avoidance {
                     obstacle: index_hit.obstacle,
                     hit_point: index_hit.hit.point,
-                    waypoint,
-                    cluster_size,
+                    waypoint: avoided.waypoint,
+                    cluster_size: avoided.cluster_size,
                 };
                 out.avoidances.push(avoidance);
-                stack.push((waypoint, WaypointKind::Avoidance));
+                stack.push(Proto {
+                    position: avoided.waypoint,
+                    kind: WaypointKind::Avoidance,
+                    circulation: avoided.circulation,
+                });
                 if options.record {
                     out.iterations.push(PlanIteration {
                         perspective,
                         target,
-                        target_kind,
+                        target_kind: top.kind,
                         stack: snapshot,
                         hit: Some(PlanHit {
                             obstacle: index_hit.obstacle,
@@ -476,7 +492,7 @@ pub fn plan(
             }
         }
     }
-    out.pending = stack.iter().map(|s| s.0).collect();
+    out.pending = stack.iter().map(|p| p.position).collect();
 
     if options.smoothing {
         smooth(&mut out, obstacles, ctx.cast_radius);
@@ -612,20 +628,45 @@ impl Ctx<'_> {
         Some(Exit { point: e, obstacle: first })
     }
 
-    /// The avoidance waypoint for a route `x → t` blocked by `hit` (see the module header), and
-    /// the number of obstacles it was computed around.
-    fn avoid(&self, x: Vec3, t: Vec3, hit: &IndexHit) -> (Vec3, usize) {
+    /// The avoidance waypoint for a route `x → t` blocked by `hit` (see the module header).
+    /// `circulation` is the way the perspective itself was reached round an obstacle: going on
+    /// round the same obstacle keeps that sense of rotation (so the loop cannot swing back and
+    /// forth between the two sides). Candidates within 1% of a real waypoint already planned are
+    /// refused (no cycles).
+    fn avoid(
+        &self,
+        x: Vec3,
+        t: Vec3,
+        hit: &IndexHit,
+        circulation: Option<Circulation>,
+        visited: &[Vec3],
+    ) -> Avoided {
         let Some(sphere) = self.index.get(hit.obstacle) else {
-            return (x, 1);
+            return Avoided { waypoint: x, cluster_size: 1, circulation: None };
         };
         let rho = self.inflated(sphere);
         let d = (t - x).normalize_or_zero();
         let rel = hit.hit.point - sphere.center;
         let perp = rel - d * rel.dot(d);
-        let side = if perp.length() > 1e-4 * (1.0 + rho) {
+        let mut side = if perp.length() > 1e-4 * (1.0 + rho) {
             perp.normalize_or_zero()
         } else {
             fallback_perpendicular(d)
+        };
+        if let Some(previous) = circulation {
+            // Going round side s turns about s × d; keep the previous sense round this obstacle.
+            if previous.obstacle == hit.obstacle && side.cross(d).dot(previous.axis) < 0.0 {
+                side = -side;
+            }
+        }
+        let tabu = 0.01 * rho;
+        let done = |w: Vec3, cluster_size: usize| Avoided {
+            waypoint: w,
+            cluster_size,
+            circulation: (x - sphere.center)
+                .cross(w - sphere.center)
+                .try_normalize()
+                .map(|axis| Circulation { obstacle: hit.obstacle, axis }),
         };
         // First the plain corner on either side, then clusters grown on either side.
         let mut first: Option<Vec3> = None;
@@ -633,8 +674,11 @@ impl Ctx<'_> {
         for (slot, s) in [side, -side].into_iter().enumerate() {
             let Some(w) = corner_waypoint(x, t, sphere.center, rho, s) else { continue };
             first.get_or_insert(w);
+            if visited.iter().any(|v| v.distance(w) < tabu) {
+                continue;
+            }
             match self.blocker(w) {
-                None => return (w, 1),
+                None => return done(w, 1),
                 Some(k) => blocked[slot] = Some(k),
             }
         }
@@ -651,14 +695,39 @@ impl Ctx<'_> {
                 cluster = grown;
                 members += 1;
                 let Some(w) = corner_waypoint(x, t, cluster.0, cluster.1, s) else { break };
+                if visited.iter().any(|v| v.distance(w) < tabu) {
+                    break;
+                }
                 match self.blocker(w) {
-                    None => return (w, members),
+                    None => return done(w, members),
                     Some(next) => k = next,
                 }
             }
         }
-        (first.unwrap_or(x + side * margin_radius(rho)), 1)
+        done(first.unwrap_or(x + side * margin_radius(rho)), 1)
     }
+}
+
+/// The sense in which a route goes round an obstacle: the unit axis of rotation about its centre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Circulation {
+    obstacle: usize,
+    axis: Vec3,
+}
+
+/// An avoidance waypoint with the cluster it was computed round and its sense of rotation.
+struct Avoided {
+    waypoint: Vec3,
+    cluster_size: usize,
+    circulation: Option<Circulation>,
+}
+
+/// A proto-waypoint on the stack.
+#[derive(Clone, Copy, Debug)]
+struct Proto {
+    position: Vec3,
+    kind: WaypointKind,
+    circulation: Option<Circulation>,
 }
 
 /// `Option<usize>` helper: true when empty or holding a larger index than `k`.
