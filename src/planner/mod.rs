@@ -8,10 +8,10 @@
 //! toward the next real waypoint and copes with whatever pushes the ship off course.
 //!
 //! # Implementation
-//! - [`plan`] (`plan.rs`): the proto-waypoint stack, sphere casts and avoidance waypoints, pure,
+//! - [`plan()`] (`plan.rs`): the proto-waypoint stack, sphere casts and avoidance waypoints, pure,
 //!   with the avoidance formula and the degenerate cases documented in its header.
 //! - [`ObstacleIndex`] (`grid.rs`): a uniform grid so a cast only tests nearby obstacles.
-//! - [`ship`] (`ship.rs`): replans on the first step and every `replan_interval` seconds
+//! - [`ship()`] (`ship.rs`): replans on the first step and every `replan_interval` seconds
 //!   (accumulated from `dt`, never a clock), drops reached waypoints, thrusts toward the next real
 //!   waypoint within the agent's limits and brakes to stop on the last one.
 //! - [`bench_field`] (`field.rs`): deterministic random fields for the benchmark and tests.
