@@ -248,10 +248,15 @@ fn syntax_error(file: &str, text: &str, err: &serde_json::Error) -> SceneError {
     let message = err.to_string();
     let suffix = format!(" at line {} column {}", err.line(), err.column());
     let mut reason = message.strip_suffix(&suffix).unwrap_or(&message).to_string();
-    if reason == "number out of range" {
+    if text.trim().is_empty() {
+        reason = "the file is empty".into();
+    } else if reason == "number out of range" {
         reason = "number out of range (not a finite number)".into();
-    }
-    if reason.starts_with("EOF while parsing") {
+    } else if reason == "expected value" {
+        reason = "expected a JSON value".into();
+    } else if reason == "trailing characters" {
+        reason = "trailing characters after the end of the scene".into();
+    } else if reason.starts_with("EOF while parsing") {
         reason = format!("the text ends too early ({})", reason.replacen("EOF", "end of file", 1));
     }
     let TextPosition { line, column } = position;

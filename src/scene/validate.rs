@@ -322,7 +322,16 @@ fn finite(path: &str, name: &str, value: f32) -> Result<(), Issue> {
     if value.is_finite() {
         Ok(())
     } else {
-        Err((path.into(), format!("`{name}` must be a finite number, got {value}")))
+        Err((path.into(), format!("`{name}` must be a finite number, got {}", non_finite(value))))
+    }
+}
+
+/// Words for a non-finite number (JSON has none, but 1e39 overflows an f32 to infinity).
+fn non_finite(value: f32) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else {
+        format!("{}infinity (a number too large to be finite)", if value < 0.0 { "-" } else { "" })
     }
 }
 
@@ -357,18 +366,20 @@ fn bounded(path: &str, name: &str, value: f32, limit: f32) -> Result<(), Issue> 
 }
 
 fn coordinates(path: &str, name: &str, v: SceneVec) -> Result<(), Issue> {
-    let SceneVec(v) = v;
-    if !v.is_finite() {
-        return Err((
-            path.into(),
-            format!("`{name}` must hold finite numbers, got [{}, {}, {}]", v.x, v.y, v.z),
-        ));
-    }
-    if let Some(c) = v.to_array().into_iter().find(|c| c.abs() > MAX_COORDINATE) {
-        return Err((
-            path.into(),
-            format!("coordinate {c} of `{name}` is out of range (at most {MAX_COORDINATE} either way)"),
-        ));
+    for (axis, c) in v.0.to_array().into_iter().enumerate() {
+        let component_path = format!("{path}[{axis}]");
+        if !c.is_finite() {
+            return Err((
+                component_path,
+                format!("`{name}` must hold finite numbers, got {}", non_finite(c)),
+            ));
+        }
+        if c.abs() > MAX_COORDINATE {
+            return Err((
+                component_path,
+                format!("coordinate {c} of `{name}` is out of range (at most {MAX_COORDINATE} either way)"),
+            ));
+        }
     }
     Ok(())
 }
@@ -381,15 +392,16 @@ fn points(path: &str, points: &[SceneVec]) -> Result<(), Issue> {
 }
 
 fn velocity(path: &str, v: SceneVec) -> Result<(), Issue> {
-    let SceneVec(v) = v;
-    if !v.is_finite() {
-        return Err((
-            path.into(),
-            format!("`velocity` must hold finite numbers, got [{}, {}, {}]", v.x, v.y, v.z),
-        ));
+    for (axis, c) in v.0.to_array().into_iter().enumerate() {
+        if !c.is_finite() {
+            return Err((
+                format!("{path}[{axis}]"),
+                format!("`velocity` must hold finite numbers, got {}", non_finite(c)),
+            ));
+        }
     }
-    let speed = v.length();
-    if speed > MAX_SPEED {
+    let speed = v.0.as_dvec3().length();
+    if speed > f64::from(MAX_SPEED) {
         return Err((path.into(), format!("speed {speed} is out of range (at most {MAX_SPEED})")));
     }
     Ok(())
