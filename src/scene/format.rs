@@ -534,8 +534,11 @@ fn custom_error<E: de::Error>(path: &[PathSegment], reason: &str) -> E {
     }
 }
 
+/// A problem inside a curve or behaviour: the path relative to that object, and the reason.
+pub type RelativeIssue = (Vec<PathSegment>, String);
+
 /// Reads a curve object; errors carry the path relative to the curve.
-pub fn curve_from_value(value: Value) -> Result<CurveSpec, (Vec<PathSegment>, String)> {
+pub fn curve_from_value(value: Value) -> Result<CurveSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "kind", "curve kind", &CURVE_KINDS)?;
     Ok(match kind.as_str() {
         "circle" => CurveSpec::Circle(variant(fields)?),
@@ -549,7 +552,7 @@ pub fn curve_from_value(value: Value) -> Result<CurveSpec, (Vec<PathSegment>, St
 }
 
 /// Reads a behaviour object; errors carry the path relative to the behaviour.
-pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, (Vec<PathSegment>, String)> {
+pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "type", "behaviour type", &BEHAVIOUR_TYPES)?;
     Ok(match kind.as_str() {
         "seek" => BehaviourSpec::Seek(variant(fields)?),
@@ -569,7 +572,7 @@ fn split_tag(
     tag: &str,
     what: &str,
     allowed: &[&str],
-) -> Result<(String, Map<String, Value>), (Vec<PathSegment>, String)> {
+) -> Result<(String, Map<String, Value>), RelativeIssue> {
     let expected = allowed.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
     let Value::Object(mut fields) = value else {
         return Err((vec![], format!("expected an object with a `{tag}` field, got {}", describe(&value))));
@@ -587,7 +590,7 @@ fn split_tag(
     }
 }
 
-fn variant<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, (Vec<PathSegment>, String)> {
+fn variant<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, RelativeIssue> {
     serde_path_to_error::deserialize(Value::Object(fields))
         .map_err(|err| (segments_of(err.path()), tidy_message(&err.inner().to_string())))
 }

@@ -79,8 +79,8 @@ pub use convert::{palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PAD
 pub use format::{
     behaviour_from_value, curve_from_value, AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec,
     CircleSpec, CurveSpec, EllipseSpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
-    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, SceneFile, SceneVec,
-    SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
+    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue,
+    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
 };
 pub use io::{
     load_scene, parse_scene, parse_scene_file, save_scene, scene_to_json, SceneError, UNSAVED_LABEL,
