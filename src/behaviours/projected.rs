@@ -12,7 +12,10 @@
 //! `vectorA = next - current`, `vectorB = agent - current`, `l = dot(normalize(vectorA), vectorB)`,
 //! `target = current + normalize(vectorA) · (l + offset)`. When `l` reaches the segment's length
 //! the state advances to the next segment (wrapping on closed paths; zero-length segments are
-//! passed at once). Only the current segment is ever projected onto, so a hairpin's other leg or
+//! passed at once). It also advances when the agent is beside the next segment (its projection
+//! there is past the start) and nearer to it than to the current one: on a sharp corner the
+//! target already runs along the next segment and pulls the agent inside the bend, where `l`
+//! alone would never reach the segment's length and the agent would stall. Only the current segment is ever projected onto, so a hairpin's other leg or
 //! a figure-eight crossing cannot capture the agent, and legs are never skipped: the agent
 //! must pass the end of a leg along that leg's own direction before the next one is considered.
 //!
@@ -82,14 +85,24 @@ pub fn projected(
         return Steering::Acceleration(brake_acceleration(k, limits));
     }
 
-    // Advance while the projection has passed the end of the current segment.
+    // Advance while the projection has passed the end of the current segment, or while the
+    // agent is already beside the next segment and nearer to it than to the current one (on a
+    // sharp corner the target spills onto the next segment and pulls the agent inside the
+    // bend, where `l` would never reach the segment's length: without this it would stall).
     let mut segment = SegmentProjection::new(path, state.segment_idx, k.position);
     for _ in 0..count {
-        if segment.l < segment.length || (!closed && state.segment_idx == last) {
+        if !closed && state.segment_idx == last {
             break;
         }
-        state.segment_idx = (state.segment_idx + 1) % count;
-        segment = SegmentProjection::new(path, state.segment_idx, k.position);
+        let next_idx = (state.segment_idx + 1) % count;
+        let next = SegmentProjection::new(path, next_idx, k.position);
+        let passed_end = segment.l >= segment.length;
+        let beside_next = next.l > 0.0 && next.distance(k.position) < segment.distance(k.position);
+        if !(passed_end || beside_next) {
+            break;
+        }
+        state.segment_idx = next_idx;
+        segment = next;
     }
 
     let offset = if p.offset.is_finite() { p.offset } else { 0.0 };
@@ -146,6 +159,11 @@ impl SegmentProjection {
         let vector_b = position - start;
         let l = direction.dot(vector_b);
         SegmentProjection { start, end, direction, length, l: if l.is_finite() { l } else { 0.0 } }
+    }
+
+    /// Distance from `position` to the closest point of the segment.
+    fn distance(&self, position: Vec3) -> f32 {
+        (self.start + self.direction * self.l.clamp(0.0, self.length)).distance(position)
     }
 }
 

@@ -425,6 +425,14 @@ pub struct ArriveSpec {
     /// Seconds to reach the wanted speed.
     #[serde(default = "default_time_to_target")]
     pub time_to_target: f32,
+    /// Cap the approach speed so the agent can always stop inside the target radius
+    /// (steerlab's fix for the seed's orbiting; see `behaviours/arrive.rs`). Default true.
+    #[serde(default = "default_true")]
+    pub braking_cap: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// `parametric`.

@@ -510,8 +510,9 @@ fn step_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext, events: &m
         (_, Some(named)) => named.radius,
         _ => 0.0,
     };
+    // Speed error is measured while the curve is being followed, not once an open curve ended.
     let set_speed = match &agent.behaviour {
-        Behaviour::Parametric { params, .. } => Some(params.speed),
+        Behaviour::Parametric { params, .. } if !(was_finished || arrived_now) => Some(params.speed.abs()),
         _ => None,
     };
     let sample = metrics::StepSample {
