@@ -1,1 +1,241 @@
-//! Benchmark kernels shared by `steerlab bench` and `cargo bench`.
+//! Benchmark kernels shared by `steerlab bench` and `cargo bench` (criterion), so both measure
+//! the same thing: [`World::step`] with metrics on and gizmos off, over many agents of one
+//! behaviour. This module reads the wall clock; the simulation it drives never does.
+
+use std::time::Instant;
+
+use glam::Vec3;
+
+use crate::behaviours::{Kinematics, Limits};
+use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
+use crate::planner::{bench_scenario, plan, ObstacleIndex, PlanOptions};
+use crate::sim::{
+    Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
+    PredictiveParams, ProjectedParams, Rgb, Target, WaypointsParams, World,
+};
+
+/// A behaviour set up for benchmarking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Kinematic seek toward a fixed target.
+    Seek,
+    /// Kinematic flee from a fixed target.
+    Flee,
+    /// Dynamic arrive at a fixed target.
+    Arrive,
+    /// Parametric following of a circle, the seed's secant method.
+    ParametricSecant,
+    /// Parametric following of a circle, the arc-length method.
+    ParametricArcLength,
+    /// Waypoints with a node radius on a closed path.
+    Waypoints,
+    /// Projected path following on a closed path.
+    Projected,
+    /// Predictive path following on a closed path.
+    Predictive,
+}
+
+impl Kernel {
+    /// Every kernel, in report order.
+    pub const ALL: [Kernel; 8] = [
+        Kernel::Seek,
+        Kernel::Flee,
+        Kernel::Arrive,
+        Kernel::ParametricSecant,
+        Kernel::ParametricArcLength,
+        Kernel::Waypoints,
+        Kernel::Projected,
+        Kernel::Predictive,
+    ];
+
+    /// A short label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kernel::Seek => "seek",
+            Kernel::Flee => "flee",
+            Kernel::Arrive => "arrive",
+            Kernel::ParametricSecant => "parametric/secant",
+            Kernel::ParametricArcLength => "parametric/arc_length",
+            Kernel::Waypoints => "waypoints",
+            Kernel::Projected => "projected",
+            Kernel::Predictive => "predictive",
+        }
+    }
+}
+
+/// Deterministic pseudo-random numbers (splitmix64) for placing agents.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next_f32(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// A closed polygon approximating a circle of radius 400 with `segments` segments.
+pub fn circle_path(segments: usize) -> Polyline {
+    let n = segments.max(3);
+    let points = (0..n)
+        .map(|i| {
+            let angle = i as f32 / n as f32 * std::f32::consts::TAU;
+            Vec3::new(400.0 * angle.cos(), 400.0 * angle.sin(), 0.0)
+        })
+        .collect();
+    Polyline::new(points, true)
+}
+
+/// A world of `n_agents` agents running `kernel`; path kernels use a closed path of
+/// `segments` segments. Agents start spread around the path (or the target) with small offsets.
+pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
+    let mut world = World::default();
+    world.name = format!("bench {}", kernel.label());
+    world.paths.push(NamedPath { id: "loop".into(), polyline: circle_path(segments), radius: 20.0 });
+    if let Ok(curve) = Curve::new(CurveKind::Circle { center: Vec3::ZERO, radius: 400.0 }) {
+        world.curves.push(NamedCurve { id: "circle".into(), curve });
+    }
+    world.targets.push(Target {
+        id: "flag".into(),
+        position: Vec3::ZERO,
+        velocity: Vec3::ZERO,
+        start: (Vec3::ZERO, Vec3::ZERO),
+    });
+    let mut rng = SplitMix(0x5EED);
+    let limits = Limits { radius: 6.0, max_speed: 150.0, max_acceleration: 400.0 };
+    for i in 0..n_agents {
+        let angle = rng.next_f32() * std::f32::consts::TAU;
+        let offset = (rng.next_f32() - 0.5) * 30.0;
+        let radial = Vec3::new(angle.cos(), angle.sin(), 0.0);
+        let tangent = Vec3::new(-angle.sin(), angle.cos(), 0.0);
+        let position = radial * (400.0 + offset);
+        let start = Kinematics { position, velocity: tangent * 100.0, orientation: 0.0 };
+        let behaviour = match kernel {
+            Kernel::Seek => Behaviour::Seek { target: 0 },
+            Kernel::Flee => Behaviour::Flee { target: 0 },
+            Kernel::Arrive => Behaviour::Arrive { target: 0, params: ArriveParams::default() },
+            Kernel::ParametricSecant | Kernel::ParametricArcLength => Behaviour::Parametric {
+                curve: 0,
+                params: ParametricParams {
+                    t0: angle,
+                    method: if kernel == Kernel::ParametricSecant {
+                        crate::behaviours::ParametricMethod::Secant
+                    } else {
+                        crate::behaviours::ParametricMethod::ArcLength
+                    },
+                    ..ParametricParams::default()
+                },
+            },
+            Kernel::Waypoints => Behaviour::Waypoints { path: 0, params: WaypointsParams::default() },
+            Kernel::Projected => Behaviour::Projected { path: 0, params: ProjectedParams::default() },
+            Kernel::Predictive => Behaviour::Predictive { path: 0, params: PredictiveParams::default() },
+        };
+        world.agents.push(Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour));
+    }
+    world.reset();
+    world
+}
+
+/// Runs `steps` steps after a short warm-up and returns nanoseconds per agent-step.
+pub fn ns_per_agent_step(world: &mut World, steps: u64) -> f64 {
+    world.run_steps(5);
+    let agents = world.agents.len().max(1) as f64;
+    let start = Instant::now();
+    world.run_steps(steps);
+    let elapsed = start.elapsed().as_nanos() as f64;
+    elapsed / (agents * steps.max(1) as f64)
+}
+
+fn steps_for(n_agents: usize, quick: bool) -> u64 {
+    let budget: u64 = if quick { 200_000 } else { 3_000_000 };
+    (budget / n_agents.max(1) as u64).clamp(3, 600)
+}
+
+/// Fills `plan_time_us` for planner agents by timing their first plan from the start
+/// (the shell measures; the simulation never reads a clock).
+pub fn fill_plan_times(world: &World, metrics: &mut [MetricsSummary]) {
+    let spheres: Vec<Sphere> =
+        world.obstacles.iter().map(|o| Sphere { center: o.start.0, radius: o.radius }).collect();
+    for (agent, summary) in world.agents.iter().zip(metrics.iter_mut()) {
+        let (Behaviour::Planner { params }, Some(planner)) = (&agent.behaviour, summary.planner.as_mut())
+        else {
+            continue;
+        };
+        let options = params.plan_options();
+        let radius = agent.limits.radius;
+        let index = ObstacleIndex::new(&spheres, radius + params.clearance);
+        let runs = 20;
+        let start = Instant::now();
+        for _ in 0..runs {
+            std::hint::black_box(plan(agent.start.position, radius, &params.waypoints, &index, &options));
+        }
+        planner.plan_time_us = Some(start.elapsed().as_secs_f64() * 1e6 / runs as f64);
+    }
+}
+
+/// Planner timings for a field of `n_obstacles`: (µs to build the index, µs to plan, iterations, status).
+pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String) {
+    let field = bench_scenario(n_obstacles, 1);
+    let options =
+        PlanOptions { clearance: field.clearance, iteration_limit: 256, smoothing: false, record: false };
+    let query = field.ship_radius + field.clearance;
+    let start = Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(ObstacleIndex::new(&field.obstacles, query));
+    }
+    let build_us = start.elapsed().as_secs_f64() * 1e6 / runs as f64;
+    let index = ObstacleIndex::new(&field.obstacles, query);
+    let start = Instant::now();
+    let mut result = None;
+    for _ in 0..runs {
+        result = Some(std::hint::black_box(plan(
+            field.start,
+            field.ship_radius,
+            &field.waypoints,
+            &index,
+            &options,
+        )));
+    }
+    let plan_us = start.elapsed().as_secs_f64() * 1e6 / runs as f64;
+    let (iterations, status) = result.map_or((0, String::new()), |p| (p.iteration_count, p.summary()));
+    (build_us, plan_us, iterations, status)
+}
+
+/// Prints the report of `steerlab bench`.
+pub fn print_report(quick: bool) {
+    let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
+    println!("steerlab bench — nanoseconds per agent-step (World::step with metrics, one core)");
+    print!("{:<24}", "behaviour");
+    for n in sizes {
+        print!("{:>14}", format!("{n} agents"));
+    }
+    println!();
+    for kernel in Kernel::ALL {
+        print!("{:<24}", kernel.label());
+        for &n in sizes {
+            let mut world = world_for(kernel, n, 32);
+            let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
+            print!("{:>14.1}", ns);
+        }
+        println!();
+    }
+    println!();
+    println!("predictive following, 10000 agents, closed path of N segments");
+    for segments in [8, 32, 128, 1024] {
+        let n = if quick { 2_000 } else { 10_000 };
+        let mut world = world_for(Kernel::Predictive, n, segments);
+        let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
+        println!("{:<24}{:>14.1} ns/agent-step", format!("{segments} segments"), ns);
+    }
+    println!();
+    println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
+    println!("{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations");
+    for n in [100, 1_000, 10_000] {
+        let runs = if quick { 3 } else { 50 };
+        let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
+        println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
+    }
+}

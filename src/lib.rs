@@ -4,9 +4,12 @@
 //! the binary in `main.rs` adds the command line and the window. See the README's
 //! Architecture section for the codemap and the invariants the modules keep.
 
+pub mod app;
 pub mod behaviours;
 pub mod bench;
 pub mod geometry;
+pub mod input;
 pub mod planner;
+pub mod render;
 pub mod scene;
 pub mod sim;

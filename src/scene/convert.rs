@@ -222,6 +222,7 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 target_radius: s.target_radius,
                 slow_radius: s.slow_radius,
                 time_to_target: s.time_to_target,
+                braking_cap: s.braking_cap,
             },
         },
         BehaviourSpec::Parametric(s) => Behaviour::Parametric {
@@ -337,6 +338,7 @@ fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
             target_radius: params.target_radius,
             slow_radius: params.slow_radius,
             time_to_target: params.time_to_target,
+            braking_cap: params.braking_cap,
         }),
         Behaviour::Parametric { curve, params } => BehaviourSpec::Parametric(ParametricSpec {
             curve: curve_id(*curve),

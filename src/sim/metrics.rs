@@ -48,6 +48,7 @@ pub struct AgentMetrics {
 #[derive(Clone, Debug, Default, PartialEq)]
 struct PathAccumulator {
     cursor: PathCursor,
+    last_cross_track: f32,
     last_along: f32,
     progress: f64,
     cross_track_sum: f64,
@@ -172,11 +173,17 @@ impl AgentMetrics {
             acc.last_along = projection.distance_along;
         }
         acc.samples += 1;
+        acc.last_cross_track = projection.distance;
         acc.cross_track_sum += projection.distance as f64;
         acc.max_cross_track = acc.max_cross_track.max(projection.distance);
         if projection.distance > path_radius {
             acc.time_outside += sample.dt as f64;
         }
+    }
+
+    /// Distance to the followed path's centre line at the last step (None if no path).
+    pub fn last_cross_track(&self) -> Option<f32> {
+        self.path.as_ref().map(|acc| acc.last_cross_track)
     }
 
     /// Mean speed over the recorded steps (units/s).

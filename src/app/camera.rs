@@ -1,0 +1,242 @@
+//! The view: a 2D top-down camera (pan, zoom to the cursor, fit) and a 3D orbit camera, as
+//! plain math so the editor can convert between screen and world without the window.
+//!
+//! 2D: x to the right, y up; `zoom` is pixels per world unit. 3D: the camera orbits `focus` at
+//! `distance`, `yaw` around +z from +x, `pitch` above the ground plane, perspective with
+//! [`Camera::FOV_Y`]; z is up.
+
+use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
+
+/// Which view is shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ViewMode {
+    /// Top-down on the x-y plane.
+    #[default]
+    Top,
+    /// Perspective orbit view.
+    Orbit,
+}
+
+/// The camera of both views.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Which view is active.
+    pub mode: ViewMode,
+    /// World point at the centre of the screen (2D) — also the orbit focus (3D).
+    pub center: Vec3,
+    /// Pixels per world unit in the top view.
+    pub zoom: f32,
+    /// Orbit angle around +z from +x, radians.
+    pub yaw: f32,
+    /// Orbit elevation above the ground, radians (0.05–1.5).
+    pub pitch: f32,
+    /// Orbit distance from the focus, world units.
+    pub distance: f32,
+    /// Screen size in pixels (set by the shell each frame).
+    pub screen: Vec2,
+    /// The part of the screen not covered by panels, (min, max) in pixels; the top view is
+    /// centred in it and fitting frames the scene inside it.
+    pub viewport: (Vec2, Vec2),
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Camera {
+            mode: ViewMode::Top,
+            center: Vec3::ZERO,
+            zoom: 1.0,
+            yaw: -std::f32::consts::FRAC_PI_2,
+            pitch: 0.7,
+            distance: 1200.0,
+            screen: Vec2::new(1280.0, 800.0),
+            viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
+        }
+    }
+}
+
+/// Smallest and largest zoom in pixels per unit.
+pub const ZOOM_RANGE: (f32, f32) = (0.02, 50.0);
+
+impl Camera {
+    /// Vertical field of view of the orbit camera, radians.
+    pub const FOV_Y: f32 = 0.9;
+
+    /// Centre of the viewport in pixels.
+    pub fn viewport_center(&self) -> Vec2 {
+        (self.viewport.0 + self.viewport.1) * 0.5
+    }
+
+    /// Size of the viewport in pixels (at least 1×1).
+    pub fn viewport_size(&self) -> Vec2 {
+        (self.viewport.1 - self.viewport.0).max(Vec2::ONE)
+    }
+
+    /// Sets the screen size and the free area, keeping the viewport inside the screen.
+    pub fn set_screen(&mut self, screen: Vec2, viewport: (Vec2, Vec2)) {
+        self.screen = screen.max(Vec2::ONE);
+        let min = viewport.0.clamp(Vec2::ZERO, self.screen);
+        let max = viewport.1.clamp(min, self.screen);
+        self.viewport = if (max - min).min_element() < 50.0 { (Vec2::ZERO, self.screen) } else { (min, max) };
+    }
+
+    /// Screen position (pixels, y down) of a world point in the top view.
+    pub fn world_to_screen(&self, p: Vec3) -> Vec2 {
+        let c = self.viewport_center();
+        Vec2::new((p.x - self.center.x) * self.zoom + c.x, c.y - (p.y - self.center.y) * self.zoom)
+    }
+
+    /// World point (z = 0) under a screen position in the top view.
+    pub fn screen_to_world(&self, s: Vec2) -> Vec3 {
+        let zoom = self.zoom.max(ZOOM_RANGE.0);
+        let c = self.viewport_center();
+        Vec3::new((s.x - c.x) / zoom + self.center.x, (c.y - s.y) / zoom + self.center.y, 0.0)
+    }
+
+    /// Moves the top view by a screen-space drag.
+    pub fn pan_pixels(&mut self, delta: Vec2) {
+        let zoom = self.zoom.max(ZOOM_RANGE.0);
+        self.center.x -= delta.x / zoom;
+        self.center.y += delta.y / zoom;
+    }
+
+    /// Zooms by `factor`, keeping the world point under `cursor` fixed.
+    pub fn zoom_at(&mut self, cursor: Vec2, factor: f32) {
+        if !(factor.is_finite() && factor > 0.0) {
+            return;
+        }
+        let before = self.screen_to_world(cursor);
+        self.zoom = (self.zoom * factor).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+        let after = self.screen_to_world(cursor);
+        self.center.x += before.x - after.x;
+        self.center.y += before.y - after.y;
+    }
+
+    /// Frames the box `min`–`max` with a margin, in both views.
+    pub fn fit(&mut self, min: Vec3, max: Vec3) {
+        let size = (max - min).max(Vec3::splat(50.0));
+        self.center = (min + max) * 0.5;
+        let viewport = self.viewport_size();
+        let zoom_x = viewport.x * 0.9 / size.x;
+        let zoom_y = viewport.y * 0.9 / size.y;
+        self.zoom = zoom_x.min(zoom_y).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+        let radius = 0.5 * size.length();
+        self.distance = (radius / (Self::FOV_Y * 0.5).tan() * 1.1).max(100.0);
+    }
+
+    /// Position of the orbit camera's eye.
+    pub fn eye(&self) -> Vec3 {
+        let pitch = self.pitch.clamp(0.05, 1.55);
+        let direction = Vec3::new(pitch.cos() * self.yaw.cos(), pitch.cos() * self.yaw.sin(), pitch.sin());
+        self.center + direction * self.distance.max(1.0)
+    }
+
+    /// View-projection matrix of the orbit camera (right-handed, z up, OpenGL clip space).
+    pub fn view_projection(&self) -> Mat4 {
+        let aspect = (self.screen.x / self.screen.y.max(1.0)).max(0.01);
+        let far = self.distance.max(1.0) * 20.0;
+        let near = (self.distance.max(1.0) * 0.01).max(0.1);
+        Mat4::perspective_rh_gl(Self::FOV_Y, aspect, near, far)
+            * Mat4::look_at_rh(self.eye(), self.center, Vec3::Z)
+    }
+
+    /// Screen position of a world point in the orbit view; None behind the camera.
+    pub fn project_orbit(&self, p: Vec3) -> Option<Vec2> {
+        let clip = self.view_projection() * p.extend(1.0);
+        if clip.w <= 1e-6 {
+            return None;
+        }
+        let ndc = clip.xyz() / clip.w;
+        Some(Vec2::new((ndc.x + 1.0) * 0.5 * self.screen.x, (1.0 - ndc.y) * 0.5 * self.screen.y))
+    }
+
+    /// Where the ray under a screen position meets the plane z = `height` in the orbit view.
+    pub fn orbit_ray_to_plane(&self, s: Vec2, height: f32) -> Option<Vec3> {
+        let inverse = self.view_projection().inverse();
+        let ndc =
+            Vec2::new(s.x / self.screen.x.max(1.0) * 2.0 - 1.0, 1.0 - s.y / self.screen.y.max(1.0) * 2.0);
+        let near = inverse * ndc.extend(-1.0).extend(1.0);
+        let far = inverse * ndc.extend(1.0).extend(1.0);
+        if near.w.abs() < 1e-9 || far.w.abs() < 1e-9 {
+            return None;
+        }
+        let (near, far) = (near.xyz() / near.w, far.xyz() / far.w);
+        let dir = far - near;
+        if dir.z.abs() < 1e-9 {
+            return None;
+        }
+        let t = (height - near.z) / dir.z;
+        (t > 0.0).then(|| near + dir * t)
+    }
+
+    /// The world point on the ground (or plane z = `height`) under a screen position, in
+    /// whichever view is active.
+    pub fn pick_point(&self, s: Vec2, height: f32) -> Option<Vec3> {
+        match self.mode {
+            ViewMode::Top => Some(self.screen_to_world(s).with_z(height)),
+            ViewMode::Orbit => self.orbit_ray_to_plane(s, height),
+        }
+    }
+
+    /// Screen position of a world point in whichever view is active.
+    pub fn to_screen(&self, p: Vec3) -> Option<Vec2> {
+        match self.mode {
+            ViewMode::Top => Some(self.world_to_screen(p)),
+            ViewMode::Orbit => self.project_orbit(p),
+        }
+    }
+
+    /// Pixels per world unit near a point (top view: the zoom; orbit: measured).
+    pub fn pixels_per_unit(&self, near: Vec3) -> f32 {
+        match self.mode {
+            ViewMode::Top => self.zoom,
+            ViewMode::Orbit => match (self.project_orbit(near), self.project_orbit(near + Vec3::X)) {
+                (Some(a), Some(b)) => a.distance(b).max(1e-3),
+                _ => 1.0,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_view_round_trips_screen_and_world() {
+        let camera = Camera { center: Vec3::new(100.0, 50.0, 0.0), zoom: 2.0, ..Default::default() };
+        let p = Vec3::new(130.0, 20.0, 0.0);
+        let s = camera.world_to_screen(p);
+        assert_eq!(s, Vec2::new(640.0 + 60.0, 400.0 + 60.0));
+        assert_eq!(camera.screen_to_world(s), p);
+    }
+
+    #[test]
+    fn zoom_keeps_the_point_under_the_cursor() {
+        let mut camera = Camera::default();
+        let cursor = Vec2::new(900.0, 200.0);
+        let before = camera.screen_to_world(cursor);
+        camera.zoom_at(cursor, 1.7);
+        let after = camera.screen_to_world(cursor);
+        assert!((before - after).length() < 1e-3, "{before} vs {after}");
+        assert!((camera.zoom - 1.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn fit_frames_the_box() {
+        let mut camera = Camera::default();
+        camera.fit(Vec3::new(-500.0, -250.0, 0.0), Vec3::new(500.0, 250.0, 0.0));
+        let left = camera.world_to_screen(Vec3::new(-500.0, 0.0, 0.0));
+        let right = camera.world_to_screen(Vec3::new(500.0, 0.0, 0.0));
+        assert!(left.x > 0.0 && right.x < 1280.0);
+        assert!((right.x - left.x) > 1000.0);
+    }
+
+    #[test]
+    fn orbit_pick_hits_the_ground_where_it_projects() {
+        let camera = Camera { mode: ViewMode::Orbit, ..Default::default() };
+        let ground = Vec3::new(120.0, -80.0, 0.0);
+        let s = camera.project_orbit(ground).unwrap();
+        let picked = camera.pick_point(s, 0.0).unwrap();
+        assert!((picked - ground).length() < 0.5, "{picked}");
+    }
+}

@@ -1,0 +1,776 @@
+//! The editor: everything the window shows and changes, as plain state with no window in it.
+//!
+//! Panels (`ui`) read [`App`] and return [`Command`]s; the shell applies them with
+//! [`App::apply`] (file commands are carried out by the shell through `scene::io`, which then
+//! calls [`App::open_world`] or [`App::set_error`]). Mouse and keyboard arrive as a plain
+//! [`InputFrame`] in screen coordinates and go through the active [`Tool`] in `tools`. Time
+//! arrives as frame seconds in [`App::advance`], which runs zero or more fixed simulation steps.
+//! Every edit is undoable: an edit first pushes a snapshot of the world.
+
+use std::path::PathBuf;
+
+use glam::{Vec2, Vec3};
+
+use crate::behaviours::{Kinematics, Limits};
+use crate::sim::{Agent, Behaviour, Rgb, World};
+
+pub mod camera;
+pub mod edit;
+pub mod history;
+pub mod tools;
+
+pub use camera::{Camera, ViewMode};
+pub use edit::BehaviourKind;
+pub use history::{History, Trails};
+pub use tools::{InputFrame, Key, MouseButton, Tool};
+
+/// The most fixed steps run for one frame (so a slow frame can't snowball).
+pub const MAX_STEPS_PER_FRAME: u32 = 64;
+/// Undo depth.
+pub const UNDO_LIMIT: usize = 200;
+
+/// The colours new agents get, in turn (a palette that tells agents apart).
+pub const PALETTE: [Rgb; 10] = [
+    Rgb(0xe6, 0x19, 0x4b),
+    Rgb(0x3c, 0xb4, 0x4b),
+    Rgb(0x43, 0x63, 0xd8),
+    Rgb(0xf5, 0x82, 0x31),
+    Rgb(0x91, 0x1e, 0xb4),
+    Rgb(0x42, 0xd4, 0xf4),
+    Rgb(0xf0, 0x32, 0xe6),
+    Rgb(0x9a, 0x63, 0x24),
+    Rgb(0x46, 0x99, 0x90),
+    Rgb(0x80, 0x00, 0x00),
+];
+
+/// Something in the world the editor can point at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Selection {
+    /// An agent (index into `world.agents`).
+    Agent(usize),
+    /// A whole path.
+    Path(usize),
+    /// One vertex of a path.
+    PathPoint {
+        /// Path index.
+        path: usize,
+        /// Vertex index.
+        point: usize,
+    },
+    /// An obstacle.
+    Obstacle(usize),
+    /// A target.
+    Target(usize),
+    /// A curve (its centre handle).
+    Curve(usize),
+    /// A planner agent's user waypoint.
+    Waypoint {
+        /// Agent index.
+        agent: usize,
+        /// Waypoint index in its planner parameters.
+        waypoint: usize,
+    },
+}
+
+impl Selection {
+    /// The path a selection belongs to, if any.
+    pub fn path(self) -> Option<usize> {
+        match self {
+            Selection::Path(path) | Selection::PathPoint { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+}
+
+/// Which explanatory drawings are shown (the window's Display toggles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Display {
+    /// Velocity arrows.
+    pub velocity: bool,
+    /// Desired velocity and steering force.
+    pub steering: bool,
+    /// Target points.
+    pub targets: bool,
+    /// Projections on the path.
+    pub projection: bool,
+    /// Predicted positions.
+    pub prediction: bool,
+    /// The channel of width 2·radius around paths.
+    pub path_radius: bool,
+    /// Waypoint node radii.
+    pub node_radii: bool,
+    /// Parametric tangent and T.
+    pub tangent: bool,
+    /// Arrive target and slow radii.
+    pub arrive_radii: bool,
+    /// Obstacle-avoidance probes and hits.
+    pub probes: bool,
+    /// Fading trails.
+    pub trails: bool,
+    /// Agent names next to them.
+    pub labels: bool,
+    /// Planner: planned path, direct route, hits, avoidance vectors.
+    pub plan: bool,
+    /// Background grid.
+    pub grid: bool,
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        Display {
+            velocity: true,
+            steering: false,
+            targets: true,
+            projection: true,
+            prediction: true,
+            path_radius: true,
+            node_radii: false,
+            tangent: false,
+            arrive_radii: true,
+            probes: true,
+            trails: true,
+            labels: true,
+            plan: true,
+            grid: true,
+        }
+    }
+}
+
+/// A line for the status bar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The text.
+    pub text: String,
+    /// Errors are shown in red and stay until dismissed or replaced.
+    pub is_error: bool,
+}
+
+/// A structural change or a transport action, returned by panels and tools.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Play or pause.
+    TogglePlay,
+    /// Play (true) or pause (false).
+    SetRunning(bool),
+    /// Run one fixed step (pauses).
+    Step,
+    /// Back to the scene's start.
+    Reset,
+    /// Simulation speed, 0.1–8.
+    SetTimeScale(f32),
+    /// Change tool.
+    SetTool(Tool),
+    /// Change the selection.
+    Select(Option<Selection>),
+    /// Delete what is selected (and agents that depend on it).
+    DeleteSelection,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Replace an agent's behaviour (inspector edits; consecutive edits of one agent merge into one undo step).
+    SetBehaviour {
+        /// Agent index.
+        agent: usize,
+        /// The new behaviour.
+        behaviour: Behaviour,
+    },
+    /// Change an agent's name, colour, limits and avoidance.
+    SetAgentProperties {
+        /// Agent index.
+        agent: usize,
+        /// New name.
+        name: String,
+        /// New colour.
+        color: Rgb,
+        /// New limits.
+        limits: Limits,
+        /// Avoid obstacles.
+        avoid_obstacles: bool,
+    },
+    /// Add an agent with the behaviour chosen in the toolbar.
+    AddAgent {
+        /// Where.
+        position: Vec3,
+        /// Which behaviour.
+        kind: BehaviourKind,
+    },
+    /// Add an obstacle.
+    AddObstacle {
+        /// Centre.
+        position: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// Add a target.
+    AddTarget {
+        /// Where.
+        position: Vec3,
+    },
+    /// Append a point to a path (None: start a new path with this and the pending point).
+    AppendPathPoint {
+        /// Path index, or None for a new path.
+        path: Option<usize>,
+        /// The point(s): a new path needs two.
+        points: Vec<Vec3>,
+    },
+    /// Insert a point into segment `segment` of a path.
+    InsertPathPoint {
+        /// Path index.
+        path: usize,
+        /// Segment index (the point goes after vertex `segment`).
+        segment: usize,
+        /// The point.
+        point: Vec3,
+    },
+    /// Open or close a path.
+    SetPathClosed {
+        /// Path index.
+        path: usize,
+        /// Closed?
+        closed: bool,
+    },
+    /// Change a path's channel radius.
+    SetPathRadius {
+        /// Path index.
+        path: usize,
+        /// Radius.
+        radius: f32,
+    },
+    /// Add a curve (selected afterwards).
+    AddCurve {
+        /// Its shape.
+        kind: crate::geometry::CurveKind,
+    },
+    /// Replace a curve's shape.
+    SetCurve {
+        /// Curve index.
+        curve: usize,
+        /// New shape.
+        kind: crate::geometry::CurveKind,
+    },
+    /// Change an obstacle's radius, velocity or position.
+    SetObstacle {
+        /// Obstacle index.
+        obstacle: usize,
+        /// Centre.
+        position: Vec3,
+        /// Radius.
+        radius: f32,
+        /// Velocity.
+        velocity: Vec3,
+    },
+    /// Change a target's position and velocity.
+    SetTarget {
+        /// Target index.
+        target: usize,
+        /// Position.
+        position: Vec3,
+        /// Velocity.
+        velocity: Vec3,
+    },
+    /// Clone an agent once per comparable behaviour on the same path/curve/target.
+    Compare {
+        /// Agent index.
+        agent: usize,
+    },
+    /// Frame the whole scene.
+    FitView,
+    /// Switch between the top and the 3D view.
+    ToggleView,
+    /// Push a planner ship (a disturbance), world units per second added to its velocity.
+    Push {
+        /// Agent index.
+        agent: usize,
+        /// Velocity change.
+        impulse: Vec3,
+    },
+    /// Replace the world with an empty scene.
+    NewScene,
+}
+
+/// A snapshot for undo.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    world: World,
+    selection: Option<Selection>,
+    /// Edits with the same key merge into this snapshot (slider drags).
+    merge_key: Option<(usize, u8)>,
+}
+
+/// The whole editor state.
+#[derive(Debug)]
+pub struct App {
+    /// The live world.
+    pub world: World,
+    /// The file the scene came from or was last saved to.
+    pub file: Option<PathBuf>,
+    /// Unsaved changes.
+    pub dirty: bool,
+    /// Whether time runs.
+    pub running: bool,
+    /// Simulation speed (0.1–8).
+    pub time_scale: f32,
+    /// The active tool.
+    pub tool: Tool,
+    /// What is selected.
+    pub selection: Option<Selection>,
+    /// What is under the mouse.
+    pub hover: Option<Selection>,
+    /// Display toggles.
+    pub display: Display,
+    /// The view.
+    pub camera: Camera,
+    /// Behaviour given to agents placed with the agent tool.
+    pub new_agent_kind: BehaviourKind,
+    /// Curve kind made by the curve tool.
+    pub new_curve_kind: tools::CurveTool,
+    /// Status line.
+    pub message: Option<Message>,
+    /// Recent positions of every agent.
+    pub trails: Trails,
+    /// Time series for the plots.
+    pub history: History,
+    /// Tool state between frames (a path being drawn, a drag).
+    pub tool_state: tools::ToolState,
+    /// Agent positions before the last step (for interpolated drawing).
+    pub previous_positions: Vec<Vec3>,
+    /// Fraction of a step left in the accumulator, 0–1 (for interpolated drawing).
+    pub interpolation: f32,
+    accumulator: f64,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    next_colour: usize,
+}
+
+impl App {
+    /// An editor on `world` (from `file`, if any), paused... no: running, as a sandbox should be.
+    pub fn new(world: World, file: Option<PathBuf>) -> App {
+        let mut app = App {
+            world,
+            file,
+            dirty: false,
+            running: true,
+            time_scale: 1.0,
+            tool: Tool::Select,
+            selection: None,
+            hover: None,
+            display: Display::default(),
+            camera: Camera::default(),
+            new_agent_kind: BehaviourKind::Predictive,
+            new_curve_kind: tools::CurveTool::Circle,
+            message: None,
+            trails: Trails::default(),
+            history: History::default(),
+            tool_state: tools::ToolState::default(),
+            previous_positions: Vec::new(),
+            interpolation: 0.0,
+            accumulator: 0.0,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            next_colour: 0,
+        };
+        app.after_world_replaced();
+        app
+    }
+
+    /// Replaces the world with a loaded one (the old one can be had back with undo).
+    pub fn open_world(&mut self, world: World, file: Option<PathBuf>) {
+        self.checkpoint(None);
+        self.world = world;
+        self.file = file;
+        self.dirty = false;
+        self.selection = None;
+        self.hover = None;
+        self.after_world_replaced();
+        self.info(format!("opened {}", self.display_name()));
+    }
+
+    fn after_world_replaced(&mut self) {
+        self.world.set_gizmos_enabled(true);
+        self.world.reset();
+        self.next_colour = self.world.agents.len();
+        self.trails.clear();
+        self.history.clear();
+        self.tool_state = tools::ToolState::default();
+        self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
+        self.accumulator = 0.0;
+        self.fit_view();
+    }
+
+    /// The scene's file name, or "untitled".
+    pub fn display_name(&self) -> String {
+        self.file
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "untitled".to_string())
+    }
+
+    /// The window title: name, a star for unsaved changes.
+    pub fn title(&self) -> String {
+        format!("{}{} — steerlab", if self.dirty { "*" } else { "" }, self.display_name())
+    }
+
+    /// Shows an error in the status bar (the world stays as it is).
+    pub fn set_error(&mut self, text: impl Into<String>) {
+        self.message = Some(Message { text: text.into(), is_error: true });
+    }
+
+    /// Shows a note in the status bar.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.message = Some(Message { text: text.into(), is_error: false });
+    }
+
+    /// Records that the scene was saved to `file`.
+    pub fn mark_saved(&mut self, file: PathBuf) {
+        self.file = Some(file);
+        self.dirty = false;
+        self.info(format!("saved {}", self.display_name()));
+    }
+
+    /// Whether there is something to undo / redo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+    /// Whether there is something to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Pushes an undo snapshot before an edit and marks the scene dirty. Edits with the same
+    /// `merge_key` in a row share one snapshot (a slider drag is one undo step).
+    pub fn checkpoint(&mut self, merge_key: Option<(usize, u8)>) {
+        self.dirty = true;
+        self.redo.clear();
+        if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
+            return;
+        }
+        self.undo.push(Snapshot { world: self.world.clone(), selection: self.selection, merge_key });
+        if self.undo.len() > UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        self.world = snapshot.world;
+        self.selection = snapshot.selection.filter(|s| edit::selection_exists(&self.world, *s));
+        self.hover = None;
+        self.tool_state = tools::ToolState::default();
+        self.world.set_gizmos_enabled(true);
+        self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
+        self.trails.resize(self.world.agents.len());
+        self.dirty = true;
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) {
+        if let Some(snapshot) = self.undo.pop() {
+            let current = Snapshot { world: self.world.clone(), selection: self.selection, merge_key: None };
+            self.redo.push(current);
+            self.restore(snapshot);
+            self.info("undone");
+        }
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) {
+        if let Some(snapshot) = self.redo.pop() {
+            let current = Snapshot { world: self.world.clone(), selection: self.selection, merge_key: None };
+            self.undo.push(current);
+            self.restore(snapshot);
+            self.info("redone");
+        }
+    }
+
+    /// Frames everything in the scene.
+    pub fn fit_view(&mut self) {
+        let (min, max) = edit::scene_bounds(&self.world);
+        self.camera.fit(min, max);
+    }
+
+    /// The colour for the next new agent.
+    pub fn next_colour(&mut self) -> Rgb {
+        let colour = PALETTE[self.next_colour % PALETTE.len()];
+        self.next_colour += 1;
+        colour
+    }
+
+    /// Runs one fixed step and records trails and plot samples.
+    pub fn step_once(&mut self) {
+        self.previous_positions.clear();
+        self.previous_positions.extend(self.world.agents.iter().map(|a| a.kinematics.position));
+        self.world.step();
+        self.trails.record(&self.world);
+        self.history.record(&self.world);
+    }
+
+    /// Advances by `frame_seconds` of wall time (scaled by the time scale) in fixed steps;
+    /// returns the number of steps run. The remainder sets [`App::interpolation`].
+    pub fn advance(&mut self, frame_seconds: f64) -> u32 {
+        if !self.running || !frame_seconds.is_finite() || frame_seconds <= 0.0 {
+            self.interpolation = 0.0;
+            return 0;
+        }
+        let dt = self.world.dt.max(1e-4) as f64;
+        self.accumulator += frame_seconds.min(0.25) * self.time_scale as f64;
+        let mut steps = 0;
+        while self.accumulator >= dt && steps < MAX_STEPS_PER_FRAME {
+            self.step_once();
+            self.accumulator -= dt;
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_FRAME {
+            self.accumulator = 0.0;
+        }
+        self.interpolation = (self.accumulator / dt).clamp(0.0, 1.0) as f32;
+        steps
+    }
+
+    /// An agent's position for drawing, interpolated between the last two steps.
+    pub fn draw_position(&self, agent_idx: usize) -> Vec3 {
+        let Some(agent) = self.world.agents.get(agent_idx) else { return Vec3::ZERO };
+        match self.previous_positions.get(agent_idx) {
+            Some(previous) if self.running => previous.lerp(agent.kinematics.position, self.interpolation),
+            _ => agent.kinematics.position,
+        }
+    }
+
+    /// Applies a command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::TogglePlay => self.running = !self.running,
+            Command::SetRunning(running) => self.running = running,
+            Command::Step => {
+                self.running = false;
+                self.step_once();
+                self.interpolation = 0.0;
+            }
+            Command::Reset => {
+                self.world.reset();
+                self.trails.clear();
+                self.history.clear();
+                self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                self.accumulator = 0.0;
+            }
+            Command::SetTimeScale(scale) => {
+                if scale.is_finite() {
+                    self.time_scale = scale.clamp(0.1, 8.0);
+                }
+            }
+            Command::SetTool(tool) => {
+                self.tool = tool;
+                self.tool_state = tools::ToolState::default();
+            }
+            Command::Select(selection) => {
+                self.selection = selection.filter(|s| edit::selection_exists(&self.world, *s));
+            }
+            Command::DeleteSelection => {
+                if let Some(selection) = self.selection {
+                    self.checkpoint(None);
+                    let note = edit::delete(&mut self.world, selection);
+                    self.selection = None;
+                    self.hover = None;
+                    self.trails.resize(self.world.agents.len());
+                    self.previous_positions =
+                        self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                    self.info(note);
+                }
+            }
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::SetBehaviour { agent, behaviour } => {
+                if self.world.agents.get(agent).is_some_and(|a| a.behaviour != behaviour)
+                    && edit::behaviour_is_valid(&self.world, &behaviour)
+                {
+                    self.checkpoint(Some((agent, 1)));
+                    edit::set_behaviour(&mut self.world, agent, behaviour);
+                }
+            }
+            Command::SetAgentProperties { agent, name, color, limits, avoid_obstacles } => {
+                let valid = limits.radius > 0.0
+                    && limits.max_speed >= 0.0
+                    && limits.max_acceleration >= 0.0
+                    && limits.radius.is_finite()
+                    && limits.max_speed.is_finite()
+                    && limits.max_acceleration.is_finite();
+                if valid && self.world.agents.get(agent).is_some() {
+                    self.checkpoint(Some((agent, 2)));
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.name = name;
+                        a.color = color;
+                        a.limits = limits;
+                        a.avoid_obstacles = avoid_obstacles;
+                    }
+                }
+            }
+            Command::AddAgent { position, kind } => {
+                match edit::default_behaviour(&self.world, kind, self.selection, position) {
+                    Ok(behaviour) => {
+                        self.checkpoint(None);
+                        let colour = self.next_colour();
+                        let name = edit::unique_agent_name(&self.world, kind.label());
+                        let start = Kinematics { position, velocity: Vec3::ZERO, orientation: 0.0 };
+                        let mut agent = Agent::new(name, colour, start, Limits::default(), behaviour);
+                        agent.avoid_obstacles = !self.world.obstacles.is_empty();
+                        self.world.agents.push(agent);
+                        let idx = self.world.agents.len() - 1;
+                        self.world.reset_agent(idx);
+                        self.previous_positions.push(self.world.agents[idx].kinematics.position);
+                        self.trails.resize(self.world.agents.len());
+                        self.selection = Some(Selection::Agent(idx));
+                    }
+                    Err(why) => self.set_error(why),
+                }
+            }
+            Command::AddObstacle { position, radius } => {
+                if position.is_finite() && radius.is_finite() && radius > 0.0 {
+                    self.checkpoint(None);
+                    self.world.obstacles.push(crate::sim::Obstacle {
+                        position,
+                        radius,
+                        velocity: Vec3::ZERO,
+                        start: (position, Vec3::ZERO),
+                    });
+                    self.selection = Some(Selection::Obstacle(self.world.obstacles.len() - 1));
+                }
+            }
+            Command::AddTarget { position } => {
+                if position.is_finite() {
+                    self.checkpoint(None);
+                    let id = edit::unique_id(self.world.targets.iter().map(|t| t.id.as_str()), "target");
+                    self.world.targets.push(crate::sim::Target {
+                        id,
+                        position,
+                        velocity: Vec3::ZERO,
+                        start: (position, Vec3::ZERO),
+                    });
+                    self.selection = Some(Selection::Target(self.world.targets.len() - 1));
+                }
+            }
+            Command::AppendPathPoint { path, points } => {
+                if points.iter().all(|p| p.is_finite()) && !points.is_empty() {
+                    self.checkpoint(None);
+                    let (path_idx, point_idx) = edit::append_path_points(&mut self.world, path, &points);
+                    self.selection = Some(Selection::PathPoint { path: path_idx, point: point_idx });
+                }
+            }
+            Command::InsertPathPoint { path, segment, point } => {
+                if point.is_finite() && self.world.paths.get(path).is_some() {
+                    self.checkpoint(None);
+                    if let Some(point_idx) = edit::insert_path_point(&mut self.world, path, segment, point) {
+                        self.selection = Some(Selection::PathPoint { path, point: point_idx });
+                    }
+                }
+            }
+            Command::SetPathClosed { path, closed } => {
+                if self.world.paths.get(path).is_some_and(|p| p.polyline.is_closed() != closed) {
+                    self.checkpoint(None);
+                    edit::set_path_closed(&mut self.world, path, closed);
+                }
+            }
+            Command::SetPathRadius { path, radius } => {
+                if radius.is_finite() && radius > 0.0 && self.world.paths.get(path).is_some() {
+                    self.checkpoint(Some((path, 3)));
+                    if let Some(p) = self.world.paths.get_mut(path) {
+                        p.radius = radius;
+                    }
+                }
+            }
+            Command::AddCurve { kind } => match crate::geometry::Curve::new(kind) {
+                Ok(curve) => {
+                    self.checkpoint(None);
+                    let id = edit::unique_id(self.world.curves.iter().map(|c| c.id.as_str()), "curve");
+                    self.world.curves.push(crate::sim::NamedCurve { id, curve });
+                    self.selection = Some(Selection::Curve(self.world.curves.len() - 1));
+                }
+                Err(err) => self.set_error(err.to_string()),
+            },
+            Command::SetCurve { curve, kind } => {
+                if self.world.curves.get(curve).is_some() {
+                    match crate::geometry::Curve::new(kind) {
+                        Ok(new_curve) => {
+                            self.checkpoint(Some((curve, 4)));
+                            edit::set_curve(&mut self.world, curve, new_curve);
+                        }
+                        Err(err) => self.set_error(err.to_string()),
+                    }
+                }
+            }
+            Command::SetObstacle { obstacle, position, radius, velocity } => {
+                let valid =
+                    position.is_finite() && velocity.is_finite() && radius.is_finite() && radius > 0.0;
+                if valid && self.world.obstacles.get(obstacle).is_some() {
+                    self.checkpoint(Some((obstacle, 5)));
+                    if let Some(o) = self.world.obstacles.get_mut(obstacle) {
+                        o.position = position;
+                        o.radius = radius;
+                        o.velocity = velocity;
+                        o.start = (position, velocity);
+                    }
+                }
+            }
+            Command::SetTarget { target, position, velocity } => {
+                if position.is_finite() && velocity.is_finite() && self.world.targets.get(target).is_some() {
+                    self.checkpoint(Some((target, 6)));
+                    if let Some(t) = self.world.targets.get_mut(target) {
+                        t.position = position;
+                        t.velocity = velocity;
+                        t.start = (position, velocity);
+                    }
+                }
+            }
+            Command::Compare { agent } => {
+                if self.world.agents.get(agent).is_some() {
+                    self.checkpoint(None);
+                    let added = edit::compare(&mut self.world, agent, &mut self.next_colour);
+                    self.trails.resize(self.world.agents.len());
+                    self.previous_positions =
+                        self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                    self.info(format!("added {added} agents to compare with; Reset (R) to race them"));
+                }
+            }
+            Command::FitView => self.fit_view(),
+            Command::ToggleView => {
+                self.camera.mode = match self.camera.mode {
+                    ViewMode::Top => ViewMode::Orbit,
+                    ViewMode::Orbit => ViewMode::Top,
+                };
+            }
+            Command::Push { agent, impulse } => {
+                if impulse.is_finite() {
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.kinematics.velocity += impulse;
+                    }
+                }
+            }
+            Command::NewScene => {
+                self.checkpoint(None);
+                let mut world = World::default();
+                world.name = "Untitled".to_string();
+                world.description = "A new scene.".to_string();
+                self.world = world;
+                self.file = None;
+                self.selection = None;
+                self.after_world_replaced();
+                self.dirty = false;
+            }
+        }
+    }
+
+    /// The agent tool's target: the selected agent's index, if an agent is selected.
+    pub fn selected_agent(&self) -> Option<usize> {
+        match self.selection {
+            Some(Selection::Agent(idx)) | Some(Selection::Waypoint { agent: idx, .. }) => Some(idx),
+            _ => None,
+        }
+    }
+
+    /// Screen position of the mouse in world coordinates on the ground (top view or 3D).
+    pub fn mouse_world(&self, mouse: Vec2) -> Option<Vec3> {
+        self.camera.pick_point(mouse, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests;

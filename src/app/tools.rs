@@ -1,0 +1,561 @@
+//! Mouse and keyboard handling for the editor's tools, on a plain [`InputFrame`] the shell
+//! fills from macroquad each frame (`input.rs`). Headless tests build frames by hand.
+//!
+//! A press that starts over a panel never touches the world, and keys never act while a text
+//! field has focus (the frame says so). File and help keys come back as [`ShellAction`]s.
+
+use std::path::PathBuf;
+
+use glam::{Vec2, Vec3};
+
+use super::camera::ViewMode;
+use super::edit::{self, BehaviourKind};
+use super::{App, Command, Selection};
+use crate::geometry::CurveKind;
+
+/// The editing tools of the toolbar.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tool {
+    /// Select, hover, drag, delete.
+    #[default]
+    Select,
+    /// Click to append points; click on a segment to insert one.
+    Path,
+    /// Click to place, drag to size.
+    Obstacle,
+    /// Click to place a target.
+    Target,
+    /// Click to place an agent with the toolbar's behaviour.
+    Agent,
+    /// Drag a built-in curve's centre and size, or click spline points.
+    Curve,
+}
+
+impl Tool {
+    /// Every tool, in toolbar order.
+    pub const ALL: [Tool; 6] =
+        [Tool::Select, Tool::Path, Tool::Obstacle, Tool::Target, Tool::Agent, Tool::Curve];
+
+    /// Toolbar label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Select => "Select",
+            Tool::Path => "Path",
+            Tool::Obstacle => "Obstacle",
+            Tool::Target => "Target",
+            Tool::Agent => "Agent",
+            Tool::Curve => "Curve",
+        }
+    }
+
+    /// The key that picks the tool (shown in the toolbar and the help).
+    pub fn key_label(self) -> &'static str {
+        match self {
+            Tool::Select => "1 / S",
+            Tool::Path => "2 / P",
+            Tool::Obstacle => "3 / O",
+            Tool::Target => "4 / T",
+            Tool::Agent => "5 / A",
+            Tool::Curve => "6 / C",
+        }
+    }
+
+    /// The one-line hint for the hint bar.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Tool::Select => {
+                "Select: click to select, drag to move, Delete removes, M clones the agent to compare, Tab 3D view"
+            }
+            Tool::Path => "Path: click to add points, click a segment to insert, Enter or Esc finishes, N starts a new path",
+            Tool::Obstacle => "Obstacle: click to place, drag to size",
+            Tool::Target => "Target: click to place a target for seek, flee and arrive",
+            Tool::Agent => "Agent: click to place an agent with the behaviour chosen in the toolbar",
+            Tool::Curve => "Curve: drag from the centre to size a curve; for a spline click points, Enter finishes",
+        }
+    }
+}
+
+/// What the curve tool makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CurveTool {
+    /// A circle.
+    #[default]
+    Circle,
+    /// An ellipse twice as wide as high.
+    Ellipse,
+    /// A lemniscate (figure eight).
+    Lemniscate,
+    /// A 3:2 Lissajous figure.
+    Lissajous,
+    /// A rising helix.
+    Helix,
+    /// A Catmull-Rom spline through clicked points.
+    Spline,
+}
+
+impl CurveTool {
+    /// Every kind, in menu order.
+    pub const ALL: [CurveTool; 6] = [
+        CurveTool::Circle,
+        CurveTool::Ellipse,
+        CurveTool::Lemniscate,
+        CurveTool::Lissajous,
+        CurveTool::Helix,
+        CurveTool::Spline,
+    ];
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            CurveTool::Circle => "circle",
+            CurveTool::Ellipse => "ellipse",
+            CurveTool::Lemniscate => "lemniscate",
+            CurveTool::Lissajous => "lissajous",
+            CurveTool::Helix => "helix",
+            CurveTool::Spline => "spline",
+        }
+    }
+    /// The curve of this kind centred at `center` with size `size`.
+    pub fn make(self, center: Vec3, size: f32) -> CurveKind {
+        let size = size.max(10.0);
+        match self {
+            CurveTool::Circle => CurveKind::Circle { center, radius: size },
+            CurveTool::Ellipse => CurveKind::Ellipse { center, radius_x: size, radius_y: size * 0.5 },
+            CurveTool::Lemniscate => CurveKind::Lemniscate { center, size },
+            CurveTool::Lissajous => CurveKind::Lissajous {
+                center,
+                amplitude: Vec3::new(size, size * 0.8, 0.0),
+                freq_x: 3.0,
+                freq_y: 2.0,
+                phase: 0.5,
+            },
+            CurveTool::Helix => CurveKind::Helix { center, radius: size, pitch: size * 0.5, turns: 3.0 },
+            CurveTool::Spline => {
+                CurveKind::Spline { points: vec![center, center + Vec3::new(size, 0.0, 0.0)], closed: false }
+            }
+        }
+    }
+}
+
+/// Mouse buttons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MouseButton {
+    /// Left.
+    Left,
+    /// Right.
+    Right,
+    /// Middle.
+    Middle,
+}
+
+/// Keys the editor reacts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// Play/pause.
+    Space,
+    /// Step.
+    Right,
+    /// Step.
+    Period,
+    /// Delete the selection.
+    Delete,
+    /// Delete the selection.
+    Backspace,
+    /// Finish a path/spline, or back to Select.
+    Escape,
+    /// Finish a path/spline.
+    Enter,
+    /// Toggle 2D/3D.
+    Tab,
+    /// Help.
+    F1,
+    /// Help (with shift: `?`).
+    Slash,
+    /// Slower.
+    LeftBracket,
+    /// Faster.
+    RightBracket,
+    /// A letter key (upper case).
+    Letter(char),
+    /// A digit key.
+    Digit(u8),
+}
+
+/// One frame of input in screen pixels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputFrame {
+    /// Mouse position (pixels, y down).
+    pub mouse: Vec2,
+    /// Buttons that went down this frame.
+    pub pressed: Vec<MouseButton>,
+    /// Buttons that went up this frame.
+    pub released: Vec<MouseButton>,
+    /// Buttons held.
+    pub down: Vec<MouseButton>,
+    /// Wheel movement (positive: away from the user, zoom in).
+    pub wheel: f32,
+    /// Keys that went down this frame.
+    pub keys: Vec<Key>,
+    /// Ctrl held.
+    pub ctrl: bool,
+    /// Shift held.
+    pub shift: bool,
+    /// Alt held.
+    pub alt: bool,
+    /// The pointer is over a panel (egui wants it).
+    pub pointer_over_ui: bool,
+    /// A text field has focus (egui wants the keyboard).
+    pub keyboard_over_ui: bool,
+    /// Files dropped on the window.
+    pub dropped_files: Vec<PathBuf>,
+    /// Window size in pixels.
+    pub screen: Vec2,
+}
+
+/// What the shell must do (file dialogs and the help overlay live there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShellAction {
+    /// Save to the current file (or ask for one).
+    Save,
+    /// Ask for a file and save.
+    SaveAs,
+    /// Ask for a file and open it.
+    Open,
+    /// Open this file (dropped on the window).
+    OpenFile(PathBuf),
+    /// New empty scene (after confirming unsaved changes).
+    New,
+    /// Show or hide the help overlay.
+    ToggleHelp,
+}
+
+/// A drag in progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    /// What is dragged.
+    pub selection: Selection,
+    /// World offset from the mouse to the object's handle at the press.
+    pub grab_offset: Vec3,
+    /// Screen position of the press.
+    pub pressed_at: Vec2,
+    /// Whether the undo snapshot was taken (on the first movement).
+    pub checkpointed: bool,
+}
+
+/// Tool state between frames.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolState {
+    /// An object being dragged.
+    pub drag: Option<Drag>,
+    /// The first point of a path not yet created (a path needs two points).
+    pub pending_path_point: Option<Vec3>,
+    /// The path the path tool appends to.
+    pub active_path: Option<usize>,
+    /// An obstacle or curve being sized: its centre.
+    pub sizing_from: Option<Vec3>,
+    /// Spline points clicked so far.
+    pub spline_points: Vec<Vec3>,
+    /// A left press that started over a panel (ignored until released).
+    pub press_over_ui: bool,
+    /// Last mouse position while panning or orbiting.
+    pub view_drag: Option<Vec2>,
+}
+
+/// Pixels within which a click picks something.
+pub const PICK_TOLERANCE_PX: f32 = 8.0;
+
+/// Handles one frame of input: applies tool edits to `app`, returns what the shell must do.
+pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<ShellAction> {
+    let mut actions = Vec::new();
+    for file in &input.dropped_files {
+        actions.push(ShellAction::OpenFile(file.clone()));
+    }
+    if !input.keyboard_over_ui {
+        handle_keys(app, input, &mut actions);
+    }
+    handle_view(app, input);
+    handle_pointer(app, input);
+    actions
+}
+
+fn handle_keys(app: &mut App, input: &InputFrame, actions: &mut Vec<ShellAction>) {
+    for &key in &input.keys {
+        if input.ctrl {
+            match key {
+                Key::Letter('Z') if input.shift => app.apply(Command::Redo),
+                Key::Letter('Z') => app.apply(Command::Undo),
+                Key::Letter('Y') => app.apply(Command::Redo),
+                Key::Letter('S') if input.shift => actions.push(ShellAction::SaveAs),
+                Key::Letter('S') => actions.push(ShellAction::Save),
+                Key::Letter('O') => actions.push(ShellAction::Open),
+                Key::Letter('N') => actions.push(ShellAction::New),
+                _ => {}
+            }
+            continue;
+        }
+        match key {
+            Key::Space => app.apply(Command::TogglePlay),
+            Key::Right | Key::Period => app.apply(Command::Step),
+            Key::Letter('R') => app.apply(Command::Reset),
+            Key::Letter('F') => app.apply(Command::FitView),
+            Key::Tab => app.apply(Command::ToggleView),
+            Key::Delete | Key::Backspace => app.apply(Command::DeleteSelection),
+            Key::F1 => actions.push(ShellAction::ToggleHelp),
+            Key::Slash if input.shift => actions.push(ShellAction::ToggleHelp),
+            Key::LeftBracket => app.apply(Command::SetTimeScale(app.time_scale * 0.5)),
+            Key::RightBracket => app.apply(Command::SetTimeScale(app.time_scale * 2.0)),
+            Key::Letter('M') => {
+                if let Some(agent) = app.selected_agent() {
+                    app.apply(Command::Compare { agent });
+                }
+            }
+            Key::Letter('N') if app.tool == Tool::Path => {
+                finish_path(app);
+                app.selection = None;
+            }
+            Key::Enter => finish_drawing(app),
+            Key::Escape => {
+                let drawing = app.tool_state.pending_path_point.is_some()
+                    || app.tool_state.active_path.is_some()
+                    || !app.tool_state.spline_points.is_empty();
+                finish_drawing(app);
+                if !drawing {
+                    app.apply(Command::SetTool(Tool::Select));
+                }
+            }
+            Key::Digit(d) => {
+                if let Some(tool) = Tool::ALL.get((d as usize).wrapping_sub(1)) {
+                    app.apply(Command::SetTool(*tool));
+                }
+            }
+            Key::Letter(c) => {
+                let tool = match c {
+                    'S' => Some(Tool::Select),
+                    'P' => Some(Tool::Path),
+                    'O' => Some(Tool::Obstacle),
+                    'T' => Some(Tool::Target),
+                    'A' => Some(Tool::Agent),
+                    'C' => Some(Tool::Curve),
+                    _ => None,
+                };
+                if let Some(tool) = tool {
+                    app.apply(Command::SetTool(tool));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn finish_path(app: &mut App) {
+    app.tool_state.pending_path_point = None;
+    app.tool_state.active_path = None;
+}
+
+fn finish_drawing(app: &mut App) {
+    finish_path(app);
+    let points = std::mem::take(&mut app.tool_state.spline_points);
+    if points.len() >= 2 {
+        app.apply(Command::AddCurve { kind: CurveKind::Spline { points, closed: false } });
+    }
+}
+
+fn handle_view(app: &mut App, input: &InputFrame) {
+    if input.wheel != 0.0 && !input.pointer_over_ui {
+        let factor = 1.1f32.powf(input.wheel.clamp(-10.0, 10.0));
+        match app.camera.mode {
+            ViewMode::Top => app.camera.zoom_at(input.mouse, factor),
+            ViewMode::Orbit => app.camera.distance = (app.camera.distance / factor).clamp(20.0, 100_000.0),
+        }
+    }
+    let view_button = input.down.contains(&MouseButton::Right) || input.down.contains(&MouseButton::Middle);
+    let view_pressed =
+        input.pressed.contains(&MouseButton::Right) || input.pressed.contains(&MouseButton::Middle);
+    if view_pressed && !input.pointer_over_ui {
+        app.tool_state.view_drag = Some(input.mouse);
+    }
+    if !view_button {
+        app.tool_state.view_drag = None;
+    }
+    if let Some(last) = app.tool_state.view_drag {
+        let delta = input.mouse - last;
+        let orbiting =
+            app.camera.mode == ViewMode::Orbit && input.down.contains(&MouseButton::Right) && !input.shift;
+        if orbiting {
+            app.camera.yaw -= delta.x * 0.008;
+            app.camera.pitch = (app.camera.pitch + delta.y * 0.006).clamp(0.05, 1.55);
+        } else if app.camera.mode == ViewMode::Orbit {
+            // Pan the focus on the ground, scaled to the distance.
+            let scale = app.camera.distance * 0.0015;
+            let (sin, cos) = app.camera.yaw.sin_cos();
+            let right = Vec3::new(-sin, cos, 0.0);
+            let forward = Vec3::new(-cos, -sin, 0.0);
+            app.camera.center += (-right * delta.x + forward * delta.y) * scale;
+        } else {
+            app.camera.pan_pixels(delta);
+        }
+        app.tool_state.view_drag = Some(input.mouse);
+    }
+}
+
+fn handle_pointer(app: &mut App, input: &InputFrame) {
+    let left_pressed = input.pressed.contains(&MouseButton::Left);
+    let left_released = input.released.contains(&MouseButton::Left);
+    let left_down = input.down.contains(&MouseButton::Left);
+    if left_pressed && input.pointer_over_ui {
+        app.tool_state.press_over_ui = true;
+    }
+    if app.tool_state.press_over_ui {
+        if left_released || !left_down {
+            app.tool_state.press_over_ui = false;
+        }
+        return;
+    }
+    app.hover = if input.pointer_over_ui {
+        None
+    } else {
+        edit::pick(&app.world, &app.camera, input.mouse, PICK_TOLERANCE_PX)
+    };
+    let height = app.selection.and_then(|s| edit::selection_position(&app.world, s)).map_or(0.0, |p| p.z);
+    let Some(mouse_world) = app.camera.pick_point(input.mouse, 0.0) else { return };
+
+    // Dragging continues whatever the tool (a drag started by Select or by clicking a point).
+    if let Some(mut drag) = app.tool_state.drag {
+        if left_down || left_released {
+            let moved = input.mouse.distance(drag.pressed_at) > 2.0;
+            if moved {
+                if !drag.checkpointed {
+                    app.checkpoint(None);
+                    drag.checkpointed = true;
+                }
+                let target = if input.shift && app.camera.mode == ViewMode::Orbit {
+                    // Shift-drag in 3D lifts or lowers: one pixel is one unit, scaled by distance.
+                    let current = edit::selection_position(&app.world, drag.selection).unwrap_or(mouse_world);
+                    let lift = (drag.pressed_at.y - input.mouse.y) * app.camera.distance * 0.0015;
+                    drag.pressed_at = input.mouse;
+                    current + Vec3::Z * lift
+                } else {
+                    let on_plane = app.camera.pick_point(input.mouse, height).unwrap_or(mouse_world);
+                    on_plane + drag.grab_offset
+                };
+                edit::move_selection(&mut app.world, drag.selection, target);
+            }
+            app.tool_state.drag = if left_released { None } else { Some(drag) };
+        } else {
+            app.tool_state.drag = None;
+        }
+        return;
+    }
+
+    match app.tool {
+        Tool::Select => {
+            if left_pressed {
+                let picked = app.hover;
+                app.selection = picked;
+                if let Some(selection) = picked {
+                    start_drag(app, selection, input, height);
+                }
+            }
+        }
+        Tool::Path => {
+            if left_pressed {
+                path_click(app, input, mouse_world);
+            }
+        }
+        Tool::Obstacle => {
+            if left_pressed {
+                app.tool_state.sizing_from = Some(mouse_world);
+            }
+            if left_released {
+                if let Some(centre) = app.tool_state.sizing_from.take() {
+                    let dragged = centre.distance(mouse_world);
+                    let radius = if dragged * app.camera.pixels_per_unit(centre) < 4.0 {
+                        25.0
+                    } else {
+                        dragged.max(2.0)
+                    };
+                    app.apply(Command::AddObstacle { position: centre, radius });
+                }
+            }
+        }
+        Tool::Target => {
+            if left_pressed {
+                app.apply(Command::AddTarget { position: mouse_world });
+            }
+        }
+        Tool::Agent => {
+            if left_pressed {
+                let kind: BehaviourKind = app.new_agent_kind;
+                app.apply(Command::AddAgent { position: mouse_world, kind });
+            }
+        }
+        Tool::Curve => {
+            if app.new_curve_kind == CurveTool::Spline {
+                if left_pressed {
+                    app.tool_state.spline_points.push(mouse_world);
+                }
+            } else {
+                if left_pressed {
+                    app.tool_state.sizing_from = Some(mouse_world);
+                }
+                if left_released {
+                    if let Some(centre) = app.tool_state.sizing_from.take() {
+                        let dragged = centre.distance(mouse_world);
+                        let size =
+                            if dragged * app.camera.pixels_per_unit(centre) < 4.0 { 100.0 } else { dragged };
+                        app.apply(Command::AddCurve { kind: app.new_curve_kind.make(centre, size) });
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn start_drag(app: &mut App, selection: Selection, input: &InputFrame, height: f32) {
+    let Some(handle) = edit::selection_position(&app.world, selection) else { return };
+    let on_plane = app.camera.pick_point(input.mouse, height).unwrap_or(handle);
+    app.tool_state.drag = Some(Drag {
+        selection,
+        grab_offset: handle - on_plane,
+        pressed_at: input.mouse,
+        checkpointed: false,
+    });
+}
+
+fn path_click(app: &mut App, input: &InputFrame, point: Vec3) {
+    let active = app.tool_state.active_path.or_else(|| app.selection.and_then(Selection::path));
+    // Clicking a vertex of the active path grabs it.
+    if let Some(Selection::PathPoint { path, .. }) = app.hover {
+        if Some(path) == active || active.is_none() {
+            let selection = app.hover.unwrap_or(Selection::Path(path));
+            app.selection = Some(selection);
+            app.tool_state.active_path = Some(path);
+            start_drag(app, selection, input, 0.0);
+            return;
+        }
+    }
+    // Clicking a segment of the active path inserts a point there.
+    if let Some((path, segment)) = edit::pick_segment(&app.world, &app.camera, input.mouse, PICK_TOLERANCE_PX)
+    {
+        if Some(path) == active {
+            app.apply(Command::InsertPathPoint { path, segment, point });
+            app.tool_state.active_path = Some(path);
+            return;
+        }
+    }
+    match active.filter(|&p| p < app.world.paths.len()) {
+        Some(path) => {
+            app.apply(Command::AppendPathPoint { path: Some(path), points: vec![point] });
+            app.tool_state.active_path = Some(path);
+        }
+        None => match app.tool_state.pending_path_point.take() {
+            Some(first) => {
+                app.apply(Command::AppendPathPoint { path: None, points: vec![first, point] });
+                app.tool_state.active_path = app.selection.and_then(Selection::path);
+            }
+            None => {
+                app.tool_state.pending_path_point = Some(point);
+                app.selection = None;
+            }
+        },
+    }
+}
