@@ -2,8 +2,7 @@
 //! beside it in `NAME.expected`, and that error's line and column point at the offending value.
 //!
 //! To add a case, write `NAME.json`, run with `SCENE_BLESS=1` to write `NAME.expected`, and read
-//! the new file before committing it. Cases whose message comes from geometry (the expression
-//! parser's wording) store only the start of the line, up to the reason's own details.
+//! the new file before committing it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,9 +10,6 @@ use std::path::{Path, PathBuf};
 use steerlab::scene::{load_scene, SceneError};
 
 const DIR: &str = "tests/malformed";
-
-/// Cases whose error comes from building geometry (enabled once geometry is merged).
-const NEEDS_GEOMETRY: [&str; 1] = ["bad_expression"];
 
 fn cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = fs::read_dir(DIR)
@@ -58,29 +54,14 @@ fn there_are_enough_malformed_cases() {
 
 #[test]
 fn every_malformed_scene_gives_its_expected_error_line() {
-    let mismatches: Vec<String> = cases()
-        .iter()
-        .filter(|path| !NEEDS_GEOMETRY.contains(&stem(path).as_str()))
-        .filter_map(|path| check_case(path))
-        .collect();
+    let mismatches: Vec<String> = cases().iter().filter_map(|path| check_case(path)).collect();
     assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 
 #[test]
-#[ignore = "needs geometry; enabled after merge"]
-fn malformed_scenes_that_need_geometry_give_their_expected_error_start() {
-    for name in NEEDS_GEOMETRY {
-        let path = Path::new(DIR).join(format!("{name}.json"));
-        let actual = load_error(&path).to_string();
-        let expected = fs::read_to_string(path.with_extension("expected")).unwrap();
-        let expected = expected.trim_end_matches('\n');
-        assert!(actual.starts_with(expected), "{name}\n  expected start: {expected}\n  actual: {actual}");
-    }
-}
-
-#[test]
 fn every_error_names_the_file_as_given() {
-    for path in cases().iter().filter(|path| !NEEDS_GEOMETRY.contains(&stem(path).as_str())) {
+    for path in cases() {
+        let path = &path;
         let err = load_error(path);
         assert_eq!(err.file, path.display().to_string());
         assert!(err.to_string().starts_with(&format!("{}: ", path.display())));
@@ -92,7 +73,7 @@ fn every_error_names_the_file_as_given() {
 /// for semantic errors, the key for unknown and duplicate keys, the object for missing fields.
 #[test]
 fn error_positions_point_at_the_offending_text() {
-    let starts: [(&str, &str); 21] = [
+    let starts: [(&str, &str); 22] = [
         ("wrong_version", "2"),
         ("unknown_top_level_field", "\"gravity\""),
         ("unknown_agent_field", "\"colour\""),
@@ -114,6 +95,7 @@ fn error_positions_point_at_the_offending_text() {
         ("bad_colour", "\"red\""),
         ("slow_radius_below_target_radius", "20 }"),
         ("iteration_limit_zero", "0 }"),
+        ("bad_expression", "\"100*sin(2*t\""),
     ];
     for (name, start) in starts {
         let path = Path::new(DIR).join(format!("{name}.json"));

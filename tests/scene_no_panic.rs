@@ -197,7 +197,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "needs geometry; enabled after merge"]
 fn mutated_full_scenes_build_or_fail_cleanly() {
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(256));
     let strategy = (any::<usize>(), proptest::bool::weighted(0.3), replacement());

@@ -259,7 +259,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "needs geometry; enabled after merge"]
 fn full_world_survives_save_and_load() {
     let world = parse_scene(FULL_SCENE, "full.json").unwrap();
     let text = scene_to_json(&world).unwrap();
@@ -284,7 +283,6 @@ fn full_world_survives_save_and_load() {
 }
 
 #[test]
-#[ignore = "needs geometry; enabled after merge"]
 fn parametric_agents_start_on_their_curve_at_t0() {
     let world = parse_scene(FULL_SCENE, "full.json").unwrap();
     let circler = world.agents.iter().find(|a| a.name == "circler").unwrap();
@@ -293,7 +291,6 @@ fn parametric_agents_start_on_their_curve_at_t0() {
 }
 
 #[test]
-#[ignore = "needs geometry; enabled after merge"]
 fn every_scene_in_the_scenes_directory_loads_and_round_trips() {
     let dir = Path::new("scenes");
     let mut n_scenes = 0;

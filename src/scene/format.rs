@@ -425,14 +425,9 @@ pub struct ArriveSpec {
     /// Seconds to reach the wanted speed.
     #[serde(default = "default_time_to_target")]
     pub time_to_target: f32,
-    /// Cap the approach speed so the agent can always stop inside the target radius
-    /// (steerlab's fix for the seed's orbiting; see `behaviours/arrive.rs`). Default true.
-    #[serde(default = "default_true")]
+    /// Cap the speed by the speed from which the agent can still stop (off: the seed's ramp).
+    #[serde(default = "default_braking_cap")]
     pub braking_cap: bool,
-}
-
-fn default_true() -> bool {
-    true
 }
 
 /// `parametric`.
@@ -656,6 +651,7 @@ defaults! {
     default_target_radius: f32 = ArriveParams::default().target_radius;
     default_slow_radius: f32 = ArriveParams::default().slow_radius;
     default_time_to_target: f32 = ArriveParams::default().time_to_target;
+    default_braking_cap: bool = ArriveParams::default().braking_cap;
     default_parametric_speed: f32 = ParametricParams::default().speed;
     default_delta_t: f32 = ParametricParams::default().delta_t;
     default_t0: f32 = ParametricParams::default().t0;
@@ -720,6 +716,7 @@ mod tests {
                 target_radius: defaults.target_radius,
                 slow_radius: defaults.slow_radius,
                 time_to_target: defaults.time_to_target,
+                braking_cap: defaults.braking_cap,
             })
         );
         let spec = behaviour_from_value(json!({"type": "planner"})).unwrap();

@@ -26,7 +26,7 @@
 //! | agent | `velocity`, `orientation` | `[0, 0]`, 0 |
 //! | agent | `radius`, `max_speed`, `max_acceleration` | 8, 150, 400 |
 //! | agent | `avoid_obstacles` | `false` |
-//! | arrive | `target_radius`, `slow_radius`, `time_to_target` | 5, 80, 0.1 |
+//! | arrive | `target_radius`, `slow_radius`, `time_to_target`, `braking_cap` | 5, 80, 0.1, `true` |
 //! | parametric | `speed`, `delta_t`, `t0`, `method` | 100, 0.01, 0, `"secant"` |
 //! | waypoints | `node_radius`, `closest_node` | 20, `false` |
 //! | projected | `offset` | 30 |
