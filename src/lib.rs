@@ -11,3 +11,4 @@ pub mod geometry;
 pub mod planner;
 pub mod scene;
 pub mod sim;
+pub mod ui;
