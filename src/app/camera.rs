@@ -34,6 +34,9 @@ pub struct Camera {
     pub distance: f32,
     /// Screen size in pixels (set by the shell each frame).
     pub screen: Vec2,
+    /// The part of the screen not covered by panels, (min, max) in pixels; the top view is
+    /// centred in it and fitting frames the scene inside it.
+    pub viewport: (Vec2, Vec2),
 }
 
 impl Default for Camera {
@@ -46,6 +49,7 @@ impl Default for Camera {
             pitch: 0.7,
             distance: 1200.0,
             screen: Vec2::new(1280.0, 800.0),
+            viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
         }
     }
 }
@@ -57,22 +61,35 @@ impl Camera {
     /// Vertical field of view of the orbit camera, radians.
     pub const FOV_Y: f32 = 0.9;
 
+    /// Centre of the viewport in pixels.
+    pub fn viewport_center(&self) -> Vec2 {
+        (self.viewport.0 + self.viewport.1) * 0.5
+    }
+
+    /// Size of the viewport in pixels (at least 1×1).
+    pub fn viewport_size(&self) -> Vec2 {
+        (self.viewport.1 - self.viewport.0).max(Vec2::ONE)
+    }
+
+    /// Sets the screen size and the free area, keeping the viewport inside the screen.
+    pub fn set_screen(&mut self, screen: Vec2, viewport: (Vec2, Vec2)) {
+        self.screen = screen.max(Vec2::ONE);
+        let min = viewport.0.clamp(Vec2::ZERO, self.screen);
+        let max = viewport.1.clamp(min, self.screen);
+        self.viewport = if (max - min).min_element() < 50.0 { (Vec2::ZERO, self.screen) } else { (min, max) };
+    }
+
     /// Screen position (pixels, y down) of a world point in the top view.
     pub fn world_to_screen(&self, p: Vec3) -> Vec2 {
-        Vec2::new(
-            (p.x - self.center.x) * self.zoom + self.screen.x * 0.5,
-            self.screen.y * 0.5 - (p.y - self.center.y) * self.zoom,
-        )
+        let c = self.viewport_center();
+        Vec2::new((p.x - self.center.x) * self.zoom + c.x, c.y - (p.y - self.center.y) * self.zoom)
     }
 
     /// World point (z = 0) under a screen position in the top view.
     pub fn screen_to_world(&self, s: Vec2) -> Vec3 {
         let zoom = self.zoom.max(ZOOM_RANGE.0);
-        Vec3::new(
-            (s.x - self.screen.x * 0.5) / zoom + self.center.x,
-            (self.screen.y * 0.5 - s.y) / zoom + self.center.y,
-            0.0,
-        )
+        let c = self.viewport_center();
+        Vec3::new((s.x - c.x) / zoom + self.center.x, (c.y - s.y) / zoom + self.center.y, 0.0)
     }
 
     /// Moves the top view by a screen-space drag.
@@ -98,8 +115,9 @@ impl Camera {
     pub fn fit(&mut self, min: Vec3, max: Vec3) {
         let size = (max - min).max(Vec3::splat(50.0));
         self.center = (min + max) * 0.5;
-        let zoom_x = self.screen.x * 0.85 / size.x;
-        let zoom_y = self.screen.y * 0.85 / size.y;
+        let viewport = self.viewport_size();
+        let zoom_x = viewport.x * 0.9 / size.x;
+        let zoom_y = viewport.y * 0.9 / size.y;
         self.zoom = zoom_x.min(zoom_y).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
         let radius = 0.5 * size.length();
         self.distance = (radius / (Self::FOV_Y * 0.5).tan() * 1.1).max(100.0);

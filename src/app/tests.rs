@@ -1,1 +1,373 @@
-//! Headless tests of the editor: tools, commands and undo on plain state.
+//! Headless tests of the editor: tools, commands and undo on plain state, driven by
+//! hand-made input frames exactly as the window would send them.
+
+use glam::{Vec2, Vec3};
+
+use super::*;
+use crate::sim::PredictiveParams;
+use crate::sim::{NamedPath, Target};
+
+const SCREEN: Vec2 = Vec2::new(1280.0, 800.0);
+
+fn app_with(world: World) -> App {
+    let mut app = App::new(world, None);
+    app.camera.set_screen(SCREEN, (Vec2::ZERO, SCREEN));
+    app.camera.center = Vec3::ZERO;
+    app.camera.zoom = 1.0;
+    app.running = false;
+    app
+}
+
+fn empty_app() -> App {
+    app_with(World::default())
+}
+
+fn frame(mouse: Vec2) -> InputFrame {
+    InputFrame { mouse, screen: SCREEN, ..InputFrame::default() }
+}
+
+/// A left click (press and release in two frames) at a screen position.
+fn click(app: &mut App, at: Vec2) -> Vec<tools::ShellAction> {
+    let mut actions = tools::handle_input(
+        app,
+        &InputFrame { pressed: vec![MouseButton::Left], down: vec![MouseButton::Left], ..frame(at) },
+    );
+    actions.extend(tools::handle_input(app, &InputFrame { released: vec![MouseButton::Left], ..frame(at) }));
+    actions
+}
+
+fn drag(app: &mut App, from: Vec2, to: Vec2) {
+    tools::handle_input(
+        app,
+        &InputFrame { pressed: vec![MouseButton::Left], down: vec![MouseButton::Left], ..frame(from) },
+    );
+    let mid = (from + to) * 0.5;
+    tools::handle_input(app, &InputFrame { down: vec![MouseButton::Left], ..frame(mid) });
+    tools::handle_input(app, &InputFrame { down: vec![MouseButton::Left], ..frame(to) });
+    tools::handle_input(app, &InputFrame { released: vec![MouseButton::Left], ..frame(to) });
+}
+
+fn key(app: &mut App, key: Key, ctrl: bool, shift: bool) -> Vec<tools::ShellAction> {
+    tools::handle_input(app, &InputFrame { keys: vec![key], ctrl, shift, ..frame(Vec2::new(5.0, 5.0)) })
+}
+
+/// Screen position of a world point.
+fn at(app: &App, x: f32, y: f32) -> Vec2 {
+    app.camera.world_to_screen(Vec3::new(x, y, 0.0))
+}
+
+fn world_with_path() -> World {
+    let mut world = World::default();
+    world.paths.push(NamedPath {
+        id: "track".into(),
+        polyline: Polyline::new(vec![Vec3::new(-200.0, 0.0, 0.0), Vec3::new(200.0, 0.0, 0.0)], false),
+        radius: 20.0,
+    });
+    world.targets.push(Target {
+        id: "flag".into(),
+        position: Vec3::new(0.0, 200.0, 0.0),
+        velocity: Vec3::ZERO,
+        start: (Vec3::new(0.0, 200.0, 0.0), Vec3::ZERO),
+    });
+    world
+}
+
+use crate::geometry::Polyline;
+
+#[test]
+fn path_tool_three_clicks_make_a_three_point_path() {
+    let mut app = empty_app();
+    key(&mut app, Key::Digit(2), false, false);
+    assert_eq!(app.tool, Tool::Path);
+    for (x, y) in [(-100.0, 0.0), (0.0, 50.0), (100.0, 0.0)] {
+        let p = at(&app, x, y);
+        click(&mut app, p);
+    }
+    assert_eq!(app.world.paths.len(), 1);
+    let points = app.world.paths[0].polyline.points();
+    assert_eq!(points.len(), 3);
+    assert!((points[1] - Vec3::new(0.0, 50.0, 0.0)).length() < 1e-3);
+    assert!(app.dirty);
+}
+
+#[test]
+fn first_path_click_alone_adds_nothing_to_the_world() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Path));
+    let p = at(&app, 10.0, 10.0);
+    click(&mut app, p);
+    assert!(app.world.paths.is_empty(), "a one-point path would be invalid");
+    assert!(app.tool_state.pending_path_point.is_some());
+}
+
+#[test]
+fn clicking_a_segment_of_the_active_path_inserts_a_point() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::SetTool(Tool::Path));
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    let p = at(&app, 0.0, 2.0);
+    click(&mut app, p);
+    let points = app.world.paths[0].polyline.points();
+    assert_eq!(points.len(), 3);
+    assert!((points[1] - Vec3::new(0.0, 2.0, 0.0)).length() < 1e-3, "{points:?}");
+}
+
+#[test]
+fn ctrl_z_removes_the_last_point_and_redo_brings_it_back() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Path));
+    for (x, y) in [(-100.0, 0.0), (0.0, 50.0), (100.0, 0.0)] {
+        let p = at(&app, x, y);
+        click(&mut app, p);
+    }
+    key(&mut app, Key::Letter('Z'), true, false);
+    assert_eq!(app.world.paths[0].polyline.points().len(), 2);
+    key(&mut app, Key::Letter('Z'), true, true);
+    assert_eq!(app.world.paths[0].polyline.points().len(), 3);
+    key(&mut app, Key::Letter('Z'), true, false);
+    key(&mut app, Key::Letter('Y'), true, false);
+    assert_eq!(app.world.paths[0].polyline.points().len(), 3);
+}
+
+#[test]
+fn a_click_over_a_panel_adds_nothing() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Obstacle));
+    let p = at(&app, 0.0, 0.0);
+    tools::handle_input(
+        &mut app,
+        &InputFrame {
+            pressed: vec![MouseButton::Left],
+            down: vec![MouseButton::Left],
+            pointer_over_ui: true,
+            ..frame(p)
+        },
+    );
+    // The release lands over the world, but the press started over the panel.
+    tools::handle_input(&mut app, &InputFrame { released: vec![MouseButton::Left], ..frame(p) });
+    assert!(app.world.obstacles.is_empty());
+    assert!(!app.dirty);
+}
+
+#[test]
+fn hotkeys_do_not_fire_while_typing() {
+    let mut app = empty_app();
+    app.running = true;
+    tools::handle_input(
+        &mut app,
+        &InputFrame { keys: vec![Key::Space, Key::Digit(3)], keyboard_over_ui: true, ..frame(Vec2::ZERO) },
+    );
+    assert!(app.running);
+    assert_eq!(app.tool, Tool::Select);
+}
+
+#[test]
+fn space_toggles_play_and_step_advances_exactly_one_step() {
+    let mut app = app_with(world_with_path());
+    app.running = true;
+    key(&mut app, Key::Space, false, false);
+    assert!(!app.running);
+    assert_eq!(app.advance(1.0), 0, "paused time does not run");
+    key(&mut app, Key::Right, false, false);
+    assert_eq!(app.world.steps, 1);
+    key(&mut app, Key::Period, false, false);
+    assert_eq!(app.world.steps, 2);
+}
+
+#[test]
+fn advance_runs_fixed_steps_with_time_scale_and_a_cap() {
+    let mut app = empty_app();
+    app.running = true;
+    let dt = app.world.dt as f64;
+    assert_eq!(app.advance(dt * 3.0 + dt * 0.5), 3);
+    assert!((app.interpolation - 0.5).abs() < 1e-3);
+    app.apply(Command::SetTimeScale(2.0));
+    assert_eq!(app.advance(dt * 2.0), 5, "2 frames of time at 2x plus the half step left over");
+    app.apply(Command::SetTimeScale(100.0));
+    assert_eq!(app.time_scale, 8.0);
+    assert!(app.advance(10.0) <= MAX_STEPS_PER_FRAME);
+}
+
+#[test]
+fn obstacle_tool_click_places_and_drag_sizes() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Obstacle));
+    let p = at(&app, 50.0, 50.0);
+    click(&mut app, p);
+    assert_eq!(app.world.obstacles.len(), 1);
+    assert_eq!(app.world.obstacles[0].radius, 25.0);
+    let (from, to) = (at(&app, -100.0, -100.0), at(&app, -60.0, -100.0));
+    drag(&mut app, from, to);
+    assert_eq!(app.world.obstacles.len(), 2);
+    assert!((app.world.obstacles[1].radius - 40.0).abs() < 0.5);
+}
+
+#[test]
+fn agent_tool_attaches_to_the_selected_path_and_target_tool_places_targets() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::SetTool(Tool::Agent));
+    app.new_agent_kind = BehaviourKind::Projected;
+    let p = at(&app, -150.0, 30.0);
+    click(&mut app, p);
+    assert_eq!(app.world.agents.len(), 1);
+    assert!(matches!(app.world.agents[0].behaviour, Behaviour::Projected { path: 0, .. }));
+    app.apply(Command::SetTool(Tool::Target));
+    let p = at(&app, 100.0, 100.0);
+    click(&mut app, p);
+    assert_eq!(app.world.targets.len(), 2);
+    assert_eq!(app.world.targets[1].id, "target1");
+}
+
+#[test]
+fn agent_tool_without_a_path_says_what_to_add() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Agent));
+    app.new_agent_kind = BehaviourKind::Predictive;
+    let p = at(&app, 0.0, 0.0);
+    click(&mut app, p);
+    assert!(app.world.agents.is_empty());
+    let message = app.message.clone().expect("an error");
+    assert!(message.is_error && message.text.contains("add a path"), "{message:?}");
+}
+
+#[test]
+fn select_tool_drags_keep_the_grab_offset_and_undo_in_one_step() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddObstacle { position: Vec3::new(0.0, -100.0, 0.0), radius: 30.0 });
+    app.apply(Command::SetTool(Tool::Select));
+    let (from, to) = (at(&app, 10.0, -100.0), at(&app, 110.0, -50.0));
+    drag(&mut app, from, to);
+    let moved = app.world.obstacles[0].position;
+    assert!((moved - Vec3::new(100.0, -50.0, 0.0)).length() < 1e-3, "{moved}");
+    app.apply(Command::Undo);
+    assert!((app.world.obstacles[0].position - Vec3::new(0.0, -100.0, 0.0)).length() < 1e-3);
+}
+
+#[test]
+fn deleting_a_path_removes_its_followers_and_reindexes_the_rest() {
+    let mut world = world_with_path();
+    world.paths.push(NamedPath {
+        id: "second".into(),
+        polyline: Polyline::new(vec![Vec3::ZERO, Vec3::new(0.0, 100.0, 0.0)], false),
+        radius: 10.0,
+    });
+    let mut app = app_with(world);
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+    app.apply(Command::Select(Some(Selection::Path(1))));
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Predictive });
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::DeleteSelection);
+    assert_eq!(app.world.paths.len(), 1);
+    assert_eq!(app.world.agents.len(), 1);
+    assert_eq!(app.world.agents[0].behaviour.path(), Some(0));
+    assert!(app.message.as_ref().unwrap().text.contains("the agent that used it"));
+    app.apply(Command::Undo);
+    assert_eq!(app.world.paths.len(), 2);
+    assert_eq!(app.world.agents.len(), 2);
+}
+
+#[test]
+fn slider_edits_of_one_agent_merge_into_one_undo_step() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Predictive });
+    for radius in [21.0, 22.0, 23.0] {
+        app.apply(Command::SetBehaviour {
+            agent: 0,
+            behaviour: Behaviour::Predictive {
+                path: 0,
+                params: PredictiveParams { path_radius: radius, ..Default::default() },
+            },
+        });
+    }
+    app.apply(Command::Undo);
+    let Behaviour::Predictive { params, .. } = &app.world.agents[0].behaviour else { panic!() };
+    assert_eq!(params.path_radius, PredictiveParams::default().path_radius);
+}
+
+#[test]
+fn invalid_behaviours_are_refused() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+    app.apply(Command::SetBehaviour {
+        agent: 0,
+        behaviour: Behaviour::Projected { path: 7, params: Default::default() },
+    });
+    assert_eq!(app.world.agents[0].behaviour.path(), Some(0));
+    app.apply(Command::SetBehaviour {
+        agent: 0,
+        behaviour: Behaviour::Predictive {
+            path: 0,
+            params: PredictiveParams { path_radius: -1.0, ..Default::default() },
+        },
+    });
+    assert!(matches!(app.world.agents[0].behaviour, Behaviour::Projected { .. }));
+}
+
+#[test]
+fn compare_clones_one_agent_per_path_behaviour() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+    key(&mut app, Key::Letter('M'), false, false);
+    let kinds: Vec<&str> = app.world.agents.iter().map(|a| a.behaviour.type_name()).collect();
+    assert_eq!(kinds, ["projected", "waypoints", "waypoints", "predictive"]);
+    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.color).collect();
+    assert_eq!(colours.len(), 4, "each its own colour");
+}
+
+#[test]
+fn file_keys_come_back_as_shell_actions() {
+    let mut app = empty_app();
+    assert_eq!(key(&mut app, Key::Letter('S'), true, false), vec![tools::ShellAction::Save]);
+    assert_eq!(key(&mut app, Key::Letter('S'), true, true), vec![tools::ShellAction::SaveAs]);
+    assert_eq!(key(&mut app, Key::Letter('O'), true, false), vec![tools::ShellAction::Open]);
+    assert_eq!(key(&mut app, Key::F1, false, false), vec![tools::ShellAction::ToggleHelp]);
+    assert_eq!(app.tool, Tool::Select, "Ctrl+S is not the S tool key");
+}
+
+#[test]
+fn wheel_zooms_at_the_cursor_and_right_drag_pans() {
+    let mut app = empty_app();
+    let cursor = Vec2::new(900.0, 300.0);
+    let before = app.camera.screen_to_world(cursor);
+    tools::handle_input(&mut app, &InputFrame { wheel: 2.0, ..frame(cursor) });
+    assert!((app.camera.screen_to_world(cursor) - before).length() < 1e-3);
+    assert!(app.camera.zoom > 1.2);
+    let centre = app.camera.center;
+    tools::handle_input(
+        &mut app,
+        &InputFrame {
+            pressed: vec![MouseButton::Right],
+            down: vec![MouseButton::Right],
+            ..frame(Vec2::new(100.0, 100.0))
+        },
+    );
+    tools::handle_input(
+        &mut app,
+        &InputFrame { down: vec![MouseButton::Right], ..frame(Vec2::new(150.0, 100.0)) },
+    );
+    assert!(app.camera.center.x < centre.x, "dragging right moves the view left");
+}
+
+#[test]
+fn title_marks_unsaved_changes() {
+    let mut app = empty_app();
+    assert_eq!(app.title(), "untitled — steerlab");
+    app.apply(Command::AddTarget { position: Vec3::ZERO });
+    assert_eq!(app.title(), "*untitled — steerlab");
+    app.mark_saved("scene.json".into());
+    assert_eq!(app.title(), "scene.json — steerlab");
+}
+
+#[test]
+fn tab_toggles_the_3d_view_and_back() {
+    let mut app = empty_app();
+    key(&mut app, Key::Tab, false, false);
+    assert_eq!(app.camera.mode, ViewMode::Orbit);
+    key(&mut app, Key::Tab, false, false);
+    assert_eq!(app.camera.mode, ViewMode::Top);
+}

@@ -266,7 +266,6 @@ pub const PICK_TOLERANCE_PX: f32 = 8.0;
 /// Handles one frame of input: applies tool edits to `app`, returns what the shell must do.
 pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<ShellAction> {
     let mut actions = Vec::new();
-    app.camera.screen = input.screen.max(Vec2::ONE);
     for file in &input.dropped_files {
         actions.push(ShellAction::OpenFile(file.clone()));
     }

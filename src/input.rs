@@ -1,0 +1,132 @@
+//! Reads macroquad's mouse and keyboard into a plain [`InputFrame`] for the editor's tools.
+//!
+//! The shell tells it whether egui wants the pointer or the keyboard this frame (read inside
+//! the egui closure), so a click on a panel never reaches the world and hotkeys never fire while
+//! a text field has focus (macroquad reports key presses regardless).
+
+use macroquad::input::{
+    get_dropped_files, is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed,
+    is_mouse_button_released, mouse_position, mouse_wheel, KeyCode, MouseButton as MqButton,
+};
+use macroquad::math::Vec2;
+use macroquad::window::{screen_height, screen_width};
+
+use crate::app::{InputFrame, Key, MouseButton};
+
+const BUTTONS: [(MqButton, MouseButton); 3] = [
+    (MqButton::Left, MouseButton::Left),
+    (MqButton::Right, MouseButton::Right),
+    (MqButton::Middle, MouseButton::Middle),
+];
+
+const KEYS: [(KeyCode, Key); 14] = [
+    (KeyCode::Space, Key::Space),
+    (KeyCode::Right, Key::Right),
+    (KeyCode::Period, Key::Period),
+    (KeyCode::Delete, Key::Delete),
+    (KeyCode::Backspace, Key::Backspace),
+    (KeyCode::Escape, Key::Escape),
+    (KeyCode::Enter, Key::Enter),
+    (KeyCode::KpEnter, Key::Enter),
+    (KeyCode::Tab, Key::Tab),
+    (KeyCode::F1, Key::F1),
+    (KeyCode::Slash, Key::Slash),
+    (KeyCode::LeftBracket, Key::LeftBracket),
+    (KeyCode::RightBracket, Key::RightBracket),
+    (KeyCode::F, Key::Letter('F')),
+];
+
+const LETTERS: [(KeyCode, char); 25] = [
+    (KeyCode::A, 'A'),
+    (KeyCode::B, 'B'),
+    (KeyCode::C, 'C'),
+    (KeyCode::D, 'D'),
+    (KeyCode::E, 'E'),
+    (KeyCode::G, 'G'),
+    (KeyCode::H, 'H'),
+    (KeyCode::I, 'I'),
+    (KeyCode::J, 'J'),
+    (KeyCode::K, 'K'),
+    (KeyCode::L, 'L'),
+    (KeyCode::M, 'M'),
+    (KeyCode::N, 'N'),
+    (KeyCode::O, 'O'),
+    (KeyCode::P, 'P'),
+    (KeyCode::Q, 'Q'),
+    (KeyCode::R, 'R'),
+    (KeyCode::S, 'S'),
+    (KeyCode::T, 'T'),
+    (KeyCode::U, 'U'),
+    (KeyCode::V, 'V'),
+    (KeyCode::W, 'W'),
+    (KeyCode::X, 'X'),
+    (KeyCode::Y, 'Y'),
+    (KeyCode::Z, 'Z'),
+];
+
+const DIGITS: [(KeyCode, u8); 9] = [
+    (KeyCode::Key1, 1),
+    (KeyCode::Key2, 2),
+    (KeyCode::Key3, 3),
+    (KeyCode::Key4, 4),
+    (KeyCode::Key5, 5),
+    (KeyCode::Key6, 6),
+    (KeyCode::Key7, 7),
+    (KeyCode::Key8, 8),
+    (KeyCode::Key9, 9),
+];
+
+/// This frame's input. `pointer_over_ui` and `keyboard_over_ui` come from egui.
+pub fn read_input(pointer_over_ui: bool, keyboard_over_ui: bool) -> InputFrame {
+    let (x, y) = mouse_position();
+    let mut frame = InputFrame {
+        mouse: Vec2::new(x, y),
+        wheel: normalise_wheel(mouse_wheel().1),
+        ctrl: is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl),
+        shift: is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift),
+        alt: is_key_down(KeyCode::LeftAlt) || is_key_down(KeyCode::RightAlt),
+        pointer_over_ui,
+        keyboard_over_ui,
+        screen: Vec2::new(screen_width(), screen_height()),
+        ..InputFrame::default()
+    };
+    for (mq, ours) in BUTTONS {
+        if is_mouse_button_pressed(mq) {
+            frame.pressed.push(ours);
+        }
+        if is_mouse_button_released(mq) {
+            frame.released.push(ours);
+        }
+        if is_mouse_button_down(mq) {
+            frame.down.push(ours);
+        }
+    }
+    for (code, key) in KEYS {
+        if is_key_pressed(code) {
+            frame.keys.push(key);
+        }
+    }
+    for (code, letter) in LETTERS {
+        if is_key_pressed(code) {
+            frame.keys.push(Key::Letter(letter));
+        }
+    }
+    for (code, digit) in DIGITS {
+        if is_key_pressed(code) {
+            frame.keys.push(Key::Digit(digit));
+        }
+    }
+    frame.dropped_files = get_dropped_files().into_iter().filter_map(|f| f.path).collect();
+    frame
+}
+
+/// X11 reports wheel clicks as ±1; some platforms report pixels. Normalise to clicks.
+fn normalise_wheel(raw: f32) -> f32 {
+    if !raw.is_finite() {
+        0.0
+    } else if raw.abs() > 10.0 {
+        raw / 120.0
+    } else {
+        raw
+    }
+}

@@ -1,0 +1,496 @@
+//! Draws the world with macroquad: the top view in screen space (so lines keep their pixel
+//! widths at any zoom) and the 3D orbit view through a `Camera3D`. Reads the editor state and
+//! the gizmos the behaviours emitted; never mutates anything. Colours come from [`style`].
+//!
+//! Everything is drawn through macroquad's immediate-mode batcher, which merges consecutive
+//! shapes into few draw calls; text (the slowest part) is drawn last and only where it helps:
+//! names when there are at most [`MAX_LABELLED_AGENTS`] agents.
+
+use macroquad::prelude::{
+    clear_background, draw_circle, draw_circle_lines, draw_line, draw_poly, draw_rectangle, draw_text,
+    draw_triangle, measure_text, Color, Vec2,
+};
+
+use crate::app::{edit, App, Selection, Tool, ViewMode};
+use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
+use crate::sim::{Agent, Behaviour};
+
+pub mod orbit;
+pub mod style;
+
+/// Names are drawn next to agents up to this many agents.
+pub const MAX_LABELLED_AGENTS: usize = 40;
+/// Gizmos are drawn for every agent up to this many agents, otherwise for the selected one.
+pub const MAX_GIZMO_AGENTS: usize = 60;
+/// Trail samples drawn in total (shared among agents).
+pub const TRAIL_BUDGET: usize = 60_000;
+
+/// Draws the world in the active view (call before egui).
+pub fn draw_world(app: &App) {
+    match app.camera.mode {
+        ViewMode::Top => draw_top(app),
+        ViewMode::Orbit => orbit::draw_orbit(app),
+    }
+}
+
+/// Whether the display toggles let this gizmo be drawn.
+pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
+    let d = &app.display;
+    match gizmo.role {
+        GizmoRole::Target => d.targets,
+        GizmoRole::Projection | GizmoRole::CurrentSegment => {
+            if planner {
+                d.plan
+            } else {
+                d.projection
+            }
+        }
+        GizmoRole::Prediction => d.prediction,
+        GizmoRole::DesiredVelocity | GizmoRole::SteeringForce => d.steering,
+        GizmoRole::NodeRadius => d.node_radii,
+        GizmoRole::TargetRadius | GizmoRole::SlowRadius => d.arrive_radii,
+        GizmoRole::PathRadius => d.path_radius,
+        GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
+        GizmoRole::Probe | GizmoRole::CastHit | GizmoRole::AvoidanceVector => {
+            if planner {
+                d.plan
+            } else {
+                d.probes
+            }
+        }
+    }
+}
+
+/// Which agents get their gizmos drawn.
+pub fn gizmo_agents(app: &App) -> Vec<usize> {
+    if app.world.agents.len() <= MAX_GIZMO_AGENTS {
+        (0..app.world.agents.len()).collect()
+    } else {
+        app.selected_agent().into_iter().collect()
+    }
+}
+
+fn to_screen(app: &App, p: glam::Vec3) -> Vec2 {
+    app.camera.world_to_screen(p)
+}
+
+fn draw_arrow(from: Vec2, to: Vec2, thickness: f32, color: Color) {
+    let dir = to - from;
+    let length = dir.length();
+    if length < 1.0 {
+        return;
+    }
+    let unit = dir / length;
+    let head = (length * 0.35).min(9.0 + thickness * 2.0);
+    let base = to - unit * head;
+    draw_line(from.x, from.y, base.x, base.y, thickness, color);
+    let side = Vec2::new(-unit.y, unit.x) * head * 0.45;
+    draw_triangle(to, base + side, base - side, color);
+}
+
+fn draw_dashed_circle(center: Vec2, radius: f32, thickness: f32, color: Color) {
+    let n = ((radius * 0.4) as usize).clamp(12, 96) & !1;
+    for i in (0..n).step_by(2) {
+        let a0 = i as f32 / n as f32 * std::f32::consts::TAU;
+        let a1 = (i + 1) as f32 / n as f32 * std::f32::consts::TAU;
+        let p0 = center + Vec2::new(a0.cos(), a0.sin()) * radius;
+        let p1 = center + Vec2::new(a1.cos(), a1.sin()) * radius;
+        draw_line(p0.x, p0.y, p1.x, p1.y, thickness, color);
+    }
+}
+
+fn nice_grid_step(zoom: f32) -> f32 {
+    let target_px = 40.0;
+    let raw = target_px / zoom.max(1e-6);
+    let magnitude = 10f32.powf(raw.log10().floor());
+    for factor in [1.0, 2.0, 5.0, 10.0] {
+        if magnitude * factor >= raw {
+            return magnitude * factor;
+        }
+    }
+    magnitude * 10.0
+}
+
+fn draw_grid(app: &App) {
+    let camera = &app.camera;
+    let step = nice_grid_step(camera.zoom);
+    let top_left = camera.screen_to_world(Vec2::ZERO);
+    let bottom_right = camera.screen_to_world(camera.screen);
+    let (x0, x1) = (top_left.x.min(bottom_right.x), top_left.x.max(bottom_right.x));
+    let (y0, y1) = (top_left.y.min(bottom_right.y), top_left.y.max(bottom_right.y));
+    let lines = ((x1 - x0) / step) as usize + ((y1 - y0) / step) as usize;
+    if lines > 400 {
+        return;
+    }
+    let mut x = (x0 / step).floor() * step;
+    while x <= x1 {
+        let major = ((x / step).round() as i64) % 5 == 0;
+        let sx = to_screen(app, glam::Vec3::new(x, 0.0, 0.0)).x;
+        let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
+        draw_line(sx, 0.0, sx, camera.screen.y, 1.0, color);
+        x += step;
+    }
+    let mut y = (y0 / step).floor() * step;
+    while y <= y1 {
+        let major = ((y / step).round() as i64) % 5 == 0;
+        let sy = to_screen(app, glam::Vec3::new(0.0, y, 0.0)).y;
+        let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
+        draw_line(0.0, sy, camera.screen.x, sy, 1.0, color);
+        y += step;
+    }
+}
+
+fn selected_path(app: &App) -> Option<usize> {
+    app.selection.and_then(Selection::path)
+}
+
+fn draw_paths(app: &App) {
+    let zoom = app.camera.zoom;
+    // Channel bands first (opaque, so overlaps don't darken), then centre lines on top.
+    if app.display.path_radius {
+        for path in &app.world.paths {
+            let width = 2.0 * path.radius * zoom;
+            let points = path.polyline.points();
+            for segment in 0..path.polyline.segment_count() {
+                let (a, b) = path.polyline.segment(segment);
+                let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+                draw_line(sa.x, sa.y, sb.x, sb.y, width, style::PATH_BAND);
+            }
+            for &p in points {
+                let s = to_screen(app, p);
+                draw_circle(s.x, s.y, path.radius * zoom, style::PATH_BAND);
+            }
+        }
+    }
+    for (path_idx, path) in app.world.paths.iter().enumerate() {
+        let selected = selected_path(app) == Some(path_idx);
+        let hovered = app.hover.and_then(Selection::path) == Some(path_idx);
+        let color = if selected {
+            style::SELECTED
+        } else if hovered {
+            style::HOVER
+        } else {
+            style::PATH
+        };
+        let thickness = if selected { 3.0 } else { 2.0 };
+        for segment in 0..path.polyline.segment_count() {
+            let (a, b) = path.polyline.segment(segment);
+            let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+            draw_line(sa.x, sa.y, sb.x, sb.y, thickness, color);
+            // A small chevron in the middle of long segments shows the direction of travel.
+            let length = sa.distance(sb);
+            if length > 60.0 {
+                let mid = (sa + sb) * 0.5;
+                let unit = (sb - sa) / length;
+                let side = Vec2::new(-unit.y, unit.x) * 5.0;
+                let tip = mid + unit * 5.0;
+                draw_line(
+                    mid.x - unit.x * 3.0 + side.x,
+                    mid.y - unit.y * 3.0 + side.y,
+                    tip.x,
+                    tip.y,
+                    1.5,
+                    color,
+                );
+                draw_line(
+                    mid.x - unit.x * 3.0 - side.x,
+                    mid.y - unit.y * 3.0 - side.y,
+                    tip.x,
+                    tip.y,
+                    1.5,
+                    color,
+                );
+            }
+        }
+        for (point_idx, &p) in path.polyline.points().iter().enumerate() {
+            let s = to_screen(app, p);
+            let this = Selection::PathPoint { path: path_idx, point: point_idx };
+            let size = if app.selection == Some(this) { 5.0 } else { 3.0 };
+            let point_color =
+                if app.selection == Some(this) || app.hover == Some(this) { style::SELECTED } else { color };
+            draw_rectangle(s.x - size, s.y - size, size * 2.0, size * 2.0, point_color);
+            if point_idx == 0 {
+                draw_circle_lines(s.x, s.y, 7.0, 1.5, color);
+            }
+        }
+        if let Some(&first) = path.polyline.points().first() {
+            let s = to_screen(app, first);
+            draw_text(&path.id, s.x + 9.0, s.y - 9.0, 16.0, style::PATH);
+        }
+    }
+}
+
+/// Points along a curve for drawing (its top-down projection in 2D).
+pub fn curve_samples(curve: &crate::geometry::Curve, n: usize) -> Vec<glam::Vec3> {
+    let (t0, t1) = curve.t_range();
+    (0..=n).map(|i| curve.point(t0 + (t1 - t0) * i as f32 / n as f32)).collect()
+}
+
+fn draw_curves(app: &App) {
+    for (idx, named) in app.world.curves.iter().enumerate() {
+        let selected = app.selection == Some(Selection::Curve(idx));
+        let color = if selected {
+            style::SELECTED
+        } else if app.hover == Some(Selection::Curve(idx)) {
+            style::HOVER
+        } else {
+            style::CURVE
+        };
+        let samples = curve_samples(&named.curve, 360);
+        for pair in samples.windows(2) {
+            let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
+            draw_line(a.x, a.y, b.x, b.y, if selected { 2.5 } else { 1.5 }, color);
+        }
+        let handle = to_screen(app, edit::curve_handle(&named.curve));
+        draw_circle_lines(handle.x, handle.y, 4.0, 1.5, color);
+        draw_text(&named.id, handle.x + 7.0, handle.y - 7.0, 16.0, style::CURVE);
+    }
+}
+
+fn draw_obstacles(app: &App) {
+    let zoom = app.camera.zoom;
+    for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
+        let s = to_screen(app, obstacle.position);
+        let r = obstacle.radius * zoom;
+        draw_circle(s.x, s.y, r, style::OBSTACLE);
+        let this = Selection::Obstacle(idx);
+        let (edge, width) = if app.selection == Some(this) {
+            (style::SELECTED, 3.0)
+        } else if app.hover == Some(this) {
+            (style::HOVER, 2.5)
+        } else {
+            (style::OBSTACLE_EDGE, 1.5)
+        };
+        draw_circle_lines(s.x, s.y, r, width, edge);
+        if obstacle.velocity.length_squared() > 0.0 {
+            let tip = to_screen(app, obstacle.position + obstacle.velocity * 0.5);
+            draw_arrow(s, tip, 1.5, style::OBSTACLE_EDGE);
+        }
+    }
+}
+
+fn draw_targets(app: &App) {
+    for (idx, target) in app.world.targets.iter().enumerate() {
+        let s = to_screen(app, target.position);
+        let this = Selection::Target(idx);
+        let color = if app.selection == Some(this) {
+            style::SELECTED
+        } else if app.hover == Some(this) {
+            style::HOVER
+        } else {
+            style::TARGET
+        };
+        draw_circle_lines(s.x, s.y, 9.0, 2.0, color);
+        draw_circle(s.x, s.y, 3.0, color);
+        draw_line(s.x - 13.0, s.y, s.x - 5.0, s.y, 1.5, color);
+        draw_line(s.x + 5.0, s.y, s.x + 13.0, s.y, 1.5, color);
+        draw_line(s.x, s.y - 13.0, s.x, s.y - 5.0, 1.5, color);
+        draw_line(s.x, s.y + 5.0, s.x, s.y + 13.0, 1.5, color);
+        draw_text(&target.id, s.x + 12.0, s.y + 20.0, 16.0, style::TARGET);
+    }
+}
+
+fn draw_trails(app: &App) {
+    if !app.display.trails || app.world.agents.is_empty() {
+        return;
+    }
+    let per_agent = (TRAIL_BUDGET / app.world.agents.len()).min(crate::app::history::TRAIL_LENGTH);
+    if per_agent < 2 {
+        return;
+    }
+    for (idx, agent) in app.world.agents.iter().enumerate() {
+        let trail: Vec<glam::Vec3> = app.trails.trail(idx).collect();
+        let skip = trail.len().saturating_sub(per_agent);
+        let shown = &trail[skip..];
+        let n = shown.len().max(1) as f32;
+        for (i, pair) in shown.windows(2).enumerate() {
+            let alpha = 0.05 + 0.5 * (i as f32 / n);
+            let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
+            draw_line(a.x, a.y, b.x, b.y, 2.0, style::agent_color(agent.color, alpha));
+        }
+    }
+}
+
+fn draw_gizmos(app: &App) {
+    let zoom = app.camera.zoom;
+    for idx in gizmo_agents(app) {
+        let Some(agent) = app.world.agents.get(idx) else { continue };
+        let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
+        for gizmo in agent.gizmos.items() {
+            if !gizmo_visible(app, gizmo, planner) {
+                continue;
+            }
+            let color = style::gizmo_color(gizmo.role, planner);
+            match gizmo.shape {
+                GizmoShape::Point(p) => {
+                    let s = to_screen(app, p);
+                    match gizmo.role {
+                        GizmoRole::CastHit => {
+                            draw_line(s.x - 5.0, s.y - 5.0, s.x + 5.0, s.y + 5.0, 2.0, color);
+                            draw_line(s.x - 5.0, s.y + 5.0, s.x + 5.0, s.y - 5.0, 2.0, color);
+                        }
+                        GizmoRole::Prediction => draw_circle_lines(s.x, s.y, 5.0, 2.0, color),
+                        _ => draw_circle(s.x, s.y, 4.0, color),
+                    }
+                }
+                GizmoShape::Line(a, b) => {
+                    let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+                    let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
+                    draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
+                }
+                GizmoShape::Arrow(a, b) => {
+                    draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, color);
+                }
+                GizmoShape::Circle { center, radius } => {
+                    let s = to_screen(app, center);
+                    let r = radius * zoom;
+                    if gizmo.role == GizmoRole::SlowRadius || gizmo.role == GizmoRole::NodeRadius {
+                        draw_dashed_circle(s, r, 1.5, color);
+                    } else {
+                        draw_circle_lines(s.x, s.y, r, 1.5, color);
+                    }
+                }
+                GizmoShape::Value { at, value } => {
+                    let s = to_screen(app, at);
+                    draw_text(format!("T={value:.2}"), s.x + 10.0, s.y + 18.0, 15.0, color);
+                }
+            }
+        }
+    }
+}
+
+/// The outline of an agent's arrow in screen space: tip, left, notch, right.
+pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
+    // Screen y is down, world y is up: flip the heading.
+    let (sin, cos) = (-heading).sin_cos();
+    let forward = Vec2::new(cos, sin);
+    let side = Vec2::new(-sin, cos);
+    [
+        center + forward * size * 1.4,
+        center - forward * size + side * size,
+        center - forward * size * 0.45,
+        center - forward * size - side * size,
+    ]
+}
+
+fn draw_agent(app: &App, idx: usize, agent: &Agent) {
+    let position = app.draw_position(idx);
+    let s = to_screen(app, position);
+    let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+    let [tip, left, notch, right] = agent_arrow(s, agent.kinematics.orientation, size);
+    let fill = style::agent_color(agent.color, 1.0);
+    draw_triangle(tip, left, notch, fill);
+    draw_triangle(tip, notch, right, fill);
+    let this = Selection::Agent(idx);
+    let (edge, width) = if app.selection == Some(this) {
+        (style::SELECTED, 2.5)
+    } else if app.hover == Some(this) {
+        (style::HOVER, 2.0)
+    } else {
+        (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
+    };
+    for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
+        draw_line(a.x, a.y, b.x, b.y, width, edge);
+    }
+    if app.display.velocity {
+        let v = agent.kinematics.velocity;
+        if v.length_squared() > 1.0 {
+            let tip = to_screen(app, position + v * 0.4);
+            draw_arrow(s, tip, 1.5, style::agent_color(agent.color, 0.8));
+        }
+    }
+}
+
+fn draw_planner_waypoints(app: &App) {
+    for (agent_idx, agent) in app.world.agents.iter().enumerate() {
+        let Behaviour::Planner { params } = &agent.behaviour else { continue };
+        let color = style::agent_color(agent.color, 1.0);
+        for (i, &w) in params.waypoints.iter().enumerate() {
+            let s = to_screen(app, w);
+            let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
+            let edge =
+                if app.selection == Some(this) || app.hover == Some(this) { style::SELECTED } else { color };
+            draw_poly(s.x, s.y, 4, 7.0, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
+            draw_poly_outline(s, 7.0, edge);
+            draw_text(format!("{}", i + 1), s.x + 9.0, s.y - 6.0, 16.0, edge);
+        }
+    }
+}
+
+fn draw_poly_outline(center: Vec2, radius: f32, color: Color) {
+    let corners: Vec<Vec2> = (0..4)
+        .map(|i| {
+            let a = std::f32::consts::FRAC_PI_2 * i as f32;
+            center + Vec2::new(a.cos(), a.sin()) * radius
+        })
+        .collect();
+    for i in 0..4 {
+        let (a, b) = (corners[i], corners[(i + 1) % 4]);
+        draw_line(a.x, a.y, b.x, b.y, 2.0, color);
+    }
+}
+
+fn draw_tool_preview(app: &App) {
+    let state = &app.tool_state;
+    let zoom = app.camera.zoom;
+    if let Some(p) = state.pending_path_point {
+        let s = to_screen(app, p);
+        draw_rectangle(s.x - 4.0, s.y - 4.0, 8.0, 8.0, style::PREVIEW);
+    }
+    for pair in state.spline_points.windows(2) {
+        let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
+        draw_line(a.x, a.y, b.x, b.y, 1.5, style::PREVIEW);
+    }
+    for &p in &state.spline_points {
+        let s = to_screen(app, p);
+        draw_circle(s.x, s.y, 4.0, style::PREVIEW);
+    }
+    if let Some(centre) = state.sizing_from {
+        let s = to_screen(app, centre);
+        draw_circle(s.x, s.y, 3.0, style::PREVIEW);
+        if app.tool == Tool::Obstacle || app.tool == Tool::Curve {
+            draw_circle_lines(s.x, s.y, 25.0 * zoom, 1.0, style::PREVIEW);
+        }
+    }
+}
+
+fn draw_labels(app: &App) {
+    if !app.display.labels || app.world.agents.len() > MAX_LABELLED_AGENTS {
+        return;
+    }
+    for (idx, agent) in app.world.agents.iter().enumerate() {
+        let s = to_screen(app, app.draw_position(idx));
+        let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+        let dims = measure_text(&agent.name, None, 16, 1.0);
+        let x = s.x + size + 4.0;
+        let y = s.y - size - 2.0;
+        draw_rectangle(
+            x - 2.0,
+            y - dims.offset_y - 1.0,
+            dims.width + 4.0,
+            dims.height + 3.0,
+            Color::new(1.0, 1.0, 1.0, 0.7),
+        );
+        draw_text(&agent.name, x, y, 16.0, style::agent_color(agent.color, 1.0));
+    }
+}
+
+/// The top view.
+pub fn draw_top(app: &App) {
+    clear_background(style::BACKGROUND);
+    if app.display.grid {
+        draw_grid(app);
+    }
+    draw_paths(app);
+    draw_curves(app);
+    draw_obstacles(app);
+    draw_targets(app);
+    draw_trails(app);
+    draw_gizmos(app);
+    draw_planner_waypoints(app);
+    for (idx, agent) in app.world.agents.iter().enumerate() {
+        draw_agent(app, idx, agent);
+    }
+    draw_tool_preview(app);
+    draw_labels(app);
+}
