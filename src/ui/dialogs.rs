@@ -1,6 +1,8 @@
 //! Small modal questions: "Discard unsaved changes?" before New, Open, an example, a recent
 //! file or quitting with a dirty scene, and the autosave recovery prompt at start-up.
 
+use std::collections::BTreeMap;
+
 use crate::app::App;
 
 use super::RecoveryChoice;
@@ -17,7 +19,8 @@ pub enum ConfirmAnswer {
 }
 
 /// Draws the unsaved-changes question; returns the answer once given.
-pub fn confirm_window(ctx: &egui::Context, app: &App) -> Option<ConfirmAnswer> {
+/// Button rectangles go into `rects` as `confirm:save`, `confirm:discard`, `confirm:cancel`.
+pub fn confirm_window(ctx: &egui::Context, app: &App, rects: &mut BTreeMap<String, egui::Rect>) -> Option<ConfirmAnswer> {
     let mut answer = None;
     egui::Window::new("Unsaved changes")
         .collapsible(false)
@@ -27,13 +30,19 @@ pub fn confirm_window(ctx: &egui::Context, app: &App) -> Option<ConfirmAnswer> {
             ui.label(format!("Discard unsaved changes to {}?", app.display_name()));
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                if ui.button("Save").on_hover_text("Save the scene first, then go on").clicked() {
+                let button = ui.button("Save").on_hover_text("Save the scene first, then go on");
+                rects.insert("confirm:save".to_string(), button.rect);
+                if button.clicked() {
                     answer = Some(ConfirmAnswer::Save);
                 }
-                if ui.button("Discard").on_hover_text("Lose the changes and go on").clicked() {
+                let button = ui.button("Discard").on_hover_text("Lose the changes and go on");
+                rects.insert("confirm:discard".to_string(), button.rect);
+                if button.clicked() {
                     answer = Some(ConfirmAnswer::Discard);
                 }
-                if ui.button("Cancel").on_hover_text("Keep editing this scene").clicked() {
+                let button = ui.button("Cancel").on_hover_text("Keep editing this scene");
+                rects.insert("confirm:cancel".to_string(), button.rect);
+                if button.clicked() {
                     answer = Some(ConfirmAnswer::Cancel);
                 }
             });
@@ -42,7 +51,8 @@ pub fn confirm_window(ctx: &egui::Context, app: &App) -> Option<ConfirmAnswer> {
 }
 
 /// Draws the autosave recovery prompt; returns the choice once made.
-pub fn recovery_window(ctx: &egui::Context) -> Option<RecoveryChoice> {
+/// Button rectangles go into `rects` as `recovery:restore` and `recovery:discard`.
+pub fn recovery_window(ctx: &egui::Context, rects: &mut BTreeMap<String, egui::Rect>) -> Option<RecoveryChoice> {
     let mut choice = None;
     egui::Window::new("Recover autosaved scene")
         .collapsible(false)
@@ -52,10 +62,14 @@ pub fn recovery_window(ctx: &egui::Context) -> Option<RecoveryChoice> {
             ui.label("steerlab did not close normally last time. An autosaved scene is available.");
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                if ui.button("Restore autosaved scene").clicked() {
+                let button = ui.button("Restore autosaved scene");
+                rects.insert("recovery:restore".to_string(), button.rect);
+                if button.clicked() {
                     choice = Some(RecoveryChoice::Restore);
                 }
-                if ui.button("Discard").on_hover_text("Delete the autosave and keep the scene that is open").clicked() {
+                let button = ui.button("Discard").on_hover_text("Delete the autosave and keep the scene that is open");
+                rects.insert("recovery:discard".to_string(), button.rect);
+                if button.clicked() {
                     choice = Some(RecoveryChoice::Discard);
                 }
             });

@@ -6,6 +6,7 @@
 //! names and kinds with `std::fs::read_dir`, and only when the dialog opens or changes
 //! directory (never per frame). Reading and writing scenes stays in `scene`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{trim_line_breaks, ERROR_RED};
@@ -166,7 +167,12 @@ impl FileDialog {
 }
 
 /// Draws the dialog window; returns how it ended, or None while it stays open.
-pub fn file_dialog_window(ctx: &egui::Context, dialog: &mut FileDialog) -> Option<FileDialogResult> {
+/// The OK and Cancel buttons' rectangles go into `rects` as `file_dialog:ok` and `file_dialog:cancel`.
+pub fn file_dialog_window(
+    ctx: &egui::Context,
+    dialog: &mut FileDialog,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<FileDialogResult> {
     let mut result = None;
     let mut open = true;
     egui::Window::new(dialog.mode.title())
@@ -175,7 +181,7 @@ pub fn file_dialog_window(ctx: &egui::Context, dialog: &mut FileDialog) -> Optio
         .default_size([480.0, 380.0])
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            result = file_dialog_contents(ui, dialog);
+            result = file_dialog_contents(ui, dialog, rects);
         });
     if !open {
         result = Some(FileDialogResult::Cancelled);
@@ -183,7 +189,11 @@ pub fn file_dialog_window(ctx: &egui::Context, dialog: &mut FileDialog) -> Optio
     result
 }
 
-fn file_dialog_contents(ui: &mut egui::Ui, dialog: &mut FileDialog) -> Option<FileDialogResult> {
+fn file_dialog_contents(
+    ui: &mut egui::Ui,
+    dialog: &mut FileDialog,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<FileDialogResult> {
     let mut result = None;
     let mut go_to: Option<PathBuf> = None;
     ui.horizontal(|ui| {
@@ -254,12 +264,15 @@ fn file_dialog_contents(ui: &mut egui::Ui, dialog: &mut FileDialog) -> Option<Fi
             Ok(path) => ok.on_hover_text(path.display().to_string()),
             Err(why) => ok.on_disabled_hover_text(why.as_str()),
         };
+        rects.insert("file_dialog:ok".to_string(), ok.rect);
         if ok.clicked() {
             if let Ok(path) = chosen {
                 result = Some(FileDialogResult::Chosen(path));
             }
         }
-        if ui.button("Cancel").clicked() {
+        let cancel = ui.button("Cancel");
+        rects.insert("file_dialog:cancel".to_string(), cancel.rect);
+        if cancel.clicked() {
             result = Some(FileDialogResult::Cancelled);
         }
     });

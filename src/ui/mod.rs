@@ -278,7 +278,7 @@ impl UiState {
     }
 
     /// Records the screen rectangle of a named widget.
-    pub(crate) fn record_rect(&mut self, name: impl Into<String>, rect: egui::Rect) {
+    pub fn record_rect(&mut self, name: impl Into<String>, rect: egui::Rect) {
         self.widget_rects.insert(name.into(), rect);
     }
 }
@@ -357,6 +357,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         ctx.set_zoom_factor(scale);
     }
 
+    state.widget_rects.clear();
     state.continue_after_save(app, &mut out);
     for request in std::mem::take(&mut state.queued) {
         state.request(request, app, &mut out);
@@ -421,7 +422,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         state.help_open = open;
     }
     if let Some(mut dialog) = state.file_dialog.take() {
-        match file_dialog::file_dialog_window(ctx, &mut dialog) {
+        match file_dialog::file_dialog_window(ctx, &mut dialog, &mut state.widget_rects) {
             Some(file_dialog::FileDialogResult::Chosen(path)) => match dialog.mode {
                 FileDialogMode::Open => state.request(Request::OpenPath(path), app, &mut out),
                 FileDialogMode::Save => {
@@ -437,12 +438,12 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         }
     }
     if state.confirm.is_some() {
-        if let Some(answer) = dialogs::confirm_window(ctx, app) {
+        if let Some(answer) = dialogs::confirm_window(ctx, app, &mut state.widget_rects) {
             state.answer_confirm(answer, app, &mut out);
         }
     }
     if state.recovery_available {
-        if let Some(choice) = dialogs::recovery_window(ctx) {
+        if let Some(choice) = dialogs::recovery_window(ctx, &mut state.widget_rects) {
             state.recovery_available = false;
             out.recovery = Some(choice);
         }
