@@ -7,15 +7,15 @@ use glam::Vec3;
 use steerlab::app::{BehaviourKind, Command};
 use steerlab::behaviours::ParametricMethod;
 use steerlab::sim::{
-    ArriveParams, Behaviour, MetricsSummary, ParametricMetrics, ParametricParams, PathMetrics, PlannerMetrics,
-    PlannerParams, PredictiveParams, ProjectedParams, WaypointsParams,
+    ArriveParams, Behaviour, MetricsSummary, ParametricMetrics, ParametricParams, PathMetrics,
+    PlannerMetrics, PlannerParams, PredictiveParams, ProjectedParams, WaypointsParams,
 };
 use steerlab::ui::file_dialog::{list_dir, DirEntry, FileDialog, FileDialogMode};
 use steerlab::ui::metrics::{sorted_rows, visible_columns};
 use steerlab::ui::params::with_reference;
 use steerlab::ui::{
-    behaviour_params, metrics_csv, one_line, param_command, validate_expr_curve, with_param, MetricColumn, ParamValue,
-    UiOutput,
+    behaviour_params, metrics_csv, one_line, param_command, validate_expr_curve, with_param, MetricColumn,
+    ParamValue, UiOutput,
 };
 
 fn one_of_each() -> Vec<Behaviour> {
@@ -27,7 +27,9 @@ fn one_of_each() -> Vec<Behaviour> {
         Behaviour::Waypoints { path: 0, params: WaypointsParams::default() },
         Behaviour::Projected { path: 0, params: ProjectedParams::default() },
         Behaviour::Predictive { path: 0, params: PredictiveParams::default() },
-        Behaviour::Planner { params: PlannerParams { waypoints: vec![Vec3::X * 100.0], ..PlannerParams::default() } },
+        Behaviour::Planner {
+            params: PlannerParams { waypoints: vec![Vec3::X * 100.0], ..PlannerParams::default() },
+        },
     ]
 }
 
@@ -54,7 +56,11 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());
             assert!(!spec.doc.is_empty() && !spec.label.is_empty());
             if let ParamValue::Float(v) = spec.value {
-                assert!(v >= spec.range.0 && v <= spec.range.1, "{} default inside its slider range", spec.key);
+                assert!(
+                    v >= spec.range.0 && v <= spec.range.1,
+                    "{} default inside its slider range",
+                    spec.key
+                );
             }
         }
     }
@@ -66,13 +72,20 @@ fn changing_any_parameter_returns_set_behaviour_with_only_that_parameter_changed
         for spec in behaviour_params(&behaviour) {
             let value = other_value(spec.value, spec.range);
             let command = param_command(5, &behaviour, spec.key, value).expect("a change makes a command");
-            let Command::SetBehaviour { agent, behaviour: changed } = command else { panic!("not SetBehaviour") };
+            let Command::SetBehaviour { agent, behaviour: changed } = command else {
+                panic!("not SetBehaviour")
+            };
             assert_eq!(agent, 5);
             for after in behaviour_params(&changed) {
-                let expected = if after.key == spec.key { value } else { before_value(&behaviour, after.key) };
+                let expected =
+                    if after.key == spec.key { value } else { before_value(&behaviour, after.key) };
                 assert_eq!(after.value, expected, "{} after setting {}", after.key, spec.key);
             }
-            assert_eq!(with_param(&changed, spec.key, spec.value), Some(behaviour.clone()), "setting it back restores");
+            assert_eq!(
+                with_param(&changed, spec.key, spec.value),
+                Some(behaviour.clone()),
+                "setting it back restores"
+            );
         }
     }
 }
@@ -102,14 +115,20 @@ fn unknown_keys_wrong_types_and_non_finite_values_are_refused() {
 fn a_slider_edit_of_predictive_prediction_time_is_exact() {
     let behaviour = Behaviour::Predictive { path: 2, params: PredictiveParams::default() };
     let command = param_command(1, &behaviour, "prediction_time", ParamValue::Float(1.25));
-    let expected = Behaviour::Predictive { path: 2, params: PredictiveParams { prediction_time: 1.25, path_radius: 20.0 } };
+    let expected = Behaviour::Predictive {
+        path: 2,
+        params: PredictiveParams { prediction_time: 1.25, path_radius: 20.0 },
+    };
     assert_eq!(command, Some(Command::SetBehaviour { agent: 1, behaviour: expected }));
 }
 
 #[test]
 fn with_reference_changes_the_followed_thing_and_keeps_parameters() {
     let params = WaypointsParams { node_radius: 33.0, closest_node: true };
-    assert_eq!(with_reference(&Behaviour::Waypoints { path: 0, params }, 3), Behaviour::Waypoints { path: 3, params });
+    assert_eq!(
+        with_reference(&Behaviour::Waypoints { path: 0, params }, 3),
+        Behaviour::Waypoints { path: 3, params }
+    );
     assert_eq!(with_reference(&Behaviour::Flee { target: 0 }, 2), Behaviour::Flee { target: 2 });
     let planner = Behaviour::Planner { params: PlannerParams::default() };
     assert_eq!(with_reference(&planner, 4), planner);
@@ -215,8 +234,12 @@ fn the_expression_validator_accepts_a_good_curve_and_checks_the_range() {
 
 #[test]
 fn the_expression_validator_refuses_bad_parameter_ranges_before_parsing() {
-    assert!(validate_expr_curve("t", "t", "0", "abc", "1").unwrap_err().starts_with("t_min must be a finite number"));
-    assert!(validate_expr_curve("t", "t", "0", "0", "inf").unwrap_err().starts_with("t_max must be a finite number"));
+    assert!(validate_expr_curve("t", "t", "0", "abc", "1")
+        .unwrap_err()
+        .starts_with("t_min must be a finite number"));
+    assert!(validate_expr_curve("t", "t", "0", "0", "inf")
+        .unwrap_err()
+        .starts_with("t_max must be a finite number"));
     assert!(validate_expr_curve("t", "t", "0", "2", "1").unwrap_err().contains("greater than t_min"));
 }
 

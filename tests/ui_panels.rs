@@ -265,3 +265,58 @@ fn toggle_help_from_the_keyboard_opens_and_closes_the_overlay() {
     state.queue(ShellAction::ToggleHelp);
     assert!(!state.help_open);
 }
+
+#[test]
+fn the_reset_button_of_a_changed_parameter_returns_its_default() {
+    let mut app = App::new(world_without_geometry(), None);
+    let changed = steerlab::sim::ArriveParams { slow_radius: 150.0, ..Default::default() };
+    app.apply(Command::SetBehaviour {
+        agent: 2,
+        behaviour: steerlab::sim::Behaviour::Arrive { target: 0, params: changed },
+    });
+    app.apply(Command::Select(Some(Selection::Agent(2))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "reset:slow_radius");
+    let expected =
+        steerlab::sim::Behaviour::Arrive { target: 0, params: steerlab::sim::ArriveParams::default() };
+    assert_eq!(out.commands, vec![Command::SetBehaviour { agent: 2, behaviour: expected }]);
+    // Unchanged parameters have nothing to reset.
+    assert!(click_widget(&ctx, &app, &mut state, "reset:target_radius").commands.is_empty());
+}
+
+#[test]
+fn toggling_planner_smoothing_returns_set_behaviour() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.apply(Command::Select(Some(Selection::Agent(3))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "param:smoothing");
+    let [Command::SetBehaviour { agent: 3, behaviour: steerlab::sim::Behaviour::Planner { params } }] =
+        out.commands.as_slice()
+    else {
+        panic!("{:?}", out.commands)
+    };
+    assert!(params.smoothing);
+    assert_eq!(params.waypoints.len(), 2, "the waypoints are kept");
+}
+
+#[test]
+fn typing_in_the_name_field_renames_and_pasted_line_breaks_are_dropped() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let _ = click_widget(&ctx, &app, &mut state, "agent_name");
+    let out = frame(&ctx, &app, &mut state, vec![egui::Event::Paste("\n two\r\n".into())]);
+    let [Command::SetAgentProperties { agent: 0, name, color, limits, avoid_obstacles }] =
+        out.commands.as_slice()
+    else {
+        panic!("{:?}", out.commands)
+    };
+    assert_eq!(name, "seeker two");
+    assert_eq!(
+        (*color, *limits, *avoid_obstacles),
+        (app.world.agents[0].color, app.world.agents[0].limits, false)
+    );
+}

@@ -10,7 +10,9 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
     let mut commands = Vec::new();
     ui.heading(format!("Agents ({})", app.world.agents.len()));
     if app.world.agents.is_empty() {
-        ui.label(egui::RichText::new("No agents yet: pick the Agent tool (5 / A) and click in the world.").weak());
+        ui.label(
+            egui::RichText::new("No agents yet: pick the Agent tool (5 / A) and click in the world.").weak(),
+        );
         return commands;
     }
     let selected = app.selected_agent();

@@ -142,8 +142,9 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
         ];
         for (label, doc, buffer) in fields {
             ui.label(label).on_hover_text(doc);
-            let response =
-                ui.add(egui::TextEdit::singleline(buffer).id_salt(("expr", label)).desired_width(180.0)).on_hover_text(doc);
+            let response = ui
+                .add(egui::TextEdit::singleline(buffer).id_salt(("expr", label)).desired_width(180.0))
+                .on_hover_text(doc);
             if response.changed() {
                 trim_line_breaks(buffer);
                 edited = true;
@@ -160,7 +161,11 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
             let mut revert = false;
             ui.horizontal(|ui| {
                 let modified = kind != editor.source;
-                if ui.add_enabled(modified, egui::Button::new("Apply")).on_hover_text("Use this curve").clicked() {
+                if ui
+                    .add_enabled(modified, egui::Button::new("Apply"))
+                    .on_hover_text("Use this curve")
+                    .clicked()
+                {
                     applied = Some(kind.clone());
                 }
                 revert = ui.add_enabled(modified, egui::Button::new("Revert")).clicked();
@@ -179,7 +184,10 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
             ui.add_enabled(false, egui::Button::new("Apply")).on_disabled_hover_text("Fix the error first");
         }
     }
-    ui.label(egui::RichText::new("Functions: sin cos tan exp ln sqrt abs, operators + - * / ^, the variable t.").weak());
+    ui.label(
+        egui::RichText::new("Functions: sin cos tan exp ln sqrt abs, operators + - * / ^, the variable t.")
+            .weak(),
+    );
     applied
 }
 
@@ -188,14 +196,23 @@ fn vec3_row(ui: &mut egui::Ui, label: &str, doc: &str, value: &mut Vec3) -> bool
     let mut changed = false;
     ui.horizontal(|ui| {
         for (axis, component) in [("x ", &mut value.x), ("y ", &mut value.y), ("z ", &mut value.z)] {
-            changed |= ui.add(egui::DragValue::new(component).prefix(axis).speed(1.0)).on_hover_text(doc).changed();
+            changed |=
+                ui.add(egui::DragValue::new(component).prefix(axis).speed(1.0)).on_hover_text(doc).changed();
         }
     });
     ui.end_row();
     changed
 }
 
-fn number_row(ui: &mut egui::Ui, label: &str, unit: &str, doc: &str, value: &mut f32, min: f32, speed: f64) -> bool {
+fn number_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    unit: &str,
+    doc: &str,
+    value: &mut f32,
+    min: f32,
+    speed: f64,
+) -> bool {
     ui.label(label).on_hover_text(doc);
     let mut drag = egui::DragValue::new(value).speed(speed).range(min..=f32::MAX);
     if !unit.is_empty() {
@@ -217,23 +234,35 @@ fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind) -> Option<CurveKind> {
         }
         CurveKind::Ellipse { center, radius_x, radius_y } => {
             changed |= vec3_row(ui, "centre", "Centre of the ellipse (world units)", center);
-            changed |= number_row(ui, "radius x", "units", "Half-width along x (world units)", radius_x, 1.0, 1.0);
-            changed |= number_row(ui, "radius y", "units", "Half-height along y (world units)", radius_y, 1.0, 1.0);
+            changed |=
+                number_row(ui, "radius x", "units", "Half-width along x (world units)", radius_x, 1.0, 1.0);
+            changed |=
+                number_row(ui, "radius y", "units", "Half-height along y (world units)", radius_y, 1.0, 1.0);
         }
         CurveKind::Lemniscate { center, size } => {
             changed |= vec3_row(ui, "centre", "Centre of the figure eight (world units)", center);
-            changed |= number_row(ui, "size", "units", "Half-width of the figure eight (world units)", size, 1.0, 1.0);
+            changed |= number_row(
+                ui,
+                "size",
+                "units",
+                "Half-width of the figure eight (world units)",
+                size,
+                1.0,
+                1.0,
+            );
         }
         CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
             changed |= vec3_row(ui, "centre", "Centre of the figure (world units)", center);
             changed |= vec3_row(ui, "amplitude", "Half-extent along x and y (world units)", amplitude);
             changed |= number_row(ui, "freq x", "", "Frequency of the x oscillation", freq_x, 0.0, 0.05);
             changed |= number_row(ui, "freq y", "", "Frequency of the y oscillation", freq_y, 0.0, 0.05);
-            changed |= number_row(ui, "phase", "rad", "Phase of the x oscillation (radians)", phase, f32::MIN, 0.01);
+            changed |=
+                number_row(ui, "phase", "rad", "Phase of the x oscillation (radians)", phase, f32::MIN, 0.01);
         }
         CurveKind::Helix { center, radius, pitch, turns } => {
             changed |= vec3_row(ui, "centre", "Centre of the helix's base (world units)", center);
-            changed |= number_row(ui, "radius", "units", "Radius of the helix (world units)", radius, 1.0, 1.0);
+            changed |=
+                number_row(ui, "radius", "units", "Radius of the helix (world units)", radius, 1.0, 1.0);
             changed |= number_row(ui, "pitch", "units", "Rise per turn (world units)", pitch, f32::MIN, 1.0);
             changed |= number_row(ui, "turns", "", "Number of turns", turns, 0.1, 0.05);
         }
@@ -242,7 +271,8 @@ fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind) -> Option<CurveKind> {
             changed |= ui.checkbox(closed, "").changed();
             ui.end_row();
             for (point_idx, point) in points.iter_mut().enumerate() {
-                changed |= vec3_row(ui, &format!("point {point_idx}"), "A point the spline passes through", point);
+                changed |=
+                    vec3_row(ui, &format!("point {point_idx}"), "A point the spline passes through", point);
             }
         }
         CurveKind::Expr { .. } => {}

@@ -20,7 +20,11 @@ pub enum ConfirmAnswer {
 
 /// Draws the unsaved-changes question; returns the answer once given.
 /// Button rectangles go into `rects` as `confirm:save`, `confirm:discard`, `confirm:cancel`.
-pub fn confirm_window(ctx: &egui::Context, app: &App, rects: &mut BTreeMap<String, egui::Rect>) -> Option<ConfirmAnswer> {
+pub fn confirm_window(
+    ctx: &egui::Context,
+    app: &App,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<ConfirmAnswer> {
     let mut answer = None;
     egui::Window::new("Unsaved changes")
         .collapsible(false)
@@ -52,7 +56,10 @@ pub fn confirm_window(ctx: &egui::Context, app: &App, rects: &mut BTreeMap<Strin
 
 /// Draws the autosave recovery prompt; returns the choice once made.
 /// Button rectangles go into `rects` as `recovery:restore` and `recovery:discard`.
-pub fn recovery_window(ctx: &egui::Context, rects: &mut BTreeMap<String, egui::Rect>) -> Option<RecoveryChoice> {
+pub fn recovery_window(
+    ctx: &egui::Context,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<RecoveryChoice> {
     let mut choice = None;
     egui::Window::new("Recover autosaved scene")
         .collapsible(false)
@@ -67,7 +74,8 @@ pub fn recovery_window(ctx: &egui::Context, rects: &mut BTreeMap<String, egui::R
                 if button.clicked() {
                     choice = Some(RecoveryChoice::Restore);
                 }
-                let button = ui.button("Discard").on_hover_text("Delete the autosave and keep the scene that is open");
+                let button =
+                    ui.button("Discard").on_hover_text("Delete the autosave and keep the scene that is open");
                 rects.insert("recovery:discard".to_string(), button.rect);
                 if button.clicked() {
                     choice = Some(RecoveryChoice::Discard);

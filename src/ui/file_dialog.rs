@@ -95,7 +95,9 @@ pub fn list_dir(dir: &Path, extension: &str) -> Result<Vec<DirEntry>, String> {
             (is_dir || matches).then_some(DirEntry { name, is_dir })
         })
         .collect();
-    entries.sort_by(|a, b| b.is_dir.cmp(&a.is_dir).then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase())));
+    entries.sort_by(|a, b| {
+        b.is_dir.cmp(&a.is_dir).then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+    });
     Ok(entries)
 }
 
@@ -153,7 +155,9 @@ impl FileDialog {
     pub fn chosen_path(&self) -> Result<PathBuf, String> {
         let name = self.file_name.trim();
         if name.is_empty() {
-            return Err(if self.mode.asks_for_name() { "type a file name" } else { "choose a file" }.to_string());
+            return Err(
+                if self.mode.asks_for_name() { "type a file name" } else { "choose a file" }.to_string()
+            );
         }
         let mut path = self.dir.join(name);
         if self.mode.asks_for_name() && path.extension().is_none() {
@@ -200,7 +204,11 @@ fn file_dialog_contents(
         if ui.button("⬆").on_hover_text("Parent directory").clicked() {
             go_to = dialog.dir.parent().map(Path::to_path_buf);
         }
-        let field = ui.add(egui::TextEdit::singleline(&mut dialog.dir_text).id_salt("file_dialog_dir").desired_width(f32::INFINITY));
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut dialog.dir_text)
+                .id_salt("file_dialog_dir")
+                .desired_width(f32::INFINITY),
+        );
         if field.changed() {
             trim_line_breaks(&mut dialog.dir_text);
         }
@@ -235,7 +243,11 @@ fn file_dialog_contents(
     if dialog.mode.asks_for_name() {
         ui.horizontal(|ui| {
             ui.label("file name");
-            let field = ui.add(egui::TextEdit::singleline(&mut dialog.file_name).id_salt("file_dialog_name").desired_width(260.0));
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut dialog.file_name)
+                    .id_salt("file_dialog_name")
+                    .desired_width(260.0),
+            );
             if field.changed() {
                 trim_line_breaks(&mut dialog.file_name);
             }

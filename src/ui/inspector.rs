@@ -19,12 +19,16 @@ pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Comma
     match app.selection {
         None => {
             ui.heading("Inspector");
-            ui.label(egui::RichText::new("Select an agent, path, obstacle, target or curve to edit it.").weak());
+            ui.label(
+                egui::RichText::new("Select an agent, path, obstacle, target or curve to edit it.").weak(),
+            );
             scene_summary(ui, app);
             Vec::new()
         }
-        Some(Selection::Agent(agent_idx)) => agent_inspector(ui, app, agent_idx, None),
-        Some(Selection::Waypoint { agent, waypoint }) => agent_inspector(ui, app, agent, Some(waypoint)),
+        Some(Selection::Agent(agent_idx)) => agent_inspector(ui, app, state, agent_idx, None),
+        Some(Selection::Waypoint { agent, waypoint }) => {
+            agent_inspector(ui, app, state, agent, Some(waypoint))
+        }
         Some(Selection::Path(path)) => path_inspector(ui, app, path, None),
         Some(Selection::PathPoint { path, point }) => path_inspector(ui, app, path, Some(point)),
         Some(Selection::Obstacle(obstacle)) => obstacle_inspector(ui, app, obstacle),
@@ -64,7 +68,13 @@ fn vec3_row(ui: &mut egui::Ui, label: &str, unit: &str, doc: &str, value: &mut V
     changed
 }
 
-fn agent_inspector(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Option<usize>) -> Vec<Command> {
+fn agent_inspector(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    agent_idx: usize,
+    waypoint: Option<usize>,
+) -> Vec<Command> {
     let mut commands = Vec::new();
     let Some(agent) = app.world.agents.get(agent_idx) else { return commands };
     ui.heading("Agent");
@@ -77,18 +87,37 @@ fn agent_inspector(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Opt
     let mut changed = false;
     egui::Grid::new("agent_properties").num_columns(2).show(ui, |ui| {
         ui.label("name");
-        let response = ui.add(egui::TextEdit::singleline(&mut name).id_salt("agent_name").desired_width(160.0));
+        let response =
+            ui.add(egui::TextEdit::singleline(&mut name).id_salt("agent_name").desired_width(160.0));
+        state.record_rect("agent_name", response.rect);
         if response.changed() {
             trim_line_breaks(&mut name);
             changed = true;
         }
         ui.end_row();
         ui.label("colour");
-        changed |= ui.color_edit_button_srgb(&mut colour).on_hover_text("Colour in the world, the plots and the tables").changed();
+        changed |= ui
+            .color_edit_button_srgb(&mut colour)
+            .on_hover_text("Colour in the world, the plots and the tables")
+            .changed();
         ui.end_row();
         let limit_rows: [(&str, &str, &str, &mut f32, f32, f32); 3] = [
-            ("radius", "units", "Body radius in world units (collisions and casts), typically 4–20.", &mut radius, 0.5, 100.0),
-            ("max speed", "units/s", "Maximum speed in world units per second, typically 50–300.", &mut max_speed, 0.0, 1000.0),
+            (
+                "radius",
+                "units",
+                "Body radius in world units (collisions and casts), typically 4–20.",
+                &mut radius,
+                0.5,
+                100.0,
+            ),
+            (
+                "max speed",
+                "units/s",
+                "Maximum speed in world units per second, typically 50–300.",
+                &mut max_speed,
+                0.0,
+                1000.0,
+            ),
             (
                 "max acceleration",
                 "units/s²",
@@ -99,7 +128,7 @@ fn agent_inspector(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Opt
             ),
         ];
         for (label, unit, doc, value, min, max) in limit_rows {
-            ui.label(format!("{label} ({unit})")).on_hover_text(doc);
+            ui.label(label).on_hover_text(doc);
             let drag = egui::DragValue::new(value).range(min..=max).suffix(format!(" {unit}")).speed(1.0);
             changed |= ui.add(drag).on_hover_text(doc).changed();
             ui.end_row();
@@ -123,7 +152,7 @@ fn agent_inspector(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Opt
 
     ui.separator();
     ui.strong("Behaviour");
-    commands.extend(behaviour_editor(ui, app, agent_idx, waypoint));
+    commands.extend(behaviour_editor(ui, app, state, agent_idx, waypoint));
 
     ui.separator();
     let k = &agent.kinematics;
@@ -139,7 +168,13 @@ fn agent_inspector(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Opt
 }
 
 /// The behaviour kind, its reference, and its parameters.
-fn behaviour_editor(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Option<usize>) -> Vec<Command> {
+fn behaviour_editor(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    agent_idx: usize,
+    waypoint: Option<usize>,
+) -> Vec<Command> {
     let mut commands = Vec::new();
     let Some(agent) = app.world.agents.get(agent_idx) else { return commands };
     let behaviour = &agent.behaviour;
@@ -148,21 +183,31 @@ fn behaviour_editor(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Op
     let position = agent.kinematics.position;
 
     egui::Grid::new("behaviour_kind").num_columns(2).show(ui, |ui| {
-        ui.label("type").on_hover_text("What the agent does; switching keeps the path, target or curve it uses");
-        egui::ComboBox::from_id_salt("behaviour_kind").selected_text(current_kind.label()).show_ui(ui, |ui| {
-            for kind in BehaviourKind::ALL {
-                match default_behaviour(&app.world, kind, selection, position) {
-                    Ok(new_behaviour) => {
-                        if ui.selectable_label(kind == current_kind, kind.label()).clicked() && kind != current_kind {
-                            commands.push(Command::SetBehaviour { agent: agent_idx, behaviour: new_behaviour });
+        ui.label("type")
+            .on_hover_text("What the agent does; switching keeps the path, target or curve it uses");
+        egui::ComboBox::from_id_salt("behaviour_kind").selected_text(current_kind.label()).show_ui(
+            ui,
+            |ui| {
+                for kind in BehaviourKind::ALL {
+                    match default_behaviour(&app.world, kind, selection, position) {
+                        Ok(new_behaviour) => {
+                            if ui.selectable_label(kind == current_kind, kind.label()).clicked()
+                                && kind != current_kind
+                            {
+                                commands.push(Command::SetBehaviour {
+                                    agent: agent_idx,
+                                    behaviour: new_behaviour,
+                                });
+                            }
+                        }
+                        Err(why) => {
+                            ui.add_enabled(false, egui::SelectableLabel::new(false, kind.label()))
+                                .on_disabled_hover_text(why);
                         }
                     }
-                    Err(why) => {
-                        ui.add_enabled(false, egui::SelectableLabel::new(false, kind.label())).on_disabled_hover_text(why);
-                    }
                 }
-            }
-        });
+            },
+        );
         ui.end_row();
         if let Some(command) = reference_row(ui, app, agent_idx, behaviour) {
             commands.push(command);
@@ -173,7 +218,7 @@ fn behaviour_editor(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Op
     if !specs.is_empty() {
         egui::Grid::new("behaviour_params").num_columns(3).show(ui, |ui| {
             for spec in &specs {
-                if let Some(value) = param_row(ui, spec) {
+                if let Some(value) = param_row(ui, spec, &mut state.widget_rects) {
                     if let Some(changed) = with_param(behaviour, spec.key, value) {
                         if changed != *behaviour {
                             commands.push(Command::SetBehaviour { agent: agent_idx, behaviour: changed });
@@ -185,7 +230,10 @@ fn behaviour_editor(ui: &mut egui::Ui, app: &App, agent_idx: usize, waypoint: Op
     }
     if let Behaviour::Planner { params } = behaviour {
         if let Some(new_params) = waypoint_list(ui, params, waypoint) {
-            commands.push(Command::SetBehaviour { agent: agent_idx, behaviour: Behaviour::Planner { params: new_params } });
+            commands.push(Command::SetBehaviour {
+                agent: agent_idx,
+                behaviour: Behaviour::Planner { params: new_params },
+            });
         }
         if let Some(last) = waypoint_list_hint(params) {
             ui.label(egui::RichText::new(last).color(ERROR_RED));
@@ -218,19 +266,26 @@ fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Beh
         }
     });
     ui.end_row();
-    (chosen != current).then(|| Command::SetBehaviour { agent: agent_idx, behaviour: with_reference(behaviour, chosen) })
+    (chosen != current)
+        .then(|| Command::SetBehaviour { agent: agent_idx, behaviour: with_reference(behaviour, chosen) })
 }
 
 /// Planner waypoints: editable coordinates, add and remove. Returns the edited parameters.
-fn waypoint_list(ui: &mut egui::Ui, params: &PlannerParams, selected: Option<usize>) -> Option<PlannerParams> {
+fn waypoint_list(
+    ui: &mut egui::Ui,
+    params: &PlannerParams,
+    selected: Option<usize>,
+) -> Option<PlannerParams> {
     let mut edited = params.clone();
     let mut changed = false;
     let mut remove = None;
-    ui.strong("Waypoints").on_hover_text("The user's waypoints, flown in order (drag them in the world, too)");
+    ui.strong("Waypoints")
+        .on_hover_text("The user's waypoints, flown in order (drag them in the world, too)");
     egui::Grid::new("planner_waypoints").num_columns(3).show(ui, |ui| {
         let count = edited.waypoints.len();
         for (idx, point) in edited.waypoints.iter_mut().enumerate() {
-            let label = if selected == Some(idx) { format!("▶ {}", idx + 1) } else { format!("{}", idx + 1) };
+            let label =
+                if selected == Some(idx) { format!("▶ {}", idx + 1) } else { format!("{}", idx + 1) };
             ui.label(label);
             ui.horizontal(|ui| {
                 for (axis, component) in [("x ", &mut point.x), ("y ", &mut point.y), ("z ", &mut point.z)] {
@@ -280,7 +335,7 @@ fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<u
         }
         ui.end_row();
         let doc = "Channel half-width drawn around the path and used by the time-outside-radius metric (world units)";
-        ui.label("radius (units)").on_hover_text(doc);
+        ui.label("radius").on_hover_text(doc);
         let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).suffix(" units").speed(0.5);
         if ui.add(drag).on_hover_text(doc).changed() && radius != path.radius {
             commands.push(Command::SetPathRadius { path: path_idx, radius });
@@ -295,7 +350,13 @@ fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<u
     });
     if let Some(point_idx) = point {
         if let Some(p) = points.get(point_idx) {
-            ui.label(format!("point {} at ({:.1}, {:.1}, {:.1}); drag it in the world", point_idx + 1, p.x, p.y, p.z));
+            ui.label(format!(
+                "point {} at ({:.1}, {:.1}, {:.1}); drag it in the world",
+                point_idx + 1,
+                p.x,
+                p.y,
+                p.z
+            ));
         }
     }
     let followers = app.world.agents.iter().filter(|a| a.behaviour.path() == Some(path_idx)).count();
@@ -311,15 +372,27 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
     let mut radius = obstacle.radius;
     let mut changed = false;
     egui::Grid::new("obstacle_properties").num_columns(2).show(ui, |ui| {
-        changed |= vec3_row(ui, "position", "", "Centre (world units); an edit also becomes its start position", &mut position);
+        changed |= vec3_row(
+            ui,
+            "position",
+            "",
+            "Centre (world units); an edit also becomes its start position",
+            &mut position,
+        );
         let doc = "Radius of the sphere (a circle in 2D scenes), world units";
-        ui.label("radius (units)").on_hover_text(doc);
+        ui.label("radius").on_hover_text(doc);
         changed |= ui
             .add(egui::DragValue::new(&mut radius).range(1.0..=1000.0).suffix(" units").speed(0.5))
             .on_hover_text(doc)
             .changed();
         ui.end_row();
-        changed |= vec3_row(ui, "velocity", "", "Velocity in units per second (bounces inside the world's bounds)", &mut velocity);
+        changed |= vec3_row(
+            ui,
+            "velocity",
+            "",
+            "Velocity in units per second (bounces inside the world's bounds)",
+            &mut velocity,
+        );
     });
     if changed {
         commands.push(Command::SetObstacle { obstacle: obstacle_idx, position, radius, velocity });
@@ -334,8 +407,20 @@ fn target_inspector(ui: &mut egui::Ui, app: &App, target_idx: usize) -> Vec<Comm
     let (mut position, mut velocity) = (target.position, target.velocity);
     let mut changed = false;
     egui::Grid::new("target_properties").num_columns(2).show(ui, |ui| {
-        changed |= vec3_row(ui, "position", "", "Position (world units); an edit also becomes its start position", &mut position);
-        changed |= vec3_row(ui, "velocity", "", "Velocity in units per second (bounces inside the world's bounds)", &mut velocity);
+        changed |= vec3_row(
+            ui,
+            "position",
+            "",
+            "Position (world units); an edit also becomes its start position",
+            &mut position,
+        );
+        changed |= vec3_row(
+            ui,
+            "velocity",
+            "",
+            "Velocity in units per second (bounces inside the world's bounds)",
+            &mut velocity,
+        );
     });
     if changed {
         commands.push(Command::SetTarget { target: target_idx, position, velocity });

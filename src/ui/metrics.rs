@@ -181,14 +181,24 @@ impl MetricColumn {
             MetricColumn::MeanSpeed => "Mean speed (units/s)",
             MetricColumn::MaxSpeed => "Highest speed (units/s)",
             MetricColumn::Collisions => "Times the agent entered an obstacle",
-            MetricColumn::MinClearance => "Smallest gap between body and obstacle surfaces (negative: overlapping)",
+            MetricColumn::MinClearance => {
+                "Smallest gap between body and obstacle surfaces (negative: overlapping)"
+            }
             MetricColumn::ArrivedAt => "Arrival time in seconds (empty if it has not arrived)",
-            MetricColumn::MeanCrossTrack => "Mean distance to the path's centre line (cross-track error, units)",
+            MetricColumn::MeanCrossTrack => {
+                "Mean distance to the path's centre line (cross-track error, units)"
+            }
             MetricColumn::MaxCrossTrack => "Largest distance to the path's centre line (units)",
-            MetricColumn::TimeOutsideRadius => "Seconds spent farther than the path radius from the centre line",
+            MetricColumn::TimeOutsideRadius => {
+                "Seconds spent farther than the path radius from the centre line"
+            }
             MetricColumn::Progress => "Arc length gained along the path, laps included (units)",
-            MetricColumn::Backtracks => "Steps where the distance along the path went back by more than a tolerance",
-            MetricColumn::Skips => "Steps where the distance along the path jumped forward by more than the agent travelled",
+            MetricColumn::Backtracks => {
+                "Steps where the distance along the path went back by more than a tolerance"
+            }
+            MetricColumn::Skips => {
+                "Steps where the distance along the path jumped forward by more than the agent travelled"
+            }
             MetricColumn::SpeedErrorMean => "Mean of |measured speed − set speed| / set speed",
             MetricColumn::SpeedErrorMax => "Largest relative speed error",
             MetricColumn::PlanTimeUs => "Wall-clock microseconds of the first plan (measured by the window)",
@@ -265,7 +275,9 @@ impl MetricColumn {
             MetricColumn::Skips => or_missing(path.map(|p| count(p.skips))),
             MetricColumn::SpeedErrorMean => or_missing(parametric.map(|p| number(p.speed_error_mean, 4))),
             MetricColumn::SpeedErrorMax => or_missing(parametric.map(|p| number(p.speed_error_max, 4))),
-            MetricColumn::PlanTimeUs => or_missing(planner.and_then(|p| p.plan_time_us).map(|v| Cell::Number(v, 0))),
+            MetricColumn::PlanTimeUs => {
+                or_missing(planner.and_then(|p| p.plan_time_us).map(|v| Cell::Number(v, 0)))
+            }
             MetricColumn::Iterations => or_missing(planner.map(|p| count(p.iterations))),
             MetricColumn::Replans => or_missing(planner.map(|p| count(p.replans))),
             MetricColumn::WaypointsReached => or_missing(planner.map(|p| count(p.waypoints_reached))),
@@ -295,9 +307,12 @@ fn compare_cells(a: &Cell, b: &Cell) -> std::cmp::Ordering {
     match (a, b) {
         (Cell::Text(a), Cell::Text(b)) => a.to_lowercase().cmp(&b.to_lowercase()),
         (Cell::Number(a, _), Cell::Number(b, _)) => a.total_cmp(b),
-        (Cell::Position(a), Cell::Position(b)) => {
-            a.iter().zip(b).map(|(x, y)| x.total_cmp(y)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal)
-        }
+        (Cell::Position(a), Cell::Position(b)) => a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal),
         (Cell::Missing, Cell::Missing) => Ordering::Equal,
         (Cell::Missing, _) => Ordering::Greater,
         (_, Cell::Missing) => Ordering::Less,
@@ -411,7 +426,10 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                     Some((c, true)) if c == column => " ⏷",
                     _ => "",
                 };
-                let header = ui.add(egui::Button::new(egui::RichText::new(format!("{}{arrow}", column.header())).strong()).frame(false));
+                let header = ui.add(
+                    egui::Button::new(egui::RichText::new(format!("{}{arrow}", column.header())).strong())
+                        .frame(false),
+                );
                 if header.on_hover_text(column.doc()).clicked() {
                     state.metrics_sort = match state.metrics_sort {
                         Some((c, false)) if c == column => Some((column, true)),
@@ -422,12 +440,15 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
             }
             ui.end_row();
             for &row in &rows {
-                let (Some(summary), Some(agent)) = (summaries.get(row), app.world.agents.get(row)) else { continue };
+                let (Some(summary), Some(agent)) = (summaries.get(row), app.world.agents.get(row)) else {
+                    continue;
+                };
                 for &column in &columns {
                     let cell = column.cell(summary);
                     if column == MetricColumn::Name {
                         ui.horizontal(|ui| {
-                            let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                            let (swatch, _) =
+                                ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                             ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
                             if ui.selectable_label(selected == Some(row), cell_text(&cell)).clicked() {
                                 out.select = Some(Selection::Agent(row));

@@ -89,7 +89,11 @@ impl Request {
     pub fn discards_scene(&self) -> bool {
         matches!(
             self,
-            Request::New | Request::OpenDialog | Request::OpenPath(_) | Request::OpenExample(_) | Request::Quit
+            Request::New
+                | Request::OpenDialog
+                | Request::OpenPath(_)
+                | Request::OpenExample(_)
+                | Request::Quit
         )
     }
 }
@@ -216,7 +220,8 @@ impl UiState {
                     || "metrics.csv".to_string(),
                     |stem| format!("{}-metrics.csv", stem.to_string_lossy()),
                 );
-                self.file_dialog = Some(FileDialog::new(FileDialogMode::ExportCsv, self.start_dir(app), &name));
+                self.file_dialog =
+                    Some(FileDialog::new(FileDialogMode::ExportCsv, self.start_dir(app), &name));
             }
             Request::Quit => out.quit = true,
         }
@@ -371,10 +376,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         out.dismiss_message |= status.dismiss_message;
     });
     if state.panels.metrics {
-        egui::TopBottomPanel::bottom("steerlab_metrics")
-            .resizable(true)
-            .default_height(160.0)
-            .show(ctx, |ui| {
+        egui::TopBottomPanel::bottom("steerlab_metrics").resizable(true).default_height(160.0).show(
+            ctx,
+            |ui| {
                 let copy = metrics::metrics_panel(ui, app, state);
                 if let Some(selection) = copy.select {
                     out.commands.push(Command::Select(Some(selection)));
@@ -385,16 +389,20 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 if copy.export_csv {
                     state.request(Request::ExportCsv, app, &mut out);
                 }
-            });
+            },
+        );
     }
     if state.panels.scene {
-        egui::SidePanel::left("steerlab_scene").resizable(true).default_width(290.0).show(ctx, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                out.commands.extend(agents::agents_list(ui, app, state));
-                ui.separator();
-                out.commands.extend(inspector::inspector(ui, app, state));
+        let panel =
+            egui::SidePanel::left("steerlab_scene").resizable(true).default_width(340.0).show(ctx, |ui| {
+                ui.spacing_mut().slider_width = 100.0;
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    out.commands.extend(agents::agents_list(ui, app, state));
+                    ui.separator();
+                    out.commands.extend(inspector::inspector(ui, app, state));
+                });
             });
-        });
+        state.record_rect("scene_panel", panel.response.rect);
     }
     if state.panels.display {
         let mut open = true;

@@ -10,7 +10,8 @@
 use crate::app::Command;
 use crate::behaviours::ParametricMethod;
 use crate::sim::{
-    ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams, WaypointsParams,
+    ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
+    WaypointsParams,
 };
 
 /// A parameter's value.
@@ -68,7 +69,13 @@ fn float(
     }
 }
 
-fn switch(key: &'static str, label: &'static str, doc: &'static str, value: bool, default: bool) -> ParamSpec {
+fn switch(
+    key: &'static str,
+    label: &'static str,
+    doc: &'static str,
+    value: bool,
+    default: bool,
+) -> ParamSpec {
     ParamSpec {
         key,
         label,
@@ -146,7 +153,15 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                         (0.0001, 1.0),
                     )
                 },
-                float("t0", "T0", "T", "Starting parameter T0 (where Reset puts the agent).", t0, d.t0, (-50.0, 50.0)),
+                float(
+                    "t0",
+                    "T0",
+                    "T",
+                    "Starting parameter T0 (where Reset puts the agent).",
+                    t0,
+                    d.t0,
+                    (-50.0, 50.0),
+                ),
                 ParamSpec {
                     key: "method",
                     label: "method",
@@ -388,7 +403,9 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
             *target = reference;
         }
         Behaviour::Parametric { curve, .. } => *curve = reference,
-        Behaviour::Waypoints { path, .. } | Behaviour::Projected { path, .. } | Behaviour::Predictive { path, .. } => {
+        Behaviour::Waypoints { path, .. }
+        | Behaviour::Projected { path, .. }
+        | Behaviour::Predictive { path, .. } => {
             *path = reference;
         }
         Behaviour::Planner { .. } => {}
@@ -405,11 +422,16 @@ pub fn method_label(method: ParametricMethod) -> &'static str {
 }
 
 /// Draws one parameter row (label, widget, reset button) into a three-column grid; returns
-/// the new value when the user changed it.
-pub fn param_row(ui: &mut egui::Ui, spec: &ParamSpec) -> Option<ParamValue> {
+/// the new value when the user changed it. The widget's and the reset button's rectangles go
+/// into `rects` as `param:KEY` and `reset:KEY`.
+pub fn param_row(
+    ui: &mut egui::Ui,
+    spec: &ParamSpec,
+    rects: &mut std::collections::BTreeMap<String, egui::Rect>,
+) -> Option<ParamValue> {
     let mut new_value = None;
-    let label = if spec.unit.is_empty() { spec.label.to_string() } else { format!("{} ({})", spec.label, spec.unit) };
-    ui.label(label).on_hover_text(spec.doc);
+    // The unit is the value's suffix, so the label column stays narrow.
+    ui.label(spec.label).on_hover_text(spec.doc);
     match spec.value {
         ParamValue::Float(mut value) => {
             let (min, max) = spec.range;
@@ -420,19 +442,26 @@ pub fn param_row(ui: &mut egui::Ui, spec: &ParamSpec) -> Option<ParamValue> {
             if spec.logarithmic {
                 slider = slider.max_decimals(4);
             }
-            if ui.add(slider).on_hover_text(spec.doc).changed() {
+            let response = ui.add(slider).on_hover_text(spec.doc);
+            rects.insert(format!("param:{}", spec.key), response.rect);
+            if response.changed() {
                 new_value = Some(ParamValue::Float(value));
             }
         }
         ParamValue::Int(mut value) => {
             let (min, max) = spec.range;
-            let slider = egui::Slider::new(&mut value, (min as u32)..=(max as u32)).logarithmic(spec.logarithmic);
-            if ui.add(slider).on_hover_text(spec.doc).changed() {
+            let slider =
+                egui::Slider::new(&mut value, (min as u32)..=(max as u32)).logarithmic(spec.logarithmic);
+            let response = ui.add(slider).on_hover_text(spec.doc);
+            rects.insert(format!("param:{}", spec.key), response.rect);
+            if response.changed() {
                 new_value = Some(ParamValue::Int(value));
             }
         }
         ParamValue::Bool(mut value) => {
-            if ui.checkbox(&mut value, "").on_hover_text(spec.doc).changed() {
+            let response = ui.checkbox(&mut value, "").on_hover_text(spec.doc);
+            rects.insert(format!("param:{}", spec.key), response.rect);
+            if response.changed() {
                 new_value = Some(ParamValue::Bool(value));
             }
         }
@@ -456,6 +485,7 @@ pub fn param_row(ui: &mut egui::Ui, spec: &ParamSpec) -> Option<ParamValue> {
     let reset = ui
         .add_enabled(!is_default, egui::Button::new("⟲").small())
         .on_hover_text(format!("Reset to the default ({})", value_text(spec.default, spec.unit)));
+    rects.insert(format!("reset:{}", spec.key), reset.rect);
     if reset.clicked() {
         new_value = Some(spec.default);
     }

@@ -16,7 +16,8 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
     let height = ((ui.available_height() - 40.0) * 0.5).max(80.0);
     let link = ui.id().with("plots_time_axis");
 
-    ui.strong("Cross-track error (units)").on_hover_text("Distance from each path follower to its path's centre line");
+    ui.strong("Cross-track error (units)")
+        .on_hover_text("Distance from each path follower to its path's centre line");
     Plot::new("plot_cross_track")
         .legend(Legend::default())
         .height(height)
@@ -44,7 +45,8 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
         .link_axis(link, [true, false])
         .show(ui, |plot_ui| {
             for (agent_idx, agent) in app.world.agents.iter().enumerate().take(app.history.len()) {
-                let points: PlotPoints = app.history.series(agent_idx).map(|s| [s.time, s.speed as f64]).collect();
+                let points: PlotPoints =
+                    app.history.series(agent_idx).map(|s| [s.time, s.speed as f64]).collect();
                 plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
             }
         });

@@ -9,7 +9,13 @@ use crate::app::{App, BehaviourKind, Command, Tool};
 use super::{Request, UiOutput, UiState};
 
 /// Draws the top bar into `ui`; requests go through `state`, everything else into `out`.
-pub fn toolbar(ui: &mut egui::Ui, app: &App, state: &mut UiState, examples: &[(String, String)], out: &mut UiOutput) {
+pub fn toolbar(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    examples: &[(String, String)],
+    out: &mut UiOutput,
+) {
     egui::menu::bar(ui, |ui| {
         file_menu(ui, app, state, examples, out);
         edit_menu(ui, app, out);
@@ -19,9 +25,11 @@ pub fn toolbar(ui: &mut egui::Ui, app: &App, state: &mut UiState, examples: &[(S
     });
     ui.horizontal_wrapped(|ui| {
         for tool in Tool::ALL {
-            let response = ui
-                .selectable_label(app.tool == tool, tool.label())
-                .on_hover_text(format!("{} ({})", tool.hint(), tool.key_label()));
+            let response = ui.selectable_label(app.tool == tool, tool.label()).on_hover_text(format!(
+                "{} ({})",
+                tool.hint(),
+                tool.key_label()
+            ));
             state.record_rect(format!("tool:{}", tool.label()), response.rect);
             if response.clicked() && app.tool != tool {
                 out.commands.push(Command::SetTool(tool));
@@ -88,7 +96,8 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     }
     ui.separator();
     let view_3d = app.camera.mode == ViewMode::Orbit;
-    let view = ui.selectable_label(view_3d, "3D").on_hover_text("Switch between the top view and the 3D view (Tab)");
+    let view =
+        ui.selectable_label(view_3d, "3D").on_hover_text("Switch between the top view and the 3D view (Tab)");
     state.record_rect("view", view.rect);
     if view.clicked() {
         out.commands.push(Command::ToggleView);
@@ -113,7 +122,13 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     }
 }
 
-fn file_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, examples: &[(String, String)], out: &mut UiOutput) {
+fn file_menu(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    examples: &[(String, String)],
+    out: &mut UiOutput,
+) {
     ui.menu_button("File", |ui| {
         let mut request = None;
         if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
@@ -137,7 +152,9 @@ fn file_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, examples: &[(Str
                 ui.label("no recent files");
             }
             for path in &state.recent {
-                let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().to_string());
+                let name = path
+                    .file_name()
+                    .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().to_string());
                 if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
                     request = Some(Request::OpenPath(path.clone()));
                 }

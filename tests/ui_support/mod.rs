@@ -33,9 +33,19 @@ pub fn world_without_geometry() -> World {
     world.name = "Hand-built".into();
     world.description = "For the UI tests.".into();
     let flag = Vec3::new(200.0, 100.0, 0.0);
-    world.targets.push(Target { id: "flag".into(), position: flag, velocity: Vec3::ZERO, start: (flag, Vec3::ZERO) });
+    world.targets.push(Target {
+        id: "flag".into(),
+        position: flag,
+        velocity: Vec3::ZERO,
+        start: (flag, Vec3::ZERO),
+    });
     let rock = Vec3::new(50.0, 0.0, 0.0);
-    world.obstacles.push(Obstacle { position: rock, radius: 20.0, velocity: Vec3::ZERO, start: (rock, Vec3::ZERO) });
+    world.obstacles.push(Obstacle {
+        position: rock,
+        radius: 20.0,
+        velocity: Vec3::ZERO,
+        start: (rock, Vec3::ZERO),
+    });
     world.agents.push(agent("seeker", Rgb(230, 25, 75), -200.0, Behaviour::Seek { target: 0 }));
     world.agents.push(agent("fleer", Rgb(60, 180, 75), -100.0, Behaviour::Flee { target: 0 }));
     world.agents.push(agent(
@@ -44,7 +54,10 @@ pub fn world_without_geometry() -> World {
         0.0,
         Behaviour::Arrive { target: 0, params: ArriveParams::default() },
     ));
-    let planner = PlannerParams { waypoints: vec![Vec3::new(300.0, 0.0, 0.0), Vec3::new(300.0, 200.0, 50.0)], ..PlannerParams::default() };
+    let planner = PlannerParams {
+        waypoints: vec![Vec3::new(300.0, 0.0, 0.0), Vec3::new(300.0, 200.0, 50.0)],
+        ..PlannerParams::default()
+    };
     world.agents.push(agent("ship", Rgb(245, 130, 49), 100.0, Behaviour::Planner { params: planner }));
     world
 }
@@ -124,12 +137,20 @@ pub fn frames(ctx: &egui::Context, app: &App, state: &mut UiState, n: usize) -> 
 }
 
 fn button_event(pos: egui::Pos2, pressed: bool) -> egui::Event {
-    egui::Event::PointerButton { pos, button: egui::PointerButton::Primary, pressed, modifiers: egui::Modifiers::NONE }
+    egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    }
 }
 
-/// Clicks at `pos` (move, press, release over three frames); returns the merged output.
+/// Clicks at `pos` (move, rest, press, release over four frames); returns the merged output.
+/// The rest frame matters: a tooltip's area appears for one frame where egui first lays it
+/// out and would take the press, which a person's slower mouse never notices.
 pub fn click_at(ctx: &egui::Context, app: &App, state: &mut UiState, pos: egui::Pos2) -> UiOutput {
     let mut out = frame(ctx, app, state, vec![egui::Event::PointerMoved(pos)]);
+    out.merge(frame(ctx, app, state, Vec::new()));
     out.merge(frame(ctx, app, state, vec![button_event(pos, true)]));
     out.merge(frame(ctx, app, state, vec![button_event(pos, false)]));
     out
