@@ -320,3 +320,28 @@ fn typing_in_the_name_field_renames_and_pasted_line_breaks_are_dropped() {
         (app.world.agents[0].color, app.world.agents[0].limits, false)
     );
 }
+
+#[test]
+fn a_display_checkbox_returns_the_display_with_that_toggle_flipped() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = all_panels();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "display:steering");
+    let expected = steerlab::app::Display { steering: !app.display.steering, ..app.display };
+    assert_eq!(out.display, Some(expected));
+    assert!(out.commands.is_empty());
+}
+
+#[test]
+fn clicking_a_metrics_header_sorts_ascending_then_descending_then_not() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let column = steerlab::ui::MetricColumn::Name;
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, Some((column, false)));
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, Some((column, true)));
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, None);
+}

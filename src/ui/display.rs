@@ -1,10 +1,17 @@
 //! The Display panel: one checkbox per explanatory drawing, each with a tooltip saying what it
 //! shows. Returns the changed [`Display`] for the shell to store in `app.display`.
 
+use std::collections::BTreeMap;
+
 use crate::app::Display;
 
-/// Draws the toggles; returns the new display settings when one was switched.
-pub fn display_panel(ui: &mut egui::Ui, display: &Display) -> Option<Display> {
+/// Draws the toggles; returns the new display settings when one was switched. Checkbox
+/// rectangles go into `rects` as `display:LABEL`.
+pub fn display_panel(
+    ui: &mut egui::Ui,
+    display: &Display,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<Display> {
     let Display {
         mut velocity,
         mut steering,
@@ -39,7 +46,9 @@ pub fn display_panel(ui: &mut egui::Ui, display: &Display) -> Option<Display> {
         (&mut grid, "grid", "The background grid"),
     ];
     for (value, label, doc) in rows {
-        changed |= ui.checkbox(value, label).on_hover_text(doc).changed();
+        let response = ui.checkbox(value, label).on_hover_text(doc);
+        rects.insert(format!("display:{label}"), response.rect);
+        changed |= response.changed();
     }
     let mut new = Display {
         velocity,

@@ -430,6 +430,7 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                     egui::Button::new(egui::RichText::new(format!("{}{arrow}", column.header())).strong())
                         .frame(false),
                 );
+                state.record_rect(format!("metrics_header:{}", column.key()), header.rect);
                 if header.on_hover_text(column.doc()).clicked() {
                     state.metrics_sort = match state.metrics_sort {
                         Some((c, false)) if c == column => Some((column, true)),

@@ -409,17 +409,21 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         egui::Window::new("Display")
             .open(&mut open)
             .resizable(false)
-            .default_pos(egui::pos2(ctx.screen_rect().right() - 220.0, 60.0))
+            .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
             .show(ctx, |ui| {
-                out.display = display::display_panel(ui, &app.display);
+                out.display = display::display_panel(ui, &app.display, &mut state.widget_rects);
             });
         state.panels.display = open;
     }
     if state.panels.plots {
         let mut open = true;
-        egui::Window::new("Plots").open(&mut open).default_size([420.0, 360.0]).show(ctx, |ui| {
-            plots::plots_panel(ui, app);
-        });
+        egui::Window::new("Plots")
+            .open(&mut open)
+            .default_size([420.0, 360.0])
+            .default_pos(egui::pos2(ctx.screen_rect().right() - 680.0, 60.0))
+            .show(ctx, |ui| {
+                plots::plots_panel(ui, app);
+            });
         state.panels.plots = open;
     }
     if state.help_open {
