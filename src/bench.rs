@@ -7,7 +7,8 @@ use std::time::Instant;
 use glam::Vec3;
 
 use crate::behaviours::{Kinematics, Limits};
-use crate::geometry::{Curve, CurveKind, Polyline};
+use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
+use crate::planner::{bench_scenario, plan, ObstacleIndex, PlanOptions};
 use crate::sim::{
     Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
     PredictiveParams, ProjectedParams, Rgb, Target, WaypointsParams, World,
@@ -156,8 +157,51 @@ fn steps_for(n_agents: usize, quick: bool) -> u64 {
 /// Fills `plan_time_us` for planner agents by timing their first plan from the start
 /// (the shell measures; the simulation never reads a clock).
 pub fn fill_plan_times(world: &World, metrics: &mut [MetricsSummary]) {
-    // TODO(planner merge): time the first plan of each planner agent.
-    let _ = (world, metrics);
+    let spheres: Vec<Sphere> =
+        world.obstacles.iter().map(|o| Sphere { center: o.start.0, radius: o.radius }).collect();
+    for (agent, summary) in world.agents.iter().zip(metrics.iter_mut()) {
+        let (Behaviour::Planner { params }, Some(planner)) = (&agent.behaviour, summary.planner.as_mut())
+        else {
+            continue;
+        };
+        let options = params.plan_options();
+        let radius = agent.limits.radius;
+        let index = ObstacleIndex::new(&spheres, radius + params.clearance);
+        let runs = 20;
+        let start = Instant::now();
+        for _ in 0..runs {
+            std::hint::black_box(plan(agent.start.position, radius, &params.waypoints, &index, &options));
+        }
+        planner.plan_time_us = Some(start.elapsed().as_secs_f64() * 1e6 / runs as f64);
+    }
+}
+
+/// Planner timings for a field of `n_obstacles`: (µs to build the index, µs to plan, iterations, status).
+pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String) {
+    let field = bench_scenario(n_obstacles, 1);
+    let options =
+        PlanOptions { clearance: field.clearance, iteration_limit: 256, smoothing: false, record: false };
+    let query = field.ship_radius + field.clearance;
+    let start = Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(ObstacleIndex::new(&field.obstacles, query));
+    }
+    let build_us = start.elapsed().as_secs_f64() * 1e6 / runs as f64;
+    let index = ObstacleIndex::new(&field.obstacles, query);
+    let start = Instant::now();
+    let mut result = None;
+    for _ in 0..runs {
+        result = Some(std::hint::black_box(plan(
+            field.start,
+            field.ship_radius,
+            &field.waypoints,
+            &index,
+            &options,
+        )));
+    }
+    let plan_us = start.elapsed().as_secs_f64() * 1e6 / runs as f64;
+    let (iterations, status) = result.map_or((0, String::new()), |p| (p.iteration_count, p.summary()));
+    (build_us, plan_us, iterations, status)
 }
 
 /// Prints the report of `steerlab bench`.
@@ -187,5 +231,11 @@ pub fn print_report(quick: bool) {
         println!("{:<24}{:>14.1} ns/agent-step", format!("{segments} segments"), ns);
     }
     println!();
-    // TODO(planner merge): planner timings.
+    println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
+    println!("{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations");
+    for n in [100, 1_000, 10_000] {
+        let runs = if quick { 3 } else { 50 };
+        let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
+        println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
+    }
 }

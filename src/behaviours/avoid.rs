@@ -1,7 +1,37 @@
-//! Obstacle avoidance for agents with `avoid_obstacles` (spheres in 3D, circles in 2D). CONTRACT skeleton.
+//! Obstacle avoidance for agents with `avoid_obstacles` (spheres in 3D, circles in 2D).
+//!
+//! # Motivation
+//! Path followers and seekers steer at a point and ignore what is in between. Reynolds'
+//! obstacle avoidance looks a little way ahead along the velocity and, if the agent's body would
+//! hit an obstacle, steers sideways before it gets there: the nearer the contact, the harder.
+//! Seeds 002 and 004 both assume agents do not drive through obstacles; this is the shared
+//! mechanism (the planner of seed 004 avoids by replanning instead).
+//!
+//! # Implementation
+//! 1. If the agent already overlaps obstacles (centre distance < sum of radii), it is pushed
+//!    straight out of the deepest one at `max_acceleration`.
+//! 2. Otherwise a probe sphere of radius `radius + margin` is cast from the position along the
+//!    velocity for `speed · look_ahead` (at least `2 · radius`) with
+//!    [`cast_sphere_sphere`](crate::geometry::cast_sphere_sphere). An agent at rest probes
+//!    nothing (it is not going anywhere; a resting agent next to an obstacle is not nudged). A
+//!    probe that starts inside an obstacle's margin while moving away from it ignores that one.
+//! 3. For the earliest hit, the acceleration is perpendicular to the velocity, away from the
+//!    obstacle's centre: the component of (hit point − centre) perpendicular to the velocity
+//!    (this works unchanged in 3D). When that component vanishes (the centre dead ahead), the
+//!    agent turns to the left of its velocity in the x-y plane (any perpendicular for a purely
+//!    vertical velocity), so the choice is deterministic. Its magnitude is
+//!    `max_acceleration · (1 − toi)`: full at contact, nothing at the end of the probe.
+//!
+//! The result is meant to take priority over the agent's behaviour while it is `Some` (the
+//! simulation uses it instead of, or clamped together with, the behaviour's acceleration).
+//! Allocation-free: one pass over the obstacles.
+//!
+//! # Parameters
+//! `look_ahead` (seconds of travel probed, typically 0.5–2) and `margin` (extra clearance in
+//! world units, typically 2–20), plus the agent's radius and max acceleration.
 
-use super::{Gizmos, Kinematics, Limits};
-use crate::geometry::Sphere;
+use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits};
+use crate::geometry::{cast_sphere_sphere, Sphere, SphereCastHit};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +60,89 @@ pub fn avoid_obstacles(
     p: &AvoidParams,
     gizmos: &mut Gizmos,
 ) -> Option<Vec3> {
-    let _ = (k, limits, obstacles, p, gizmos);
-    todo!("behaviours helper")
+    let radius = limits.radius.max(0.0);
+    let max_acceleration = limits.max_acceleration.max(0.0);
+    let heading = k.velocity.normalize_or_zero();
+
+    // 1. Already overlapping: push out of the deepest obstacle.
+    let mut deepest: Option<(f32, Vec3)> = None;
+    for obstacle in obstacles {
+        let offset = k.position - obstacle.center;
+        let reach = radius + obstacle.radius.max(0.0);
+        let distance = offset.length();
+        let penetration = reach - distance;
+        if penetration > 0.0 && deepest.is_none_or(|(depth, _)| penetration > depth) {
+            let normal = offset.try_normalize().unwrap_or_else(|| side_of(heading));
+            deepest = Some((penetration, normal));
+        }
+    }
+    if let Some((_, normal)) = deepest {
+        let push = normal * max_acceleration;
+        if gizmos.is_enabled() {
+            gizmos.push(
+                GizmoRole::AvoidanceVector,
+                GizmoShape::Arrow(k.position, k.position + normal * radius),
+            );
+        }
+        return Some(push);
+    }
+
+    // 2. Probe ahead along the velocity.
+    let speed = k.velocity.length();
+    if !speed.is_finite() || speed <= 1e-3 {
+        return None;
+    }
+    let probe_length = (speed * p.look_ahead.max(0.0)).max(2.0 * radius);
+    let from = k.position;
+    let to = from + heading * probe_length;
+    let cast_radius = radius + p.margin.max(0.0);
+    let mut earliest: Option<(SphereCastHit, Sphere)> = None;
+    for obstacle in obstacles {
+        let Some(hit) = cast_sphere_sphere(from, to, cast_radius, obstacle.center, obstacle.radius) else {
+            continue;
+        };
+        if hit.started_inside && heading.dot(from - obstacle.center) >= 0.0 {
+            // Inside the margin but already moving away: nothing to avoid.
+            continue;
+        }
+        if earliest.is_none_or(|(best, _)| hit.toi < best.toi) {
+            earliest = Some((hit, *obstacle));
+        }
+    }
+    if gizmos.is_enabled() {
+        gizmos.push(GizmoRole::Probe, GizmoShape::Line(from, to));
+    }
+    let (hit, obstacle) = earliest?;
+
+    // 3. Lateral acceleration away from the centre, scaled by urgency.
+    let outward = hit.point - obstacle.center;
+    let lateral = outward - heading * heading.dot(outward);
+    let inflated = cast_radius + obstacle.radius.max(0.0);
+    let side = if lateral.length() > 1e-3 * inflated.max(1e-3) {
+        lateral.normalize_or_zero()
+    } else {
+        side_of(heading)
+    };
+    let urgency = (1.0 - hit.toi).clamp(0.0, 1.0);
+    let acceleration = side * max_acceleration * urgency;
+    if gizmos.is_enabled() {
+        gizmos.push(GizmoRole::CastHit, GizmoShape::Point(hit.point));
+        gizmos.push(
+            GizmoRole::AvoidanceVector,
+            GizmoShape::Arrow(hit.point, hit.point + side * inflated * urgency),
+        );
+    }
+    Some(acceleration)
+}
+
+/// The deterministic side to turn to when the obstacle is dead ahead: left of `heading` in the
+/// x-y plane, or any perpendicular when `heading` is vertical (+x when it is zero).
+fn side_of(heading: Vec3) -> Vec3 {
+    Vec3::new(-heading.y, heading.x, 0.0).try_normalize().unwrap_or_else(|| {
+        if heading == Vec3::ZERO {
+            Vec3::X
+        } else {
+            heading.any_orthonormal_vector()
+        }
+    })
 }

@@ -1,10 +1,19 @@
 //! Parametric curves F(T) → point in 3D (seed 000's "path as a parametric function").
 //!
 //! Kinds: circle, ellipse, lemniscate (of Bernoulli), lissajous, helix (3D), spline
-//! (Catmull-Rom through points, open or closed) and expr (typed x(t), y(t), z(t) parsed once
-//! with exmex).
+//! (centripetal Catmull-Rom through points, open or closed) and expr (typed x(t), y(t), z(t)
+//! parsed once with exmex). Every built-in kind has a closed-form derivative; expressions are
+//! differentiated symbolically by exmex when it knows every operator involved, and by a central
+//! difference otherwise (`abs`, `floor`, `signum`, … have no symbolic derivative in exmex).
+//!
+//! Evaluation never produces NaN or infinity for a finite T: a component that evaluates to a
+//! non-finite number (an expression such as `1/(t-1)` at its pole, or absurd parameters)
+//! falls back to 0 for that component. That keeps the followers and the renderer free of NaN
+//! at the price of a visible jump to the axis, which is the honest signal of a broken input.
 
+use exmex::prelude::*;
 use glam::Vec3;
+use std::f32::consts::TAU;
 
 /// Why a curve could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -28,53 +37,402 @@ pub enum CurveError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CurveKind {
     /// center + radius·(cos t, sin t), t in [0, 2π).
-    Circle { center: Vec3, radius: f32 },
-    /// center + (a cos t, b sin t).
-    Ellipse { center: Vec3, radius_x: f32, radius_y: f32 },
-    /// Lemniscate of Bernoulli of half-width `size`: size·(cos t, sin t cos t)/(1 + sin² t).
-    Lemniscate { center: Vec3, size: f32 },
-    /// center + (ax sin(fx t + phase), ay sin(fy t)).
-    Lissajous { center: Vec3, amplitude: Vec3, freq_x: f32, freq_y: f32, phase: f32 },
-    /// center + (r cos t, r sin t, pitch·t/2π), t in [0, 2π·turns].
-    Helix { center: Vec3, radius: f32, pitch: f32, turns: f32 },
-    /// Catmull-Rom through points; t in [0, n-1] open, [0, n) closed.
-    Spline { points: Vec<Vec3>, closed: bool },
+    Circle {
+        /// Centre of the circle.
+        center: Vec3,
+        /// Radius in world units.
+        radius: f32,
+    },
+    /// center + (a cos t, b sin t), t in [0, 2π).
+    Ellipse {
+        /// Centre of the ellipse.
+        center: Vec3,
+        /// Semi-axis along x (a).
+        radius_x: f32,
+        /// Semi-axis along y (b).
+        radius_y: f32,
+    },
+    /// Lemniscate of Bernoulli of half-width `size`: size·(cos t, sin t cos t)/(1 + sin² t),
+    /// t in [0, 2π).
+    Lemniscate {
+        /// Centre (the crossing point).
+        center: Vec3,
+        /// Half-width along x in world units.
+        size: f32,
+    },
+    /// center + (ax sin(fx t + phase), ay sin(fy t)); `amplitude.z` is unused (the figure lies
+    /// in its centre's plane). Closed with t in [0, 2π) when both frequencies are integers,
+    /// otherwise open on [0, 2π].
+    Lissajous {
+        /// Centre of the figure.
+        center: Vec3,
+        /// Amplitudes along x and y (z is ignored).
+        amplitude: Vec3,
+        /// Angular frequency of x.
+        freq_x: f32,
+        /// Angular frequency of y.
+        freq_y: f32,
+        /// Phase of x in radians.
+        phase: f32,
+    },
+    /// center + (r cos t, r sin t, pitch·t/2π), t in [0, 2π·turns] (open).
+    Helix {
+        /// Centre of the bottom turn.
+        center: Vec3,
+        /// Radius in world units.
+        radius: f32,
+        /// Rise along z per turn in world units.
+        pitch: f32,
+        /// Number of turns (the parameter range is 2π·turns).
+        turns: f32,
+    },
+    /// Catmull-Rom through points; t in [0, n-1] open, [0, n) closed. Centripetal (knots
+    /// spaced by √distance: no cusps or self-loops within a segment), one unit of T per
+    /// segment, so point i is F(i). Open ends use mirrored phantom points; open splines clamp T.
+    Spline {
+        /// The points the curve passes through (one per integer T).
+        points: Vec<Vec3>,
+        /// Whether the last point joins back to the first.
+        closed: bool,
+    },
     /// Typed components of t.
-    Expr { x: String, y: String, z: String, t_min: f32, t_max: f32 },
+    Expr {
+        /// x(t).
+        x: String,
+        /// y(t).
+        y: String,
+        /// z(t); an empty text means 0.
+        z: String,
+        /// Start of the parameter range.
+        t_min: f32,
+        /// End of the parameter range.
+        t_max: f32,
+    },
 }
 
 /// A curve ready to evaluate (expressions parsed once).
 #[derive(Clone, Debug)]
 pub struct Curve {
     kind: CurveKind,
+    t_min: f32,
+    t_max: f32,
+    closed: bool,
+    /// Parsed components of an `expr` curve (None for the built-in kinds).
+    expr: Option<Box<[ExprComponent; 3]>>,
 }
 
 impl Curve {
     /// Builds a curve, parsing expressions; fails with a message naming the bad expression.
+    ///
+    /// An `expr` curve whose end point coincides with its start point (within 1e-4 of its
+    /// size) is treated as closed, so a typed circle loops like the built-in one. A reversed
+    /// expr range (t_max < t_min) is swapped.
     pub fn new(kind: CurveKind) -> Result<Curve, CurveError> {
-        let _ = &kind;
-        todo!("geometry helper")
+        let mut curve = Curve { kind, t_min: 0.0, t_max: TAU, closed: true, expr: None };
+        match &curve.kind {
+            CurveKind::Circle { .. } | CurveKind::Ellipse { .. } | CurveKind::Lemniscate { .. } => {}
+            CurveKind::Lissajous { freq_x, freq_y, .. } => {
+                curve.closed = is_integer(*freq_x) && is_integer(*freq_y);
+            }
+            CurveKind::Helix { turns, .. } => {
+                curve.closed = false;
+                curve.t_max = TAU * turns.max(0.0);
+            }
+            CurveKind::Spline { points, closed } => {
+                if points.len() < 2 {
+                    return Err(CurveError::TooFewPoints(points.len()));
+                }
+                let n = points.len() as f32;
+                curve.closed = *closed;
+                curve.t_max = if *closed { n } else { n - 1.0 };
+            }
+            CurveKind::Expr { x, y, z, t_min, t_max } => {
+                let components = [
+                    ExprComponent::parse("x", x, false)?,
+                    ExprComponent::parse("y", y, false)?,
+                    ExprComponent::parse("z", z, true)?,
+                ];
+                curve.t_min = t_min.min(*t_max);
+                curve.t_max = t_min.max(*t_max);
+                curve.expr = Some(Box::new(components));
+                curve.closed = false;
+                curve.closed = curve.ends_meet();
+            }
+        }
+        Ok(curve)
     }
+
     /// The plain data this curve was built from.
     pub fn kind(&self) -> &CurveKind {
         &self.kind
     }
-    /// F(T). Never NaN for finite input (expressions that produce NaN give the last finite point or zero).
+
+    /// F(T). Never NaN for finite input: a component that evaluates to a non-finite number
+    /// gives 0 for that component. Closed splines wrap T; open splines clamp it to their range.
     pub fn point(&self, t: f32) -> Vec3 {
-        let _ = t;
-        todo!("geometry helper")
+        let p = match &self.kind {
+            CurveKind::Circle { center, radius } => {
+                let (s, c) = t.sin_cos();
+                *center + *radius * Vec3::new(c, s, 0.0)
+            }
+            CurveKind::Ellipse { center, radius_x, radius_y } => {
+                let (s, c) = t.sin_cos();
+                *center + Vec3::new(radius_x * c, radius_y * s, 0.0)
+            }
+            CurveKind::Lemniscate { center, size } => {
+                let (s, c) = t.sin_cos();
+                let d = 1.0 + s * s;
+                *center + *size * Vec3::new(c / d, s * c / d, 0.0)
+            }
+            CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
+                *center
+                    + Vec3::new(
+                        amplitude.x * (freq_x * t + phase).sin(),
+                        amplitude.y * (freq_y * t).sin(),
+                        0.0,
+                    )
+            }
+            CurveKind::Helix { center, radius, pitch, .. } => {
+                let (s, c) = t.sin_cos();
+                *center + Vec3::new(radius * c, radius * s, pitch * t / TAU)
+            }
+            CurveKind::Spline { points, closed } => self.spline_segment(points, *closed, t).point(),
+            CurveKind::Expr { .. } => match &self.expr {
+                Some(components) => {
+                    let [x, y, z] = &**components;
+                    let t = f64::from(t);
+                    Vec3::new(x.value(t), y.value(t), z.value(t))
+                }
+                None => Vec3::ZERO,
+            },
+        };
+        finite_or_zero(p)
     }
-    /// Exact derivative F'(T) where known in closed form (exmex partial derivatives for expr).
+
+    /// Exact derivative F'(T) where known in closed form (exmex partial derivatives for expr,
+    /// a central difference for expression operators exmex cannot differentiate). Never NaN
+    /// for finite input (non-finite components give 0).
     pub fn derivative(&self, t: f32) -> Vec3 {
-        let _ = t;
-        todo!("geometry helper")
+        let d = match &self.kind {
+            CurveKind::Circle { radius, .. } => {
+                let (s, c) = t.sin_cos();
+                *radius * Vec3::new(-s, c, 0.0)
+            }
+            CurveKind::Ellipse { radius_x, radius_y, .. } => {
+                let (s, c) = t.sin_cos();
+                Vec3::new(-radius_x * s, radius_y * c, 0.0)
+            }
+            CurveKind::Lemniscate { size, .. } => {
+                // d/dt [c/(1+s²)] = -s(3 - s²)/(1+s²)², d/dt [sc/(1+s²)] = (1 - 3s²)/(1+s²)².
+                let s = t.sin();
+                let s2 = s * s;
+                let d2 = (1.0 + s2) * (1.0 + s2);
+                *size * Vec3::new(-s * (3.0 - s2) / d2, (1.0 - 3.0 * s2) / d2, 0.0)
+            }
+            CurveKind::Lissajous { amplitude, freq_x, freq_y, phase, .. } => Vec3::new(
+                amplitude.x * freq_x * (freq_x * t + phase).cos(),
+                amplitude.y * freq_y * (freq_y * t).cos(),
+                0.0,
+            ),
+            CurveKind::Helix { radius, pitch, .. } => {
+                let (s, c) = t.sin_cos();
+                Vec3::new(-radius * s, radius * c, pitch / TAU)
+            }
+            CurveKind::Spline { points, closed } => self.spline_segment(points, *closed, t).derivative(),
+            CurveKind::Expr { .. } => match &self.expr {
+                Some(components) => {
+                    let [x, y, z] = &**components;
+                    let t = f64::from(t);
+                    Vec3::new(x.derivative(t), y.derivative(t), z.derivative(t))
+                }
+                None => Vec3::ZERO,
+            },
+        };
+        finite_or_zero(d)
     }
+
     /// Parameter range [t_min, t_max].
     pub fn t_range(&self) -> (f32, f32) {
-        todo!("geometry helper")
+        (self.t_min, self.t_max)
     }
+
     /// Whether the curve is periodic (T wraps from t_max to t_min).
     pub fn is_closed(&self) -> bool {
-        todo!("geometry helper")
+        self.closed
     }
+
+    /// Whether an expr curve's ends coincide (decides `closed` for expressions).
+    fn ends_meet(&self) -> bool {
+        if self.t_max <= self.t_min {
+            return false;
+        }
+        let start = self.point(self.t_min);
+        let end = self.point(self.t_max);
+        // The size of the curve from a few samples: enough to set a relative tolerance.
+        let mut size = 1.0f32;
+        for i in 1..16 {
+            let t = self.t_min + (self.t_max - self.t_min) * i as f32 / 16.0;
+            size = size.max(self.point(t).distance(start));
+        }
+        start.distance(end) <= 1e-4 * size
+    }
+
+    /// The Catmull-Rom segment containing `t` and the local parameter within it.
+    fn spline_segment(&self, points: &[Vec3], closed: bool, t: f32) -> SplineSegment {
+        let n = points.len();
+        let last = n.saturating_sub(1);
+        let (segment_idx, u) = if closed {
+            let period = n as f32;
+            let wrapped = if t.is_finite() { t.rem_euclid(period) } else { 0.0 };
+            let idx = (wrapped.floor() as usize).min(last);
+            (idx, (wrapped - idx as f32).clamp(0.0, 1.0))
+        } else {
+            let max_t = last as f32;
+            let clamped = if t.is_finite() { t.clamp(0.0, max_t) } else { 0.0 };
+            let idx = (clamped.floor() as usize).min(last.saturating_sub(1));
+            (idx, (clamped - idx as f32).clamp(0.0, 1.0))
+        };
+        let get = |i: usize| points.get(i).copied().unwrap_or(Vec3::ZERO);
+        let p1 = get(segment_idx);
+        let (p0, p2, p3) = if closed {
+            (get((segment_idx + n - 1) % n), get((segment_idx + 1) % n), get((segment_idx + 2) % n))
+        } else {
+            let p2 = get(segment_idx + 1);
+            // Open ends use mirrored phantom points so the end tangents follow the end segments.
+            let p0 = if segment_idx == 0 { 2.0 * p1 - p2 } else { get(segment_idx - 1) };
+            let p3 = if segment_idx + 2 >= n { 2.0 * p2 - p1 } else { get(segment_idx + 2) };
+            (p0, p2, p3)
+        };
+        SplineSegment { p: [p0, p1, p2, p3], u }
+    }
+}
+
+/// One centripetal Catmull-Rom segment from `p[1]` to `p[2]` at local parameter `u` in [0, 1].
+///
+/// Centripetal (knot spacing √distance) rather than uniform: it never forms cusps or loops
+/// inside a segment, so |F'| stays away from zero between distinct points. Each segment
+/// spans one unit of T, so the curve passes through point i at T = i; the direction of F' is
+/// continuous there but its length jumps when neighbouring segments differ in length.
+struct SplineSegment {
+    p: [Vec3; 4],
+    u: f32,
+}
+
+impl SplineSegment {
+    /// Knots t0..t3 (t1 = 0) and the global knot value s for `u`.
+    fn knots(&self) -> ([f32; 4], f32) {
+        let [p0, p1, p2, p3] = self.p;
+        let spacing = |a: Vec3, b: Vec3| a.distance(b).sqrt().max(1e-6);
+        let t0 = -spacing(p0, p1);
+        let t2 = spacing(p1, p2);
+        let t3 = t2 + spacing(p2, p3);
+        let knots = [t0, 0.0, t2, t3];
+        (knots, self.u * t2)
+    }
+
+    /// The Barry-Goldman pyramid; returns the point and its derivative with respect to `u`.
+    fn evaluate(&self) -> (Vec3, Vec3) {
+        let [p0, p1, p2, p3] = self.p;
+        let ([t0, t1, t2, t3], s) = self.knots();
+        // Interpolation written as a + (s - ta)/(tb - ta)·(b - a) so equal points stay exact.
+        let lerp = |a: Vec3, b: Vec3, ta: f32, tb: f32| a + (s - ta) / (tb - ta) * (b - a);
+        let slope = |a: Vec3, b: Vec3, ta: f32, tb: f32| (b - a) / (tb - ta);
+        let a1 = lerp(p0, p1, t0, t1);
+        let a2 = lerp(p1, p2, t1, t2);
+        let a3 = lerp(p2, p3, t2, t3);
+        let da1 = slope(p0, p1, t0, t1);
+        let da2 = slope(p1, p2, t1, t2);
+        let da3 = slope(p2, p3, t2, t3);
+        let b1 = lerp(a1, a2, t0, t2);
+        let b2 = lerp(a2, a3, t1, t3);
+        let db1 = slope(a1, a2, t0, t2) + da1 + (s - t0) / (t2 - t0) * (da2 - da1);
+        let db2 = slope(a2, a3, t1, t3) + da2 + (s - t1) / (t3 - t1) * (da3 - da2);
+        let c = lerp(b1, b2, t1, t2);
+        let dc = slope(b1, b2, t1, t2) + db1 + (s - t1) / (t2 - t1) * (db2 - db1);
+        // ds/du = t2 - t1.
+        (c, dc * (t2 - t1))
+    }
+
+    fn point(&self) -> Vec3 {
+        self.evaluate().0
+    }
+
+    fn derivative(&self) -> Vec3 {
+        self.evaluate().1
+    }
+}
+
+/// One parsed expression component and its derivative.
+#[derive(Clone, Debug)]
+struct ExprComponent {
+    /// The expression; None means the constant 0 (an empty z).
+    value: Option<FlatEx<f64>>,
+    /// The symbolic derivative; None when exmex cannot differentiate (central difference then).
+    derivative: Option<FlatEx<f64>>,
+    /// True when the expression does not use `t` (derivative 0).
+    constant: bool,
+}
+
+impl ExprComponent {
+    fn parse(component: &'static str, text: &str, empty_is_zero: bool) -> Result<Self, CurveError> {
+        let bad =
+            |reason: String| CurveError::BadExpression { component, expression: text.to_string(), reason };
+        if text.trim().is_empty() {
+            if empty_is_zero {
+                return Ok(ExprComponent { value: None, derivative: None, constant: true });
+            }
+            return Err(bad("the expression is empty".to_string()));
+        }
+        let value = FlatEx::<f64>::parse(text).map_err(|e| bad(e.to_string()))?;
+        if let Some(other) = value.var_names().iter().find(|name| name.as_str() != "t") {
+            return Err(bad(format!("unknown variable `{other}` (only `t` is allowed)")));
+        }
+        let constant = value.var_names().is_empty();
+        let derivative = if constant { None } else { value.clone().partial(0).ok() };
+        Ok(ExprComponent { value: Some(value), derivative, constant })
+    }
+
+    fn value(&self, t: f64) -> f32 {
+        match &self.value {
+            Some(expr) => finite_f32(expr.eval_relaxed(&[t]).unwrap_or(0.0)),
+            None => 0.0,
+        }
+    }
+
+    fn derivative(&self, t: f64) -> f32 {
+        if self.constant {
+            return 0.0;
+        }
+        match (&self.derivative, &self.value) {
+            (Some(derivative), _) => finite_f32(derivative.eval_relaxed(&[t]).unwrap_or(0.0)),
+            (None, Some(expr)) => {
+                // Central difference in f64 for operators without a symbolic derivative.
+                let h = 1e-5 * t.abs().max(1.0);
+                let ahead = expr.eval_relaxed(&[t + h]).unwrap_or(0.0);
+                let behind = expr.eval_relaxed(&[t - h]).unwrap_or(0.0);
+                finite_f32((ahead - behind) / (2.0 * h))
+            }
+            (None, None) => 0.0,
+        }
+    }
+}
+
+/// A double as f32, or 0 when it is not finite (or overflows f32).
+fn finite_f32(value: f64) -> f32 {
+    let single = value as f32;
+    if single.is_finite() {
+        single
+    } else {
+        0.0
+    }
+}
+
+/// Replaces non-finite components by 0.
+fn finite_or_zero(v: Vec3) -> Vec3 {
+    let fix = |x: f32| if x.is_finite() { x } else { 0.0 };
+    Vec3::new(fix(v.x), fix(v.y), fix(v.z))
+}
+
+fn is_integer(x: f32) -> bool {
+    x.is_finite() && (x - x.round()).abs() <= 1e-6 * x.abs().max(1.0)
 }

@@ -1,11 +1,24 @@
 //! Polyline paths (open or closed) with cumulative arc length, global projection and coherent
 //! projection through a [`PathCursor`].
 //!
-//! CONTRACT (skeleton; the implementation fills the bodies and may add private helpers):
-//! degenerate input (no points, one point, coincident points, zero-length segments) never
-//! produces NaN or panics.
+//! Segment `i` runs from point `i` to point `i + 1`; a closed path adds the segment from the last
+//! point back to the first. Arc lengths are measured from point 0; on closed paths every arc
+//! length this module returns lies in `[0, length)` and every arc length it accepts wraps.
+//!
+//! Coherent projection is what path followers use each step: it only looks at the segments whose
+//! arc length lies within a window around the cursor (walking outward from the cursor's segment,
+//! so the cost follows the window, not the path), which keeps an agent on its own leg of a hairpin
+//! or of a figure-eight crossing even where the other leg is closer. It falls back to the global
+//! search only to re-acquire a path the agent has clearly left.
+//!
+//! Degenerate input (no points, one point, coincident points, zero-length segments) never
+//! produces NaN or panics: a path without segments projects everything onto its first point (or
+//! the origin when it has none), and zero-length segments project onto their start.
 
 use glam::Vec3;
+
+/// A re-acquiring global projection must be closer than this fraction of the windowed distance.
+const REACQUIRE_FACTOR: f32 = 0.5;
 
 /// A path through points; `closed` adds the segment from the last point back to the first.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,9 +59,24 @@ pub struct PathCursor {
 
 impl Polyline {
     /// Builds a path; any input is accepted (validation of scenes happens in `scene`).
+    /// A non-finite segment length counts as zero so the cumulative lengths stay finite.
     pub fn new(points: Vec<Vec3>, closed: bool) -> Polyline {
-        let _ = (&points, closed);
-        todo!("geometry helper")
+        let mut cumulative = Vec::with_capacity(points.len() + 1);
+        if let Some(&first) = points.first() {
+            let mut total = 0.0f32;
+            let mut previous = first;
+            cumulative.push(0.0);
+            for &point in points.iter().skip(1) {
+                total += finite_or_zero(previous.distance(point));
+                cumulative.push(total);
+                previous = point;
+            }
+            if closed && points.len() >= 2 {
+                total += finite_or_zero(previous.distance(first));
+                cumulative.push(total);
+            }
+        }
+        Polyline { points, cumulative, closed }
     }
     /// The vertices.
     pub fn points(&self) -> &[Vec3] {
@@ -64,43 +92,141 @@ impl Polyline {
     }
     /// Number of segments (points - 1 when open, points when closed with ≥ 2 points).
     pub fn segment_count(&self) -> usize {
-        todo!("geometry helper")
+        let n_points = self.points.len();
+        if self.closed {
+            if n_points >= 2 {
+                n_points
+            } else {
+                0
+            }
+        } else {
+            n_points.saturating_sub(1)
+        }
     }
-    /// End points of segment `segment_idx` (wrapping the index).
+    /// End points of segment `segment_idx` (wrapping the index). A path without segments
+    /// returns its first point twice (the origin when it has no points).
     pub fn segment(&self, segment_idx: usize) -> (Vec3, Vec3) {
-        let _ = segment_idx;
-        todo!("geometry helper")
+        let count = self.segment_count();
+        if count == 0 {
+            let first = self.first_point();
+            return (first, first);
+        }
+        let idx = segment_idx % count;
+        (self.vertex(idx), self.vertex((idx + 1) % self.points.len()))
+    }
+    /// Length of segment `segment_idx` (wrapping the index; zero for a path without segments).
+    pub fn segment_length(&self, segment_idx: usize) -> f32 {
+        let count = self.segment_count();
+        if count == 0 {
+            return 0.0;
+        }
+        let idx = segment_idx % count;
+        (self.cum(idx + 1) - self.cum(idx)).max(0.0)
     }
     /// Arc length at the start of segment `segment_idx`.
     pub fn segment_start_distance(&self, segment_idx: usize) -> f32 {
-        let _ = segment_idx;
-        todo!("geometry helper")
+        let count = self.segment_count();
+        if count == 0 {
+            return 0.0;
+        }
+        self.cum(segment_idx % count)
+    }
+    /// Unit direction of segment `segment_idx` (wrapping the index); a zero-length segment
+    /// borrows the direction of the nearest following (then preceding) segment with length.
+    /// Zero when the path has no segment with length.
+    pub fn segment_direction(&self, segment_idx: usize) -> Vec3 {
+        let count = self.segment_count();
+        if count == 0 {
+            return Vec3::ZERO;
+        }
+        let start = segment_idx % count;
+        let direction_of = |idx: usize| {
+            let (a, b) = self.segment(idx);
+            (b - a).try_normalize()
+        };
+        for step in 0..count {
+            let idx = start + step;
+            if !self.closed && idx >= count {
+                break;
+            }
+            if let Some(direction) = direction_of(idx % count) {
+                return direction;
+            }
+        }
+        for step in 1..=start {
+            if let Some(direction) = direction_of(start - step) {
+                return direction;
+            }
+        }
+        Vec3::ZERO
     }
     /// The point at arc length `distance` (wraps on closed paths, clamps on open ones).
     pub fn point_at_distance(&self, distance: f32) -> Vec3 {
-        let _ = distance;
-        todo!("geometry helper")
+        if self.segment_count() == 0 {
+            return self.first_point();
+        }
+        let (segment_idx, along) = self.locate(self.normalise_distance(distance));
+        self.point_on_segment(segment_idx, along)
     }
     /// Unit direction of the path at arc length `distance` (zero for degenerate paths).
     pub fn direction_at_distance(&self, distance: f32) -> Vec3 {
-        let _ = distance;
-        todo!("geometry helper")
+        if self.segment_count() == 0 {
+            return Vec3::ZERO;
+        }
+        let (segment_idx, _) = self.locate(self.normalise_distance(distance));
+        self.segment_direction(segment_idx)
     }
-    /// Closest point over the whole path.
+    /// The point a cursor stands on (its arc length on its segment), in O(1) when the cursor's
+    /// segment holds its arc length; the path's start for an uninitialised cursor.
+    pub fn point_at_cursor(&self, cursor: &PathCursor) -> Vec3 {
+        if !cursor.initialised {
+            return self.first_point();
+        }
+        match self.cursor_segment(cursor) {
+            Some(segment_idx) => {
+                self.point_on_segment(segment_idx, cursor.distance_along - self.cum(segment_idx))
+            }
+            None => self.point_at_distance(cursor.distance_along),
+        }
+    }
+    /// Closest point over the whole path (ties go to the lowest segment index).
     pub fn project_point(&self, point: Vec3) -> PathProjection {
-        let _ = point;
-        todo!("geometry helper")
+        let count = self.segment_count();
+        if count == 0 {
+            return self.project_onto_first_point(point);
+        }
+        let mut best = self.project_point_segment(point, 0);
+        for segment_idx in 1..count {
+            let candidate = self.project_point_segment(point, segment_idx);
+            if candidate.distance < best.distance {
+                best = candidate;
+            }
+        }
+        best
     }
-    /// Closest point on one segment.
+    /// Closest point on one segment (wrapping the index).
     pub fn project_point_segment(&self, point: Vec3, segment_idx: usize) -> PathProjection {
-        let _ = (point, segment_idx);
-        todo!("geometry helper")
+        let count = self.segment_count();
+        if count == 0 {
+            return self.project_onto_first_point(point);
+        }
+        let idx = segment_idx % count;
+        let segment_length = self.segment_length(idx);
+        let (along, closest) = self.project_on_segment_range(point, idx, 0.0, segment_length);
+        PathProjection {
+            segment_idx: idx,
+            along_segment: along,
+            distance_along: self.normalise_distance(self.cum(idx) + along),
+            point: closest,
+            distance: closest.distance(point),
+        }
     }
     /// Coherent projection: the closest point whose arc length lies within `window` of the
     /// cursor's, falling back to [`Polyline::project_point`] when the cursor is uninitialised or
     /// the windowed result is farther than `reacquire_distance` while a global one is much
-    /// closer. Updates the cursor. Cost grows with the number of segments the window covers, not
-    /// with the path's segment count.
+    /// closer (less than half as far). Updates the cursor. Cost grows with the number of segments
+    /// the window covers, not with the path's segment count (except when re-acquiring, or when
+    /// the window covers a whole closed path).
     pub fn project_point_coherent(
         &self,
         point: Vec3,
@@ -108,7 +234,453 @@ impl Polyline {
         window: f32,
         reacquire_distance: f32,
     ) -> PathProjection {
-        let _ = (point, cursor, window, reacquire_distance);
-        todo!("geometry helper")
+        let count = self.segment_count();
+        let usable_cursor = cursor.initialised && cursor.distance_along.is_finite();
+        let projection = if count == 0 || !usable_cursor {
+            self.project_point(point)
+        } else {
+            let window = if window.is_nan() { 0.0 } else { window.max(0.0) };
+            let windowed = if self.closed && 2.0 * window >= self.length() {
+                // The window covers the whole loop: every point is inside it.
+                self.project_point(point)
+            } else {
+                self.project_point_window(point, cursor, window)
+            };
+            if windowed.distance > reacquire_distance {
+                let global = self.project_point(point);
+                if global.distance < REACQUIRE_FACTOR * windowed.distance {
+                    global
+                } else {
+                    windowed
+                }
+            } else {
+                windowed
+            }
+        };
+        cursor.segment_idx = projection.segment_idx;
+        cursor.distance_along = projection.distance_along;
+        cursor.initialised = true;
+        projection
+    }
+    /// Coherent projection with a window sized from the query itself: twice the distance from
+    /// `point` to the cursor's point plus `margin`. Along a straight leg the projection cannot
+    /// move farther than that distance, and the factor two covers the jump of a closest point
+    /// across the inside of a right-angled corner. An uninitialised cursor projects globally.
+    pub fn project_point_tracking(
+        &self,
+        point: Vec3,
+        cursor: &mut PathCursor,
+        margin: f32,
+        reacquire_distance: f32,
+    ) -> PathProjection {
+        let window = if cursor.initialised {
+            2.0 * point.distance(self.point_at_cursor(cursor)) + margin.max(0.0)
+        } else {
+            0.0
+        };
+        self.project_point_coherent(point, cursor, window, reacquire_distance)
+    }
+
+    /// The first vertex, or the origin for an empty path.
+    fn first_point(&self) -> Vec3 {
+        self.points.first().copied().unwrap_or(Vec3::ZERO)
+    }
+    /// Vertex `idx`, or the origin when out of range.
+    fn vertex(&self, idx: usize) -> Vec3 {
+        self.points.get(idx).copied().unwrap_or(Vec3::ZERO)
+    }
+    /// Cumulative arc length at vertex `idx`, or zero when out of range.
+    fn cum(&self, idx: usize) -> f32 {
+        self.cumulative.get(idx).copied().unwrap_or(0.0)
+    }
+    /// The projection of a point onto a path without segments.
+    fn project_onto_first_point(&self, point: Vec3) -> PathProjection {
+        let first = self.first_point();
+        PathProjection { point: first, distance: first.distance(point), ..PathProjection::default() }
+    }
+    /// Brings an arc length into the path's range: wraps into [0, length) on closed paths,
+    /// clamps into [0, length] on open ones; NaN becomes 0.
+    fn normalise_distance(&self, distance: f32) -> f32 {
+        let length = self.length();
+        if distance.is_nan() {
+            return 0.0;
+        }
+        if !self.closed {
+            return distance.clamp(0.0, length.max(0.0));
+        }
+        if length <= 0.0 || !distance.is_finite() {
+            return 0.0;
+        }
+        let wrapped = distance.rem_euclid(length);
+        // rem_euclid can round a tiny negative input up to `length` itself.
+        if wrapped >= length || wrapped < 0.0 {
+            0.0
+        } else {
+            wrapped
+        }
+    }
+    /// Segment holding an already normalised arc length and the distance along it. Among
+    /// segments starting at the same arc length (zero-length ones) the last is chosen.
+    fn locate(&self, distance: f32) -> (usize, f32) {
+        let count = self.segment_count();
+        if count == 0 {
+            return (0, 0.0);
+        }
+        let starts = self.cumulative.get(..count).unwrap_or(&[]);
+        let segment_idx = starts.partition_point(|&start| start <= distance).saturating_sub(1).min(count - 1);
+        let along = (distance - self.cum(segment_idx)).max(0.0).min(self.segment_length(segment_idx));
+        (segment_idx, along)
+    }
+    /// The cursor's segment if it is in range and holds the cursor's arc length.
+    fn cursor_segment(&self, cursor: &PathCursor) -> Option<usize> {
+        let segment_idx = cursor.segment_idx;
+        if segment_idx >= self.segment_count() {
+            return None;
+        }
+        let holds = self.cum(segment_idx) <= cursor.distance_along
+            && cursor.distance_along <= self.cum(segment_idx + 1);
+        holds.then_some(segment_idx)
+    }
+    /// The point `along` world units from the start of segment `segment_idx` (clamped to it).
+    fn point_on_segment(&self, segment_idx: usize, along: f32) -> Vec3 {
+        let (a, b) = self.segment(segment_idx);
+        let segment_length = self.segment_length(segment_idx);
+        if segment_length <= 0.0 {
+            return a;
+        }
+        let along = along.max(0.0).min(segment_length);
+        a + (b - a) * (along / segment_length)
+    }
+    /// Closest point of segment `segment_idx` to `point` among those whose distance from the
+    /// segment start lies in [min_along, max_along]; returns that distance and the point.
+    fn project_on_segment_range(
+        &self,
+        point: Vec3,
+        segment_idx: usize,
+        min_along: f32,
+        max_along: f32,
+    ) -> (f32, Vec3) {
+        let (a, b) = self.segment(segment_idx);
+        let segment_length = self.segment_length(segment_idx);
+        if segment_length <= 0.0 {
+            return (0.0, a);
+        }
+        let along = ((point - a).dot(b - a) / segment_length).max(min_along).min(max_along);
+        let along = if along.is_nan() { min_along.max(0.0) } else { along };
+        (along, a + (b - a) * (along / segment_length))
+    }
+    /// The windowed search behind [`Polyline::project_point_coherent`]: walks forward from the
+    /// cursor's segment until the segments start past the window, then backward until they end
+    /// before it, clipping each segment to the window. Needs at least one segment and, on a
+    /// closed path, a window shorter than half the loop.
+    fn project_point_window(&self, point: Vec3, cursor: &PathCursor, window: f32) -> PathProjection {
+        let count = self.segment_count();
+        let length = self.length();
+        let center = self.normalise_distance(cursor.distance_along);
+        let cursor_at = PathCursor { distance_along: center, ..*cursor };
+        let start_idx = self.cursor_segment(&cursor_at).unwrap_or_else(|| self.locate(center).0);
+        let lo = center - window;
+        let hi = center + window;
+
+        // (distance squared, segment, along, unwrapped arc length, point)
+        let mut best: Option<(f32, usize, f32, f32, Vec3)> = None;
+        let mut consider = |segment_idx: usize, segment_start: f32, min_along: f32, max_along: f32| {
+            let (along, closest) = self.project_on_segment_range(point, segment_idx, min_along, max_along);
+            let distance_sq = closest.distance_squared(point);
+            let better = match best {
+                Some((best_sq, ..)) => distance_sq < best_sq,
+                None => true,
+            };
+            if better {
+                best = Some((distance_sq, segment_idx, along, segment_start + along, closest));
+            }
+        };
+
+        // Forward, starting with the cursor's own segment (so ties stay with it).
+        for step in 0..=count {
+            let unwrapped_idx = start_idx + step;
+            if !self.closed && unwrapped_idx >= count {
+                break;
+            }
+            let segment_idx = unwrapped_idx % count;
+            let lap = (unwrapped_idx / count) as f32;
+            let segment_start = self.cum(segment_idx) + lap * length;
+            let segment_length = self.segment_length(segment_idx);
+            if step > 0 && segment_start > hi {
+                break;
+            }
+            let mut min_along = (lo - segment_start).max(0.0);
+            let mut max_along = (hi - segment_start).min(segment_length);
+            if min_along > max_along {
+                if step > 0 {
+                    break;
+                }
+                // Rounding put the cursor just outside its segment: use the nearest end.
+                let along = (center - segment_start).max(0.0).min(segment_length);
+                min_along = along;
+                max_along = along;
+            }
+            consider(segment_idx, segment_start, min_along, max_along);
+        }
+        // Backward from the segment before the cursor's.
+        for step in 1..=count {
+            if !self.closed && step > start_idx {
+                break;
+            }
+            let unwrapped_idx = start_idx as isize - step as isize;
+            let segment_idx = unwrapped_idx.rem_euclid(count as isize) as usize;
+            let lap = unwrapped_idx.div_euclid(count as isize) as f32;
+            let segment_start = self.cum(segment_idx) + lap * length;
+            let segment_length = self.segment_length(segment_idx);
+            if segment_start + segment_length < lo {
+                break;
+            }
+            let min_along = (lo - segment_start).max(0.0);
+            let max_along = (hi - segment_start).min(segment_length);
+            if min_along > max_along {
+                break;
+            }
+            consider(segment_idx, segment_start, min_along, max_along);
+        }
+
+        match best {
+            Some((distance_sq, segment_idx, along, unwrapped, closest)) => PathProjection {
+                segment_idx,
+                along_segment: along,
+                distance_along: self.normalise_distance(unwrapped),
+                point: closest,
+                distance: distance_sq.sqrt(),
+            },
+            None => self.project_point(point),
+        }
+    }
+}
+
+/// `value` if finite, else zero.
+fn finite_or_zero(value: f32) -> f32 {
+    if value.is_finite() {
+        value
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: f32, y: f32) -> Vec3 {
+        Vec3::new(x, y, 0.0)
+    }
+
+    fn hairpin() -> Polyline {
+        Polyline::new(vec![v(0.0, 0.0), v(400.0, 0.0), v(400.0, 60.0), v(0.0, 60.0)], false)
+    }
+
+    fn square(closed: bool) -> Polyline {
+        Polyline::new(vec![v(0.0, 0.0), v(100.0, 0.0), v(100.0, 100.0), v(0.0, 100.0)], closed)
+    }
+
+    #[test]
+    fn open_path_has_cumulative_lengths_and_segments() {
+        let path = Polyline::new(vec![v(0.0, 0.0), v(3.0, 4.0), v(3.0, 10.0)], false);
+        assert_eq!(path.cumulative, vec![0.0, 5.0, 11.0]);
+        assert_eq!(path.length(), 11.0);
+        assert_eq!(path.segment_count(), 2);
+        assert_eq!(path.segment(1), (v(3.0, 4.0), v(3.0, 10.0)));
+        assert_eq!(path.segment_start_distance(1), 5.0);
+        assert_eq!(path.segment_length(0), 5.0);
+    }
+
+    #[test]
+    fn closed_path_adds_the_closing_segment() {
+        let path = square(true);
+        assert_eq!(path.cumulative, vec![0.0, 100.0, 200.0, 300.0, 400.0]);
+        assert_eq!(path.length(), 400.0);
+        assert_eq!(path.segment_count(), 4);
+        assert_eq!(path.segment(3), (v(0.0, 100.0), v(0.0, 0.0)));
+        assert_eq!(path.segment(5), (v(100.0, 0.0), v(100.0, 100.0)));
+        assert_eq!(path.segment_start_distance(3), 300.0);
+    }
+
+    #[test]
+    fn degenerate_paths_have_no_segments_and_no_nan() {
+        let empty = Polyline::new(vec![], true);
+        assert_eq!((empty.segment_count(), empty.length()), (0, 0.0));
+        assert_eq!(empty.point_at_distance(5.0), Vec3::ZERO);
+        assert_eq!(empty.direction_at_distance(5.0), Vec3::ZERO);
+        assert_eq!(empty.project_point(v(3.0, 4.0)).distance, 5.0);
+        let single = Polyline::new(vec![v(1.0, 1.0)], true);
+        assert_eq!(single.segment_count(), 0);
+        assert_eq!(single.segment(7), (v(1.0, 1.0), v(1.0, 1.0)));
+        assert_eq!(single.point_at_distance(-3.0), v(1.0, 1.0));
+        let coincident = Polyline::new(vec![v(2.0, 2.0), v(2.0, 2.0), v(2.0, 2.0)], true);
+        assert_eq!(coincident.length(), 0.0);
+        assert_eq!(coincident.point_at_distance(10.0), v(2.0, 2.0));
+        assert_eq!(coincident.direction_at_distance(0.0), Vec3::ZERO);
+        let mut cursor = PathCursor::default();
+        let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
+        assert_eq!((projection.point, projection.distance), (v(2.0, 2.0), 5.0));
+        let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
+        assert_eq!(
+            (projection.point, projection.distance, projection.distance_along),
+            (v(2.0, 2.0), 5.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn point_at_distance_clamps_on_open_paths() {
+        let path = square(false);
+        assert_eq!(path.point_at_distance(-50.0), v(0.0, 0.0));
+        assert_eq!(path.point_at_distance(150.0), v(100.0, 50.0));
+        assert_eq!(path.point_at_distance(300.0), v(0.0, 100.0));
+        assert_eq!(path.point_at_distance(1e9), v(0.0, 100.0));
+    }
+
+    #[test]
+    fn point_at_distance_wraps_on_closed_paths_including_negative() {
+        let path = square(true);
+        assert_eq!(path.point_at_distance(350.0), v(0.0, 50.0));
+        assert_eq!(path.point_at_distance(450.0), v(50.0, 0.0));
+        assert_eq!(path.point_at_distance(-50.0), v(0.0, 50.0));
+        assert_eq!(path.point_at_distance(-450.0), v(0.0, 50.0));
+        assert_eq!(path.point_at_distance(400.0), v(0.0, 0.0));
+    }
+
+    #[test]
+    fn direction_skips_zero_length_segments() {
+        let path = Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(10.0, 0.0), v(10.0, 10.0)], false);
+        assert_eq!(path.direction_at_distance(5.0), Vec3::X);
+        assert_eq!(path.direction_at_distance(10.0), Vec3::Y);
+        assert_eq!(path.direction_at_distance(20.0), Vec3::Y);
+        assert_eq!(path.segment_direction(1), Vec3::Y);
+        let trailing = Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(10.0, 0.0)], false);
+        assert_eq!(trailing.direction_at_distance(10.0), Vec3::X);
+    }
+
+    #[test]
+    fn projection_clamps_before_first_vertex() {
+        let projection = square(false).project_point(v(-30.0, -40.0));
+        assert_eq!(projection.segment_idx, 0);
+        assert_eq!(projection.along_segment, 0.0);
+        assert_eq!(projection.distance_along, 0.0);
+        assert_eq!(projection.point, v(0.0, 0.0));
+        assert_eq!(projection.distance, 50.0);
+    }
+
+    #[test]
+    fn projection_clamps_after_last_vertex() {
+        let projection = square(false).project_point(v(-30.0, 140.0));
+        assert_eq!(projection.segment_idx, 2);
+        assert_eq!(projection.along_segment, 100.0);
+        assert_eq!(projection.distance_along, 300.0);
+        assert_eq!(projection.point, v(0.0, 100.0));
+        assert_eq!(projection.distance, 50.0);
+    }
+
+    #[test]
+    fn projection_onto_a_segment_gives_the_seeds_l() {
+        let path = square(true);
+        let projection = path.project_point_segment(v(130.0, 40.0), 1);
+        assert_eq!(projection.along_segment, 40.0);
+        assert_eq!(projection.distance_along, 140.0);
+        assert_eq!(projection.point, v(100.0, 40.0));
+        assert_eq!(projection.distance, 30.0);
+        let closing = path.project_point_segment(v(-10.0, 25.0), 3);
+        assert_eq!(closing.along_segment, 75.0);
+        assert_eq!(closing.distance_along, 375.0);
+    }
+
+    #[test]
+    fn projection_at_the_end_of_a_closed_path_wraps_to_zero() {
+        let projection = square(true).project_point_segment(v(-5.0, -5.0), 3);
+        assert_eq!(projection.point, v(0.0, 0.0));
+        assert_eq!(projection.distance_along, 0.0);
+    }
+
+    #[test]
+    fn coherent_projection_stays_on_the_hairpin_leg_of_the_cursor() {
+        let path = hairpin();
+        let mut cursor = PathCursor::default();
+        let first = path.project_point_coherent(v(100.0, 5.0), &mut cursor, 50.0, 40.0);
+        assert_eq!((first.segment_idx, first.distance_along), (0, 100.0));
+        // Closer to leg 2 (25 away) than to leg 0 (35 away).
+        let projection = path.project_point_coherent(v(110.0, 35.0), &mut cursor, 50.0, 40.0);
+        assert_eq!(projection.segment_idx, 0);
+        assert_eq!(projection.distance_along, 110.0);
+        assert_eq!(projection.distance, 35.0);
+        assert_eq!(cursor.distance_along, 110.0);
+        // The global projection would have jumped.
+        assert_eq!(path.project_point(v(110.0, 35.0)).segment_idx, 2);
+    }
+
+    #[test]
+    fn coherent_projection_reacquires_a_path_it_has_clearly_left() {
+        let path = hairpin();
+        let mut cursor = PathCursor { segment_idx: 0, distance_along: 100.0, initialised: true };
+        let projection = path.project_point_coherent(v(300.0, 58.0), &mut cursor, 20.0, 40.0);
+        assert_eq!(projection.segment_idx, 2);
+        assert_eq!(projection.distance_along, 560.0);
+        assert!((projection.distance - 2.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn coherent_projection_clips_to_the_window() {
+        let path = square(false);
+        let mut cursor = PathCursor { segment_idx: 0, distance_along: 50.0, initialised: true };
+        let projection = path.project_point_coherent(v(100.0, 80.0), &mut cursor, 20.0, f32::INFINITY);
+        assert_eq!(projection.distance_along, 70.0);
+        assert_eq!(projection.point, v(70.0, 0.0));
+    }
+
+    #[test]
+    fn coherent_projection_crosses_the_seam_of_a_closed_path() {
+        let path = square(true);
+        let mut cursor = PathCursor::default();
+        let mut previous = path.project_point_coherent(v(-2.0, 40.0), &mut cursor, 10.0, 50.0).distance_along;
+        assert_eq!(previous, 360.0);
+        let mut unwrapped_total = 0.0;
+        for step in 1..=60 {
+            let y = 40.0 - step as f32 * 2.0;
+            let query = if y >= 0.0 { v(-2.0, y) } else { v(-y, -2.0) };
+            let projection = path.project_point_coherent(query, &mut cursor, 10.0, 50.0);
+            assert!(projection.distance_along >= 0.0 && projection.distance_along < path.length());
+            let mut delta = projection.distance_along - previous;
+            if delta < -200.0 {
+                delta += path.length();
+            }
+            assert!((0.0..=4.0).contains(&delta), "step {step}: delta {delta}");
+            unwrapped_total += delta;
+            previous = projection.distance_along;
+        }
+        assert!(unwrapped_total > 70.0, "{unwrapped_total}");
+        assert!(cursor.segment_idx == 0 && cursor.distance_along > 0.0 && cursor.distance_along < 100.0);
+    }
+
+    #[test]
+    fn coherent_projection_walks_backward_over_the_seam() {
+        let path = square(true);
+        let mut cursor = PathCursor { segment_idx: 0, distance_along: 5.0, initialised: true };
+        let projection = path.project_point_coherent(v(-3.0, 10.0), &mut cursor, 20.0, f32::INFINITY);
+        assert_eq!(projection.segment_idx, 3);
+        assert_eq!(projection.distance_along, 390.0);
+    }
+
+    #[test]
+    fn coherent_projection_with_an_inconsistent_cursor_relocates_it() {
+        let path = square(false);
+        let mut cursor = PathCursor { segment_idx: 7, distance_along: 150.0, initialised: true };
+        let projection = path.project_point_coherent(v(110.0, 160.0), &mut cursor, 10.0, f32::INFINITY);
+        assert_eq!(projection.distance_along, 160.0);
+        assert_eq!(cursor.segment_idx, 1);
+    }
+
+    #[test]
+    fn point_at_cursor_is_the_cursor_projection() {
+        let path = square(true);
+        let mut cursor = PathCursor::default();
+        let projection = path.project_point_coherent(v(120.0, 30.0), &mut cursor, 10.0, 10.0);
+        assert_eq!(path.point_at_cursor(&cursor), projection.point);
+        assert_eq!(path.point_at_cursor(&PathCursor::default()), v(0.0, 0.0));
     }
 }

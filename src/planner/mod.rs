@@ -1,10 +1,42 @@
-//! The 3D waypoint planner (seed 004) and the ship that flies it. CONTRACT skeleton: the planner
-//! helper fills this module (and may split it into files under `planner/`).
+//! The 3D waypoint planner of seed 004 (`004_*.txt`, "Path-Finding in 3D") and the ship that
+//! flies it.
+//!
+//! # Motivation
+//! The user gives a ship a queue of waypoints; obstacles stand in the way. The seed splits the work
+//! in two: a planner that turns the queue into a route of real waypoints around the obstacles
+//! (recomputed every half second in case obstacles move), and a movement system that thrusts
+//! toward the next real waypoint and copes with whatever pushes the ship off course.
+//!
+//! # Implementation
+//! - [`plan()`] (`plan.rs`): the proto-waypoint stack, sphere casts and avoidance waypoints, pure,
+//!   with the avoidance formula and the degenerate cases documented in its header.
+//! - [`ObstacleIndex`] (`grid.rs`): a uniform grid so a cast only tests nearby obstacles.
+//! - [`ship()`] (`ship.rs`): replans on the first step and every `replan_interval` seconds
+//!   (accumulated from `dt`, never a clock), drops reached waypoints, thrusts toward the next real
+//!   waypoint within the agent's limits and brakes to stop on the last one.
+//! - [`bench_field`] (`field.rs`): deterministic random fields for the benchmark and tests.
+//!
+//! # Parameters
+//! [`PlannerParams`]: `waypoints`, `clearance`, `iteration_limit`, `replan_interval` (seed: 0.5 s),
+//! `arrival_radius`, `smoothing`. The ship's radius, speed and acceleration come from its
+//! [`Limits`].
 
 use crate::behaviours::{Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Sphere;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
+
+pub mod field;
+pub mod grid;
+pub mod plan;
+pub mod ship;
+
+pub use field::{bench_field, bench_scenario, BenchField, SplitMix64};
+pub use grid::{IndexHit, IndexStats, ObstacleIndex};
+pub use plan::{
+    path_length, plan, plan_spheres, straight_length, Avoidance, Plan, PlanHit, PlanIteration, PlanNote,
+    PlanOptions, PlanStatus, Unreachable, UnreachableReason, WaypointKind,
+};
 
 /// Parameters of the `planner` behaviour (scene fields besides `waypoints`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,6 +69,18 @@ impl Default for PlannerParams {
     }
 }
 
+impl PlannerParams {
+    /// The options the ship plans with (no per-iteration trace).
+    pub fn plan_options(&self) -> PlanOptions {
+        PlanOptions {
+            clearance: self.clearance,
+            iteration_limit: self.iteration_limit,
+            smoothing: self.smoothing,
+            record: false,
+        }
+    }
+}
+
 /// The ship's memory between steps: waypoints left, the current plan, replan timer and counters.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShipState {
@@ -58,6 +102,28 @@ pub struct ShipState {
     pub straight_length: f32,
     /// True once every waypoint is reached.
     pub finished: bool,
+    /// What each entry of `planned` is; `User(i)` indexes `remaining`.
+    pub kinds: Vec<WaypointKind>,
+    /// Where the current leg (toward `planned[0]`) starts: the previous waypoint, or the ship's
+    /// position when the plan was made.
+    pub leg_start: Vec3,
+    /// Where the ship was when it turned onto the current leg, if the straight route from there
+    /// was checked clear (else `leg_start`); being near either route counts as on course.
+    pub leg_entry: Vec3,
+    /// True once the first step has run (the first plan is made then).
+    pub has_planned: bool,
+    /// The ship's position at its first step.
+    pub start: Vec3,
+    /// Where the ship settles once finished.
+    pub hold: Option<Vec3>,
+    /// User waypoints dropped because a plan found them unreachable.
+    pub skipped: u32,
+    /// Replans made early because the ship was knocked off its leg (included in `replans`).
+    pub early_replans: u32,
+    /// How the latest plan ended.
+    pub status: Option<PlanStatus>,
+    /// The latest plan's avoidance waypoints with their hit points (for gizmos).
+    pub avoidances: Vec<Avoidance>,
 }
 
 impl ShipState {
@@ -77,6 +143,5 @@ pub fn ship(
     dt: f32,
     gizmos: &mut Gizmos,
 ) -> Steering {
-    let _ = (k, limits, obstacles, params, state, dt, gizmos);
-    todo!("planner helper")
+    ship::step(k, limits, obstacles, params, state, dt, gizmos)
 }

@@ -1,32 +1,89 @@
-//! Scene files, version 1. TEMPORARY stub until the scene branch is merged.
+//! Scene files, version 1: a versioned JSON format of its own ([`SceneFile`]) and its conversion
+//! to and from the live [`crate::sim::World`], which is never serialised itself.
+//!
+//! The format is the one in design.md ("Scene format, version 1"). `format` holds the types,
+//! `validate` the checks, `convert` the conversion, `locate` the line and column finder, `pretty`
+//! the saved layout, and `io` the only code that touches files. Reading rejects a bad file as a
+//! whole with one [`SceneError`]; nothing is half-loaded.
+//!
+//! # Defaults
+//!
+//! | where | field | default |
+//! | --- | --- | --- |
+//! | scene | `name`, `description` | `""` |
+//! | scene | `dt` | 1/60 s |
+//! | scene | `paths`, `curves`, `targets`, `obstacles`, `agents` | `[]` |
+//! | path | `closed` | `false` |
+//! | path | `radius` | 20 |
+//! | curve (all kinds with a centre) | `center` | `[0, 0]` |
+//! | lissajous | `phase` | 0 |
+//! | spline | `closed` | `false` |
+//! | expr | `z`, `t_min`, `t_max` | `"0"`, 0, 2π |
+//! | target | `velocity` | `[0, 0]` |
+//! | obstacle | `velocity`, `id` | `[0, 0]`, none |
+//! | agent | `name` | `agent N` (N counts agents from 1) |
+//! | agent | `color` | [`PALETTE`]`[index % 10]` |
+//! | agent | `velocity`, `orientation` | `[0, 0]`, 0 |
+//! | agent | `radius`, `max_speed`, `max_acceleration` | 8, 150, 400 |
+//! | agent | `avoid_obstacles` | `false` |
+//! | arrive | `target_radius`, `slow_radius`, `time_to_target`, `braking_cap` | 5, 80, 0.1, `true` |
+//! | parametric | `speed`, `delta_t`, `t0`, `method` | 100, 0.01, 0, `"secant"` |
+//! | waypoints | `node_radius`, `closest_node` | 20, `false` |
+//! | projected | `offset` | 30 |
+//! | predictive | `prediction_time`, `path_radius` | 0.5, 20 |
+//! | planner | `waypoints`, `clearance`, `iteration_limit` | `[]`, 10, 32 |
+//! | planner | `replan_interval`, `arrival_radius`, `smoothing` | 0.5, 10, `false` |
+//! | avoidance | `look_ahead`, `margin` | 1, 6 |
+//!
+//! Behaviour parameter defaults are read from the parameter structs' `Default` impls, so this
+//! table follows them. Required: `version`; every `id` (obstacle ids are optional); path
+//! `points`; curve shape parameters (`radius`, `radius_x`/`radius_y`, `size`, `amplitude`,
+//! `freq_x`/`freq_y`, `pitch`/`turns`, spline `points`, expr `x`/`y`); target and obstacle
+//! `position`, obstacle `radius`; agent `position` and `behaviour`; the `target`, `path` or
+//! `curve` a behaviour refers to.
+//!
+//! # Extensions to design.md's format
+//!
+//! - `bounds: { "min": vec, "max": vec }`: the box in which moving targets and obstacles bounce.
+//!   When absent and something moves, the box around all content (path points, sampled curves,
+//!   targets, obstacles with their radii, agents, planner waypoints) padded by
+//!   [`AUTO_BOUNDS_PADDING`] (150) on every side is used; a saved world writes it explicitly.
+//! - `avoidance: { "look_ahead": s, "margin": units }`: obstacle avoidance for every agent with
+//!   `avoid_obstacles`; written only when it differs from the default.
+//! - Obstacles may carry an `id` for the reader; nothing refers to it and it is not kept.
+//! - `method` of `parametric` is `"secant"` or `"arc_length"`; the planner takes `smoothing`.
+//!
+//! # Limits
+//!
+//! Every number must be finite; coordinates, radii and distances are at most 1e6 in size,
+//! speeds and accelerations at most 1e6, `dt` in (0, 0.1], `iteration_limit` 1–10,000, and
+//! `slow_radius` ≥ `target_radius` (see `validate` for the full list).
+//!
+//! # Errors
+//!
+//! One line, `FILE: JSON.PATH (line L, column C): reason` (the CLI adds `error: `), e.g.
+//!
+//! ```text
+//! scenes/hairpin.json: agents[2].behaviour.path_radius (line 31, column 76): `path_radius` must be greater than 0, got -5
+//! scenes/hairpin.json: agents[0].behaviour.path (line 14, column 43): no path with id `trak`; paths are: `track`
+//! ```
 
-use std::path::Path;
+mod convert;
+mod format;
+mod io;
+pub mod locate;
+mod pretty;
+mod validate;
 
-use crate::sim::World;
-
-/// Why a scene could not be loaded or saved.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}: {json_path} (line {line}, column {column}): {reason}")]
-pub struct SceneError {
-    /// The file.
-    pub file: String,
-    /// Where in the JSON.
-    pub json_path: String,
-    /// Line.
-    pub line: usize,
-    /// Column.
-    pub column: usize,
-    /// Why.
-    pub reason: String,
-}
-
-/// Loads a scene.
-pub fn load_scene(path: &Path) -> Result<World, SceneError> {
-    Err(SceneError {
-        file: path.display().to_string(),
-        json_path: "$".into(),
-        line: 1,
-        column: 1,
-        reason: "not yet".into(),
-    })
-}
+pub use convert::{palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
+pub use format::{
+    behaviour_from_value, curve_from_value, AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec,
+    CircleSpec, CurveSpec, EllipseSpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
+    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue,
+    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
+};
+pub use io::{
+    load_scene, parse_scene, parse_scene_file, save_scene, scene_to_json, SceneError, UNSAVED_LABEL,
+};
+pub use pretty::pretty_json;
+pub use validate::{validate_scene, Issue};

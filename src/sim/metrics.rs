@@ -7,7 +7,12 @@
 //! - `progress` is the arc length gained since the start, unwrapped across laps;
 //! - a *backtrack* is a step whose arc length went back by more than [`BACKTRACK_TOLERANCE`];
 //! - a *skip* is a step whose arc length jumped forward by more than the agent travelled plus
-//!   [`SKIP_TOLERANCE`] (the projection can only do that by re-acquiring another leg).
+//!   the path radius plus [`SKIP_TOLERANCE`]. The projection searches a window of that size
+//!   around where it was, so it follows the nearest point round corners (which legitimately
+//!   moves faster than the agent on the inside of a bend, and catches up over a few steps)
+//!   and only jumps farther by re-acquiring the path elsewhere, when the agent is more than
+//!   four path radii (at least 40 units) from the windowed point and much nearer another part
+//!   of the path: an agent that cut across to another leg.
 
 use glam::Vec3;
 use serde::Serialize;
@@ -150,8 +155,9 @@ impl AgentMetrics {
         let acc = self.path.get_or_insert_with(Default::default);
         let first = !acc.cursor.initialised;
         let reacquire = REACQUIRE_MIN.max(4.0 * path_radius);
+        let slack = path_radius.max(0.0) + SKIP_TOLERANCE;
         let projection =
-            polyline.project_point_coherent(sample.after.position, &mut acc.cursor, moved + 2.0, reacquire);
+            polyline.project_point_coherent(sample.after.position, &mut acc.cursor, moved + slack, reacquire);
         if first {
             acc.last_along = projection.distance_along;
         } else {
@@ -166,7 +172,7 @@ impl AgentMetrics {
             if delta < -BACKTRACK_TOLERANCE {
                 acc.backtracks += 1;
             }
-            if delta > moved + SKIP_TOLERANCE {
+            if delta > moved + slack + SKIP_TOLERANCE {
                 acc.skips += 1;
             }
             acc.progress += delta as f64;

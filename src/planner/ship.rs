@@ -1,0 +1,372 @@
+//! The ship of seed 004 (`004_*.txt`): it plans when given its waypoints and every half second
+//! after that, and its movement system thrusts toward the next real waypoint.
+//!
+//! # Motivation
+//! The seed is explicit that the planned line is not the ship's exact path: the movement system
+//! produces thrust toward the next waypoint and must absorb unexpected forces (weapons fire, the
+//! sandbox's pushes). This file is that movement system: dynamic (acceleration-limited), never
+//! overshooting its last waypoint, and returning to the corridor the planner checked when knocked
+//! out of it.
+//!
+//! # Implementation
+//! Each step, in order:
+//! 1. *Arrival.* The first remaining user waypoint is reached inside `arrival_radius` (or its moved
+//!    stand-in, when the planner moved it out of a clearance). Reached waypoints leave the queue and
+//!    the plan is trimmed up to them.
+//! 2. *Replanning.* On the first step and whenever `since_replan` (accumulated `dt`) reaches
+//!    `replan_interval`, the ship plans from its position through the remaining waypoints,
+//!    rebuilding the obstacle index from the current spheres (obstacles may move). Waypoints the
+//!    plan finds unreachable are dropped (`skipped`). The ship also replans at once when knocked
+//!    more than half the clearance off its current leg (`early_replans`; the timer is not reset).
+//! 3. *Intermediate waypoints* (avoidance, exit) are dropped when reached within `arrival_radius`
+//!    or passed (beyond the plane through the waypoint across the leg), provided the direct route
+//!    to the following waypoint is clear with half the clearance; always when within a quarter of
+//!    the arrival radius.
+//! 4. *Thrust.* The ship seeks a carrot point a little ahead of its projection on the current leg,
+//!    so a push is followed by a return to the checked corridor. Its desired speed is capped so it
+//!    can slow down in time: `sqrt(v_c² + 2·a_b·D)` for each of the next four waypoints at path
+//!    distance D (less the arrival radius at corners, where the turn begins), where `v_c` is zero at the last planned waypoint and, at a corner turning by θ,
+//!    the speed whose sideways part `v sin θ` (all of v past a right angle) can be cancelled at 80%
+//!    of the maximum acceleration within a quarter of the clearance; `a_b` is half the maximum acceleration (margin for steering while braking). Near a stop it is
+//!    also capped at `D / (2·STEER_TIME)`, so it settles without oscillating; before a corner it
+//!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
+//!    from [`accelerate_toward_velocity`], within the agent's limits.
+//! 5. Once the queue is empty the ship holds position on the last waypoint.
+//!
+//! # Parameters
+//! [`PlannerParams`] (clearance, iteration limit, replan interval, arrival radius, smoothing) and
+//! the agent's [`Limits`] (radius for the casts, max speed, max acceleration).
+
+use super::plan::{plan, straight_length, PlanOptions, WaypointKind};
+use super::{ObstacleIndex, PlannerParams, ShipState};
+use crate::behaviours::{
+    accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
+};
+use crate::geometry::{cast_sphere_sphere, project_point_segment, Sphere};
+use glam::Vec3;
+
+/// How many upcoming waypoints the speed limit looks at.
+const LOOKAHEAD_WAYPOINTS: usize = 4;
+
+/// One step of the ship (see the module header).
+pub fn step(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    params: &PlannerParams,
+    state: &mut ShipState,
+    dt: f32,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let pos = k.position;
+    if !pos.is_finite() || !k.velocity.is_finite() {
+        return Steering::NONE;
+    }
+    let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+    let first = !state.has_planned;
+    if first {
+        state.has_planned = true;
+        state.start = pos;
+        state.leg_start = pos;
+        state.leg_entry = pos;
+        state.straight_length = straight_length(pos, &state.remaining);
+    } else {
+        state.since_replan += dt;
+    }
+
+    reach_user_waypoints(pos, limits, obstacles, params, state);
+
+    if !state.remaining.is_empty() {
+        let interval = if params.replan_interval.is_finite() { params.replan_interval } else { 0.5 };
+        let due = first || interval <= 0.0 || state.since_replan + 1e-4 >= interval;
+        let off_course = !due && off_leg_distance(pos, state) > off_course_threshold(params);
+        if due || off_course {
+            replan(pos, limits, obstacles, params, state, first);
+            if first {
+                state.since_replan = 0.0;
+            } else {
+                state.replans += 1;
+                if due {
+                    state.since_replan =
+                        (state.since_replan - interval.max(0.0)).clamp(0.0, interval.max(0.0));
+                } else {
+                    state.early_replans += 1;
+                }
+            }
+            reach_user_waypoints(pos, limits, obstacles, params, state);
+        }
+    }
+    if state.remaining.is_empty() && !state.finished {
+        state.finished = true;
+        state.planned.clear();
+        state.kinds.clear();
+        if state.hold.is_none() {
+            state.hold = Some(pos);
+        }
+    }
+
+    drop_intermediate_waypoints(pos, limits, obstacles, params, state);
+
+    let desired = desired_velocity(k, limits, params, state);
+    if gizmos.is_enabled() {
+        emit_gizmos(pos, desired, params, state, gizmos);
+    }
+    Steering::Acceleration(accelerate_toward_velocity(
+        k.velocity,
+        desired,
+        STEER_TIME,
+        limits.max_acceleration,
+    ))
+}
+
+/// Plans from `pos` and installs the plan in `state`.
+fn replan(
+    pos: Vec3,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    params: &PlannerParams,
+    state: &mut ShipState,
+    first: bool,
+) {
+    let options = PlanOptions { record: false, ..params.plan_options() };
+    let radius = limits.radius.max(0.0);
+    let index = ObstacleIndex::new(obstacles, radius + options.clearance.max(0.0));
+    let new_plan = plan(pos, radius, &state.remaining, &index, &options);
+    state.iterations = state.iterations.saturating_add(new_plan.iteration_count);
+    if first {
+        state.planned_length = new_plan.planned_length();
+    }
+    // Drop the unreachable waypoints from the queue and renumber the plan's user indices.
+    let mut dropped: Vec<usize> = new_plan.unreachable().iter().map(|u| u.index).collect();
+    dropped.sort_unstable();
+    dropped.dedup();
+    for &i in dropped.iter().rev() {
+        if i < state.remaining.len() {
+            state.remaining.remove(i);
+            state.skipped += 1;
+        }
+    }
+    state.kinds = new_plan
+        .kinds
+        .iter()
+        .map(|kind| match *kind {
+            WaypointKind::User(i) => WaypointKind::User(i - dropped.iter().filter(|&&j| j < i).count()),
+            other => other,
+        })
+        .collect();
+    state.planned = new_plan.waypoints;
+    state.leg_start = pos;
+    state.leg_entry = pos;
+    state.avoidances = new_plan.avoidances;
+    state.status = Some(new_plan.status);
+}
+
+/// Removes the user waypoints the ship has reached (directly, or via their planned stand-in).
+fn reach_user_waypoints(
+    pos: Vec3,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    params: &PlannerParams,
+    state: &mut ShipState,
+) {
+    let arrival = params.arrival_radius.max(0.0);
+    loop {
+        let Some(&w0) = state.remaining.first() else { return };
+        let (count, position) = if pos.distance(w0) <= arrival {
+            (1, w0)
+        } else {
+            match (state.kinds.first(), state.planned.first()) {
+                (Some(&WaypointKind::User(i)), Some(&p0)) if pos.distance(p0) <= arrival => (i + 1, p0),
+                _ => return,
+            }
+        };
+        let count = count.min(state.remaining.len());
+        state.remaining.drain(..count);
+        state.waypoints_reached += count as u32;
+        let mut reached_at = position;
+        if let Some(p) =
+            state.kinds.iter().rposition(|kind| matches!(kind, WaypointKind::User(j) if *j < count))
+        {
+            if let Some(&planned_position) = state.planned.get(p) {
+                reached_at = planned_position;
+            }
+            state.planned.drain(..(p + 1).min(state.planned.len()));
+            state.kinds.drain(..=p);
+        }
+        for kind in &mut state.kinds {
+            if let WaypointKind::User(j) = kind {
+                *j = j.saturating_sub(count);
+            }
+        }
+        state.leg_start = reached_at;
+        state.leg_entry = match state.planned.first() {
+            Some(&next) if route_clear(obstacles, pos, next, half_clearance_radius(limits, params)) => pos,
+            _ => reached_at,
+        };
+        if state.remaining.is_empty() {
+            state.hold = Some(reached_at);
+        }
+    }
+}
+
+/// Drops avoidance and exit waypoints that are reached or passed (module header, step 3).
+fn drop_intermediate_waypoints(
+    pos: Vec3,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    params: &PlannerParams,
+    state: &mut ShipState,
+) {
+    let arrival = params.arrival_radius.max(0.0);
+    let forced_radius = (0.25 * arrival).max(0.5);
+    while let (Some(&w), Some(&kind)) = (state.planned.first(), state.kinds.first()) {
+        if matches!(kind, WaypointKind::User(_)) {
+            return;
+        }
+        let distance = pos.distance(w);
+        let forced = distance <= forced_radius;
+        let leg = w - state.leg_start;
+        let passed = leg.length_squared() > 1e-8 && (pos - w).dot(leg) > 0.0;
+        if !(forced || distance <= arrival || passed) {
+            return;
+        }
+        let clear = match state.planned.get(1) {
+            Some(&next) => route_clear(obstacles, pos, next, half_clearance_radius(limits, params)),
+            // The last waypoint of a partial plan: keep it until the next plan extends the route.
+            None => false,
+        };
+        if !(forced || clear) {
+            return;
+        }
+        state.leg_start = w;
+        state.leg_entry = if clear { pos } else { w };
+        state.planned.remove(0);
+        state.kinds.remove(0);
+    }
+}
+
+/// The radius the ship's own route checks use: its body plus half the clearance.
+fn half_clearance_radius(limits: &Limits, params: &PlannerParams) -> f32 {
+    limits.radius.max(0.0) + 0.5 * params.clearance.max(0.0)
+}
+
+/// How far off its leg the ship may be before it replans at once.
+fn off_course_threshold(params: &PlannerParams) -> f32 {
+    (0.5 * params.clearance).max(1.0)
+}
+
+/// Distance from the ship to its current corridor: the planned leg, or the checked route from where
+/// the ship turned onto it (zero without a plan).
+fn off_leg_distance(pos: Vec3, state: &ShipState) -> f32 {
+    match state.planned.first() {
+        Some(&target) => {
+            let (on_leg, _) = project_point_segment(pos, state.leg_start, target);
+            let (on_entry, _) = project_point_segment(pos, state.leg_entry, target);
+            on_leg.distance(pos).min(on_entry.distance(pos))
+        }
+        None => 0.0,
+    }
+}
+
+/// True when a sphere of `radius` swept from `from` to `to` touches no obstacle (every obstacle
+/// is tested: this runs only near waypoints).
+fn route_clear(obstacles: &[Sphere], from: Vec3, to: Vec3, radius: f32) -> bool {
+    obstacles.iter().all(|s| {
+        !(s.center.is_finite() && s.radius.is_finite())
+            || cast_sphere_sphere(from, to, radius, s.center, s.radius).is_none()
+    })
+}
+
+/// Largest speed from which the ship can turn by the angle between `incoming` and `outgoing`
+/// while straying at most a quarter of the clearance from the new leg: the sideways speed
+/// `v sin θ` (all of `v` past a right angle) is cancelled at 80% of the maximum acceleration.
+fn corner_speed(incoming: Vec3, outgoing: Vec3, limits: &Limits, params: &PlannerParams) -> f32 {
+    let (Some(a), Some(b)) = (incoming.try_normalize(), outgoing.try_normalize()) else {
+        return limits.max_speed;
+    };
+    let cos = a.dot(b);
+    let bend = if cos >= 0.0 { (1.0 - cos * cos).max(1e-6) } else { 1.0 };
+    let allowed = 0.25 * params.clearance.max(1.0);
+    (2.0 * 0.8 * limits.max_acceleration.max(0.0) * allowed / bend).sqrt().min(limits.max_speed)
+}
+
+/// The speed from which the ship can slow to `end_speed` over `distance` (module header, step 4).
+fn approach_speed(end_speed: f32, distance: f32, limits: &Limits) -> f32 {
+    let brake = 0.5 * limits.max_acceleration.max(0.0);
+    let speed = (end_speed * end_speed + 2.0 * brake * distance.max(0.0)).sqrt();
+    if end_speed <= 0.0 {
+        speed.min(distance.max(0.0) / (2.0 * STEER_TIME))
+    } else {
+        // Tracking a speed that falls at `brake` lags by `brake · STEER_TIME`: ask that much less.
+        (speed - brake * STEER_TIME).max(end_speed)
+    }
+}
+
+/// The velocity the ship wants this step.
+fn desired_velocity(k: &Kinematics, limits: &Limits, params: &PlannerParams, state: &ShipState) -> Vec3 {
+    let pos = k.position;
+    let max_speed = limits.max_speed.max(0.0);
+    let Some(&target) = state.planned.first() else {
+        // No route: settle on the hold point, or brake where we are.
+        return match state.hold {
+            Some(hold) => {
+                let distance = pos.distance(hold);
+                (hold - pos).normalize_or_zero() * approach_speed(0.0, distance, limits).min(max_speed)
+            }
+            None => Vec3::ZERO,
+        };
+    };
+    let speed = k.velocity.length();
+    let along = (target - state.leg_start).normalize_or_zero();
+    let (projection, _) = project_point_segment(pos, state.leg_start, target);
+    let lookahead = params.arrival_radius.max(params.clearance).max(0.2 * speed).max(1.0);
+    let carrot = if along == Vec3::ZERO || projection.distance(target) <= lookahead {
+        target
+    } else {
+        projection + along * lookahead
+    };
+
+    let mut desired_speed = max_speed;
+    let mut distance = pos.distance(target);
+    let mut incoming = if along == Vec3::ZERO { target - pos } else { along };
+    for (i, &waypoint) in state.planned.iter().take(LOOKAHEAD_WAYPOINTS).enumerate() {
+        let next = state.planned.get(i + 1).copied();
+        // The ship turns for the next leg when it reaches a corner's arrival radius, so the corner
+        // speed must be reached there; the last waypoint is approached to a stop on the point.
+        let (end_speed, braking_distance) = match next {
+            Some(next) => (
+                corner_speed(incoming, next - waypoint, limits, params),
+                distance - params.arrival_radius.max(0.0),
+            ),
+            None => (0.0, distance),
+        };
+        desired_speed = desired_speed.min(approach_speed(end_speed, braking_distance, limits));
+        let Some(next) = next else { break };
+        incoming = next - waypoint;
+        distance += waypoint.distance(next);
+    }
+    (carrot - pos).normalize_or_zero() * desired_speed
+}
+
+fn emit_gizmos(pos: Vec3, desired: Vec3, params: &PlannerParams, state: &ShipState, gizmos: &mut Gizmos) {
+    if let Some(&first_user) = state.remaining.first() {
+        gizmos.push(GizmoRole::Probe, GizmoShape::Line(pos, first_user));
+    }
+    let mut previous = pos;
+    for &w in &state.planned {
+        gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(previous, w));
+        previous = w;
+    }
+    if let Some(&target) = state.planned.first().or(state.hold.as_ref()) {
+        gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
+        gizmos.push(
+            GizmoRole::NodeRadius,
+            GizmoShape::Circle { center: target, radius: params.arrival_radius },
+        );
+    }
+    for a in &state.avoidances {
+        gizmos.push(GizmoRole::CastHit, GizmoShape::Point(a.hit_point));
+        gizmos.push(GizmoRole::AvoidanceVector, GizmoShape::Arrow(a.hit_point, a.waypoint));
+    }
+    gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(pos, pos + desired * STEER_TIME));
+}

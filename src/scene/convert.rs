@@ -1,0 +1,423 @@
+//! Conversion between the file format ([`SceneFile`]) and the live [`World`].
+//!
+//! [`scene_to_world`] validates the whole file first, so a bad file builds nothing; the only
+//! error found while building is a bad expression (its parser lives in `Curve::new`), reported
+//! at `curves[i].x` (or `.y`, `.z`). Ids become indices; the world is reset so parametric agents
+//! start at F(T0).
+//!
+//! [`world_to_scene`] writes what the scene started as (the agents', targets' and obstacles'
+//! `start`, not where they are now), resolving indices back to ids. A dangling index (a path
+//! deleted in the editor while an agent still follows it) is written as the id
+//! `(missing path 3)`, which names no object, so the agent is kept but the scene fails
+//! validation there: `scene_to_json` refuses to save it with an error that points at the agent,
+//! rather than silently dropping the agent or writing a file that cannot be loaded.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+use super::format::{
+    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CurveSpec, EllipseSpec,
+    ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec,
+    PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, SceneFile, SceneVec, SplineSpec, TargetSpec,
+    WaypointsSpec, FORMAT_VERSION,
+};
+use super::validate::validate_scene;
+use crate::behaviours::{
+    ArriveParams, AvoidParams, Kinematics, Limits, ParametricParams, PredictiveParams, ProjectedParams,
+    WaypointsParams,
+};
+use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
+use crate::planner::PlannerParams;
+use crate::sim::{Agent, Behaviour, Bounds, NamedCurve, NamedPath, Obstacle, Rgb, Target, World};
+
+/// Agent colours by agent index when a scene gives none (cycled).
+pub const PALETTE: [Rgb; 10] = [
+    Rgb(0xe6, 0x19, 0x4b),
+    Rgb(0x3c, 0xb4, 0x4b),
+    Rgb(0xff, 0xe1, 0x19),
+    Rgb(0x43, 0x63, 0xd8),
+    Rgb(0xf5, 0x82, 0x31),
+    Rgb(0x91, 0x1e, 0xb4),
+    Rgb(0x42, 0xd4, 0xf4),
+    Rgb(0xf0, 0x32, 0xe6),
+    Rgb(0xbf, 0xef, 0x45),
+    Rgb(0xfa, 0xbe, 0xd4),
+];
+
+/// Padding around the scene's content for automatic bounds, in world units.
+pub const AUTO_BOUNDS_PADDING: f32 = 150.0;
+
+/// Samples per curve when computing automatic bounds.
+const CURVE_SAMPLES: usize = 64;
+
+/// The palette colour of the agent at `agent_idx`.
+pub fn palette_color(agent_idx: usize) -> Rgb {
+    PALETTE.get(agent_idx % PALETTE.len()).copied().unwrap_or(Rgb(0xff, 0xff, 0xff))
+}
+
+/// Validates a scene and builds its world; on error, the JSON path of the offending value and
+/// the reason.
+pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
+    validate_scene(scene)?;
+
+    let mut curves = Vec::with_capacity(scene.curves.len());
+    for (i, spec) in scene.curves.iter().enumerate() {
+        let curve = Curve::new(curve_kind(spec)).map_err(|err| curve_error(i, &err))?;
+        curves.push(NamedCurve { id: spec.id().to_string(), curve });
+    }
+    let paths: Vec<NamedPath> = scene
+        .paths
+        .iter()
+        .map(|spec| NamedPath {
+            id: spec.id.clone(),
+            polyline: Polyline::new(spec.points.iter().map(|p| p.0).collect(), spec.closed),
+            radius: spec.radius,
+        })
+        .collect();
+    let targets: Vec<Target> = scene
+        .targets
+        .iter()
+        .map(|spec| Target {
+            id: spec.id.clone(),
+            position: spec.position.0,
+            velocity: spec.velocity.0,
+            start: (spec.position.0, spec.velocity.0),
+        })
+        .collect();
+    let obstacles: Vec<Obstacle> = scene
+        .obstacles
+        .iter()
+        .map(|spec| Obstacle {
+            position: spec.position.0,
+            radius: spec.radius,
+            velocity: spec.velocity.0,
+            start: (spec.position.0, spec.velocity.0),
+        })
+        .collect();
+
+    let index = |ids: Vec<&str>| -> HashMap<String, usize> {
+        ids.into_iter().enumerate().map(|(i, id)| (id.to_string(), i)).collect()
+    };
+    let path_idx = index(paths.iter().map(|p| p.id.as_str()).collect());
+    let curve_idx = index(curves.iter().map(|c| c.id.as_str()).collect());
+    let target_idx = index(targets.iter().map(|t| t.id.as_str()).collect());
+    let lookup = Lookup { paths: &path_idx, curves: &curve_idx, targets: &target_idx };
+
+    let mut agents = Vec::with_capacity(scene.agents.len());
+    for (i, spec) in scene.agents.iter().enumerate() {
+        let behaviour = behaviour(&spec.behaviour, &lookup)
+            .map_err(|(field, reason)| (format!("agents[{i}].behaviour.{field}"), reason))?;
+        let name = spec.name.clone().unwrap_or_else(|| format!("agent {}", i + 1));
+        let color = spec.color.as_deref().and_then(Rgb::from_hex).unwrap_or_else(|| palette_color(i));
+        let start = Kinematics {
+            position: spec.position.0,
+            velocity: spec.velocity.0,
+            orientation: spec.orientation,
+        };
+        let limits = Limits {
+            radius: spec.radius,
+            max_speed: spec.max_speed,
+            max_acceleration: spec.max_acceleration,
+        };
+        let mut agent = Agent::new(name, color, start, limits, behaviour);
+        agent.avoid_obstacles = spec.avoid_obstacles;
+        agents.push(agent);
+    }
+
+    let mut world = World::default();
+    world.name = scene.name.clone();
+    world.description = scene.description.clone();
+    world.dt = scene.dt;
+    world.paths = paths;
+    world.curves = curves;
+    world.targets = targets;
+    world.obstacles = obstacles;
+    world.agents = agents;
+    world.avoidance = scene
+        .avoidance
+        .map(|a| AvoidParams { look_ahead: a.look_ahead, margin: a.margin })
+        .unwrap_or_default();
+    world.bounds = match scene.bounds {
+        Some(spec) => Some(Bounds { min: spec.min.0, max: spec.max.0 }),
+        None if anything_moves(&world) => content_bounds(&world),
+        None => None,
+    };
+    world.reset();
+    Ok(world)
+}
+
+/// The scene a world started as; see the module documentation for dangling references.
+pub fn world_to_scene(world: &World) -> SceneFile {
+    let avoidance = (world.avoidance != AvoidParams::default())
+        .then_some(AvoidanceSpec { look_ahead: world.avoidance.look_ahead, margin: world.avoidance.margin });
+    SceneFile {
+        version: FORMAT_VERSION,
+        name: world.name.clone(),
+        description: world.description.clone(),
+        dt: world.dt,
+        bounds: world.bounds.map(|b| BoundsSpec { min: SceneVec(b.min), max: SceneVec(b.max) }),
+        avoidance,
+        paths: world
+            .paths
+            .iter()
+            .map(|p| PathSpec {
+                id: p.id.clone(),
+                points: p.polyline.points().iter().copied().map(SceneVec).collect(),
+                closed: p.polyline.is_closed(),
+                radius: p.radius,
+            })
+            .collect(),
+        curves: world.curves.iter().map(|c| curve_spec(&c.id, c.curve.kind())).collect(),
+        targets: world
+            .targets
+            .iter()
+            .map(|t| TargetSpec {
+                id: t.id.clone(),
+                position: SceneVec(t.start.0),
+                velocity: SceneVec(t.start.1),
+            })
+            .collect(),
+        obstacles: world
+            .obstacles
+            .iter()
+            .map(|o| ObstacleSpec {
+                id: None,
+                position: SceneVec(o.start.0),
+                radius: o.radius,
+                velocity: SceneVec(o.start.1),
+            })
+            .collect(),
+        agents: world.agents.iter().map(|agent| agent_spec(world, agent)).collect(),
+    }
+}
+
+struct Lookup<'a> {
+    paths: &'a HashMap<String, usize>,
+    curves: &'a HashMap<String, usize>,
+    targets: &'a HashMap<String, usize>,
+}
+
+/// Resolves an id (validation has already checked it exists; this only guards against misuse).
+fn resolve(
+    map: &HashMap<String, usize>,
+    field: &str,
+    kind: &str,
+    id: &str,
+) -> Result<usize, (String, String)> {
+    map.get(id).copied().ok_or_else(|| (field.to_string(), format!("no {kind} with id `{id}`")))
+}
+
+fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String, String)> {
+    Ok(match spec {
+        BehaviourSpec::Seek(s) => {
+            Behaviour::Seek { target: resolve(lookup.targets, "target", "target", &s.target)? }
+        }
+        BehaviourSpec::Flee(s) => {
+            Behaviour::Flee { target: resolve(lookup.targets, "target", "target", &s.target)? }
+        }
+        BehaviourSpec::Arrive(s) => Behaviour::Arrive {
+            target: resolve(lookup.targets, "target", "target", &s.target)?,
+            params: ArriveParams {
+                target_radius: s.target_radius,
+                slow_radius: s.slow_radius,
+                time_to_target: s.time_to_target,
+                braking_cap: s.braking_cap,
+            },
+        },
+        BehaviourSpec::Parametric(s) => Behaviour::Parametric {
+            curve: resolve(lookup.curves, "curve", "curve", &s.curve)?,
+            params: ParametricParams { speed: s.speed, delta_t: s.delta_t, t0: s.t0, method: s.method },
+        },
+        BehaviourSpec::Waypoints(s) => Behaviour::Waypoints {
+            path: resolve(lookup.paths, "path", "path", &s.path)?,
+            params: WaypointsParams { node_radius: s.node_radius, closest_node: s.closest_node },
+        },
+        BehaviourSpec::Projected(s) => Behaviour::Projected {
+            path: resolve(lookup.paths, "path", "path", &s.path)?,
+            params: ProjectedParams { offset: s.offset },
+        },
+        BehaviourSpec::Predictive(s) => Behaviour::Predictive {
+            path: resolve(lookup.paths, "path", "path", &s.path)?,
+            params: PredictiveParams { prediction_time: s.prediction_time, path_radius: s.path_radius },
+        },
+        BehaviourSpec::Planner(s) => Behaviour::Planner {
+            params: PlannerParams {
+                waypoints: s.waypoints.iter().map(|w| w.0).collect(),
+                clearance: s.clearance,
+                iteration_limit: s.iteration_limit,
+                replan_interval: s.replan_interval,
+                arrival_radius: s.arrival_radius,
+                smoothing: s.smoothing,
+            },
+        },
+    })
+}
+
+fn curve_kind(spec: &CurveSpec) -> CurveKind {
+    match spec {
+        CurveSpec::Circle(s) => CurveKind::Circle { center: s.center.0, radius: s.radius },
+        CurveSpec::Ellipse(s) => {
+            CurveKind::Ellipse { center: s.center.0, radius_x: s.radius_x, radius_y: s.radius_y }
+        }
+        CurveSpec::Lemniscate(s) => CurveKind::Lemniscate { center: s.center.0, size: s.size },
+        CurveSpec::Lissajous(s) => CurveKind::Lissajous {
+            center: s.center.0,
+            amplitude: s.amplitude.0,
+            freq_x: s.freq_x,
+            freq_y: s.freq_y,
+            phase: s.phase,
+        },
+        CurveSpec::Helix(s) => {
+            CurveKind::Helix { center: s.center.0, radius: s.radius, pitch: s.pitch, turns: s.turns }
+        }
+        CurveSpec::Spline(s) => {
+            CurveKind::Spline { points: s.points.iter().map(|p| p.0).collect(), closed: s.closed }
+        }
+        CurveSpec::Expr(s) => {
+            CurveKind::Expr { x: s.x.clone(), y: s.y.clone(), z: s.z.clone(), t_min: s.t_min, t_max: s.t_max }
+        }
+    }
+}
+
+fn curve_error(curve_idx: usize, err: &CurveError) -> (String, String) {
+    match err {
+        CurveError::BadExpression { component, .. } => {
+            (format!("curves[{curve_idx}].{component}"), err.to_string())
+        }
+        CurveError::TooFewPoints(_) => (format!("curves[{curve_idx}].points"), err.to_string()),
+    }
+}
+
+fn curve_spec(id: &str, kind: &CurveKind) -> CurveSpec {
+    let id = id.to_string();
+    match kind.clone() {
+        CurveKind::Circle { center, radius } => {
+            CurveSpec::Circle(CircleSpec { id, center: SceneVec(center), radius })
+        }
+        CurveKind::Ellipse { center, radius_x, radius_y } => {
+            CurveSpec::Ellipse(EllipseSpec { id, center: SceneVec(center), radius_x, radius_y })
+        }
+        CurveKind::Lemniscate { center, size } => {
+            CurveSpec::Lemniscate(LemniscateSpec { id, center: SceneVec(center), size })
+        }
+        CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
+            CurveSpec::Lissajous(LissajousSpec {
+                id,
+                center: SceneVec(center),
+                amplitude: SceneVec(amplitude),
+                freq_x,
+                freq_y,
+                phase,
+            })
+        }
+        CurveKind::Helix { center, radius, pitch, turns } => {
+            CurveSpec::Helix(HelixSpec { id, center: SceneVec(center), radius, pitch, turns })
+        }
+        CurveKind::Spline { points, closed } => {
+            CurveSpec::Spline(SplineSpec { id, points: points.into_iter().map(SceneVec).collect(), closed })
+        }
+        CurveKind::Expr { x, y, z, t_min, t_max } => CurveSpec::Expr(ExprSpec { id, x, y, z, t_min, t_max }),
+    }
+}
+
+/// The id at `idx` in a list, or a placeholder naming the dangling index.
+fn id_or_missing<'a>(mut ids: impl Iterator<Item = &'a str>, idx: usize, kind: &str) -> String {
+    ids.nth(idx).map_or_else(|| format!("(missing {kind} {idx})"), str::to_string)
+}
+
+fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
+    let target_id = |idx: usize| id_or_missing(world.targets.iter().map(|t| t.id.as_str()), idx, "target");
+    let path_id = |idx: usize| id_or_missing(world.paths.iter().map(|p| p.id.as_str()), idx, "path");
+    let curve_id = |idx: usize| id_or_missing(world.curves.iter().map(|c| c.id.as_str()), idx, "curve");
+    let behaviour = match &agent.behaviour {
+        Behaviour::Seek { target } => BehaviourSpec::Seek(KinematicSpec { target: target_id(*target) }),
+        Behaviour::Flee { target } => BehaviourSpec::Flee(KinematicSpec { target: target_id(*target) }),
+        Behaviour::Arrive { target, params } => BehaviourSpec::Arrive(ArriveSpec {
+            target: target_id(*target),
+            target_radius: params.target_radius,
+            slow_radius: params.slow_radius,
+            time_to_target: params.time_to_target,
+            braking_cap: params.braking_cap,
+        }),
+        Behaviour::Parametric { curve, params } => BehaviourSpec::Parametric(ParametricSpec {
+            curve: curve_id(*curve),
+            speed: params.speed,
+            delta_t: params.delta_t,
+            t0: params.t0,
+            method: params.method,
+        }),
+        Behaviour::Waypoints { path, params } => BehaviourSpec::Waypoints(WaypointsSpec {
+            path: path_id(*path),
+            node_radius: params.node_radius,
+            closest_node: params.closest_node,
+        }),
+        Behaviour::Projected { path, params } => {
+            BehaviourSpec::Projected(ProjectedSpec { path: path_id(*path), offset: params.offset })
+        }
+        Behaviour::Predictive { path, params } => BehaviourSpec::Predictive(PredictiveSpec {
+            path: path_id(*path),
+            prediction_time: params.prediction_time,
+            path_radius: params.path_radius,
+        }),
+        Behaviour::Planner { params } => BehaviourSpec::Planner(PlannerSpec {
+            waypoints: params.waypoints.iter().copied().map(SceneVec).collect(),
+            clearance: params.clearance,
+            iteration_limit: params.iteration_limit,
+            replan_interval: params.replan_interval,
+            arrival_radius: params.arrival_radius,
+            smoothing: params.smoothing,
+        }),
+    };
+    AgentSpec {
+        name: Some(agent.name.clone()),
+        color: Some(agent.color.to_hex()),
+        position: SceneVec(agent.start.position),
+        velocity: SceneVec(agent.start.velocity),
+        orientation: agent.start.orientation,
+        radius: agent.limits.radius,
+        max_speed: agent.limits.max_speed,
+        max_acceleration: agent.limits.max_acceleration,
+        avoid_obstacles: agent.avoid_obstacles,
+        behaviour,
+    }
+}
+
+fn anything_moves(world: &World) -> bool {
+    world.targets.iter().any(|t| t.start.1 != Vec3::ZERO)
+        || world.obstacles.iter().any(|o| o.start.1 != Vec3::ZERO)
+}
+
+/// The box around everything in the world (paths, sampled curves, targets, obstacles with their
+/// radii, agents, planner waypoints), padded by [`AUTO_BOUNDS_PADDING`]; None for an empty world.
+fn content_bounds(world: &World) -> Option<Bounds> {
+    let mut points: Vec<Vec3> = Vec::new();
+    for path in &world.paths {
+        points.extend_from_slice(path.polyline.points());
+    }
+    for named in &world.curves {
+        let (t_min, t_max) = named.curve.t_range();
+        for i in 0..=CURVE_SAMPLES {
+            let t = t_min + (t_max - t_min) * (i as f32 / CURVE_SAMPLES as f32);
+            points.push(named.curve.point(t));
+        }
+    }
+    points.extend(world.targets.iter().map(|t| t.start.0));
+    for obstacle in &world.obstacles {
+        points.push(obstacle.start.0 - Vec3::splat(obstacle.radius));
+        points.push(obstacle.start.0 + Vec3::splat(obstacle.radius));
+    }
+    for agent in &world.agents {
+        points.push(agent.start.position);
+        if let Behaviour::Planner { params } = &agent.behaviour {
+            points.extend_from_slice(&params.waypoints);
+        }
+    }
+    let finite = points.into_iter().filter(|p| p.is_finite());
+    let (min, max) = finite.fold(None, |acc: Option<(Vec3, Vec3)>, p| match acc {
+        None => Some((p, p)),
+        Some((min, max)) => Some((min.min(p), max.max(p))),
+    })?;
+    let pad = Vec3::splat(AUTO_BOUNDS_PADDING);
+    Some(Bounds { min: min - pad, max: max + pad })
+}

@@ -1,0 +1,792 @@
+//! The scene file format, version 1, as plain serde types of its own.
+//!
+//! These types mirror the JSON one to one and know nothing about the live [`crate::sim::World`]
+//! (conversion is in `convert`, checks in `validate`). Every struct denies unknown fields.
+//! Omitted fields take the defaults listed in the module documentation of [`crate::scene`];
+//! the parameter defaults come from the behaviours' own `Default` impls so there is one source.
+//!
+//! Curves (tagged by `kind`) and behaviours (tagged by `type`) are read through a
+//! [`serde_json::Value`] first: serde's internally tagged enums buffer their content and lose the
+//! path of an error inside them, so [`curve_from_value`] and [`behaviour_from_value`] read the
+//! tag themselves and deserialise the variant's struct with `serde_path_to_error`, returning
+//! the path relative to the tagged object.
+
+use std::fmt;
+
+use glam::Vec3;
+use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use super::locate::PathSegment;
+use crate::behaviours::{
+    ArriveParams, AvoidParams, Limits, ParametricMethod, ParametricParams, PredictiveParams, ProjectedParams,
+    WaypointsParams,
+};
+use crate::planner::PlannerParams;
+use crate::sim::DEFAULT_DT;
+
+/// The only version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A vector written `[x, y]` (z = 0) or `[x, y, z]`; written back as `[x, y]` when z is 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SceneVec(pub Vec3);
+
+impl From<Vec3> for SceneVec {
+    fn from(v: Vec3) -> Self {
+        SceneVec(v)
+    }
+}
+
+impl Serialize for SceneVec {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let SceneVec(v) = *self;
+        let len = if v.z == 0.0 { 2 } else { 3 };
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        seq.serialize_element(&v.x)?;
+        seq.serialize_element(&v.y)?;
+        if len == 3 {
+            seq.serialize_element(&v.z)?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for SceneVec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(SceneVecVisitor)
+    }
+}
+
+struct SceneVecVisitor;
+
+impl<'de> Visitor<'de> for SceneVecVisitor {
+    type Value = SceneVec;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("[x, y] or [x, y, z]")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SceneVec, A::Error> {
+        let mut components = [0.0f32; 3];
+        let mut len = 0usize;
+        while let Some(value) = seq.next_element::<f32>()? {
+            if let Some(slot) = components.get_mut(len) {
+                *slot = value;
+            }
+            len += 1;
+        }
+        match len {
+            2 | 3 => Ok(SceneVec(Vec3::from_array(components))),
+            1 => Err(de::Error::custom("expected [x, y] or [x, y, z], got 1 number")),
+            _ => Err(de::Error::custom(format!("expected [x, y] or [x, y, z], got {len} numbers"))),
+        }
+    }
+}
+
+/// A whole scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneFile {
+    /// Format version; must be [`FORMAT_VERSION`].
+    pub version: u32,
+    /// Scene name (may be empty).
+    #[serde(default)]
+    pub name: String,
+    /// What to look at in this scene.
+    #[serde(default)]
+    pub description: String,
+    /// Fixed step in seconds, in (0, 0.1].
+    #[serde(default = "default_dt")]
+    pub dt: f32,
+    /// Where moving targets and obstacles bounce (extension; see the module documentation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsSpec>,
+    /// Obstacle avoidance settings for every agent that avoids (extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidance: Option<AvoidanceSpec>,
+    /// Polyline paths.
+    #[serde(default)]
+    pub paths: Vec<PathSpec>,
+    /// Parametric curves.
+    #[serde(default)]
+    pub curves: Vec<CurveSpec>,
+    /// Targets.
+    #[serde(default)]
+    pub targets: Vec<TargetSpec>,
+    /// Obstacles.
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleSpec>,
+    /// Agents.
+    #[serde(default)]
+    pub agents: Vec<AgentSpec>,
+}
+
+/// An axis-aligned box (extension `bounds`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundsSpec {
+    /// Smallest corner.
+    pub min: SceneVec,
+    /// Largest corner.
+    pub max: SceneVec,
+}
+
+/// Obstacle avoidance settings (extension `avoidance`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AvoidanceSpec {
+    /// Probe length in seconds of travel.
+    #[serde(default = "default_look_ahead")]
+    pub look_ahead: f32,
+    /// Extra clearance beyond the sum of radii, in world units.
+    #[serde(default = "default_margin")]
+    pub margin: f32,
+}
+
+/// A polyline path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathSpec {
+    /// Id agents refer to.
+    pub id: String,
+    /// At least two vertices.
+    pub points: Vec<SceneVec>,
+    /// Whether the last point joins the first.
+    #[serde(default)]
+    pub closed: bool,
+    /// Channel half-width.
+    #[serde(default = "default_path_radius")]
+    pub radius: f32,
+}
+
+/// A parametric curve, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CurveSpec {
+    /// `circle`.
+    Circle(CircleSpec),
+    /// `ellipse`.
+    Ellipse(EllipseSpec),
+    /// `lemniscate`.
+    Lemniscate(LemniscateSpec),
+    /// `lissajous`.
+    Lissajous(LissajousSpec),
+    /// `helix`.
+    Helix(HelixSpec),
+    /// `spline`.
+    Spline(SplineSpec),
+    /// `expr`.
+    Expr(ExprSpec),
+}
+
+/// The `kind` names of curves.
+pub const CURVE_KINDS: [&str; 7] =
+    ["circle", "ellipse", "lemniscate", "lissajous", "helix", "spline", "expr"];
+
+impl CurveSpec {
+    /// The curve's id.
+    pub fn id(&self) -> &str {
+        match self {
+            CurveSpec::Circle(c) => &c.id,
+            CurveSpec::Ellipse(c) => &c.id,
+            CurveSpec::Lemniscate(c) => &c.id,
+            CurveSpec::Lissajous(c) => &c.id,
+            CurveSpec::Helix(c) => &c.id,
+            CurveSpec::Spline(c) => &c.id,
+            CurveSpec::Expr(c) => &c.id,
+        }
+    }
+}
+
+/// `circle`: center + radius·(cos t, sin t).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CircleSpec {
+    /// Id.
+    pub id: String,
+    /// Centre (default origin).
+    #[serde(default)]
+    pub center: SceneVec,
+    /// Radius, > 0.
+    pub radius: f32,
+}
+
+/// `ellipse`: center + (radius_x cos t, radius_y sin t).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EllipseSpec {
+    /// Id.
+    pub id: String,
+    /// Centre (default origin).
+    #[serde(default)]
+    pub center: SceneVec,
+    /// Half-width along x, > 0.
+    pub radius_x: f32,
+    /// Half-height along y, > 0.
+    pub radius_y: f32,
+}
+
+/// `lemniscate`: a figure eight of half-width `size`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LemniscateSpec {
+    /// Id.
+    pub id: String,
+    /// Centre (default origin).
+    #[serde(default)]
+    pub center: SceneVec,
+    /// Half-width, > 0.
+    pub size: f32,
+}
+
+/// `lissajous`: center + (ax sin(fx t + phase), ay sin(fy t), az).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LissajousSpec {
+    /// Id.
+    pub id: String,
+    /// Centre (default origin).
+    #[serde(default)]
+    pub center: SceneVec,
+    /// Amplitudes `[ax, ay]` or `[ax, ay, az]`.
+    pub amplitude: SceneVec,
+    /// Frequency along x.
+    pub freq_x: f32,
+    /// Frequency along y.
+    pub freq_y: f32,
+    /// Phase of x in radians (default 0).
+    #[serde(default)]
+    pub phase: f32,
+}
+
+/// `helix`: a 3D spiral rising `pitch` per turn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelixSpec {
+    /// Id.
+    pub id: String,
+    /// Centre of the base (default origin).
+    #[serde(default)]
+    pub center: SceneVec,
+    /// Radius, > 0.
+    pub radius: f32,
+    /// Rise per turn.
+    pub pitch: f32,
+    /// Number of turns, > 0.
+    pub turns: f32,
+}
+
+/// `spline`: Catmull-Rom through points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplineSpec {
+    /// Id.
+    pub id: String,
+    /// At least two points.
+    pub points: Vec<SceneVec>,
+    /// Whether it loops (default false).
+    #[serde(default)]
+    pub closed: bool,
+}
+
+/// `expr`: typed x(t), y(t), z(t) for t in [t_min, t_max].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExprSpec {
+    /// Id.
+    pub id: String,
+    /// x(t).
+    pub x: String,
+    /// y(t).
+    pub y: String,
+    /// z(t) (default "0").
+    #[serde(default = "default_expr_z")]
+    pub z: String,
+    /// Start of the parameter range (default 0).
+    #[serde(default)]
+    pub t_min: f32,
+    /// End of the parameter range (default 2π).
+    #[serde(default = "default_t_max")]
+    pub t_max: f32,
+}
+
+/// A target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    /// Id agents refer to.
+    pub id: String,
+    /// Start position.
+    pub position: SceneVec,
+    /// Velocity (default 0).
+    #[serde(default)]
+    pub velocity: SceneVec,
+}
+
+/// An obstacle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObstacleSpec {
+    /// Optional id, for the reader (nothing refers to obstacles; not kept in the World).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Start centre.
+    pub position: SceneVec,
+    /// Radius, > 0.
+    pub radius: f32,
+    /// Velocity (default 0).
+    #[serde(default)]
+    pub velocity: SceneVec,
+}
+
+/// An agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSpec {
+    /// Display name (default `agent N`, N counting from 1; must not be empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `#rrggbb` (default: the palette colour for the agent's index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// Start position.
+    pub position: SceneVec,
+    /// Start velocity (default 0).
+    #[serde(default)]
+    pub velocity: SceneVec,
+    /// Start heading in radians (default 0).
+    #[serde(default)]
+    pub orientation: f32,
+    /// Body radius (default 8).
+    #[serde(default = "default_agent_radius")]
+    pub radius: f32,
+    /// Maximum speed (default 150).
+    #[serde(default = "default_max_speed")]
+    pub max_speed: f32,
+    /// Maximum acceleration (default 400).
+    #[serde(default = "default_max_acceleration")]
+    pub max_acceleration: f32,
+    /// Whether obstacle avoidance is added (default false).
+    #[serde(default)]
+    pub avoid_obstacles: bool,
+    /// What it does.
+    pub behaviour: BehaviourSpec,
+}
+
+/// A behaviour, tagged by `type`; references are ids.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BehaviourSpec {
+    /// `seek`.
+    Seek(KinematicSpec),
+    /// `flee`.
+    Flee(KinematicSpec),
+    /// `arrive`.
+    Arrive(ArriveSpec),
+    /// `parametric`.
+    Parametric(ParametricSpec),
+    /// `waypoints`.
+    Waypoints(WaypointsSpec),
+    /// `projected`.
+    Projected(ProjectedSpec),
+    /// `predictive`.
+    Predictive(PredictiveSpec),
+    /// `planner`.
+    Planner(PlannerSpec),
+}
+
+/// The `type` names of behaviours.
+pub const BEHAVIOUR_TYPES: [&str; 8] =
+    ["seek", "flee", "arrive", "parametric", "waypoints", "projected", "predictive", "planner"];
+
+/// `seek` and `flee`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KinematicSpec {
+    /// Target id.
+    pub target: String,
+}
+
+/// `arrive`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArriveSpec {
+    /// Target id.
+    pub target: String,
+    /// Arrived inside this distance.
+    #[serde(default = "default_target_radius")]
+    pub target_radius: f32,
+    /// Slows down inside this distance (≥ target_radius).
+    #[serde(default = "default_slow_radius")]
+    pub slow_radius: f32,
+    /// Seconds to reach the wanted speed.
+    #[serde(default = "default_time_to_target")]
+    pub time_to_target: f32,
+    /// Cap the speed by the speed from which the agent can still stop (off: the seed's ramp).
+    #[serde(default = "default_braking_cap")]
+    pub braking_cap: bool,
+}
+
+/// `parametric`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParametricSpec {
+    /// Curve id.
+    pub curve: String,
+    /// Speed along the curve.
+    #[serde(default = "default_parametric_speed")]
+    pub speed: f32,
+    /// Secant parameter increment.
+    #[serde(default = "default_delta_t")]
+    pub delta_t: f32,
+    /// Starting parameter.
+    #[serde(default = "default_t0")]
+    pub t0: f32,
+    /// `"secant"` or `"arc_length"`.
+    #[serde(default = "default_method")]
+    pub method: ParametricMethod,
+}
+
+/// `waypoints`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaypointsSpec {
+    /// Path id.
+    pub path: String,
+    /// A node is reached inside this distance.
+    #[serde(default = "default_node_radius")]
+    pub node_radius: f32,
+    /// Seed 002's closest-node variant.
+    #[serde(default = "default_closest_node")]
+    pub closest_node: bool,
+}
+
+/// `projected`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectedSpec {
+    /// Path id.
+    pub path: String,
+    /// Distance of the virtual target ahead of the projection.
+    #[serde(default = "default_offset")]
+    pub offset: f32,
+}
+
+/// `predictive`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PredictiveSpec {
+    /// Path id.
+    pub path: String,
+    /// Seconds ahead.
+    #[serde(default = "default_prediction_time")]
+    pub prediction_time: f32,
+    /// Channel half-width.
+    #[serde(default = "default_predictive_path_radius")]
+    pub path_radius: f32,
+}
+
+/// `planner`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlannerSpec {
+    /// Waypoints in order (default none).
+    #[serde(default)]
+    pub waypoints: Vec<SceneVec>,
+    /// Clearance beyond the ship's radius.
+    #[serde(default = "default_clearance")]
+    pub clearance: f32,
+    /// Most iterations per plan, 1–10,000.
+    #[serde(default = "default_iteration_limit")]
+    pub iteration_limit: u32,
+    /// Seconds between replans.
+    #[serde(default = "default_replan_interval")]
+    pub replan_interval: f32,
+    /// A waypoint is reached inside this distance.
+    #[serde(default = "default_arrival_radius")]
+    pub arrival_radius: f32,
+    /// Drop waypoints whose neighbours see each other.
+    #[serde(default = "default_smoothing")]
+    pub smoothing: bool,
+}
+
+impl<'de> Deserialize<'de> for CurveSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        curve_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+    }
+}
+
+impl<'de> Deserialize<'de> for BehaviourSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        behaviour_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+    }
+}
+
+/// An error whose relative path is folded into the message (plain serde users see it there;
+/// `io` asks again with [`curve_from_value`] / [`behaviour_from_value`] for the real path).
+fn custom_error<E: de::Error>(path: &[PathSegment], reason: &str) -> E {
+    if path.is_empty() {
+        E::custom(reason)
+    } else {
+        E::custom(format!("{}: {reason}", super::locate::format_path(path)))
+    }
+}
+
+/// A problem inside a curve or behaviour: the path relative to that object, and the reason.
+pub type RelativeIssue = (Vec<PathSegment>, String);
+
+/// Reads a curve object; errors carry the path relative to the curve.
+pub fn curve_from_value(value: Value) -> Result<CurveSpec, RelativeIssue> {
+    let (kind, fields) = split_tag(value, "kind", "curve kind", &CURVE_KINDS)?;
+    Ok(match kind.as_str() {
+        "circle" => CurveSpec::Circle(variant(fields)?),
+        "ellipse" => CurveSpec::Ellipse(variant(fields)?),
+        "lemniscate" => CurveSpec::Lemniscate(variant(fields)?),
+        "lissajous" => CurveSpec::Lissajous(variant(fields)?),
+        "helix" => CurveSpec::Helix(variant(fields)?),
+        "spline" => CurveSpec::Spline(variant(fields)?),
+        _ => CurveSpec::Expr(variant(fields)?),
+    })
+}
+
+/// Reads a behaviour object; errors carry the path relative to the behaviour.
+pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue> {
+    let (kind, fields) = split_tag(value, "type", "behaviour type", &BEHAVIOUR_TYPES)?;
+    Ok(match kind.as_str() {
+        "seek" => BehaviourSpec::Seek(variant(fields)?),
+        "flee" => BehaviourSpec::Flee(variant(fields)?),
+        "arrive" => BehaviourSpec::Arrive(variant(fields)?),
+        "parametric" => BehaviourSpec::Parametric(variant(fields)?),
+        "waypoints" => BehaviourSpec::Waypoints(variant(fields)?),
+        "projected" => BehaviourSpec::Projected(variant(fields)?),
+        "predictive" => BehaviourSpec::Predictive(variant(fields)?),
+        _ => BehaviourSpec::Planner(variant(fields)?),
+    })
+}
+
+/// Takes the tag out of a tagged object; the tag is one of `allowed` on success.
+fn split_tag(
+    value: Value,
+    tag: &str,
+    what: &str,
+    allowed: &[&str],
+) -> Result<(String, Map<String, Value>), RelativeIssue> {
+    let expected = allowed.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
+    let Value::Object(mut fields) = value else {
+        return Err((vec![], format!("expected an object with a `{tag}` field, got {}", describe(&value))));
+    };
+    let tag_path = || vec![PathSegment::Key(tag.to_string())];
+    match fields.remove(tag) {
+        None => Err((vec![], format!("missing field `{tag}` (one of {expected})"))),
+        Some(Value::String(name)) if allowed.contains(&name.as_str()) => Ok((name, fields)),
+        Some(Value::String(name)) => {
+            Err((tag_path(), format!("unknown {what} `{name}`, expected one of {expected}")))
+        }
+        Some(other) => {
+            Err((tag_path(), format!("expected a string naming the {what}, got {}", describe(&other))))
+        }
+    }
+}
+
+fn variant<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, RelativeIssue> {
+    serde_path_to_error::deserialize(Value::Object(fields))
+        .map_err(|err| (segments_of(err.path()), tidy_message(&err.inner().to_string())))
+}
+
+/// A JSON value's kind for messages: `a string`, `the number 3`, ...
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// Converts `serde_path_to_error`'s path into ours.
+pub(crate) fn segments_of(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
+    path.iter()
+        .filter_map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => Some(PathSegment::Index(*index)),
+            serde_path_to_error::Segment::Map { key } => Some(PathSegment::Key(key.clone())),
+            serde_path_to_error::Segment::Enum { variant } => Some(PathSegment::Key(variant.clone())),
+            serde_path_to_error::Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// Replaces serde's Rust type names in messages with words a scene author knows.
+pub(crate) fn tidy_message(message: &str) -> String {
+    message
+        .replace("expected f32", "expected a number")
+        .replace("expected u32", "expected a whole number from 0 to 4294967295")
+        .replace("expected a sequence", "expected an array")
+        .replace("expected struct SceneFile", "expected a scene object")
+        .replace("expected struct ", "expected an object ")
+}
+
+macro_rules! defaults {
+    ($($name:ident: $ty:ty = $value:expr;)*) => {
+        $(fn $name() -> $ty { $value })*
+    };
+}
+
+defaults! {
+    default_dt: f32 = DEFAULT_DT;
+    default_look_ahead: f32 = AvoidParams::default().look_ahead;
+    default_margin: f32 = AvoidParams::default().margin;
+    default_path_radius: f32 = 20.0;
+    default_expr_z: String = "0".to_string();
+    default_t_max: f32 = std::f32::consts::TAU;
+    default_agent_radius: f32 = Limits::default().radius;
+    default_max_speed: f32 = Limits::default().max_speed;
+    default_max_acceleration: f32 = Limits::default().max_acceleration;
+    default_target_radius: f32 = ArriveParams::default().target_radius;
+    default_slow_radius: f32 = ArriveParams::default().slow_radius;
+    default_time_to_target: f32 = ArriveParams::default().time_to_target;
+    default_braking_cap: bool = ArriveParams::default().braking_cap;
+    default_parametric_speed: f32 = ParametricParams::default().speed;
+    default_delta_t: f32 = ParametricParams::default().delta_t;
+    default_t0: f32 = ParametricParams::default().t0;
+    default_method: ParametricMethod = ParametricParams::default().method;
+    default_node_radius: f32 = WaypointsParams::default().node_radius;
+    default_closest_node: bool = WaypointsParams::default().closest_node;
+    default_offset: f32 = ProjectedParams::default().offset;
+    default_prediction_time: f32 = PredictiveParams::default().prediction_time;
+    default_predictive_path_radius: f32 = PredictiveParams::default().path_radius;
+    default_clearance: f32 = PlannerParams::default().clearance;
+    default_iteration_limit: u32 = PlannerParams::default().iteration_limit;
+    default_replan_interval: f32 = PlannerParams::default().replan_interval;
+    default_arrival_radius: f32 = PlannerParams::default().arrival_radius;
+    default_smoothing: bool = PlannerParams::default().smoothing;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(name: &str) -> PathSegment {
+        PathSegment::Key(name.to_string())
+    }
+
+    #[test]
+    fn vectors_accept_two_or_three_numbers() {
+        let v: SceneVec = serde_json::from_str("[1, 2]").unwrap();
+        assert_eq!(v, SceneVec(Vec3::new(1.0, 2.0, 0.0)));
+        let v: SceneVec = serde_json::from_str("[1, 2.5, -3]").unwrap();
+        assert_eq!(v, SceneVec(Vec3::new(1.0, 2.5, -3.0)));
+    }
+
+    #[test]
+    fn vectors_of_other_lengths_are_refused() {
+        for (text, message) in [
+            ("[]", "expected [x, y] or [x, y, z], got 0 numbers"),
+            ("[1]", "expected [x, y] or [x, y, z], got 1 number"),
+            ("[1, 2, 3, 4]", "expected [x, y] or [x, y, z], got 4 numbers"),
+            ("{\"x\": 1}", "invalid type: map, expected [x, y] or [x, y, z]"),
+            ("7", "invalid type: integer `7`, expected [x, y] or [x, y, z]"),
+        ] {
+            let err = serde_json::from_str::<SceneVec>(text).unwrap_err().to_string();
+            assert!(err.starts_with(message), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn vectors_are_written_short_when_flat() {
+        assert_eq!(serde_json::to_string(&SceneVec(Vec3::new(1.5, -2.0, 0.0))).unwrap(), "[1.5,-2.0]");
+        assert_eq!(serde_json::to_string(&SceneVec(Vec3::new(1.0, 2.0, 3.0))).unwrap(), "[1.0,2.0,3.0]");
+    }
+
+    #[test]
+    fn omitted_behaviour_parameters_take_the_param_defaults() {
+        let spec = behaviour_from_value(json!({"type": "arrive", "target": "flag"})).unwrap();
+        let defaults = ArriveParams::default();
+        assert_eq!(
+            spec,
+            BehaviourSpec::Arrive(ArriveSpec {
+                target: "flag".into(),
+                target_radius: defaults.target_radius,
+                slow_radius: defaults.slow_radius,
+                time_to_target: defaults.time_to_target,
+                braking_cap: defaults.braking_cap,
+            })
+        );
+        let spec = behaviour_from_value(json!({"type": "planner"})).unwrap();
+        let defaults = PlannerParams::default();
+        let BehaviourSpec::Planner(planner) = spec else { panic!("not a planner") };
+        assert_eq!(planner.iteration_limit, defaults.iteration_limit);
+        assert_eq!(planner.replan_interval, defaults.replan_interval);
+        assert!(planner.waypoints.is_empty());
+    }
+
+    #[test]
+    fn behaviour_errors_carry_the_inner_path() {
+        let err = behaviour_from_value(json!({"type": "predictive", "path": "p", "path_radius": "wide"}));
+        assert_eq!(
+            err,
+            Err((vec![key("path_radius")], "invalid type: string \"wide\", expected a number".to_string()))
+        );
+        let err = behaviour_from_value(json!({"type": "planner", "waypoints": [[0, 0], [1, "x"]]}));
+        assert_eq!(
+            err.map_err(|(path, _)| path),
+            Err(vec![key("waypoints"), PathSegment::Index(1), PathSegment::Index(1)])
+        );
+    }
+
+    #[test]
+    fn unknown_behaviour_type_names_the_allowed_ones() {
+        let (path, reason) = behaviour_from_value(json!({"type": "zigzag"})).unwrap_err();
+        assert_eq!(path, vec![key("type")]);
+        assert_eq!(
+            reason,
+            "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
+             `waypoints`, `projected`, `predictive`, `planner`"
+        );
+    }
+
+    #[test]
+    fn missing_or_mistyped_tags_are_refused() {
+        let (path, reason) = curve_from_value(json!({"id": "c"})).unwrap_err();
+        assert!(path.is_empty());
+        assert!(reason.starts_with("missing field `kind`"), "{reason}");
+        let (path, reason) = curve_from_value(json!({"id": "c", "kind": 3})).unwrap_err();
+        assert_eq!(path, vec![key("kind")]);
+        assert_eq!(reason, "expected a string naming the curve kind, got the number 3");
+        let (path, reason) = curve_from_value(json!("circle")).unwrap_err();
+        assert!(path.is_empty());
+        assert_eq!(reason, "expected an object with a `kind` field, got the string \"circle\"");
+    }
+
+    #[test]
+    fn the_tag_is_not_an_unknown_field_but_others_are() {
+        let (path, reason) =
+            curve_from_value(json!({"kind": "circle", "id": "c", "radius": 1, "colour": 2})).unwrap_err();
+        assert_eq!(path, vec![key("colour")]);
+        assert!(reason.starts_with("unknown field `colour`"), "{reason}");
+    }
+
+    #[test]
+    fn tagged_enums_serialise_with_the_tag_first() {
+        let spec = CurveSpec::Circle(CircleSpec { id: "c".into(), center: SceneVec::default(), radius: 2.0 });
+        assert_eq!(
+            serde_json::to_string(&spec).unwrap(),
+            r#"{"kind":"circle","id":"c","center":[0.0,0.0],"radius":2.0}"#
+        );
+        let spec = BehaviourSpec::Seek(KinematicSpec { target: "t".into() });
+        assert_eq!(serde_json::to_string(&spec).unwrap(), r#"{"type":"seek","target":"t"}"#);
+    }
+
+    #[test]
+    fn plain_serde_users_see_the_inner_path_in_the_message() {
+        let err = serde_json::from_value::<BehaviourSpec>(json!({"type": "seek", "target": 5})).unwrap_err();
+        assert_eq!(err.to_string(), "target: invalid type: integer `5`, expected a string");
+    }
+}

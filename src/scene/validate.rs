@@ -1,0 +1,408 @@
+//! Checks a [`SceneFile`] completely before anything is built: version, ids and references,
+//! radii, ranges, finiteness, point counts, colours and names.
+//!
+//! Each check returns the first problem as `(json_path, reason)`; `io` turns the path into a line
+//! and column. The limits below keep numbers where the simulation behaves (f32 world units
+//! around one pixel at zoom 1): a coordinate of 1e7 is a typo, not a scene. Expressions are the
+//! one thing checked later, when `convert` builds the curve (their parser lives in geometry).
+
+use std::collections::HashMap;
+
+use super::format::{BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION};
+use crate::sim::Rgb;
+
+/// Largest |coordinate| of any position, point, centre or waypoint.
+pub const MAX_COORDINATE: f32 = 1e6;
+/// Largest radius, size, amplitude or distance parameter.
+pub const MAX_DISTANCE: f32 = 1e6;
+/// Largest speed (max_speed, parametric speed, |velocity|).
+pub const MAX_SPEED: f32 = 1e6;
+/// Largest max_acceleration.
+pub const MAX_ACCELERATION: f32 = 1e6;
+/// Largest fixed step in seconds.
+pub const MAX_DT: f32 = 0.1;
+/// Largest duration parameter in seconds (time_to_target, prediction_time, replan_interval,
+/// look_ahead).
+pub const MAX_SECONDS: f32 = 3600.0;
+/// Largest planner iteration limit.
+pub const MAX_ITERATIONS: u32 = 10_000;
+/// Largest |value| of a curve parameter (t0, t_min, t_max, phase, orientation, pitch).
+pub const MAX_PARAMETER: f32 = 1e6;
+/// Largest |frequency| of a Lissajous curve and number of helix turns.
+pub const MAX_FREQUENCY: f32 = 1000.0;
+/// Largest parametric delta T.
+pub const MAX_DELTA_T: f32 = 10.0;
+/// Longest expression, in characters.
+pub const MAX_EXPRESSION_LEN: usize = 256;
+
+/// A problem: the JSON path of the offending value and what is wrong with it.
+pub type Issue = (String, String);
+
+/// Checks everything that can be checked without building geometry.
+pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
+    if scene.version != FORMAT_VERSION {
+        return Err((
+            "version".into(),
+            format!("unsupported version {}, this build reads version {FORMAT_VERSION}", scene.version),
+        ));
+    }
+    finite("dt", "dt", scene.dt)?;
+    if !(scene.dt > 0.0 && scene.dt <= MAX_DT) {
+        return Err((
+            "dt".into(),
+            format!("`dt` must be greater than 0 and at most {MAX_DT} seconds, got {}", scene.dt),
+        ));
+    }
+    if let Some(bounds) = &scene.bounds {
+        check_bounds(bounds)?;
+    }
+    if let Some(avoidance) = &scene.avoidance {
+        in_range("avoidance.look_ahead", "look_ahead", avoidance.look_ahead, 0.0, MAX_SECONDS)?;
+        in_range("avoidance.margin", "margin", avoidance.margin, 0.0, MAX_DISTANCE)?;
+    }
+
+    let mut path_ids = Ids::new("path");
+    for (i, path) in scene.paths.iter().enumerate() {
+        let base = format!("paths[{i}]");
+        path_ids.add(&base, &path.id, i)?;
+        if path.points.len() < 2 {
+            return Err((
+                format!("{base}.points"),
+                format!("a path needs at least 2 points, got {}", path.points.len()),
+            ));
+        }
+        points(&format!("{base}.points"), &path.points)?;
+        positive(&format!("{base}.radius"), "radius", path.radius, MAX_DISTANCE)?;
+    }
+
+    let mut curve_ids = Ids::new("curve");
+    for (i, curve) in scene.curves.iter().enumerate() {
+        let base = format!("curves[{i}]");
+        curve_ids.add(&base, curve.id(), i)?;
+        check_curve(&base, curve)?;
+    }
+
+    let mut target_ids = Ids::new("target");
+    for (i, target) in scene.targets.iter().enumerate() {
+        let base = format!("targets[{i}]");
+        target_ids.add(&base, &target.id, i)?;
+        coordinates(&format!("{base}.position"), "position", target.position)?;
+        velocity(&format!("{base}.velocity"), target.velocity)?;
+    }
+
+    let mut obstacle_ids = Ids::new("obstacle");
+    for (i, obstacle) in scene.obstacles.iter().enumerate() {
+        let base = format!("obstacles[{i}]");
+        if let Some(id) = &obstacle.id {
+            obstacle_ids.add(&base, id, i)?;
+        }
+        coordinates(&format!("{base}.position"), "position", obstacle.position)?;
+        positive(&format!("{base}.radius"), "radius", obstacle.radius, MAX_DISTANCE)?;
+        velocity(&format!("{base}.velocity"), obstacle.velocity)?;
+    }
+
+    let refs = References { paths: &path_ids, curves: &curve_ids, targets: &target_ids };
+    for (i, agent) in scene.agents.iter().enumerate() {
+        let base = format!("agents[{i}]");
+        if let Some(name) = &agent.name {
+            if name.trim().is_empty() {
+                return Err((format!("{base}.name"), "`name` must not be empty".into()));
+            }
+        }
+        if let Some(color) = &agent.color {
+            if Rgb::from_hex(color).is_none() {
+                return Err((format!("{base}.color"), format!("`color` must be `#rrggbb`, got {color:?}")));
+            }
+        }
+        coordinates(&format!("{base}.position"), "position", agent.position)?;
+        velocity(&format!("{base}.velocity"), agent.velocity)?;
+        bounded(&format!("{base}.orientation"), "orientation", agent.orientation, MAX_PARAMETER)?;
+        positive(&format!("{base}.radius"), "radius", agent.radius, MAX_DISTANCE)?;
+        in_range(&format!("{base}.max_speed"), "max_speed", agent.max_speed, 0.0, MAX_SPEED)?;
+        in_range(
+            &format!("{base}.max_acceleration"),
+            "max_acceleration",
+            agent.max_acceleration,
+            0.0,
+            MAX_ACCELERATION,
+        )?;
+        check_behaviour(&format!("{base}.behaviour"), &agent.behaviour, &refs)?;
+    }
+    Ok(())
+}
+
+/// The ids of one kind of object, for duplicate and reference checks.
+struct Ids {
+    kind: &'static str,
+    first_use: HashMap<String, usize>,
+    in_order: Vec<String>,
+}
+
+impl Ids {
+    fn new(kind: &'static str) -> Ids {
+        Ids { kind, first_use: HashMap::new(), in_order: Vec::new() }
+    }
+
+    fn add(&mut self, base: &str, id: &str, idx: usize) -> Result<(), Issue> {
+        let path = format!("{base}.id");
+        if id.trim().is_empty() {
+            return Err((path, "`id` must not be empty".into()));
+        }
+        if let Some(first) = self.first_use.get(id) {
+            let list = plural(self.kind);
+            return Err((
+                path,
+                format!("duplicate {} id `{id}` (already used by {list}[{first}])", self.kind),
+            ));
+        }
+        self.first_use.insert(id.to_string(), idx);
+        self.in_order.push(id.to_string());
+        Ok(())
+    }
+
+    fn resolve(&self, path: String, id: &str) -> Result<(), Issue> {
+        if self.first_use.contains_key(id) {
+            return Ok(());
+        }
+        let known = if self.in_order.is_empty() {
+            format!("the scene has no {}", plural(self.kind))
+        } else {
+            let names: Vec<String> = self.in_order.iter().map(|id| format!("`{id}`")).collect();
+            format!("{} are: {}", plural(self.kind), names.join(", "))
+        };
+        Err((path, format!("no {} with id `{id}`; {known}", self.kind)))
+    }
+}
+
+fn plural(kind: &str) -> String {
+    format!("{kind}s")
+}
+
+struct References<'a> {
+    paths: &'a Ids,
+    curves: &'a Ids,
+    targets: &'a Ids,
+}
+
+fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> Result<(), Issue> {
+    let at = |field: &str| format!("{base}.{field}");
+    match behaviour {
+        BehaviourSpec::Seek(spec) | BehaviourSpec::Flee(spec) => {
+            refs.targets.resolve(at("target"), &spec.target)
+        }
+        BehaviourSpec::Arrive(spec) => {
+            refs.targets.resolve(at("target"), &spec.target)?;
+            positive(&at("target_radius"), "target_radius", spec.target_radius, MAX_DISTANCE)?;
+            positive(&at("slow_radius"), "slow_radius", spec.slow_radius, MAX_DISTANCE)?;
+            if spec.slow_radius < spec.target_radius {
+                return Err((
+                    at("slow_radius"),
+                    format!(
+                        "`slow_radius` ({}) must not be smaller than `target_radius` ({})",
+                        spec.slow_radius, spec.target_radius
+                    ),
+                ));
+            }
+            positive(&at("time_to_target"), "time_to_target", spec.time_to_target, MAX_SECONDS)
+        }
+        BehaviourSpec::Parametric(spec) => {
+            refs.curves.resolve(at("curve"), &spec.curve)?;
+            in_range(&at("speed"), "speed", spec.speed, 0.0, MAX_SPEED)?;
+            positive(&at("delta_t"), "delta_t", spec.delta_t, MAX_DELTA_T)?;
+            bounded(&at("t0"), "t0", spec.t0, MAX_PARAMETER)
+        }
+        BehaviourSpec::Waypoints(spec) => {
+            refs.paths.resolve(at("path"), &spec.path)?;
+            positive(&at("node_radius"), "node_radius", spec.node_radius, MAX_DISTANCE)
+        }
+        BehaviourSpec::Projected(spec) => {
+            refs.paths.resolve(at("path"), &spec.path)?;
+            bounded(&at("offset"), "offset", spec.offset, MAX_DISTANCE)
+        }
+        BehaviourSpec::Predictive(spec) => {
+            refs.paths.resolve(at("path"), &spec.path)?;
+            in_range(&at("prediction_time"), "prediction_time", spec.prediction_time, 0.0, MAX_SECONDS)?;
+            positive(&at("path_radius"), "path_radius", spec.path_radius, MAX_DISTANCE)
+        }
+        BehaviourSpec::Planner(spec) => {
+            points(&at("waypoints"), &spec.waypoints)?;
+            in_range(&at("clearance"), "clearance", spec.clearance, 0.0, MAX_DISTANCE)?;
+            if spec.iteration_limit == 0 || spec.iteration_limit > MAX_ITERATIONS {
+                return Err((
+                    at("iteration_limit"),
+                    format!(
+                        "`iteration_limit` must be from 1 to {MAX_ITERATIONS}, got {}",
+                        spec.iteration_limit
+                    ),
+                ));
+            }
+            positive(&at("replan_interval"), "replan_interval", spec.replan_interval, MAX_SECONDS)?;
+            positive(&at("arrival_radius"), "arrival_radius", spec.arrival_radius, MAX_DISTANCE)
+        }
+    }
+}
+
+fn check_curve(base: &str, curve: &CurveSpec) -> Result<(), Issue> {
+    let at = |field: &str| format!("{base}.{field}");
+    match curve {
+        CurveSpec::Circle(spec) => {
+            coordinates(&at("center"), "center", spec.center)?;
+            positive(&at("radius"), "radius", spec.radius, MAX_DISTANCE)
+        }
+        CurveSpec::Ellipse(spec) => {
+            coordinates(&at("center"), "center", spec.center)?;
+            positive(&at("radius_x"), "radius_x", spec.radius_x, MAX_DISTANCE)?;
+            positive(&at("radius_y"), "radius_y", spec.radius_y, MAX_DISTANCE)
+        }
+        CurveSpec::Lemniscate(spec) => {
+            coordinates(&at("center"), "center", spec.center)?;
+            positive(&at("size"), "size", spec.size, MAX_DISTANCE)
+        }
+        CurveSpec::Lissajous(spec) => {
+            coordinates(&at("center"), "center", spec.center)?;
+            coordinates(&at("amplitude"), "amplitude", spec.amplitude)?;
+            bounded(&at("freq_x"), "freq_x", spec.freq_x, MAX_FREQUENCY)?;
+            bounded(&at("freq_y"), "freq_y", spec.freq_y, MAX_FREQUENCY)?;
+            bounded(&at("phase"), "phase", spec.phase, MAX_PARAMETER)
+        }
+        CurveSpec::Helix(spec) => {
+            coordinates(&at("center"), "center", spec.center)?;
+            positive(&at("radius"), "radius", spec.radius, MAX_DISTANCE)?;
+            bounded(&at("pitch"), "pitch", spec.pitch, MAX_PARAMETER)?;
+            positive(&at("turns"), "turns", spec.turns, MAX_FREQUENCY)
+        }
+        CurveSpec::Spline(spec) => {
+            if spec.points.len() < 2 {
+                return Err((
+                    at("points"),
+                    format!("a spline needs at least 2 points, got {}", spec.points.len()),
+                ));
+            }
+            points(&at("points"), &spec.points)
+        }
+        CurveSpec::Expr(spec) => {
+            for (field, text) in [("x", &spec.x), ("y", &spec.y), ("z", &spec.z)] {
+                let len = text.chars().count();
+                if len > MAX_EXPRESSION_LEN {
+                    return Err((
+                        at(field),
+                        format!("expression is too long ({len} characters, at most {MAX_EXPRESSION_LEN})"),
+                    ));
+                }
+            }
+            bounded(&at("t_min"), "t_min", spec.t_min, MAX_PARAMETER)?;
+            bounded(&at("t_max"), "t_max", spec.t_max, MAX_PARAMETER)?;
+            if spec.t_max <= spec.t_min {
+                return Err((
+                    at("t_max"),
+                    format!("`t_max` ({}) must be greater than `t_min` ({})", spec.t_max, spec.t_min),
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_bounds(bounds: &BoundsSpec) -> Result<(), Issue> {
+    coordinates("bounds.min", "min", bounds.min)?;
+    coordinates("bounds.max", "max", bounds.max)?;
+    let (min, max) = (bounds.min.0, bounds.max.0);
+    for (axis, name) in ["x", "y", "z"].iter().enumerate() {
+        if max[axis] < min[axis] {
+            return Err((
+                "bounds.max".into(),
+                format!("`max` must not be below `min` on any axis ({name}: {} < {})", max[axis], min[axis]),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn finite(path: &str, name: &str, value: f32) -> Result<(), Issue> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err((path.into(), format!("`{name}` must be a finite number, got {}", non_finite(value))))
+    }
+}
+
+/// Words for a non-finite number (JSON has none, but 1e39 overflows an f32 to infinity).
+fn non_finite(value: f32) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else {
+        format!("{}infinity (a number too large to be finite)", if value < 0.0 { "-" } else { "" })
+    }
+}
+
+/// Finite and in (0, max].
+fn positive(path: &str, name: &str, value: f32, max: f32) -> Result<(), Issue> {
+    finite(path, name, value)?;
+    if value <= 0.0 {
+        return Err((path.into(), format!("`{name}` must be greater than 0, got {value}")));
+    }
+    if value > max {
+        return Err((path.into(), format!("`{name}` must be at most {max}, got {value}")));
+    }
+    Ok(())
+}
+
+/// Finite and in [min, max].
+fn in_range(path: &str, name: &str, value: f32, min: f32, max: f32) -> Result<(), Issue> {
+    finite(path, name, value)?;
+    if value < min || value > max {
+        return Err((path.into(), format!("`{name}` must be from {min} to {max}, got {value}")));
+    }
+    Ok(())
+}
+
+/// Finite and |value| ≤ limit.
+fn bounded(path: &str, name: &str, value: f32, limit: f32) -> Result<(), Issue> {
+    finite(path, name, value)?;
+    if value.abs() > limit {
+        return Err((path.into(), format!("`{name}` must be from -{limit} to {limit}, got {value}")));
+    }
+    Ok(())
+}
+
+fn coordinates(path: &str, name: &str, v: SceneVec) -> Result<(), Issue> {
+    for (axis, c) in v.0.to_array().into_iter().enumerate() {
+        let component_path = format!("{path}[{axis}]");
+        if !c.is_finite() {
+            return Err((
+                component_path,
+                format!("`{name}` must hold finite numbers, got {}", non_finite(c)),
+            ));
+        }
+        if c.abs() > MAX_COORDINATE {
+            return Err((
+                component_path,
+                format!("coordinate {c} of `{name}` is out of range (at most {MAX_COORDINATE} either way)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn points(path: &str, points: &[SceneVec]) -> Result<(), Issue> {
+    for (i, point) in points.iter().enumerate() {
+        coordinates(&format!("{path}[{i}]"), "point", *point)?;
+    }
+    Ok(())
+}
+
+fn velocity(path: &str, v: SceneVec) -> Result<(), Issue> {
+    for (axis, c) in v.0.to_array().into_iter().enumerate() {
+        if !c.is_finite() {
+            return Err((
+                format!("{path}[{axis}]"),
+                format!("`velocity` must hold finite numbers, got {}", non_finite(c)),
+            ));
+        }
+    }
+    let speed = v.0.as_dvec3().length();
+    if speed > f64::from(MAX_SPEED) {
+        return Err((path.into(), format!("speed {speed} is out of range (at most {MAX_SPEED})")));
+    }
+    Ok(())
+}

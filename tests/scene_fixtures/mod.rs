@@ -1,0 +1,74 @@
+//! Scene texts shared by the scene tests.
+
+#![allow(dead_code)]
+
+/// Every curve kind and behaviour type, 2D and 3D vectors, defaults and explicit values.
+pub const FULL_SCENE: &str = r##"{
+  "version": 1,
+  "name": "Everything",
+  "description": "One of each, for round trips.",
+  "dt": 0.016666668,
+  "bounds": { "min": [-1000, -1000, -100], "max": [1000, 1000, 100] },
+  "avoidance": { "look_ahead": 1.5, "margin": 4 },
+  "paths": [
+    { "id": "track", "points": [[0, 0], [400, 0], [400, 60], [0, 60]], "closed": false, "radius": 20 },
+    { "id": "ring", "points": [[0, 0, 5], [100, 0, 5], [100, 100, 5]], "closed": true }
+  ],
+  "curves": [
+    { "id": "round", "kind": "circle", "center": [10, 20], "radius": 100 },
+    { "id": "oval", "kind": "ellipse", "radius_x": 200, "radius_y": 80 },
+    { "id": "eight", "kind": "lemniscate", "center": [0, 0], "size": 200 },
+    { "id": "knot", "kind": "lissajous", "center": [5, 5], "amplitude": [100, 50, 3], "freq_x": 3, "freq_y": 2, "phase": 0.5 },
+    { "id": "spring", "kind": "helix", "center": [0, 0, 0], "radius": 50, "pitch": 20, "turns": 3.5 },
+    { "id": "loop", "kind": "spline", "points": [[0, 0], [100, 50], [200, 0]], "closed": true },
+    { "id": "wave", "kind": "expr", "x": "200*cos(t)", "y": "100*sin(2*t)", "z": "0", "t_min": 0, "t_max": 6.2831855 }
+  ],
+  "targets": [
+    { "id": "flag", "position": [300, 200], "velocity": [0, 0] },
+    { "id": "hare", "position": [-300, 200, 10], "velocity": [40, -15] }
+  ],
+  "obstacles": [
+    { "id": "rock", "position": [200, 30, 0], "radius": 25, "velocity": [0, 0, 0] },
+    { "position": [-120.5, 77.25], "radius": 12 }
+  ],
+  "agents": [
+    { "name": "seeker", "color": "#e6194b", "position": [0, 0], "velocity": [10, 0], "orientation": 0.25,
+      "radius": 8, "max_speed": 150, "max_acceleration": 400, "avoid_obstacles": true,
+      "behaviour": { "type": "seek", "target": "flag" } },
+    { "name": "coward", "position": [50, 50], "behaviour": { "type": "flee", "target": "hare" } },
+    { "name": "lander", "position": [-50, 50], "behaviour": { "type": "arrive", "target": "flag", "target_radius": 4, "slow_radius": 90, "time_to_target": 0.2 } },
+    { "name": "circler", "position": [0, 0], "behaviour": { "type": "parametric", "curve": "eight", "speed": 120, "delta_t": 0.02, "t0": 1, "method": "arc_length" } },
+    { "name": "seed", "position": [0, 0], "behaviour": { "type": "parametric", "curve": "wave" } },
+    { "name": "nodes", "position": [0, -10], "behaviour": { "type": "waypoints", "path": "track", "node_radius": 25, "closest_node": true } },
+    { "name": "projector", "position": [0, 10], "behaviour": { "type": "projected", "path": "ring", "offset": 40 } },
+    { "name": "predictive", "color": "#3CB44B", "position": [0, 0], "behaviour": { "type": "predictive", "path": "track", "prediction_time": 0.5, "path_radius": 20 } },
+    { "name": "ship", "position": [0, 0, 20], "max_speed": 90.5,
+      "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [400, 300, 0]], "clearance": 12, "iteration_limit": 64, "replan_interval": 0.25, "arrival_radius": 8, "smoothing": true } }
+  ]
+}
+"##;
+
+/// No paths or curves and no parametric agent: builds a world without the geometry helpers.
+pub const GEOMETRY_FREE_SCENE: &str = r##"{
+  "version": 1,
+  "name": "Chase",
+  "description": "Seek, flee, arrive and a planner around moving obstacles.",
+  "targets": [
+    { "id": "flag", "position": [300, 200] },
+    { "id": "hare", "position": [-300, 100], "velocity": [40, -15] }
+  ],
+  "obstacles": [
+    { "position": [200, 30], "radius": 25 },
+    { "position": [-100, -50], "radius": 10, "velocity": [0, 20] }
+  ],
+  "agents": [
+    { "position": [0, 0], "behaviour": { "type": "seek", "target": "flag" } },
+    { "name": "coward", "position": [50, 50], "velocity": [3, 4], "avoid_obstacles": true,
+      "behaviour": { "type": "flee", "target": "hare" } },
+    { "name": "lander", "color": "#4363D8", "position": [-50, 50],
+      "behaviour": { "type": "arrive", "target": "flag", "slow_radius": 120 } },
+    { "name": "ship", "position": [0, 0, 20],
+      "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [-400, -300]] } }
+  ]
+}
+"##;

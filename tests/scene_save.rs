@@ -1,0 +1,118 @@
+//! Saving is atomic: a failed save writes nothing and leaves the old file as it was, a good save
+//! replaces the file whole, and no temporary file is left behind either way.
+
+mod scene_fixtures;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use steerlab::scene::{load_scene, parse_scene, save_scene, scene_to_json, world_to_scene};
+use steerlab::sim::World;
+
+use scene_fixtures::GEOMETRY_FREE_SCENE;
+
+/// A fresh, empty directory for one test, removed when dropped.
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn new(name: &str) -> ScratchDir {
+        let dir = std::env::temp_dir().join(format!("steerlab-scene-save-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        ScratchDir(dir)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+
+    fn file_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn world() -> World {
+    parse_scene(GEOMETRY_FREE_SCENE, "chase.json").unwrap()
+}
+
+#[test]
+fn saving_into_a_missing_directory_fails_and_writes_nothing() {
+    let scratch = ScratchDir::new("missing-dir");
+    let target = scratch.path("no/such/dir/scene.json");
+    let err = save_scene(&world(), &target).unwrap_err();
+    assert_eq!(err.file, target.display().to_string());
+    assert_eq!((err.json_path.as_str(), err.line, err.column), ("$", 1, 1));
+    assert!(!scratch.path("no").exists());
+    assert!(scratch.file_names().is_empty());
+}
+
+#[test]
+fn saving_over_an_existing_file_replaces_it_whole() {
+    let scratch = ScratchDir::new("replace");
+    let target = scratch.path("scene.json");
+    fs::write(&target, "x".repeat(100_000)).unwrap();
+    let world = world();
+    save_scene(&world, &target).unwrap();
+    assert_eq!(fs::read_to_string(&target).unwrap(), scene_to_json(&world).unwrap());
+    assert_eq!(world_to_scene(&load_scene(&target).unwrap()), world_to_scene(&world));
+    assert_eq!(scratch.file_names(), ["scene.json"], "no temporary file is left");
+}
+
+#[test]
+fn a_refused_save_leaves_the_old_file_untouched() {
+    let scratch = ScratchDir::new("refused");
+    let target = scratch.path("scene.json");
+    fs::write(&target, "the old contents").unwrap();
+    let mut world = world();
+    world.agents[0].limits.radius = -1.0;
+    let err = save_scene(&world, &target).unwrap_err();
+    assert_eq!(err.file, target.display().to_string());
+    assert_eq!(err.json_path, "agents[0].radius");
+    assert_eq!(err.reason, "`radius` must be greater than 0, got -1");
+    assert_eq!(fs::read_to_string(&target).unwrap(), "the old contents");
+    assert_eq!(scratch.file_names(), ["scene.json"]);
+}
+
+#[test]
+fn saving_onto_a_directory_fails_and_cleans_up() {
+    let scratch = ScratchDir::new("onto-dir");
+    let target = scratch.path("taken");
+    fs::create_dir(&target).unwrap();
+    assert!(save_scene(&world(), &target).is_err());
+    assert!(target.is_dir());
+    assert_eq!(scratch.file_names(), ["taken"], "no temporary file is left");
+}
+
+#[test]
+fn saving_to_a_path_without_a_file_name_fails() {
+    assert!(save_scene(&world(), Path::new("/")).is_err());
+}
+
+#[test]
+fn loading_a_file_that_is_not_utf8_points_at_the_bad_byte() {
+    let scratch = ScratchDir::new("utf8");
+    let target = scratch.path("latin1.json");
+    fs::write(&target, b"{\n  \"name\": \"caf\xe9\"\n}").unwrap();
+    let err = load_scene(&target).unwrap_err();
+    assert_eq!((err.line, err.column), (2, 15));
+    assert_eq!(err.reason, "the file is not valid UTF-8 text");
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let scratch = ScratchDir::new("bom");
+    let target = scratch.path("bom.json");
+    fs::write(&target, format!("\u{feff}{GEOMETRY_FREE_SCENE}")).unwrap();
+    assert_eq!(world_to_scene(&load_scene(&target).unwrap()), world_to_scene(&world()));
+}
