@@ -93,7 +93,7 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
     match behaviour {
         Behaviour::Seek { target: _ } | Behaviour::Flee { target: _ } => Vec::new(),
         Behaviour::Arrive { target: _, params } => {
-            let ArriveParams { target_radius, slow_radius, time_to_target } = *params;
+            let ArriveParams { target_radius, slow_radius, time_to_target, braking_cap } = *params;
             let d = ArriveParams::default();
             vec![
                 float(
@@ -126,6 +126,14 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                         (0.01, 2.0),
                     )
                 },
+                switch(
+                    "braking_cap",
+                    "braking cap",
+                    "Cap the target speed by the speed from which the agent can still stop at the target \
+                     (a deviation from the seed, default on). Off gives the seed's linear ramp alone.",
+                    braking_cap,
+                    d.braking_cap,
+                ),
             ]
         }
         Behaviour::Parametric { curve: _, params } => {
@@ -324,11 +332,12 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
     match &mut changed {
         Behaviour::Seek { target: _ } | Behaviour::Flee { target: _ } => return None,
         Behaviour::Arrive { target: _, params } => {
-            let ArriveParams { target_radius, slow_radius, time_to_target } = params;
+            let ArriveParams { target_radius, slow_radius, time_to_target, braking_cap } = params;
             match key {
                 "target_radius" => set_f32(target_radius, value)?,
                 "slow_radius" => set_f32(slow_radius, value)?,
                 "time_to_target" => set_f32(time_to_target, value)?,
+                "braking_cap" => set_bool(braking_cap, value)?,
                 _ => return None,
             }
         }
