@@ -105,7 +105,7 @@ pub fn curve_inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState, curve_
             state.expr_editor = ExprEditor::new(curve_idx, kind);
         }
         if let Some(editor) = state.expr_editor.as_mut() {
-            if let Some(new_kind) = expr_editor(ui, editor) {
+            if let Some(new_kind) = expr_editor(ui, editor, &mut state.widget_rects) {
                 commands.push(Command::SetCurve { curve: curve_idx, kind: new_kind });
             }
         }
@@ -129,8 +129,13 @@ fn kind_name(kind: &CurveKind) -> &'static str {
     }
 }
 
-/// The typed editor; returns the new shape when Apply was pressed with valid text.
-fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> {
+/// The typed editor; returns the new shape when Apply was pressed with valid text. Field and
+/// button rectangles go into `rects` as `expr:x(t)` … `expr:t_max` and `expr:apply`.
+fn expr_editor(
+    ui: &mut egui::Ui,
+    editor: &mut ExprEditor,
+    rects: &mut std::collections::BTreeMap<String, egui::Rect>,
+) -> Option<CurveKind> {
     let mut edited = false;
     egui::Grid::new("expr_curve_grid").num_columns(2).show(ui, |ui| {
         let fields: [(&str, &str, &mut String); 5] = [
@@ -145,6 +150,7 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
             let response = ui
                 .add(egui::TextEdit::singleline(buffer).id_salt(("expr", label)).desired_width(180.0))
                 .on_hover_text(doc);
+            rects.insert(format!("expr:{label}"), response.rect);
             if response.changed() {
                 trim_line_breaks(buffer);
                 edited = true;
@@ -161,11 +167,10 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
             let mut revert = false;
             ui.horizontal(|ui| {
                 let modified = kind != editor.source;
-                if ui
-                    .add_enabled(modified, egui::Button::new("Apply"))
-                    .on_hover_text("Use this curve")
-                    .clicked()
-                {
+                let apply =
+                    ui.add_enabled(modified, egui::Button::new("Apply")).on_hover_text("Use this curve");
+                rects.insert("expr:apply".to_string(), apply.rect);
+                if apply.clicked() {
                     applied = Some(kind.clone());
                 }
                 revert = ui.add_enabled(modified, egui::Button::new("Revert")).clicked();
@@ -181,7 +186,10 @@ fn expr_editor(ui: &mut egui::Ui, editor: &mut ExprEditor) -> Option<CurveKind> 
         }
         Err(why) => {
             ui.label(egui::RichText::new(why).color(ERROR_RED));
-            ui.add_enabled(false, egui::Button::new("Apply")).on_disabled_hover_text("Fix the error first");
+            let apply = ui
+                .add_enabled(false, egui::Button::new("Apply"))
+                .on_disabled_hover_text("Fix the error first");
+            rects.insert("expr:apply".to_string(), apply.rect);
         }
     }
     ui.label(
