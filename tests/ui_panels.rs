@@ -345,3 +345,23 @@ fn clicking_a_metrics_header_sorts_ascending_then_descending_then_not() {
     let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
     assert_eq!(state.metrics_sort, None);
 }
+
+#[test]
+fn values_outside_the_widget_ranges_are_shown_but_never_clamped_by_the_ui() {
+    let mut world = world_without_geometry();
+    world.agents[2].limits.radius = 150.0;
+    world.agents[2].limits.max_speed = 4000.0;
+    world.agents[2].behaviour = steerlab::sim::Behaviour::Arrive {
+        target: 0,
+        params: steerlab::sim::ArriveParams { slow_radius: 900.0, time_to_target: 5.0, ..Default::default() },
+    };
+    world.obstacles[0].radius = 5000.0;
+    let mut app = App::new(world, None);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    for selection in [Selection::Agent(2), Selection::Obstacle(0)] {
+        app.apply(Command::Select(Some(selection)));
+        let out = frames(&ctx, &app, &mut state, 3);
+        assert!(out.commands.is_empty(), "{selection:?}: {:?}", out.commands);
+    }
+}

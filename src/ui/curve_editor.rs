@@ -222,7 +222,8 @@ fn number_row(
     speed: f64,
 ) -> bool {
     ui.label(label).on_hover_text(doc);
-    let mut drag = egui::DragValue::new(value).speed(speed).range(min..=f32::MAX);
+    let mut drag =
+        egui::DragValue::new(value).speed(speed).range(min..=f32::MAX).clamp_existing_to_range(false);
     if !unit.is_empty() {
         drag = drag.suffix(format!(" {unit}"));
     }

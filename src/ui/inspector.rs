@@ -129,7 +129,11 @@ fn agent_inspector(
         ];
         for (label, unit, doc, value, min, max) in limit_rows {
             ui.label(label).on_hover_text(doc);
-            let drag = egui::DragValue::new(value).range(min..=max).suffix(format!(" {unit}")).speed(1.0);
+            let drag = egui::DragValue::new(value)
+                .range(min..=max)
+                .clamp_existing_to_range(false)
+                .suffix(format!(" {unit}"))
+                .speed(1.0);
             changed |= ui.add(drag).on_hover_text(doc).changed();
             ui.end_row();
         }
@@ -336,7 +340,7 @@ fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<u
         ui.end_row();
         let doc = "Channel half-width drawn around the path and used by the time-outside-radius metric (world units)";
         ui.label("radius").on_hover_text(doc);
-        let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).suffix(" units").speed(0.5);
+        let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).clamp_existing_to_range(false).suffix(" units").speed(0.5);
         if ui.add(drag).on_hover_text(doc).changed() && radius != path.radius {
             commands.push(Command::SetPathRadius { path: path_idx, radius });
         }
@@ -382,7 +386,13 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
         let doc = "Radius of the sphere (a circle in 2D scenes), world units";
         ui.label("radius").on_hover_text(doc);
         changed |= ui
-            .add(egui::DragValue::new(&mut radius).range(1.0..=1000.0).suffix(" units").speed(0.5))
+            .add(
+                egui::DragValue::new(&mut radius)
+                    .range(1.0..=1000.0)
+                    .clamp_existing_to_range(false)
+                    .suffix(" units")
+                    .speed(0.5),
+            )
             .on_hover_text(doc)
             .changed();
         ui.end_row();

@@ -444,7 +444,9 @@ pub fn param_row(
     match spec.value {
         ParamValue::Float(mut value) => {
             let (min, max) = spec.range;
-            let mut slider = egui::Slider::new(&mut value, min..=max).logarithmic(spec.logarithmic);
+            let mut slider = egui::Slider::new(&mut value, min..=max)
+                .logarithmic(spec.logarithmic)
+                .clamping(egui::SliderClamping::Edits);
             if !spec.unit.is_empty() {
                 slider = slider.suffix(format!(" {}", spec.unit));
             }
@@ -459,8 +461,9 @@ pub fn param_row(
         }
         ParamValue::Int(mut value) => {
             let (min, max) = spec.range;
-            let slider =
-                egui::Slider::new(&mut value, (min as u32)..=(max as u32)).logarithmic(spec.logarithmic);
+            let slider = egui::Slider::new(&mut value, (min as u32)..=(max as u32))
+                .logarithmic(spec.logarithmic)
+                .clamping(egui::SliderClamping::Edits);
             let response = ui.add(slider).on_hover_text(spec.doc);
             rects.insert(format!("param:{}", spec.key), response.rect);
             if response.changed() {
