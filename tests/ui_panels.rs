@@ -365,3 +365,28 @@ fn values_outside_the_widget_ranges_are_shown_but_never_clamped_by_the_ui() {
         assert!(out.commands.is_empty(), "{selection:?}: {:?}", out.commands);
     }
 }
+
+#[test]
+fn the_agent_and_curve_tools_show_their_kind_combos_without_output() {
+    let mut app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    for tool in [Tool::Agent, Tool::Curve] {
+        app.apply(Command::SetTool(tool));
+        let out = frames(&ctx, &app, &mut state, 2);
+        assert!(out.is_empty(), "{tool:?}: {out:?}");
+    }
+}
+
+#[test]
+fn the_ui_scale_sets_the_zoom_factor_and_bad_values_fall_back_to_one() {
+    let app = App::new(World::default(), None);
+    let mut state = UiState::default();
+    state.ui_scale = 1.5;
+    let ctx = egui::Context::default();
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(ctx.zoom_factor(), 1.5);
+    state.ui_scale = f32::NAN;
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(ctx.zoom_factor(), 1.0);
+}
