@@ -13,3 +13,4 @@ pub mod planner;
 pub mod render;
 pub mod scene;
 pub mod sim;
+pub mod ui;

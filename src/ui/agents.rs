@@ -1,0 +1,41 @@
+//! The agents list: every agent with its colour swatch, name and behaviour; a click selects it
+//! (and a click on the selected row selects nothing).
+
+use crate::app::{App, Command, Selection};
+
+use super::{color32, UiState};
+
+/// Draws the list; returns a `Select` command when a row was clicked.
+pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Command> {
+    let mut commands = Vec::new();
+    ui.heading(format!("Agents ({})", app.world.agents.len()));
+    if app.world.agents.is_empty() {
+        ui.label(
+            egui::RichText::new("No agents yet: pick the Agent tool (5 / A) and click in the world.").weak(),
+        );
+        return commands;
+    }
+    let selected = app.selected_agent();
+    for (agent_idx, agent) in app.world.agents.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
+            let is_selected = selected == Some(agent_idx);
+            let finished = if agent.is_finished() { " ✔" } else { "" };
+            let text = format!("{}  ·  {}{finished}", agent.name, agent.behaviour.type_name());
+            let response = ui.selectable_label(is_selected, text).on_hover_text(format!(
+                "radius {:.0}, max speed {:.0} units/s, max acceleration {:.0} units/s²{}",
+                agent.limits.radius,
+                agent.limits.max_speed,
+                agent.limits.max_acceleration,
+                if agent.avoid_obstacles { ", avoids obstacles" } else { "" }
+            ));
+            state.record_rect(format!("agent:{agent_idx}"), response.rect);
+            if response.clicked() {
+                let selection = if is_selected { None } else { Some(Selection::Agent(agent_idx)) };
+                commands.push(Command::Select(selection));
+            }
+        });
+    }
+    commands
+}

@@ -1,0 +1,295 @@
+//! A small file dialog drawn with egui alone (no desktop portal, works under Xvfb): a path
+//! field, a parent-directory button, the directories and matching files of the current
+//! directory, a file name field when saving, OK and Cancel.
+//!
+//! [`list_dir`] is the one place `ui` touches the file system: it reads a directory's entry
+//! names and kinds with `std::fs::read_dir`, and only when the dialog opens or changes
+//! directory (never per frame). Reading and writing scenes stays in `scene`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{trim_line_breaks, ERROR_RED};
+
+/// What the dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileDialogMode {
+    /// Choose an existing scene (`*.json`).
+    Open,
+    /// Choose where to save the scene (`*.json`).
+    Save,
+    /// Choose where to write the metrics (`*.csv`).
+    ExportCsv,
+}
+
+impl FileDialogMode {
+    /// The extension of the files listed and appended to typed names.
+    pub fn extension(self) -> &'static str {
+        match self {
+            FileDialogMode::Open | FileDialogMode::Save => "json",
+            FileDialogMode::ExportCsv => "csv",
+        }
+    }
+    /// The window title.
+    pub fn title(self) -> &'static str {
+        match self {
+            FileDialogMode::Open => "Open scene",
+            FileDialogMode::Save => "Save scene as",
+            FileDialogMode::ExportCsv => "Export metrics CSV",
+        }
+    }
+    /// Whether the user types a file name (rather than picking an existing file).
+    pub fn asks_for_name(self) -> bool {
+        !matches!(self, FileDialogMode::Open)
+    }
+}
+
+/// One line of the listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    /// File or directory name.
+    pub name: String,
+    /// Whether it is a directory.
+    pub is_dir: bool,
+}
+
+/// The dialog's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileDialog {
+    /// What it is for.
+    pub mode: FileDialogMode,
+    /// The directory listed.
+    pub dir: PathBuf,
+    /// The path field's text (Enter goes there).
+    pub dir_text: String,
+    /// The chosen or typed file name.
+    pub file_name: String,
+    /// The listing of `dir`.
+    pub entries: Vec<DirEntry>,
+    /// Why the directory could not be listed, or why OK is refused.
+    pub error: Option<String>,
+}
+
+/// How the dialog ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileDialogResult {
+    /// The user chose this file.
+    Chosen(PathBuf),
+    /// The user cancelled.
+    Cancelled,
+}
+
+/// The directories and files with extension `extension` in `dir`, directories first, each
+/// group sorted by name (hidden entries left out). Errors are the OS's message.
+pub fn list_dir(dir: &Path, extension: &str) -> Result<Vec<DirEntry>, String> {
+    let reader = std::fs::read_dir(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let mut entries: Vec<DirEntry> = reader
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with('.') {
+                return None;
+            }
+            let is_dir = entry.path().is_dir();
+            let matches = Path::new(&name).extension().is_some_and(|e| e.eq_ignore_ascii_case(extension));
+            (is_dir || matches).then_some(DirEntry { name, is_dir })
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        b.is_dir.cmp(&a.is_dir).then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+    });
+    Ok(entries)
+}
+
+impl FileDialog {
+    /// A dialog in `dir` with `file_name` typed in (for saving).
+    pub fn new(mode: FileDialogMode, dir: PathBuf, file_name: &str) -> FileDialog {
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let mut dialog = FileDialog {
+            mode,
+            dir_text: dir.display().to_string(),
+            dir,
+            file_name: file_name.to_string(),
+            entries: Vec::new(),
+            error: None,
+        };
+        dialog.refresh();
+        dialog
+    }
+
+    /// Lists the directory again.
+    pub fn refresh(&mut self) {
+        match list_dir(&self.dir, self.mode.extension()) {
+            Ok(entries) => {
+                self.entries = entries;
+                self.error = None;
+            }
+            Err(why) => {
+                self.entries.clear();
+                self.error = Some(why);
+            }
+        }
+    }
+
+    /// Goes to `dir` (a path typed or clicked) and lists it.
+    pub fn change_dir(&mut self, dir: PathBuf) {
+        self.dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        self.dir_text = self.dir.display().to_string();
+        self.refresh();
+    }
+
+    /// Goes to the parent directory.
+    pub fn go_up(&mut self) {
+        if let Some(parent) = self.dir.parent().map(Path::to_path_buf) {
+            self.change_dir(parent);
+        }
+    }
+
+    /// Whether the listing has a file of this name.
+    pub fn lists_file(&self, name: &str) -> bool {
+        self.entries.iter().any(|e| !e.is_dir && e.name == name)
+    }
+
+    /// The file OK would choose: the name in the directory, with the mode's extension added
+    /// when saving a name without one. Errors say what is missing.
+    pub fn chosen_path(&self) -> Result<PathBuf, String> {
+        let name = self.file_name.trim();
+        if name.is_empty() {
+            return Err(
+                if self.mode.asks_for_name() { "type a file name" } else { "choose a file" }.to_string()
+            );
+        }
+        let mut path = self.dir.join(name);
+        if self.mode.asks_for_name() && path.extension().is_none() {
+            path.set_extension(self.mode.extension());
+        }
+        if !self.mode.asks_for_name() && !self.lists_file(name) {
+            return Err(format!("{name} is not a .{} file in this folder", self.mode.extension()));
+        }
+        Ok(path)
+    }
+}
+
+/// Draws the dialog window; returns how it ended, or None while it stays open.
+/// The OK and Cancel buttons' rectangles go into `rects` as `file_dialog:ok` and `file_dialog:cancel`.
+pub fn file_dialog_window(
+    ctx: &egui::Context,
+    dialog: &mut FileDialog,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<FileDialogResult> {
+    let mut result = None;
+    let mut open = true;
+    egui::Window::new(dialog.mode.title())
+        .open(&mut open)
+        .collapsible(false)
+        .default_size([480.0, 380.0])
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            result = file_dialog_contents(ui, dialog, rects);
+        });
+    if !open {
+        result = Some(FileDialogResult::Cancelled);
+    }
+    result
+}
+
+fn file_dialog_contents(
+    ui: &mut egui::Ui,
+    dialog: &mut FileDialog,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<FileDialogResult> {
+    let mut result = None;
+    let mut go_to: Option<PathBuf> = None;
+    ui.horizontal(|ui| {
+        if ui.button("⬆").on_hover_text("Parent directory").clicked() {
+            go_to = dialog.dir.parent().map(Path::to_path_buf);
+        }
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut dialog.dir_text)
+                .id_salt("file_dialog_dir")
+                .desired_width(f32::INFINITY),
+        );
+        if field.changed() {
+            trim_line_breaks(&mut dialog.dir_text);
+        }
+        if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+            go_to = Some(PathBuf::from(dialog.dir_text.trim()));
+        }
+    });
+    let extension = dialog.mode.extension();
+    let list_height = (ui.available_height() - 70.0).max(120.0);
+    egui::ScrollArea::vertical().max_height(list_height).auto_shrink([false, false]).show(ui, |ui| {
+        if dialog.entries.is_empty() && dialog.error.is_none() {
+            ui.label(egui::RichText::new(format!("no folders or .{extension} files here")).weak());
+        }
+        for entry in &dialog.entries {
+            if entry.is_dir {
+                if ui.selectable_label(false, format!("📁 {}", entry.name)).clicked() {
+                    go_to = Some(dialog.dir.join(&entry.name));
+                }
+            } else {
+                let selected = dialog.file_name == entry.name;
+                let response = ui.selectable_label(selected, format!("📄 {}", entry.name));
+                if response.clicked() {
+                    dialog.file_name = entry.name.clone();
+                }
+                if response.double_clicked() {
+                    dialog.file_name = entry.name.clone();
+                    result = dialog.chosen_path().ok().map(FileDialogResult::Chosen);
+                }
+            }
+        }
+    });
+    if dialog.mode.asks_for_name() {
+        ui.horizontal(|ui| {
+            ui.label("file name");
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut dialog.file_name)
+                    .id_salt("file_dialog_name")
+                    .desired_width(260.0),
+            );
+            if field.changed() {
+                trim_line_breaks(&mut dialog.file_name);
+            }
+        });
+    }
+    if dialog.mode.asks_for_name() {
+        if let Ok(path) = dialog.chosen_path() {
+            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            if dialog.lists_file(&name) {
+                ui.label(egui::RichText::new(format!("{name} exists and will be replaced")).color(ERROR_RED));
+            }
+        }
+    }
+    if let Some(error) = &dialog.error {
+        ui.label(egui::RichText::new(error).color(ERROR_RED));
+    }
+    ui.horizontal(|ui| {
+        let chosen = dialog.chosen_path();
+        let ok_label = match dialog.mode {
+            FileDialogMode::Open => "Open",
+            FileDialogMode::Save => "Save",
+            FileDialogMode::ExportCsv => "Export",
+        };
+        let ok = ui.add_enabled(chosen.is_ok(), egui::Button::new(ok_label));
+        let ok = match &chosen {
+            Ok(path) => ok.on_hover_text(path.display().to_string()),
+            Err(why) => ok.on_disabled_hover_text(why.as_str()),
+        };
+        rects.insert("file_dialog:ok".to_string(), ok.rect);
+        if ok.clicked() {
+            if let Ok(path) = chosen {
+                result = Some(FileDialogResult::Chosen(path));
+            }
+        }
+        let cancel = ui.button("Cancel");
+        rects.insert("file_dialog:cancel".to_string(), cancel.rect);
+        if cancel.clicked() {
+            result = Some(FileDialogResult::Cancelled);
+        }
+    });
+    if let Some(dir) = go_to {
+        dialog.change_dir(dir);
+    }
+    result
+}

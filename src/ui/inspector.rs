@@ -1,0 +1,441 @@
+//! The inspector: what is selected, editable. For an agent: name, colour, limits and obstacle
+//! avoidance (`SetAgentProperties`), its behaviour and what it follows, and every behaviour
+//! parameter as a slider with its unit, a tooltip and a reset button (`SetBehaviour`, sent at
+//! once; the editor merges a drag into one undo step). For a planner also its waypoint list.
+//! For a path, obstacle, target or curve their own fields.
+
+use glam::Vec3;
+
+use crate::app::edit::default_behaviour;
+use crate::app::{App, BehaviourKind, Command, Selection};
+use crate::behaviours::Limits;
+use crate::sim::{Behaviour, PlannerParams, Rgb};
+
+use super::params::{behaviour_params, param_row, with_param, with_reference};
+use super::{curve_editor, trim_line_breaks, UiState, ERROR_RED};
+
+/// Draws the inspector of the current selection; returns the edits.
+pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Command> {
+    match app.selection {
+        None => {
+            ui.heading("Inspector");
+            ui.label(
+                egui::RichText::new("Select an agent, path, obstacle, target or curve to edit it.").weak(),
+            );
+            scene_summary(ui, app);
+            Vec::new()
+        }
+        Some(Selection::Agent(agent_idx)) => agent_inspector(ui, app, state, agent_idx, None),
+        Some(Selection::Waypoint { agent, waypoint }) => {
+            agent_inspector(ui, app, state, agent, Some(waypoint))
+        }
+        Some(Selection::Path(path)) => path_inspector(ui, app, path, None),
+        Some(Selection::PathPoint { path, point }) => path_inspector(ui, app, path, Some(point)),
+        Some(Selection::Obstacle(obstacle)) => obstacle_inspector(ui, app, obstacle),
+        Some(Selection::Target(target)) => target_inspector(ui, app, target),
+        Some(Selection::Curve(curve)) => curve_editor::curve_inspector(ui, app, state, curve),
+    }
+}
+
+fn scene_summary(ui: &mut egui::Ui, app: &App) {
+    let world = &app.world;
+    ui.add_space(6.0);
+    ui.strong(if world.name.is_empty() { "Untitled" } else { world.name.as_str() });
+    if !world.description.is_empty() {
+        ui.label(&world.description);
+    }
+    ui.label(format!(
+        "{} paths · {} curves · {} targets · {} obstacles · step {:.4} s",
+        world.paths.len(),
+        world.curves.len(),
+        world.targets.len(),
+        world.obstacles.len(),
+        world.dt
+    ));
+}
+
+/// One labelled row of three drag values (x, y, z); true when one changed.
+fn vec3_row(ui: &mut egui::Ui, label: &str, unit: &str, doc: &str, value: &mut Vec3) -> bool {
+    ui.label(label).on_hover_text(doc);
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        for (axis, component) in [("x ", &mut value.x), ("y ", &mut value.y), ("z ", &mut value.z)] {
+            let drag = egui::DragValue::new(component).prefix(axis).suffix(unit).speed(1.0);
+            changed |= ui.add(drag).on_hover_text(doc).changed();
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+fn agent_inspector(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    agent_idx: usize,
+    waypoint: Option<usize>,
+) -> Vec<Command> {
+    let mut commands = Vec::new();
+    let Some(agent) = app.world.agents.get(agent_idx) else { return commands };
+    ui.heading("Agent");
+
+    // Name, colour, limits and avoidance: one command for all of them.
+    let mut name = agent.name.clone();
+    let mut colour = [agent.color.0, agent.color.1, agent.color.2];
+    let Limits { mut radius, mut max_speed, mut max_acceleration } = agent.limits;
+    let mut avoid_obstacles = agent.avoid_obstacles;
+    let mut changed = false;
+    egui::Grid::new("agent_properties").num_columns(2).show(ui, |ui| {
+        ui.label("name");
+        let response =
+            ui.add(egui::TextEdit::singleline(&mut name).id_salt("agent_name").desired_width(160.0));
+        state.record_rect("agent_name", response.rect);
+        if response.changed() {
+            trim_line_breaks(&mut name);
+            changed = true;
+        }
+        ui.end_row();
+        ui.label("colour");
+        changed |= ui
+            .color_edit_button_srgb(&mut colour)
+            .on_hover_text("Colour in the world, the plots and the tables")
+            .changed();
+        ui.end_row();
+        let limit_rows: [(&str, &str, &str, &mut f32, f32, f32); 3] = [
+            (
+                "radius",
+                "units",
+                "Body radius in world units (collisions and casts), typically 4–20.",
+                &mut radius,
+                0.5,
+                100.0,
+            ),
+            (
+                "max speed",
+                "units/s",
+                "Maximum speed in world units per second, typically 50–300.",
+                &mut max_speed,
+                0.0,
+                1000.0,
+            ),
+            (
+                "max acceleration",
+                "units/s²",
+                "Maximum acceleration in world units per second squared, typically 100–1000.",
+                &mut max_acceleration,
+                0.0,
+                5000.0,
+            ),
+        ];
+        for (label, unit, doc, value, min, max) in limit_rows {
+            ui.label(label).on_hover_text(doc);
+            let drag = egui::DragValue::new(value)
+                .range(min..=max)
+                .clamp_existing_to_range(false)
+                .suffix(format!(" {unit}"))
+                .speed(1.0);
+            changed |= ui.add(drag).on_hover_text(doc).changed();
+            ui.end_row();
+        }
+        ui.label("avoid obstacles");
+        changed |= ui
+            .checkbox(&mut avoid_obstacles, "")
+            .on_hover_text("Add obstacle avoidance (probe, cast, lateral push) to the behaviour's steering")
+            .changed();
+        ui.end_row();
+    });
+    if changed {
+        commands.push(Command::SetAgentProperties {
+            agent: agent_idx,
+            name,
+            color: Rgb(colour[0], colour[1], colour[2]),
+            limits: Limits { radius, max_speed, max_acceleration },
+            avoid_obstacles,
+        });
+    }
+
+    ui.separator();
+    ui.strong("Behaviour");
+    commands.extend(behaviour_editor(ui, app, state, agent_idx, waypoint));
+
+    ui.separator();
+    let k = &agent.kinematics;
+    ui.label(format!(
+        "position ({:.1}, {:.1}, {:.1}) · speed {:.1} units/s{}",
+        k.position.x,
+        k.position.y,
+        k.position.z,
+        k.velocity.length(),
+        if agent.is_finished() { " · finished" } else { "" }
+    ));
+    commands
+}
+
+/// The behaviour kind, its reference, and its parameters.
+fn behaviour_editor(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    agent_idx: usize,
+    waypoint: Option<usize>,
+) -> Vec<Command> {
+    let mut commands = Vec::new();
+    let Some(agent) = app.world.agents.get(agent_idx) else { return commands };
+    let behaviour = &agent.behaviour;
+    let current_kind = BehaviourKind::of(behaviour);
+    let selection = Some(Selection::Agent(agent_idx));
+    let position = agent.kinematics.position;
+
+    egui::Grid::new("behaviour_kind").num_columns(2).show(ui, |ui| {
+        ui.label("type")
+            .on_hover_text("What the agent does; switching keeps the path, target or curve it uses");
+        egui::ComboBox::from_id_salt("behaviour_kind").selected_text(current_kind.label()).show_ui(
+            ui,
+            |ui| {
+                for kind in BehaviourKind::ALL {
+                    match default_behaviour(&app.world, kind, selection, position) {
+                        Ok(new_behaviour) => {
+                            if ui.selectable_label(kind == current_kind, kind.label()).clicked()
+                                && kind != current_kind
+                            {
+                                commands.push(Command::SetBehaviour {
+                                    agent: agent_idx,
+                                    behaviour: new_behaviour,
+                                });
+                            }
+                        }
+                        Err(why) => {
+                            ui.add_enabled(false, egui::SelectableLabel::new(false, kind.label()))
+                                .on_disabled_hover_text(why);
+                        }
+                    }
+                }
+            },
+        );
+        ui.end_row();
+        if let Some(command) = reference_row(ui, app, agent_idx, behaviour) {
+            commands.push(command);
+        }
+    });
+
+    let specs = behaviour_params(behaviour);
+    if !specs.is_empty() {
+        egui::Grid::new("behaviour_params").num_columns(3).show(ui, |ui| {
+            for spec in &specs {
+                if let Some(value) = param_row(ui, spec, &mut state.widget_rects) {
+                    if let Some(changed) = with_param(behaviour, spec.key, value) {
+                        if changed != *behaviour {
+                            commands.push(Command::SetBehaviour { agent: agent_idx, behaviour: changed });
+                        }
+                    }
+                }
+            }
+        });
+    }
+    if let Behaviour::Planner { params } = behaviour {
+        if let Some(new_params) = waypoint_list(ui, params, waypoint) {
+            commands.push(Command::SetBehaviour {
+                agent: agent_idx,
+                behaviour: Behaviour::Planner { params: new_params },
+            });
+        }
+        if let Some(last) = waypoint_list_hint(params) {
+            ui.label(egui::RichText::new(last).color(ERROR_RED));
+        }
+        // TODO(planner step-through): a control to step through the planner's iterations one
+        // by one (proto-waypoint stack, casts, avoidance waypoints) comes with the planner's
+        // debug state; the planner branch does not expose it yet.
+    }
+    commands
+}
+
+/// The combo choosing which path, target or curve a behaviour uses.
+fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Behaviour) -> Option<Command> {
+    let world = &app.world;
+    let (label, ids, current): (&str, Vec<&str>, usize) = if let Some(path) = behaviour.path() {
+        ("path", world.paths.iter().map(|p| p.id.as_str()).collect(), path)
+    } else if let Some(target) = behaviour.target() {
+        ("target", world.targets.iter().map(|t| t.id.as_str()).collect(), target)
+    } else if let Some(curve) = behaviour.curve() {
+        ("curve", world.curves.iter().map(|c| c.id.as_str()).collect(), curve)
+    } else {
+        return None;
+    };
+    let mut chosen = current;
+    ui.label(label).on_hover_text(format!("The {label} this agent uses"));
+    let current_text = ids.get(current).copied().unwrap_or("(missing)");
+    egui::ComboBox::from_id_salt("behaviour_reference").selected_text(current_text).show_ui(ui, |ui| {
+        for (idx, id) in ids.iter().enumerate() {
+            ui.selectable_value(&mut chosen, idx, *id);
+        }
+    });
+    ui.end_row();
+    (chosen != current)
+        .then(|| Command::SetBehaviour { agent: agent_idx, behaviour: with_reference(behaviour, chosen) })
+}
+
+/// Planner waypoints: editable coordinates, add and remove. Returns the edited parameters.
+fn waypoint_list(
+    ui: &mut egui::Ui,
+    params: &PlannerParams,
+    selected: Option<usize>,
+) -> Option<PlannerParams> {
+    let mut edited = params.clone();
+    let mut changed = false;
+    let mut remove = None;
+    ui.strong("Waypoints")
+        .on_hover_text("The user's waypoints, flown in order (drag them in the world, too)");
+    egui::Grid::new("planner_waypoints").num_columns(3).show(ui, |ui| {
+        let count = edited.waypoints.len();
+        for (idx, point) in edited.waypoints.iter_mut().enumerate() {
+            let label =
+                if selected == Some(idx) { format!("▶ {}", idx + 1) } else { format!("{}", idx + 1) };
+            ui.label(label);
+            ui.horizontal(|ui| {
+                for (axis, component) in [("x ", &mut point.x), ("y ", &mut point.y), ("z ", &mut point.z)] {
+                    changed |= ui.add(egui::DragValue::new(component).prefix(axis).speed(1.0)).changed();
+                }
+            });
+            let remove_button = ui
+                .add_enabled(count > 1, egui::Button::new("✖").small())
+                .on_hover_text("Remove this waypoint")
+                .on_disabled_hover_text("A planner keeps at least one waypoint");
+            if remove_button.clicked() {
+                remove = Some(idx);
+            }
+            ui.end_row();
+        }
+    });
+    if let Some(idx) = remove {
+        if idx < edited.waypoints.len() && edited.waypoints.len() > 1 {
+            edited.waypoints.remove(idx);
+            changed = true;
+        }
+    }
+    if ui.button("Add waypoint").on_hover_text("Append a waypoint 100 units past the last one").clicked() {
+        let last = edited.waypoints.last().copied().unwrap_or(Vec3::ZERO);
+        edited.waypoints.push(last + Vec3::new(100.0, 0.0, 0.0));
+        changed = true;
+    }
+    (changed && edited != *params).then_some(edited)
+}
+
+/// A warning when the planner has nowhere to go.
+fn waypoint_list_hint(params: &PlannerParams) -> Option<&'static str> {
+    params.waypoints.is_empty().then_some("This planner has no waypoints: add one.")
+}
+
+fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<usize>) -> Vec<Command> {
+    let mut commands = Vec::new();
+    let Some(path) = app.world.paths.get(path_idx) else { return commands };
+    ui.heading(format!("Path {}", path.id));
+    let points = path.polyline.points();
+    let mut closed = path.polyline.is_closed();
+    let mut radius = path.radius;
+    egui::Grid::new("path_properties").num_columns(2).show(ui, |ui| {
+        ui.label("closed").on_hover_text("Join the last point back to the first (a lap track)");
+        if ui.add_enabled(points.len() >= 3, egui::Checkbox::new(&mut closed, "")).changed() {
+            commands.push(Command::SetPathClosed { path: path_idx, closed });
+        }
+        ui.end_row();
+        let doc = "Channel half-width drawn around the path and used by the time-outside-radius metric (world units)";
+        ui.label("radius").on_hover_text(doc);
+        let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).clamp_existing_to_range(false).suffix(" units").speed(0.5);
+        if ui.add(drag).on_hover_text(doc).changed() && radius != path.radius {
+            commands.push(Command::SetPathRadius { path: path_idx, radius });
+        }
+        ui.end_row();
+        ui.label("points");
+        ui.label(format!("{}", points.len()));
+        ui.end_row();
+        ui.label("length");
+        ui.label(format!("{:.1} units", path.polyline.length()));
+        ui.end_row();
+    });
+    if let Some(point_idx) = point {
+        if let Some(p) = points.get(point_idx) {
+            ui.label(format!(
+                "point {} at ({:.1}, {:.1}, {:.1}); drag it in the world",
+                point_idx + 1,
+                p.x,
+                p.y,
+                p.z
+            ));
+        }
+    }
+    let followers = app.world.agents.iter().filter(|a| a.behaviour.path() == Some(path_idx)).count();
+    ui.label(format!("followed by {followers} agent{}", if followers == 1 { "" } else { "s" }));
+    commands
+}
+
+fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<Command> {
+    let mut commands = Vec::new();
+    let Some(obstacle) = app.world.obstacles.get(obstacle_idx) else { return commands };
+    ui.heading(format!("Obstacle {}", obstacle_idx + 1));
+    let (mut position, mut velocity) = (obstacle.position, obstacle.velocity);
+    let mut radius = obstacle.radius;
+    let mut changed = false;
+    egui::Grid::new("obstacle_properties").num_columns(2).show(ui, |ui| {
+        changed |= vec3_row(
+            ui,
+            "position",
+            "",
+            "Centre (world units); an edit also becomes its start position",
+            &mut position,
+        );
+        let doc = "Radius of the sphere (a circle in 2D scenes), world units";
+        ui.label("radius").on_hover_text(doc);
+        changed |= ui
+            .add(
+                egui::DragValue::new(&mut radius)
+                    .range(1.0..=1000.0)
+                    .clamp_existing_to_range(false)
+                    .suffix(" units")
+                    .speed(0.5),
+            )
+            .on_hover_text(doc)
+            .changed();
+        ui.end_row();
+        changed |= vec3_row(
+            ui,
+            "velocity",
+            "",
+            "Velocity in units per second (bounces inside the world's bounds)",
+            &mut velocity,
+        );
+    });
+    if changed {
+        commands.push(Command::SetObstacle { obstacle: obstacle_idx, position, radius, velocity });
+    }
+    commands
+}
+
+fn target_inspector(ui: &mut egui::Ui, app: &App, target_idx: usize) -> Vec<Command> {
+    let mut commands = Vec::new();
+    let Some(target) = app.world.targets.get(target_idx) else { return commands };
+    ui.heading(format!("Target {}", target.id));
+    let (mut position, mut velocity) = (target.position, target.velocity);
+    let mut changed = false;
+    egui::Grid::new("target_properties").num_columns(2).show(ui, |ui| {
+        changed |= vec3_row(
+            ui,
+            "position",
+            "",
+            "Position (world units); an edit also becomes its start position",
+            &mut position,
+        );
+        changed |= vec3_row(
+            ui,
+            "velocity",
+            "",
+            "Velocity in units per second (bounces inside the world's bounds)",
+            &mut velocity,
+        );
+    });
+    if changed {
+        commands.push(Command::SetTarget { target: target_idx, position, velocity });
+    }
+    let users = app.world.agents.iter().filter(|a| a.behaviour.target() == Some(target_idx)).count();
+    ui.label(format!("used by {users} agent{}", if users == 1 { "" } else { "s" }));
+    commands
+}

@@ -1,0 +1,469 @@
+//! The Metrics panel: a live table of every design.md metric for every agent, sortable by any
+//! column (click a header; again to reverse), with Copy CSV and Export CSV buttons. Path,
+//! parametric and planner columns appear when some agent has them. [`metrics_csv`] builds the
+//! CSV text (always every column, empty cells where a metric does not apply).
+
+use crate::app::{App, Selection};
+use crate::sim::MetricsSummary;
+
+use super::{color32, UiState};
+
+/// A column of the metrics table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MetricColumn {
+    /// Agent name.
+    Name,
+    /// Behaviour type.
+    Behaviour,
+    /// Where the agent is now.
+    FinalPosition,
+    /// Path length travelled.
+    DistanceTravelled,
+    /// Mean speed.
+    MeanSpeed,
+    /// Highest speed.
+    MaxSpeed,
+    /// Times it entered an obstacle.
+    Collisions,
+    /// Smallest gap to an obstacle.
+    MinClearance,
+    /// Arrival time.
+    ArrivedAt,
+    /// Mean distance to the path's centre line.
+    MeanCrossTrack,
+    /// Largest distance to the path's centre line.
+    MaxCrossTrack,
+    /// Seconds outside the path radius.
+    TimeOutsideRadius,
+    /// Arc length gained along the path.
+    Progress,
+    /// Steps that went back along the path.
+    Backtracks,
+    /// Steps that jumped forward along the path.
+    Skips,
+    /// Mean relative speed error.
+    SpeedErrorMean,
+    /// Largest relative speed error.
+    SpeedErrorMax,
+    /// Microseconds of the first plan.
+    PlanTimeUs,
+    /// Planner iterations.
+    Iterations,
+    /// Plans after the first.
+    Replans,
+    /// User waypoints reached.
+    WaypointsReached,
+    /// Length of the first plan.
+    PlannedLength,
+    /// Straight-line length through the waypoints.
+    StraightLength,
+}
+
+/// Which behaviours a column applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnGroup {
+    /// Every agent.
+    All,
+    /// Path followers.
+    Path,
+    /// Parametric followers.
+    Parametric,
+    /// Planner ships.
+    Planner,
+}
+
+/// A cell's content.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// Text (sorted alphabetically).
+    Text(String),
+    /// A number shown with this many decimals.
+    Number(f64, usize),
+    /// A position.
+    Position([f32; 3]),
+    /// Does not apply, or not known yet.
+    Missing,
+}
+
+impl MetricColumn {
+    /// Every column, in table order.
+    pub const ALL: [MetricColumn; 23] = [
+        MetricColumn::Name,
+        MetricColumn::Behaviour,
+        MetricColumn::FinalPosition,
+        MetricColumn::DistanceTravelled,
+        MetricColumn::MeanSpeed,
+        MetricColumn::MaxSpeed,
+        MetricColumn::Collisions,
+        MetricColumn::MinClearance,
+        MetricColumn::ArrivedAt,
+        MetricColumn::MeanCrossTrack,
+        MetricColumn::MaxCrossTrack,
+        MetricColumn::TimeOutsideRadius,
+        MetricColumn::Progress,
+        MetricColumn::Backtracks,
+        MetricColumn::Skips,
+        MetricColumn::SpeedErrorMean,
+        MetricColumn::SpeedErrorMax,
+        MetricColumn::PlanTimeUs,
+        MetricColumn::Iterations,
+        MetricColumn::Replans,
+        MetricColumn::WaypointsReached,
+        MetricColumn::PlannedLength,
+        MetricColumn::StraightLength,
+    ];
+
+    /// The metric's design.md name (the CSV header; `final_position` is three CSV columns).
+    pub fn key(self) -> &'static str {
+        match self {
+            MetricColumn::Name => "name",
+            MetricColumn::Behaviour => "behaviour",
+            MetricColumn::FinalPosition => "final_position",
+            MetricColumn::DistanceTravelled => "distance_travelled",
+            MetricColumn::MeanSpeed => "mean_speed",
+            MetricColumn::MaxSpeed => "max_speed",
+            MetricColumn::Collisions => "collisions",
+            MetricColumn::MinClearance => "min_clearance",
+            MetricColumn::ArrivedAt => "arrived_at",
+            MetricColumn::MeanCrossTrack => "mean_cross_track",
+            MetricColumn::MaxCrossTrack => "max_cross_track",
+            MetricColumn::TimeOutsideRadius => "time_outside_radius",
+            MetricColumn::Progress => "progress",
+            MetricColumn::Backtracks => "backtracks",
+            MetricColumn::Skips => "skips",
+            MetricColumn::SpeedErrorMean => "speed_error_mean",
+            MetricColumn::SpeedErrorMax => "speed_error_max",
+            MetricColumn::PlanTimeUs => "plan_time_us",
+            MetricColumn::Iterations => "iterations",
+            MetricColumn::Replans => "replans",
+            MetricColumn::WaypointsReached => "waypoints_reached",
+            MetricColumn::PlannedLength => "planned_length",
+            MetricColumn::StraightLength => "straight_length",
+        }
+    }
+
+    /// The table header.
+    pub fn header(self) -> &'static str {
+        match self {
+            MetricColumn::Name => "name",
+            MetricColumn::Behaviour => "behaviour",
+            MetricColumn::FinalPosition => "position",
+            MetricColumn::DistanceTravelled => "distance",
+            MetricColumn::MeanSpeed => "mean speed",
+            MetricColumn::MaxSpeed => "max speed",
+            MetricColumn::Collisions => "collisions",
+            MetricColumn::MinClearance => "min clearance",
+            MetricColumn::ArrivedAt => "arrived (s)",
+            MetricColumn::MeanCrossTrack => "mean XTE",
+            MetricColumn::MaxCrossTrack => "max XTE",
+            MetricColumn::TimeOutsideRadius => "outside (s)",
+            MetricColumn::Progress => "progress",
+            MetricColumn::Backtracks => "backtracks",
+            MetricColumn::Skips => "skips",
+            MetricColumn::SpeedErrorMean => "mean speed err",
+            MetricColumn::SpeedErrorMax => "max speed err",
+            MetricColumn::PlanTimeUs => "plan (µs)",
+            MetricColumn::Iterations => "iterations",
+            MetricColumn::Replans => "replans",
+            MetricColumn::WaypointsReached => "reached",
+            MetricColumn::PlannedLength => "planned len",
+            MetricColumn::StraightLength => "straight len",
+        }
+    }
+
+    /// What the column means (the header's tooltip).
+    pub fn doc(self) -> &'static str {
+        match self {
+            MetricColumn::Name => "Agent name (click a row to select the agent)",
+            MetricColumn::Behaviour => "Behaviour type",
+            MetricColumn::FinalPosition => "Where the agent is now (world units)",
+            MetricColumn::DistanceTravelled => "Path length travelled since the start (world units)",
+            MetricColumn::MeanSpeed => "Mean speed (units/s)",
+            MetricColumn::MaxSpeed => "Highest speed (units/s)",
+            MetricColumn::Collisions => "Times the agent entered an obstacle",
+            MetricColumn::MinClearance => {
+                "Smallest gap between body and obstacle surfaces (negative: overlapping)"
+            }
+            MetricColumn::ArrivedAt => "Arrival time in seconds (empty if it has not arrived)",
+            MetricColumn::MeanCrossTrack => {
+                "Mean distance to the path's centre line (cross-track error, units)"
+            }
+            MetricColumn::MaxCrossTrack => "Largest distance to the path's centre line (units)",
+            MetricColumn::TimeOutsideRadius => {
+                "Seconds spent farther than the path radius from the centre line"
+            }
+            MetricColumn::Progress => "Arc length gained along the path, laps included (units)",
+            MetricColumn::Backtracks => {
+                "Steps where the distance along the path went back by more than a tolerance"
+            }
+            MetricColumn::Skips => {
+                "Steps where the distance along the path jumped forward by more than the agent travelled"
+            }
+            MetricColumn::SpeedErrorMean => "Mean of |measured speed − set speed| / set speed",
+            MetricColumn::SpeedErrorMax => "Largest relative speed error",
+            MetricColumn::PlanTimeUs => "Wall-clock microseconds of the first plan (measured by the window)",
+            MetricColumn::Iterations => "Planner iterations over all plans",
+            MetricColumn::Replans => "Plans after the first",
+            MetricColumn::WaypointsReached => "User waypoints reached",
+            MetricColumn::PlannedLength => "Length of the first plan (units)",
+            MetricColumn::StraightLength => "Straight-line length through the user waypoints (units)",
+        }
+    }
+
+    /// Which agents the column applies to.
+    pub fn group(self) -> ColumnGroup {
+        match self {
+            MetricColumn::Name
+            | MetricColumn::Behaviour
+            | MetricColumn::FinalPosition
+            | MetricColumn::DistanceTravelled
+            | MetricColumn::MeanSpeed
+            | MetricColumn::MaxSpeed
+            | MetricColumn::Collisions
+            | MetricColumn::MinClearance
+            | MetricColumn::ArrivedAt => ColumnGroup::All,
+            MetricColumn::MeanCrossTrack
+            | MetricColumn::MaxCrossTrack
+            | MetricColumn::TimeOutsideRadius
+            | MetricColumn::Progress
+            | MetricColumn::Backtracks
+            | MetricColumn::Skips => ColumnGroup::Path,
+            MetricColumn::SpeedErrorMean | MetricColumn::SpeedErrorMax => ColumnGroup::Parametric,
+            MetricColumn::PlanTimeUs
+            | MetricColumn::Iterations
+            | MetricColumn::Replans
+            | MetricColumn::WaypointsReached
+            | MetricColumn::PlannedLength
+            | MetricColumn::StraightLength => ColumnGroup::Planner,
+        }
+    }
+
+    /// The cell of this column for one agent.
+    pub fn cell(self, m: &MetricsSummary) -> Cell {
+        let MetricsSummary {
+            name,
+            behaviour,
+            final_position,
+            distance_travelled,
+            mean_speed,
+            max_speed,
+            collisions,
+            min_clearance,
+            arrived_at,
+            path,
+            parametric,
+            planner,
+        } = m;
+        let number = |v: f32, decimals: usize| Cell::Number(v as f64, decimals);
+        let count = |v: u32| Cell::Number(v as f64, 0);
+        let or_missing = |v: Option<Cell>| v.unwrap_or(Cell::Missing);
+        match self {
+            MetricColumn::Name => Cell::Text(name.clone()),
+            MetricColumn::Behaviour => Cell::Text(behaviour.clone()),
+            MetricColumn::FinalPosition => Cell::Position(final_position.to_array()),
+            MetricColumn::DistanceTravelled => number(*distance_travelled, 1),
+            MetricColumn::MeanSpeed => number(*mean_speed, 1),
+            MetricColumn::MaxSpeed => number(*max_speed, 1),
+            MetricColumn::Collisions => count(*collisions),
+            MetricColumn::MinClearance => or_missing(min_clearance.map(|v| number(v, 1))),
+            MetricColumn::ArrivedAt => or_missing(arrived_at.map(|v| Cell::Number(v, 2))),
+            MetricColumn::MeanCrossTrack => or_missing(path.map(|p| number(p.mean_cross_track, 2))),
+            MetricColumn::MaxCrossTrack => or_missing(path.map(|p| number(p.max_cross_track, 2))),
+            MetricColumn::TimeOutsideRadius => or_missing(path.map(|p| number(p.time_outside_radius, 2))),
+            MetricColumn::Progress => or_missing(path.map(|p| number(p.progress, 1))),
+            MetricColumn::Backtracks => or_missing(path.map(|p| count(p.backtracks))),
+            MetricColumn::Skips => or_missing(path.map(|p| count(p.skips))),
+            MetricColumn::SpeedErrorMean => or_missing(parametric.map(|p| number(p.speed_error_mean, 4))),
+            MetricColumn::SpeedErrorMax => or_missing(parametric.map(|p| number(p.speed_error_max, 4))),
+            MetricColumn::PlanTimeUs => {
+                or_missing(planner.and_then(|p| p.plan_time_us).map(|v| Cell::Number(v, 0)))
+            }
+            MetricColumn::Iterations => or_missing(planner.map(|p| count(p.iterations))),
+            MetricColumn::Replans => or_missing(planner.map(|p| count(p.replans))),
+            MetricColumn::WaypointsReached => or_missing(planner.map(|p| count(p.waypoints_reached))),
+            MetricColumn::PlannedLength => or_missing(planner.map(|p| number(p.planned_length, 1))),
+            MetricColumn::StraightLength => or_missing(planner.map(|p| number(p.straight_length, 1))),
+        }
+    }
+}
+
+/// Whether any agent has metrics of `group`.
+pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
+    match group {
+        ColumnGroup::All => true,
+        ColumnGroup::Path => summaries.iter().any(|m| m.path.is_some()),
+        ColumnGroup::Parametric => summaries.iter().any(|m| m.parametric.is_some()),
+        ColumnGroup::Planner => summaries.iter().any(|m| m.planner.is_some()),
+    }
+}
+
+/// The columns shown for these agents.
+pub fn visible_columns(summaries: &[MetricsSummary]) -> Vec<MetricColumn> {
+    MetricColumn::ALL.into_iter().filter(|c| group_present(summaries, c.group())).collect()
+}
+
+fn compare_cells(a: &Cell, b: &Cell) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Cell::Text(a), Cell::Text(b)) => a.to_lowercase().cmp(&b.to_lowercase()),
+        (Cell::Number(a, _), Cell::Number(b, _)) => a.total_cmp(b),
+        (Cell::Position(a), Cell::Position(b)) => a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal),
+        (Cell::Missing, Cell::Missing) => Ordering::Equal,
+        (Cell::Missing, _) => Ordering::Greater,
+        (_, Cell::Missing) => Ordering::Less,
+        _ => Ordering::Equal,
+    }
+}
+
+/// Agent indices in table order for a sort (missing values last in both directions).
+pub fn sorted_rows(summaries: &[MetricsSummary], sort: Option<(MetricColumn, bool)>) -> Vec<usize> {
+    let mut rows: Vec<usize> = (0..summaries.len()).collect();
+    if let Some((column, descending)) = sort {
+        let cells: Vec<Cell> = summaries.iter().map(|m| column.cell(m)).collect();
+        rows.sort_by(|&a, &b| {
+            let (Some(ca), Some(cb)) = (cells.get(a), cells.get(b)) else { return std::cmp::Ordering::Equal };
+            match (ca, cb) {
+                (Cell::Missing, _) | (_, Cell::Missing) => compare_cells(ca, cb),
+                _ if descending => compare_cells(cb, ca),
+                _ => compare_cells(ca, cb),
+            }
+        });
+    }
+    rows
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The metrics as CSV: a header of the design.md names (`final_position` split into
+/// `final_x,final_y,final_z`) and one row per agent; empty cells where a metric does not apply.
+pub fn metrics_csv(summaries: &[MetricsSummary]) -> String {
+    let mut header = Vec::new();
+    for column in MetricColumn::ALL {
+        if column == MetricColumn::FinalPosition {
+            header.extend(["final_x", "final_y", "final_z"]);
+        } else {
+            header.push(column.key());
+        }
+    }
+    let mut csv = header.join(",");
+    csv.push('\n');
+    for m in summaries {
+        let mut fields = Vec::with_capacity(header.len());
+        for column in MetricColumn::ALL {
+            match column.cell(m) {
+                Cell::Text(text) => fields.push(csv_field(&text)),
+                Cell::Number(v, _) => fields.push(format!("{v}")),
+                Cell::Position(p) => fields.extend(p.iter().map(|v| format!("{v}"))),
+                Cell::Missing => fields.push(String::new()),
+            }
+        }
+        csv.push_str(&fields.join(","));
+        csv.push('\n');
+    }
+    csv
+}
+
+fn cell_text(cell: &Cell) -> String {
+    match cell {
+        Cell::Text(text) => text.clone(),
+        Cell::Number(v, decimals) => format!("{v:.decimals$}"),
+        Cell::Position(p) => format!("({:.0}, {:.0}, {:.0})", p[0], p[1], p[2]),
+        Cell::Missing => "—".to_string(),
+    }
+}
+
+/// What the metrics panel's buttons asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MetricsPanelOutput {
+    /// Copy the CSV to the clipboard.
+    pub copy_csv: bool,
+    /// Ask for a file and write the CSV.
+    pub export_csv: bool,
+    /// Select this agent (a row was clicked).
+    pub select: Option<Selection>,
+}
+
+/// Draws the table; sorting is kept in `state.metrics_sort`.
+pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> MetricsPanelOutput {
+    let mut out = MetricsPanelOutput::default();
+    let summaries = app.world.metrics();
+    ui.horizontal(|ui| {
+        ui.strong("Metrics");
+        ui.label(egui::RichText::new(format!("at {:.2} s", app.world.time())).weak());
+        if ui.button("Copy CSV").on_hover_text("Copy the table as CSV to the clipboard").clicked() {
+            out.copy_csv = true;
+        }
+        if ui.button("Export CSV…").on_hover_text("Write the table to a CSV file").clicked() {
+            out.export_csv = true;
+        }
+        if state.metrics_sort.is_some() && ui.button("Unsort").clicked() {
+            state.metrics_sort = None;
+        }
+    });
+    if summaries.is_empty() {
+        ui.label(egui::RichText::new("No agents.").weak());
+        return out;
+    }
+    let columns = visible_columns(&summaries);
+    let rows = sorted_rows(&summaries, state.metrics_sort);
+    let selected = app.selected_agent();
+    egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| {
+        egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
+            for &column in &columns {
+                let arrow = match state.metrics_sort {
+                    Some((c, false)) if c == column => " ⏶",
+                    Some((c, true)) if c == column => " ⏷",
+                    _ => "",
+                };
+                let header = ui.add(
+                    egui::Button::new(egui::RichText::new(format!("{}{arrow}", column.header())).strong())
+                        .frame(false),
+                );
+                state.record_rect(format!("metrics_header:{}", column.key()), header.rect);
+                if header.on_hover_text(column.doc()).clicked() {
+                    state.metrics_sort = match state.metrics_sort {
+                        Some((c, false)) if c == column => Some((column, true)),
+                        Some((c, true)) if c == column => None,
+                        _ => Some((column, false)),
+                    };
+                }
+            }
+            ui.end_row();
+            for &row in &rows {
+                let (Some(summary), Some(agent)) = (summaries.get(row), app.world.agents.get(row)) else {
+                    continue;
+                };
+                for &column in &columns {
+                    let cell = column.cell(summary);
+                    if column == MetricColumn::Name {
+                        ui.horizontal(|ui| {
+                            let (swatch, _) =
+                                ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                            ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
+                            if ui.selectable_label(selected == Some(row), cell_text(&cell)).clicked() {
+                                out.select = Some(Selection::Agent(row));
+                            }
+                        });
+                    } else if matches!(cell, Cell::Text(_)) {
+                        ui.label(cell_text(&cell));
+                    } else {
+                        ui.label(egui::RichText::new(cell_text(&cell)).monospace());
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
+    out
+}

@@ -1,0 +1,487 @@
+//! The window's egui panels: they read [`App`], edit copies of parameter structs, and return
+//! intents in a [`UiOutput`]; they never change the editor or touch scene files themselves.
+//!
+//! The shell calls [`show`] once per frame inside the egui closure, merges what every egui pass
+//! returned ([`UiOutput::merge`]: egui may run the closure twice in a frame), then
+//! - applies `commands` in order with [`App::apply`];
+//! - sets `app.new_agent_kind`, `app.new_curve_kind` and `app.display` when they are `Some`,
+//!   and clears `app.message` when `dismiss_message` is set;
+//! - carries out the file intents through `scene` (`open_path`, `open_example`, `save_path`),
+//!   writes `export_csv`'s text, restores or discards the autosave (`recovery`), and quits on
+//!   `quit` (unsaved changes were confirmed here already);
+//! - forwards the keyboard's [`ShellAction`]s to [`UiState::queue`] and a window-close request to
+//!   [`UiState::request_quit`], so the unsaved-changes question and the file dialog live in one
+//!   place; after a successful load or save it calls [`UiState::note_recent`].
+//!
+//! Every panel is one function in its own file. The only file-system access here is the file
+//! dialog's directory listing ([`file_dialog::list_dir`]), which reads names, never scenes.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::app::tools::{CurveTool, ShellAction};
+use crate::app::{App, BehaviourKind, Command, Display};
+use crate::sim::Rgb;
+
+pub mod agents;
+pub mod curve_editor;
+pub mod dialogs;
+pub mod display;
+pub mod file_dialog;
+pub mod help;
+pub mod inspector;
+pub mod metrics;
+pub mod params;
+pub mod plots;
+pub mod status;
+pub mod toolbar;
+
+pub use curve_editor::{validate_expr_curve, ExprEditor};
+pub use file_dialog::{FileDialog, FileDialogMode};
+pub use metrics::{metrics_csv, MetricColumn};
+pub use params::{behaviour_params, param_command, with_param, ParamSpec, ParamValue};
+
+/// How many recent files the File menu keeps.
+pub const RECENT_LIMIT: usize = 10;
+
+/// Which panels are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panels {
+    /// The left panel with the agents list and the inspector.
+    pub scene: bool,
+    /// The display toggles window.
+    pub display: bool,
+    /// The metrics table at the bottom.
+    pub metrics: bool,
+    /// The plots window.
+    pub plots: bool,
+}
+
+impl Default for Panels {
+    fn default() -> Self {
+        Panels { scene: true, display: false, metrics: true, plots: false }
+    }
+}
+
+/// Something the user asked for that may need the unsaved-changes question or a file dialog.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Replace the scene with an empty one.
+    New,
+    /// Show the file dialog to open a scene.
+    OpenDialog,
+    /// Open this file (Recent, drag and drop).
+    OpenPath(PathBuf),
+    /// Open the example with this file name (from the `examples` list).
+    OpenExample(String),
+    /// Save to the current file, or ask for one.
+    Save,
+    /// Ask for a file and save.
+    SaveAs,
+    /// Ask for a file and write the metrics CSV.
+    ExportCsv,
+    /// Leave the program.
+    Quit,
+}
+
+impl Request {
+    /// Whether this request throws the current scene away (and so asks first when it is dirty).
+    pub fn discards_scene(&self) -> bool {
+        matches!(
+            self,
+            Request::New
+                | Request::OpenDialog
+                | Request::OpenPath(_)
+                | Request::OpenExample(_)
+                | Request::Quit
+        )
+    }
+}
+
+/// The answer to the autosave recovery prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryChoice {
+    /// Load the autosaved scene.
+    Restore,
+    /// Delete the autosave and carry on.
+    Discard,
+}
+
+/// Everything the panels remember between frames.
+#[derive(Clone, Debug)]
+pub struct UiState {
+    /// Which panels are visible.
+    pub panels: Panels,
+    /// The help overlay is open.
+    pub help_open: bool,
+    /// Metrics table sorting: column and descending.
+    pub metrics_sort: Option<(MetricColumn, bool)>,
+    /// Recently opened or saved files, newest first (the shell persists this list).
+    pub recent: Vec<PathBuf>,
+    /// UI zoom factor (HiDPI), 0.5–3; applied with `ctx.set_zoom_factor`.
+    pub ui_scale: f32,
+    /// Duration of the last frame in milliseconds (set by the shell).
+    pub frame_time_ms: f32,
+    /// An autosaved scene can be restored (set by the shell; cleared by the prompt).
+    pub recovery_available: bool,
+    /// The directory the file dialog starts in when the scene has no file.
+    pub default_dir: PathBuf,
+    /// The open file dialog.
+    pub file_dialog: Option<FileDialog>,
+    /// A request waiting for the answer to "Discard unsaved changes?".
+    pub confirm: Option<Request>,
+    /// The expression editor of the selected `expr` curve.
+    pub expr_editor: Option<ExprEditor>,
+    /// Requests from the keyboard or the window, handled at the next [`show`].
+    pub queued: Vec<Request>,
+    /// Screen rectangles of the main widgets from the last frame, by name (`tool:Select`,
+    /// `play`, `agent:0` …), for headless tests and window scripts.
+    pub widget_rects: BTreeMap<String, egui::Rect>,
+    after_save: Option<Request>,
+    awaiting_save: bool,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            panels: Panels::default(),
+            help_open: false,
+            metrics_sort: None,
+            recent: Vec::new(),
+            ui_scale: 1.0,
+            frame_time_ms: 0.0,
+            recovery_available: false,
+            default_dir: PathBuf::from("."),
+            file_dialog: None,
+            confirm: None,
+            expr_editor: None,
+            queued: Vec::new(),
+            widget_rects: BTreeMap::new(),
+            after_save: None,
+            awaiting_save: false,
+        }
+    }
+}
+
+impl UiState {
+    /// Takes a keyboard or drag-and-drop action from the shell; it is handled at the next
+    /// [`show`] (asking about unsaved changes, opening the file dialog).
+    pub fn queue(&mut self, action: ShellAction) {
+        match action {
+            ShellAction::Save => self.queued.push(Request::Save),
+            ShellAction::SaveAs => self.queued.push(Request::SaveAs),
+            ShellAction::Open => self.queued.push(Request::OpenDialog),
+            ShellAction::OpenFile(path) => self.queued.push(Request::OpenPath(path)),
+            ShellAction::New => self.queued.push(Request::New),
+            ShellAction::ToggleHelp => self.help_open = !self.help_open,
+        }
+    }
+
+    /// The window's close button was pressed: quit, after asking about unsaved changes.
+    pub fn request_quit(&mut self) {
+        self.queued.push(Request::Quit);
+    }
+
+    /// Puts `path` first in the recent files list (after a successful open or save).
+    pub fn note_recent(&mut self, path: PathBuf) {
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(RECENT_LIMIT);
+    }
+
+    /// Handles a request now: asks first when it would discard unsaved changes.
+    pub fn request(&mut self, request: Request, app: &App, out: &mut UiOutput) {
+        if request.discards_scene() && app.dirty {
+            self.confirm = Some(request);
+        } else {
+            self.perform(request, app, out);
+        }
+    }
+
+    /// Carries a request out without asking.
+    fn perform(&mut self, request: Request, app: &App, out: &mut UiOutput) {
+        match request {
+            Request::New => out.commands.push(Command::NewScene),
+            Request::OpenDialog => {
+                self.file_dialog = Some(FileDialog::new(FileDialogMode::Open, self.start_dir(app), ""));
+            }
+            Request::OpenPath(path) => out.open_path = Some(path),
+            Request::OpenExample(name) => out.open_example = Some(name),
+            Request::Save => match &app.file {
+                Some(file) => {
+                    out.save_path = Some(file.clone());
+                    self.awaiting_save = true;
+                }
+                None => self.open_save_dialog(app),
+            },
+            Request::SaveAs => self.open_save_dialog(app),
+            Request::ExportCsv => {
+                let name = app.file.as_ref().and_then(|f| f.file_stem()).map_or_else(
+                    || "metrics.csv".to_string(),
+                    |stem| format!("{}-metrics.csv", stem.to_string_lossy()),
+                );
+                self.file_dialog =
+                    Some(FileDialog::new(FileDialogMode::ExportCsv, self.start_dir(app), &name));
+            }
+            Request::Quit => out.quit = true,
+        }
+    }
+
+    fn open_save_dialog(&mut self, app: &App) {
+        let name = app
+            .file
+            .as_ref()
+            .and_then(|f| f.file_name())
+            .map_or_else(|| "scene.json".to_string(), |n| n.to_string_lossy().to_string());
+        self.file_dialog = Some(FileDialog::new(FileDialogMode::Save, self.start_dir(app), &name));
+    }
+
+    fn start_dir(&self, app: &App) -> PathBuf {
+        app.file
+            .as_ref()
+            .and_then(|f| f.parent())
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| self.default_dir.clone(), |p| p.to_path_buf())
+    }
+
+    /// The answer to "Discard unsaved changes?".
+    pub fn answer_confirm(&mut self, answer: dialogs::ConfirmAnswer, app: &App, out: &mut UiOutput) {
+        let Some(request) = self.confirm.take() else { return };
+        match answer {
+            dialogs::ConfirmAnswer::Save => {
+                self.after_save = Some(request);
+                self.perform(Request::Save, app, out);
+            }
+            dialogs::ConfirmAnswer::Discard => self.perform(request, app, out),
+            dialogs::ConfirmAnswer::Cancel => {}
+        }
+    }
+
+    /// Runs a request that waited for a save once the save went through (the scene is no
+    /// longer dirty); forgets it when the save failed or was cancelled.
+    fn continue_after_save(&mut self, app: &App, out: &mut UiOutput) {
+        if self.after_save.is_none() {
+            self.awaiting_save = false;
+            return;
+        }
+        let saving_in_dialog = self.file_dialog.as_ref().is_some_and(|d| d.mode == FileDialogMode::Save);
+        if saving_in_dialog {
+            return;
+        }
+        if self.awaiting_save {
+            // The shell saved (or failed to) between the frames.
+            self.awaiting_save = false;
+            if let Some(request) = self.after_save.take() {
+                if !app.dirty {
+                    self.perform(request, app, out);
+                }
+            }
+        } else {
+            // The save dialog was cancelled.
+            self.after_save = None;
+        }
+    }
+
+    /// Records the screen rectangle of a named widget.
+    pub fn record_rect(&mut self, name: impl Into<String>, rect: egui::Rect) {
+        self.widget_rects.insert(name.into(), rect);
+    }
+}
+
+/// What the panels ask for this frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UiOutput {
+    /// Commands for [`App::apply`], in order.
+    pub commands: Vec<Command>,
+    /// New value for `app.new_agent_kind`.
+    pub new_agent_kind: Option<BehaviourKind>,
+    /// New value for `app.new_curve_kind`.
+    pub new_curve_kind: Option<CurveTool>,
+    /// New value for `app.display`.
+    pub display: Option<Display>,
+    /// Clear `app.message` (the × next to an error).
+    pub dismiss_message: bool,
+    /// Load this scene file (unsaved changes were confirmed).
+    pub open_path: Option<PathBuf>,
+    /// Load the example with this file name from `scenes/` (unsaved changes were confirmed).
+    pub open_example: Option<String>,
+    /// Save the scene to this file (then call `app.mark_saved`).
+    pub save_path: Option<PathBuf>,
+    /// Write this CSV text to this file.
+    pub export_csv: Option<(PathBuf, String)>,
+    /// The answer to the autosave recovery prompt.
+    pub recovery: Option<RecoveryChoice>,
+    /// Leave the program (unsaved changes were confirmed).
+    pub quit: bool,
+}
+
+impl UiOutput {
+    /// Adds another pass's output to this one (commands appended, later values win).
+    pub fn merge(&mut self, other: UiOutput) {
+        let UiOutput {
+            commands,
+            new_agent_kind,
+            new_curve_kind,
+            display,
+            dismiss_message,
+            open_path,
+            open_example,
+            save_path,
+            export_csv,
+            recovery,
+            quit,
+        } = other;
+        self.commands.extend(commands);
+        self.new_agent_kind = new_agent_kind.or(self.new_agent_kind);
+        self.new_curve_kind = new_curve_kind.or(self.new_curve_kind);
+        self.display = display.or(self.display);
+        self.dismiss_message |= dismiss_message;
+        self.open_path = open_path.or(self.open_path.take());
+        self.open_example = open_example.or(self.open_example.take());
+        self.save_path = save_path.or(self.save_path.take());
+        self.export_csv = export_csv.or(self.export_csv.take());
+        self.recovery = recovery.or(self.recovery);
+        self.quit |= quit;
+    }
+
+    /// Whether nothing was asked for.
+    pub fn is_empty(&self) -> bool {
+        *self == UiOutput::default()
+    }
+}
+
+/// Draws every panel for one frame and returns what the user asked for.
+///
+/// `examples` lists the bundled scenes as (file name, description); the description is the
+/// menu item's tooltip. Call inside the egui closure; see the module docs for what the shell
+/// does with the output.
+pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(String, String)]) -> UiOutput {
+    let mut out = UiOutput::default();
+    let scale = if state.ui_scale.is_finite() { state.ui_scale.clamp(0.5, 3.0) } else { 1.0 };
+    if (ctx.zoom_factor() - scale).abs() > 1e-3 {
+        ctx.set_zoom_factor(scale);
+    }
+
+    state.widget_rects.clear();
+    state.continue_after_save(app, &mut out);
+    for request in std::mem::take(&mut state.queued) {
+        state.request(request, app, &mut out);
+    }
+
+    egui::TopBottomPanel::top("steerlab_toolbar").show(ctx, |ui| {
+        toolbar::toolbar(ui, app, state, examples, &mut out);
+    });
+    egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
+        let status = status::status_bar(ui, app, state);
+        out.dismiss_message |= status.dismiss_message;
+    });
+    if state.panels.metrics {
+        egui::TopBottomPanel::bottom("steerlab_metrics").resizable(true).default_height(160.0).show(
+            ctx,
+            |ui| {
+                let copy = metrics::metrics_panel(ui, app, state);
+                if let Some(selection) = copy.select {
+                    out.commands.push(Command::Select(Some(selection)));
+                }
+                if copy.copy_csv {
+                    ctx.copy_text(metrics_csv(&app.world.metrics()));
+                }
+                if copy.export_csv {
+                    state.request(Request::ExportCsv, app, &mut out);
+                }
+            },
+        );
+    }
+    if state.panels.scene {
+        let panel =
+            egui::SidePanel::left("steerlab_scene").resizable(true).default_width(340.0).show(ctx, |ui| {
+                ui.spacing_mut().slider_width = 100.0;
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    out.commands.extend(agents::agents_list(ui, app, state));
+                    ui.separator();
+                    out.commands.extend(inspector::inspector(ui, app, state));
+                });
+            });
+        state.record_rect("scene_panel", panel.response.rect);
+    }
+    if state.panels.display {
+        let mut open = true;
+        egui::Window::new("Display")
+            .open(&mut open)
+            .resizable(false)
+            .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
+            .show(ctx, |ui| {
+                out.display = display::display_panel(ui, &app.display, &mut state.widget_rects);
+            });
+        state.panels.display = open;
+    }
+    if state.panels.plots {
+        let mut open = true;
+        egui::Window::new("Plots")
+            .open(&mut open)
+            .default_size([420.0, 360.0])
+            .default_pos(egui::pos2(ctx.screen_rect().right() - 680.0, 60.0))
+            .show(ctx, |ui| {
+                plots::plots_panel(ui, app);
+            });
+        state.panels.plots = open;
+    }
+    if state.help_open {
+        let mut open = true;
+        egui::Window::new("Help — keys and mouse").open(&mut open).default_width(460.0).show(ctx, |ui| {
+            help::help_panel(ui);
+        });
+        state.help_open = open;
+    }
+    if let Some(mut dialog) = state.file_dialog.take() {
+        match file_dialog::file_dialog_window(ctx, &mut dialog, &mut state.widget_rects) {
+            Some(file_dialog::FileDialogResult::Chosen(path)) => match dialog.mode {
+                FileDialogMode::Open => state.request(Request::OpenPath(path), app, &mut out),
+                FileDialogMode::Save => {
+                    out.save_path = Some(path);
+                    state.awaiting_save = true;
+                }
+                FileDialogMode::ExportCsv => {
+                    out.export_csv = Some((path, metrics_csv(&app.world.metrics())));
+                }
+            },
+            Some(file_dialog::FileDialogResult::Cancelled) => {}
+            None => state.file_dialog = Some(dialog),
+        }
+    }
+    if state.confirm.is_some() {
+        if let Some(answer) = dialogs::confirm_window(ctx, app, &mut state.widget_rects) {
+            state.answer_confirm(answer, app, &mut out);
+        }
+    }
+    if state.recovery_available {
+        if let Some(choice) = dialogs::recovery_window(ctx, &mut state.widget_rects) {
+            state.recovery_available = false;
+            out.recovery = Some(choice);
+        }
+    }
+    out
+}
+
+/// egui's colour of an agent colour.
+pub fn color32(rgb: Rgb) -> egui::Color32 {
+    egui::Color32::from_rgb(rgb.0, rgb.1, rgb.2)
+}
+
+/// A one-line field's text with pasted line breaks removed (nothing else is filtered).
+pub fn one_line(text: &str) -> String {
+    text.chars().filter(|c| *c != '\n' && *c != '\r').collect()
+}
+
+/// Removes line breaks from a one-line field's buffer in place; true if it changed.
+pub(crate) fn trim_line_breaks(text: &mut String) -> bool {
+    if text.contains(['\n', '\r']) {
+        *text = one_line(text);
+        true
+    } else {
+        false
+    }
+}
+
+/// The red used for errors.
+pub const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x40, 0x40);

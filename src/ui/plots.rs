@@ -1,0 +1,53 @@
+//! The Plots panel (egui_plot): cross-track error over time and speed over time, one line per
+//! agent in its colour, with a legend of names. Samples come from `app.history` (taken every
+//! few simulation steps, never per frame); agents that follow no path have no cross-track line.
+
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+
+use crate::app::App;
+
+use super::color32;
+
+/// Draws both plots, sharing the time axis.
+pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
+    if app.history.is_empty() {
+        ui.label(egui::RichText::new("No samples yet: press Play (Space).").weak());
+    }
+    let height = ((ui.available_height() - 40.0) * 0.5).max(80.0);
+    let link = ui.id().with("plots_time_axis");
+
+    ui.strong("Cross-track error (units)")
+        .on_hover_text("Distance from each path follower to its path's centre line");
+    Plot::new("plot_cross_track")
+        .legend(Legend::default())
+        .height(height)
+        .x_axis_label("time (s)")
+        .link_axis(link, [true, false])
+        .show(ui, |plot_ui| {
+            for (agent_idx, agent) in app.world.agents.iter().enumerate().take(app.history.len()) {
+                let points: PlotPoints = app
+                    .history
+                    .series(agent_idx)
+                    .filter_map(|s| s.cross_track.map(|e| [s.time, e as f64]))
+                    .collect();
+                if points.points().is_empty() {
+                    continue;
+                }
+                plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
+            }
+        });
+
+    ui.strong("Speed (units/s)");
+    Plot::new("plot_speed")
+        .legend(Legend::default())
+        .height(height)
+        .x_axis_label("time (s)")
+        .link_axis(link, [true, false])
+        .show(ui, |plot_ui| {
+            for (agent_idx, agent) in app.world.agents.iter().enumerate().take(app.history.len()) {
+                let points: PlotPoints =
+                    app.history.series(agent_idx).map(|s| [s.time, s.speed as f64]).collect();
+                plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
+            }
+        });
+}

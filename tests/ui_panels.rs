@@ -1,0 +1,392 @@
+//! Headless UI tests: the whole window UI runs on `egui::Context::default()` for a few frames
+//! with different worlds and selections, and clicks are simulated with raw pointer events at
+//! the rectangles the panels recorded.
+
+mod ui_support;
+
+use steerlab::app::tools::ShellAction;
+use steerlab::app::{App, Command, Selection, Tool};
+use steerlab::sim::World;
+use steerlab::ui::{RecoveryChoice, UiState};
+use ui_support::*;
+
+#[test]
+fn empty_world_with_every_panel_and_help_runs_without_output() {
+    let app = App::new(World::default(), None);
+    let mut state = all_panels();
+    state.help_open = true;
+    let ctx = egui::Context::default();
+    let out = frames(&ctx, &app, &mut state, 3);
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn clicking_a_tool_button_returns_set_tool() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "tool:Path");
+    assert_eq!(out.commands, vec![Command::SetTool(Tool::Path)]);
+}
+
+#[test]
+fn clicking_the_active_tool_returns_nothing() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "tool:Select");
+    assert!(out.commands.is_empty(), "{:?}", out.commands);
+}
+
+#[test]
+fn clicking_play_returns_toggle_play_and_step_returns_step() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    assert_eq!(click_widget(&ctx, &app, &mut state, "play").commands, vec![Command::TogglePlay]);
+    assert_eq!(click_widget(&ctx, &app, &mut state, "step").commands, vec![Command::Step]);
+    assert_eq!(click_widget(&ctx, &app, &mut state, "reset").commands, vec![Command::Reset]);
+    assert_eq!(click_widget(&ctx, &app, &mut state, "view").commands, vec![Command::ToggleView]);
+}
+
+#[test]
+fn clicking_an_agent_row_selects_it_and_clicking_again_deselects() {
+    let mut app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "agent:2");
+    assert_eq!(out.commands, vec![Command::Select(Some(Selection::Agent(2)))]);
+    app.apply(Command::Select(Some(Selection::Agent(2))));
+    let _ = frame(&ctx, &app, &mut state, Vec::new());
+    let out = click_widget(&ctx, &app, &mut state, "agent:2");
+    assert_eq!(out.commands, vec![Command::Select(None)]);
+}
+
+#[test]
+fn compare_is_disabled_without_a_selected_agent_and_enabled_with_one() {
+    let mut app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    assert!(click_widget(&ctx, &app, &mut state, "compare").commands.is_empty());
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let _ = frame(&ctx, &app, &mut state, Vec::new());
+    assert_eq!(click_widget(&ctx, &app, &mut state, "compare").commands, vec![Command::Compare { agent: 0 }]);
+}
+
+#[test]
+fn every_agent_of_a_world_without_paths_can_be_inspected() {
+    let mut app = App::new(world_without_geometry(), None);
+    let mut state = all_panels();
+    let ctx = egui::Context::default();
+    for agent in 0..app.world.agents.len() {
+        app.apply(Command::Select(Some(Selection::Agent(agent))));
+        let out = frames(&ctx, &app, &mut state, 2);
+        assert!(out.commands.is_empty(), "agent {agent}: {:?}", out.commands);
+    }
+    app.apply(Command::Select(Some(Selection::Waypoint { agent: 3, waypoint: 1 })));
+    assert!(frames(&ctx, &app, &mut state, 2).commands.is_empty());
+    for selection in [Selection::Obstacle(0), Selection::Target(0)] {
+        app.apply(Command::Select(Some(selection)));
+        assert!(frames(&ctx, &app, &mut state, 2).commands.is_empty(), "{selection:?}");
+    }
+}
+
+#[test]
+fn every_behaviour_kind_and_every_kind_of_selection_can_be_inspected() {
+    let mut app = App::new(world_with_everything(), None);
+    let mut state = all_panels();
+    let ctx = egui::Context::default();
+    let mut selections: Vec<Selection> = (0..app.world.agents.len()).map(Selection::Agent).collect();
+    selections.extend([
+        Selection::Path(0),
+        Selection::PathPoint { path: 0, point: 2 },
+        Selection::Obstacle(0),
+        Selection::Target(0),
+        Selection::Curve(0),
+        Selection::Curve(1),
+        Selection::Waypoint { agent: 3, waypoint: 0 },
+    ]);
+    for selection in selections {
+        app.apply(Command::Select(Some(selection)));
+        assert_eq!(app.selection, Some(selection));
+        let out = frames(&ctx, &app, &mut state, 2);
+        assert!(out.commands.is_empty(), "{selection:?}: {:?}", out.commands);
+    }
+    assert!(state.expr_editor.is_some(), "selecting the expr curve fills its editor");
+}
+
+#[test]
+fn a_running_world_with_history_draws_plots_and_metrics() {
+    let mut app = App::new(world_with_everything(), None);
+    for _ in 0..120 {
+        app.step_once();
+    }
+    assert!(!app.history.is_empty());
+    let mut state = all_panels();
+    let ctx = egui::Context::default();
+    let out = frames(&ctx, &app, &mut state, 2);
+    assert!(out.commands.is_empty());
+}
+
+#[test]
+fn an_error_message_shows_a_dismiss_button_that_clears_it() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.set_error("error: bad.json: $.agents[0].radius (line 3, column 9): must be positive");
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "dismiss_message");
+    assert!(out.dismiss_message);
+    app.info("saved");
+    let _ = frame(&ctx, &app, &mut state, Vec::new());
+    assert!(!state.widget_rects.contains_key("dismiss_message"), "notes have no dismiss button");
+}
+
+#[test]
+fn new_with_unsaved_changes_asks_and_discard_goes_on() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.queue(ShellAction::New);
+    let ctx = egui::Context::default();
+    let out = frames(&ctx, &app, &mut state, 2);
+    assert!(out.commands.is_empty(), "nothing happens before the answer");
+    assert!(state.confirm.is_some());
+    let out = click_widget(&ctx, &app, &mut state, "confirm:discard");
+    assert_eq!(out.commands, vec![Command::NewScene]);
+    assert!(state.confirm.is_none());
+}
+
+#[test]
+fn cancel_in_the_unsaved_changes_question_keeps_the_scene() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.queue(ShellAction::OpenFile("dropped.json".into()));
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "confirm:cancel");
+    assert!(out.is_empty(), "{out:?}");
+    assert!(state.confirm.is_none());
+}
+
+#[test]
+fn save_in_the_unsaved_changes_question_saves_then_goes_on() {
+    let mut app = App::new(world_without_geometry(), Some("scenes/mine.json".into()));
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.queue(ShellAction::OpenFile("other.json".into()));
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "confirm:save");
+    assert_eq!(out.save_path, Some("scenes/mine.json".into()));
+    assert_eq!(out.open_path, None, "the open waits for the save");
+    // The shell saved successfully between the frames.
+    app.mark_saved("scenes/mine.json".into());
+    let out = frame(&ctx, &app, &mut state, Vec::new());
+    assert_eq!(out.open_path, Some("other.json".into()));
+}
+
+#[test]
+fn a_failed_save_in_the_unsaved_changes_question_does_not_discard() {
+    let mut app = App::new(world_without_geometry(), Some("scenes/mine.json".into()));
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.request_quit();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "confirm:save");
+    assert!(out.save_path.is_some() && !out.quit);
+    app.set_error("error: cannot write");
+    let out = frames(&ctx, &app, &mut state, 2);
+    assert!(!out.quit, "the scene is still dirty: do not quit");
+}
+
+#[test]
+fn quitting_a_clean_scene_needs_no_question() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    state.request_quit();
+    let ctx = egui::Context::default();
+    let out = frame(&ctx, &app, &mut state, Vec::new());
+    assert!(out.quit);
+    assert!(state.confirm.is_none());
+}
+
+#[test]
+fn save_without_a_file_opens_the_save_dialog_and_with_one_saves_there() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    state.default_dir = std::env::temp_dir();
+    state.queue(ShellAction::Save);
+    let ctx = egui::Context::default();
+    let out = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(out.save_path, None);
+    assert_eq!(state.file_dialog.as_ref().map(|d| d.mode), Some(steerlab::ui::FileDialogMode::Save));
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    let saved = out.save_path.expect("the dialog's OK saves");
+    assert_eq!(saved.file_name().and_then(|n| n.to_str()), Some("scene.json"));
+    assert!(state.file_dialog.is_none());
+
+    let app = App::new(world_without_geometry(), Some("here.json".into()));
+    let mut state = UiState::default();
+    state.queue(ShellAction::Save);
+    let out = frame(&ctx, &app, &mut state, Vec::new());
+    assert_eq!(out.save_path, Some("here.json".into()));
+}
+
+#[test]
+fn the_open_dialog_cancels_without_output() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    state.default_dir = std::env::temp_dir();
+    state.queue(ShellAction::Open);
+    let ctx = settled(&app, &mut state);
+    assert!(state.file_dialog.is_some());
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:cancel");
+    assert!(out.is_empty(), "{out:?}");
+    assert!(state.file_dialog.is_none());
+}
+
+#[test]
+fn the_recovery_prompt_returns_the_choice_once() {
+    let app = App::new(World::default(), None);
+    let mut state = UiState::default();
+    state.recovery_available = true;
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "recovery:restore");
+    assert_eq!(out.recovery, Some(RecoveryChoice::Restore));
+    assert!(!state.recovery_available);
+    let out = frame(&ctx, &app, &mut state, Vec::new());
+    assert_eq!(out.recovery, None);
+}
+
+#[test]
+fn toggle_help_from_the_keyboard_opens_and_closes_the_overlay() {
+    let mut state = UiState::default();
+    state.queue(ShellAction::ToggleHelp);
+    assert!(state.help_open);
+    state.queue(ShellAction::ToggleHelp);
+    assert!(!state.help_open);
+}
+
+#[test]
+fn the_reset_button_of_a_changed_parameter_returns_its_default() {
+    let mut app = App::new(world_without_geometry(), None);
+    let changed = steerlab::sim::ArriveParams { slow_radius: 150.0, ..Default::default() };
+    app.apply(Command::SetBehaviour {
+        agent: 2,
+        behaviour: steerlab::sim::Behaviour::Arrive { target: 0, params: changed },
+    });
+    app.apply(Command::Select(Some(Selection::Agent(2))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "reset:slow_radius");
+    let expected =
+        steerlab::sim::Behaviour::Arrive { target: 0, params: steerlab::sim::ArriveParams::default() };
+    assert_eq!(out.commands, vec![Command::SetBehaviour { agent: 2, behaviour: expected }]);
+    // Unchanged parameters have nothing to reset.
+    assert!(click_widget(&ctx, &app, &mut state, "reset:target_radius").commands.is_empty());
+}
+
+#[test]
+fn toggling_planner_smoothing_returns_set_behaviour() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.apply(Command::Select(Some(Selection::Agent(3))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "param:smoothing");
+    let [Command::SetBehaviour { agent: 3, behaviour: steerlab::sim::Behaviour::Planner { params } }] =
+        out.commands.as_slice()
+    else {
+        panic!("{:?}", out.commands)
+    };
+    assert!(params.smoothing);
+    assert_eq!(params.waypoints.len(), 2, "the waypoints are kept");
+}
+
+#[test]
+fn typing_in_the_name_field_renames_and_pasted_line_breaks_are_dropped() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let _ = click_widget(&ctx, &app, &mut state, "agent_name");
+    let out = frame(&ctx, &app, &mut state, vec![egui::Event::Paste("\n two\r\n".into())]);
+    let [Command::SetAgentProperties { agent: 0, name, color, limits, avoid_obstacles }] =
+        out.commands.as_slice()
+    else {
+        panic!("{:?}", out.commands)
+    };
+    assert_eq!(name, "seeker two");
+    assert_eq!(
+        (*color, *limits, *avoid_obstacles),
+        (app.world.agents[0].color, app.world.agents[0].limits, false)
+    );
+}
+
+#[test]
+fn a_display_checkbox_returns_the_display_with_that_toggle_flipped() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = all_panels();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "display:steering");
+    let expected = steerlab::app::Display { steering: !app.display.steering, ..app.display };
+    assert_eq!(out.display, Some(expected));
+    assert!(out.commands.is_empty());
+}
+
+#[test]
+fn clicking_a_metrics_header_sorts_ascending_then_descending_then_not() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let column = steerlab::ui::MetricColumn::Name;
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, Some((column, false)));
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, Some((column, true)));
+    let _ = click_widget(&ctx, &app, &mut state, "metrics_header:name");
+    assert_eq!(state.metrics_sort, None);
+}
+
+#[test]
+fn values_outside_the_widget_ranges_are_shown_but_never_clamped_by_the_ui() {
+    let mut world = world_without_geometry();
+    world.agents[2].limits.radius = 150.0;
+    world.agents[2].limits.max_speed = 4000.0;
+    world.agents[2].behaviour = steerlab::sim::Behaviour::Arrive {
+        target: 0,
+        params: steerlab::sim::ArriveParams { slow_radius: 900.0, time_to_target: 5.0, ..Default::default() },
+    };
+    world.obstacles[0].radius = 5000.0;
+    let mut app = App::new(world, None);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    for selection in [Selection::Agent(2), Selection::Obstacle(0)] {
+        app.apply(Command::Select(Some(selection)));
+        let out = frames(&ctx, &app, &mut state, 3);
+        assert!(out.commands.is_empty(), "{selection:?}: {:?}", out.commands);
+    }
+}
+
+#[test]
+fn the_agent_and_curve_tools_show_their_kind_combos_without_output() {
+    let mut app = App::new(world_without_geometry(), None);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    for tool in [Tool::Agent, Tool::Curve] {
+        app.apply(Command::SetTool(tool));
+        let out = frames(&ctx, &app, &mut state, 2);
+        assert!(out.is_empty(), "{tool:?}: {out:?}");
+    }
+}
+
+#[test]
+fn the_ui_scale_sets_the_zoom_factor_and_bad_values_fall_back_to_one() {
+    let app = App::new(World::default(), None);
+    let mut state = UiState::default();
+    state.ui_scale = 1.5;
+    let ctx = egui::Context::default();
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(ctx.zoom_factor(), 1.5);
+    state.ui_scale = f32::NAN;
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(ctx.zoom_factor(), 1.0);
+}
