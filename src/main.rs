@@ -18,6 +18,8 @@ use clap::{Parser, Subcommand};
 use steerlab::scene::{load_scene, SceneError};
 use steerlab::sim::{MetricsSummary, World};
 
+mod shell;
+
 /// A sandbox for steering behaviours, path following and 3D waypoint planning.
 #[derive(Parser, Debug)]
 #[command(name = "steerlab", version, about, args_conflicts_with_subcommands = true)]
@@ -288,12 +290,52 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
     out
 }
 
+/// Parses `WIDTHxHEIGHT`.
+fn parse_size(size: &str) -> Option<(i32, i32)> {
+    let (w, h) = size.split_once(['x', 'X'])?;
+    let (w, h) = (w.trim().parse::<i32>().ok()?, h.trim().parse::<i32>().ok()?);
+    ((200..=8192).contains(&w) && (200..=8192).contains(&h)).then_some((w, h))
+}
+
 fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
-    let _ = (scene, out, seconds, size);
-    fail("the window is not built yet: `shot` arrives with it")
+    let world = match load(scene) {
+        Ok(world) => world,
+        Err(err) => return fail(err),
+    };
+    let Some(size) = parse_size(size) else {
+        return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
+    };
+    if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
+        return fail(format!("--seconds must be between 0 and 3600, got {seconds}"));
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return fail(format!("{}: no such directory", dir.display()));
+        }
+    }
+    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds };
+    macroquad::Window::from_config(
+        shell::window_conf(size),
+        shell::run(world, Some(scene.to_path_buf()), mode),
+    );
+    if out.is_file() {
+        ExitCode::SUCCESS
+    } else {
+        fail(format!("{}: the picture was not written", out.display()))
+    }
 }
 
 fn window(scene: Option<&Path>) -> ExitCode {
-    let _ = scene;
-    fail("the window is not built yet; try `steerlab run scenes/compare.json`")
+    let (world, file) = match scene {
+        Some(path) => match load(path) {
+            Ok(world) => (world, Some(path.to_path_buf())),
+            Err(err) => return fail(err),
+        },
+        None => (shell::default_world(), None),
+    };
+    macroquad::Window::from_config(
+        shell::window_conf((1280, 800)),
+        shell::run(world, file, shell::Mode::Interactive),
+    );
+    ExitCode::SUCCESS
 }

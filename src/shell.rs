@@ -1,0 +1,341 @@
+//! The window shell: opens the macroquad window, runs the frame loop (egui panels → input →
+//! commands → fixed steps → drawing), carries out file actions through `scene::io`, keeps the
+//! recent-files list and the autosave recovery file, and renders `steerlab shot` pictures.
+//!
+//! This is the only place that reads the wall clock (frame time, autosave timer) and the only
+//! place that knows about both macroquad and egui.
+
+use std::path::{Path, PathBuf};
+
+use macroquad::prelude::*;
+
+use steerlab::app::{tools, App};
+use steerlab::scene::{load_scene, parse_scene, save_scene};
+use steerlab::sim::World;
+use steerlab::{input, render, ui};
+
+/// The default scene, embedded so `cargo run --release` works from anywhere.
+pub const DEFAULT_SCENE: &str = include_str!("../scenes/compare.json");
+
+/// Seconds between autosaves of unsaved changes.
+const AUTOSAVE_SECONDS: f64 = 20.0;
+/// Entries in the recent-files list.
+const RECENT_LIMIT: usize = 10;
+
+/// What the window is opened for.
+pub enum Mode {
+    /// Interactive editing.
+    Interactive,
+    /// Render one picture after `seconds` of simulation and exit.
+    Shot {
+        /// Where to write the PNG.
+        out: PathBuf,
+        /// Simulated seconds before the picture.
+        seconds: f64,
+    },
+}
+
+/// Where settings live: `$STEERLAB_CONFIG_DIR`, else `$XDG_CONFIG_HOME/steerlab`, else
+/// `~/.config/steerlab`.
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("STEERLAB_CONFIG_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CONFIG_HOME") {
+        return Some(PathBuf::from(dir).join("steerlab"));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config").join("steerlab"))
+}
+
+fn recovery_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("recovery.json"))
+}
+
+fn recent_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("recent.txt"))
+}
+
+fn load_recent() -> Vec<PathBuf> {
+    recent_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|text| text.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).collect())
+        .unwrap_or_default()
+}
+
+fn remember_recent(state: &mut ui::UiState, path: &Path) {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    state.note_recent(path);
+    state.recent.truncate(RECENT_LIMIT);
+    if let Some(file) = recent_path() {
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let text: Vec<String> = state.recent.iter().map(|p| p.display().to_string()).collect();
+        let _ = std::fs::write(file, text.join("\n") + "\n");
+    }
+}
+
+/// The example scenes shipped in `scenes/` next to the executable's crate (name, description).
+fn examples() -> Vec<(String, String)> {
+    let dir = examples_dir();
+    let mut list: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .filter_map(|p| {
+                    let name = p.file_name()?.to_string_lossy().to_string();
+                    let description = load_scene(&p).map(|w| w.description).unwrap_or_default();
+                    Some((name, description))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    list.sort();
+    list
+}
+
+/// `scenes/` of the source tree (where `cargo run` runs from), or next to the executable.
+pub fn examples_dir() -> PathBuf {
+    let candidates = [
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes"),
+        PathBuf::from("scenes"),
+        std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.join("scenes"))).unwrap_or_default(),
+    ];
+    candidates.into_iter().find(|d| d.is_dir()).unwrap_or_else(|| PathBuf::from("scenes"))
+}
+
+/// The default scene as a world.
+pub fn default_world() -> World {
+    match parse_scene(DEFAULT_SCENE, "scenes/compare.json (built in)") {
+        Ok(world) => world,
+        Err(err) => {
+            eprintln!("error: {err}");
+            World::default()
+        }
+    }
+}
+
+/// Opens the window configuration for `size`.
+pub fn window_conf(size: (i32, i32)) -> Conf {
+    Conf {
+        window_title: "steerlab".to_string(),
+        window_width: size.0,
+        window_height: size.1,
+        high_dpi: false,
+        sample_count: 4,
+        window_resizable: true,
+        ..Default::default()
+    }
+}
+
+/// Runs the window until it is closed (or the shot is written).
+pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
+    let mut app = App::new(world, file.clone());
+    let mut ui_state = ui::UiState::default();
+    ui_state.recent = load_recent();
+    ui_state.default_dir = examples_dir();
+    let examples = examples();
+    if let Some(file) = &file {
+        remember_recent(&mut ui_state, file);
+    }
+    let interactive = matches!(mode, Mode::Interactive);
+    if interactive {
+        ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
+        prevent_quit();
+    }
+    egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
+
+    let mut shot_frames = 0u32;
+    let mut fitted_to_viewport = false;
+    let mut last_autosave = get_time();
+    let mut frame_ms_smoothed = 0.0f32;
+
+    if let Mode::Shot { seconds, .. } = &mode {
+        let steps = (*seconds / app.world.dt as f64).round() as u64;
+        for _ in 0..steps {
+            app.step_once();
+        }
+        app.running = false;
+    }
+
+    loop {
+        let frame_seconds = get_frame_time() as f64;
+        frame_ms_smoothed = frame_ms_smoothed * 0.9 + (frame_seconds as f32 * 1000.0) * 0.1;
+        ui_state.frame_time_ms = frame_ms_smoothed;
+
+        let mut output = ui::UiOutput::default();
+        let mut pointer_over_ui = false;
+        let mut keyboard_over_ui = false;
+        let mut free_rect = None;
+        egui_macroquad::ui(|ctx| {
+            // egui may run this closure twice in a frame: keep what both runs returned.
+            output.merge(ui::show(ctx, &app, &mut ui_state, &examples));
+            let rect = ctx.available_rect();
+            free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
+            pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+            keyboard_over_ui = ctx.wants_keyboard_input();
+        });
+        let screen = vec2(screen_width(), screen_height());
+        let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
+        app.camera.set_screen(screen, viewport);
+        if !fitted_to_viewport {
+            app.fit_view();
+            fitted_to_viewport = true;
+        }
+
+        let input_frame = input::read_input(pointer_over_ui, keyboard_over_ui);
+        if interactive {
+            // File actions, help and dropped files go through the UI, which asks about unsaved
+            // changes and opens its file dialog.
+            for action in tools::handle_input(&mut app, &input_frame) {
+                ui_state.queue(action);
+            }
+            if is_quit_requested() {
+                ui_state.request_quit();
+            }
+        }
+        if apply_ui_output(&mut app, &mut ui_state, output) {
+            if !app.dirty {
+                if let Some(p) = recovery_path() {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+            break;
+        }
+
+        if interactive {
+            app.advance(frame_seconds);
+            if app.dirty && get_time() - last_autosave > AUTOSAVE_SECONDS {
+                last_autosave = get_time();
+                autosave(&app);
+            }
+        }
+
+        render::draw_world(&app);
+        egui_macroquad::draw();
+
+        if let Mode::Shot { out, .. } = &mode {
+            shot_frames += 1;
+            // egui needs a couple of frames to lay out its panels and fit the view to them.
+            if shot_frames == 4 {
+                get_screen_data().export_png(&out.to_string_lossy());
+                println!("wrote {}", out.display());
+                break;
+            }
+        }
+        next_frame().await;
+    }
+}
+
+fn autosave(app: &App) {
+    let Some(path) = recovery_path() else { return };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    // A world that cannot be saved (a non-finite number) is simply not autosaved.
+    let _ = save_scene(&app.world, &path);
+}
+
+/// Carries out what the panels asked for; returns true when the window should close.
+fn apply_ui_output(app: &mut App, state: &mut ui::UiState, output: ui::UiOutput) -> bool {
+    let ui::UiOutput {
+        commands,
+        new_agent_kind,
+        new_curve_kind,
+        display,
+        dismiss_message,
+        open_path,
+        open_example,
+        save_path,
+        export_csv,
+        recovery,
+        quit,
+    } = output;
+    for command in commands {
+        app.apply(command);
+    }
+    if let Some(kind) = new_agent_kind {
+        app.new_agent_kind = kind;
+    }
+    if let Some(kind) = new_curve_kind {
+        app.new_curve_kind = kind;
+    }
+    if let Some(display) = display {
+        app.display = display;
+    }
+    if dismiss_message {
+        app.message = None;
+    }
+    if let Some(path) = open_path {
+        open_file(app, state, &path);
+    }
+    if let Some(name) = open_example {
+        open_file(app, state, &examples_dir().join(name));
+    }
+    if let Some(path) = save_path {
+        save_file(app, state, &path);
+    }
+    if let Some((path, text)) = export_csv {
+        match write_atomically(&path, &text) {
+            Ok(()) => app.info(format!("exported metrics to {}", path.display())),
+            Err(err) => app.set_error(format!("{}: {err}", path.display())),
+        }
+    }
+    match recovery {
+        Some(ui::RecoveryChoice::Restore) => {
+            if let Some(path) = recovery_path() {
+                match load_scene(&path) {
+                    Ok(world) => {
+                        app.open_world(world, None);
+                        app.dirty = true;
+                        app.info("restored the autosaved scene (save it to keep it)");
+                    }
+                    Err(err) => app.set_error(err.to_string()),
+                }
+            }
+            state.recovery_available = false;
+        }
+        Some(ui::RecoveryChoice::Discard) => {
+            if let Some(path) = recovery_path() {
+                let _ = std::fs::remove_file(path);
+            }
+            state.recovery_available = false;
+        }
+        None => {}
+    }
+    quit
+}
+
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp-steerlab");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+fn open_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
+    match load_scene(path) {
+        Ok(world) => {
+            app.open_world(world, Some(path.to_path_buf()));
+            remember_recent(state, path);
+        }
+        // The open scene stays exactly as it was; the one-line error goes to the status bar.
+        Err(err) => app.set_error(err.to_string()),
+    }
+}
+
+fn save_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
+    match save_scene(&app.world, path) {
+        Ok(()) => {
+            app.mark_saved(path.to_path_buf());
+            remember_recent(state, path);
+            if let Some(p) = recovery_path() {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        Err(err) => app.set_error(err.to_string()),
+    }
+}
