@@ -5,8 +5,9 @@
 //! a text field has focus (macroquad reports key presses regardless).
 
 use macroquad::input::{
-    get_dropped_files, is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed,
-    is_mouse_button_released, mouse_position, mouse_wheel, KeyCode, MouseButton as MqButton,
+    get_dropped_files, is_key_down, is_key_pressed, is_key_released, is_mouse_button_down,
+    is_mouse_button_pressed, is_mouse_button_released, mouse_position, mouse_wheel, KeyCode,
+    MouseButton as MqButton,
 };
 use macroquad::math::Vec2;
 use macroquad::window::{screen_height, screen_width};
@@ -82,9 +83,9 @@ pub fn read_input(pointer_over_ui: bool, keyboard_over_ui: bool) -> InputFrame {
     let mut frame = InputFrame {
         mouse: Vec2::new(x, y),
         wheel: normalise_wheel(mouse_wheel().1),
-        ctrl: is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl),
-        shift: is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift),
-        alt: is_key_down(KeyCode::LeftAlt) || is_key_down(KeyCode::RightAlt),
+        ctrl: modifier(KeyCode::LeftControl) || modifier(KeyCode::RightControl),
+        shift: modifier(KeyCode::LeftShift) || modifier(KeyCode::RightShift),
+        alt: modifier(KeyCode::LeftAlt) || modifier(KeyCode::RightAlt),
         pointer_over_ui,
         keyboard_over_ui,
         screen: Vec2::new(screen_width(), screen_height()),
@@ -118,6 +119,12 @@ pub fn read_input(pointer_over_ui: bool, keyboard_over_ui: bool) -> InputFrame {
     }
     frame.dropped_files = get_dropped_files().into_iter().filter_map(|f| f.path).collect();
     frame
+}
+
+/// A modifier counts as held if it is down now or was released during this frame: a fast
+/// Ctrl+S (or one typed by xdotool) can press and release both keys between two frames.
+fn modifier(code: KeyCode) -> bool {
+    is_key_down(code) || is_key_released(code)
 }
 
 /// X11 reports wheel clicks as ±1; some platforms report pixels. Normalise to clicks.

@@ -148,6 +148,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
     let mut shot_frames = 0u32;
+    // For real-window tests: where to publish the panels' widget rectangles (and a little state).
+    let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
+    let mut frame_count = 0u64;
     let mut fitted_to_viewport = false;
     let mut last_autosave = get_time();
     let mut frame_ms_smoothed = 0.0f32;
@@ -215,6 +218,12 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
 
         render::draw_world(&app);
         egui_macroquad::draw();
+        if let Some(path) = &rects_file {
+            frame_count += 1;
+            if frame_count % 5 == 0 {
+                write_widget_rects(path, &ui_state, &app);
+            }
+        }
 
         if let Mode::Shot { out, .. } = &mode {
             shot_frames += 1;
@@ -227,6 +236,30 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         }
         next_frame().await;
     }
+}
+
+/// Writes `{"frame": n, "steps": n, "running": b, "rects": {name: [x0, y0, x1, y1]}}` atomically, so a
+/// test driving the window with xdotool can click widgets by name, as a person finds them by eye.
+fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
+    let rects: serde_json::Map<String, serde_json::Value> = state
+        .widget_rects
+        .iter()
+        .map(|(name, r)| (name.clone(), serde_json::json!([r.min.x, r.min.y, r.max.x, r.max.y])))
+        .collect();
+    let value = serde_json::json!({
+        "steps": app.world.steps,
+        "running": app.running,
+        "agents": app.world.agents.len(),
+        "message": app.message.as_ref().map(|m| m.text.clone()),
+        "title": app.title(),
+        "camera": {
+            "center": [app.camera.center.x, app.camera.center.y],
+            "zoom": app.camera.zoom,
+            "viewport_center": [app.camera.viewport_center().x, app.camera.viewport_center().y],
+        },
+        "rects": rects,
+    });
+    let _ = write_atomically(path, &value.to_string());
 }
 
 fn autosave(app: &App) {

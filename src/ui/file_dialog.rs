@@ -230,6 +230,7 @@ fn file_dialog_contents(
             } else {
                 let selected = dialog.file_name == entry.name;
                 let response = ui.selectable_label(selected, format!("📄 {}", entry.name));
+                rects.insert(format!("file_dialog:entry:{}", entry.name), response.rect);
                 if response.clicked() {
                     dialog.file_name = entry.name.clone();
                 }

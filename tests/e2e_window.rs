@@ -1,0 +1,419 @@
+//! Real-window tests: start the built `steerlab` binary under Xvfb and drive it with xdotool as a
+//! person would — keys, clicks on the world and on panels — then check what it saved and what it
+//! shows. The binary publishes its widget rectangles and a little state to a file
+//! (`STEERLAB_WIDGET_RECTS`) so the tests can find buttons by name, as a person finds them by eye.
+//!
+//! When Xvfb, xdotool or ImageMagick's `import` is missing these tests say they were skipped;
+//! with `STEERLAB_E2E=1` (set by `.ci/run`) a missing tool is a failure. They wait by polling what
+//! the app does (a file appearing, a step counter), never by timing the simulation.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
+const SCREEN: (u32, u32) = (1280, 800);
+static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// True when the tools are there; otherwise skip (or fail under STEERLAB_E2E=1).
+fn tools_available(test: &str) -> bool {
+    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"].into_iter().filter(|t| !have(t)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var("STEERLAB_E2E").is_ok_and(|v| v == "1") {
+        panic!("{test}: STEERLAB_E2E=1 but {missing:?} not installed");
+    }
+    eprintln!("{test}: skipped (missing {missing:?}; install xvfb xdotool imagemagick to run it)");
+    false
+}
+
+/// A private X server; killed on drop.
+struct VirtualDisplay {
+    server: Child,
+    name: String,
+}
+
+impl VirtualDisplay {
+    fn start() -> VirtualDisplay {
+        let base = 140 + (std::process::id() % 200) * 4;
+        for _ in 0..50 {
+            let number = base + NEXT_DISPLAY.fetch_add(1, Ordering::SeqCst);
+            if Path::new(&format!("/tmp/.X11-unix/X{number}")).exists() {
+                continue;
+            }
+            let name = format!(":{number}");
+            let server = Command::new("Xvfb")
+                .args([&name, "-screen", "0", &format!("{}x{}x24", SCREEN.0, SCREEN.1), "-nolisten", "tcp"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start Xvfb");
+            let socket = format!("/tmp/.X11-unix/X{number}");
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !Path::new(&socket).exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if Path::new(&socket).exists() {
+                return VirtualDisplay { server, name };
+            }
+        }
+        panic!("could not start Xvfb");
+    }
+}
+
+impl Drop for VirtualDisplay {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// The app in a window on a virtual display; killed on drop.
+struct Steerlab {
+    child: Child,
+    display: VirtualDisplay,
+    window: String,
+    rects_file: PathBuf,
+    dir: PathBuf,
+}
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("steerlab-e2e-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+impl Steerlab {
+    fn launch(test: &str, args: &[&str]) -> Steerlab {
+        let display = VirtualDisplay::start();
+        let dir = temp_dir(test);
+        let rects_file = dir.join("rects.json");
+        let child = Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .env("STEERLAB_WIDGET_RECTS", &rects_file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start steerlab");
+        let mut app = Steerlab { child, display, window: String::new(), rects_file, dir };
+        app.window = app.find_window();
+        app.wait_for(|s| s.get("rects").is_some(), "the first frame");
+        app
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let out =
+            Command::new("xdotool").args(args).env("DISPLAY", &self.display.name).output().expect("xdotool");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn find_window(&self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            let found = self.xdotool(&["search", "--name", "steerlab"]);
+            if let Some(id) = found.lines().next().filter(|l| !l.is_empty()) {
+                return id.to_string();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("no steerlab window appeared");
+    }
+
+    /// The state the app publishes (widget rectangles, steps, message, title).
+    fn state(&self) -> serde_json::Value {
+        std::fs::read_to_string(&self.rects_file)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    fn wait_for(&self, mut done: impl FnMut(&serde_json::Value) -> bool, what: &str) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let state = self.state();
+            if done(&state) {
+                return state;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}; last state: {state}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until the app has drawn `frames` more frames (it republishes every 5 frames).
+    fn settle(&self) {
+        let before = std::fs::metadata(&self.rects_file).and_then(|m| m.modified()).ok();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut changes = 0;
+        let mut last = before;
+        while changes < 3 && Instant::now() < deadline {
+            let now = std::fs::metadata(&self.rects_file).and_then(|m| m.modified()).ok();
+            if now != last {
+                changes += 1;
+                last = now;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn rect(&self, name: &str) -> (f32, f32) {
+        let state = self.wait_for(|s| s["rects"].get(name).is_some(), name);
+        let r = &state["rects"][name];
+        let f = |i: usize| r[i].as_f64().unwrap() as f32;
+        ((f(0) + f(2)) / 2.0, (f(1) + f(3)) / 2.0)
+    }
+
+    /// Screen position of a world point (top view), from the camera the app publishes.
+    fn world_to_screen(&self, x: f32, y: f32) -> (f32, f32) {
+        let state = self.state();
+        let camera = &state["camera"];
+        let g = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+        let zoom = g(&camera["zoom"]);
+        let (cx, cy) = (g(&camera["center"][0]), g(&camera["center"][1]));
+        let (vx, vy) = (g(&camera["viewport_center"][0]), g(&camera["viewport_center"][1]));
+        ((x - cx) * zoom + vx, vy - (y - cy) * zoom)
+    }
+
+    fn click(&self, (x, y): (f32, f32)) {
+        let (x, y) = (format!("{}", x.round() as i32), format!("{}", y.round() as i32));
+        self.xdotool(&["mousemove", "--sync", &x, &y]);
+        // One frame for hover (egui tooltips and hover state), then the click.
+        self.settle();
+        self.xdotool(&["click", "1"]);
+        self.settle();
+    }
+
+    fn key(&self, keys: &str) {
+        self.xdotool(&["windowfocus", "--sync", &self.window]);
+        self.xdotool(&["key", "--clearmodifiers", keys]);
+        self.settle();
+    }
+
+    fn screenshot(&self, name: &str) -> PathBuf {
+        let path = self.dir.join(name);
+        let status = Command::new("import")
+            .args(["-window", "root", path.to_str().unwrap()])
+            .env("DISPLAY", &self.display.name)
+            .status()
+            .expect("import");
+        assert!(status.success(), "screenshot failed");
+        path
+    }
+
+    fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Steerlab {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// RGB pixels of a region of a PNG (read with ImageMagick, so no image crate is needed).
+fn region_pixels(png: &Path, (x, y, w, h): (u32, u32, u32, u32)) -> Vec<u8> {
+    let out = Command::new("convert")
+        .args([png.to_str().unwrap(), "-crop", &format!("{w}x{h}+{x}+{y}"), "-depth", "8", "rgb:-"])
+        .output()
+        .expect("convert");
+    assert!(out.status.success());
+    out.stdout
+}
+
+fn copy_scene(app_dir: &Path, name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    let target = app_dir.join(name);
+    std::fs::copy(source, &target).unwrap();
+    target
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Launches on a copy of a bundled scene in a fresh directory.
+fn launch_on(test: &str, scene: &str) -> (Steerlab, PathBuf) {
+    let dir = temp_dir(&format!("{test}-scene"));
+    let file = copy_scene(&dir, scene);
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    (app, file)
+}
+
+fn wait_for_file(
+    path: &Path,
+    mut done: impl FnMut(&serde_json::Value) -> bool,
+    what: &str,
+) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(value) = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok()) {
+            if done(&value) {
+                return value;
+            }
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what} in {}", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn path_tool_three_clicks_then_ctrl_s_saves_them_and_ctrl_z_removes_the_last() {
+    if !tools_available("path_tool") {
+        return;
+    }
+    let (app, file) = launch_on("path_tool", "hairpin.json");
+    app.key("space"); // pause, so nothing moves while we draw
+    app.key("2"); // the path tool
+    let points = [(-200.0, 150.0), (0.0, 200.0), (200.0, 150.0)];
+    for (x, y) in points {
+        app.click(app.world_to_screen(x, y));
+    }
+    app.key("ctrl+s");
+    let saved =
+        wait_for_file(&file, |v| v["paths"].as_array().is_some_and(|p| p.len() == 2), "a second path");
+    let new_path = saved["paths"][1]["points"].as_array().unwrap().clone();
+    assert_eq!(new_path.len(), 3, "{new_path:?}");
+    for (point, (x, y)) in new_path.iter().zip(points) {
+        let (px, py) = (point[0].as_f64().unwrap() as f32, point[1].as_f64().unwrap() as f32);
+        assert!((px - x).abs() < 3.0 && (py - y).abs() < 3.0, "clicked ({x}, {y}), saved ({px}, {py})");
+    }
+    app.key("ctrl+z");
+    app.key("ctrl+s");
+    let saved = wait_for_file(
+        &file,
+        |v| v["paths"][1]["points"].as_array().is_some_and(|p| p.len() == 2),
+        "the path with its last point undone",
+    );
+    assert_eq!(saved["paths"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_click_on_a_panel_adds_nothing_to_the_world() {
+    if !tools_available("panel_click") {
+        return;
+    }
+    let (app, file) = launch_on("panel_click", "hairpin.json");
+    app.key("space");
+    app.key("3"); // the obstacle tool
+                  // The agent list and inspector: a panel, not the world.
+    let (ax, ay) = app.rect("agent:0");
+    app.click((ax + 40.0, ay + 200.0));
+    app.click(app.rect("play"));
+    app.click(app.rect("play"));
+    // One real click in the world, so the save below has something to show.
+    app.click(app.world_to_screen(0.0, 200.0));
+    app.key("ctrl+s");
+    let saved =
+        wait_for_file(&file, |v| v["obstacles"].as_array().is_some_and(|o| !o.is_empty()), "an obstacle");
+    assert_eq!(
+        saved["obstacles"].as_array().unwrap().len(),
+        1,
+        "only the click on the world adds an obstacle"
+    );
+}
+
+#[test]
+fn space_pauses_and_the_world_stops_moving() {
+    if !tools_available("space_pauses") {
+        return;
+    }
+    let (app, _file) = launch_on("space_pauses", "compare.json");
+    // Running: the step counter advances and the picture changes.
+    let first = app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 30), "steps while running");
+    let world = (360, 60, 880, 560);
+    let a = region_pixels(&app.screenshot("a.png"), world);
+    app.wait_for(|s| s["steps"].as_u64() > first["steps"].as_u64().map(|n| n + 30), "more steps");
+    let b = region_pixels(&app.screenshot("b.png"), world);
+    assert_ne!(a, b, "agents move while running");
+    app.key("space");
+    let paused = app.wait_for(|s| s["running"] == false, "pause");
+    app.settle();
+    let c = region_pixels(&app.screenshot("c.png"), world);
+    app.settle();
+    app.settle();
+    let d = region_pixels(&app.screenshot("d.png"), world);
+    assert_eq!(c, d, "nothing moves while paused");
+    assert_eq!(app.state()["steps"], paused["steps"], "no steps while paused");
+    // → steps exactly one.
+    app.key("Right");
+    app.wait_for(|s| s["steps"].as_u64() == paused["steps"].as_u64().map(|n| n + 1), "one step");
+}
+
+#[test]
+fn opening_a_malformed_scene_shows_the_error_and_keeps_the_scene() {
+    if !tools_available("malformed") {
+        return;
+    }
+    let (mut app, file) = launch_on("malformed", "hairpin.json");
+    let broken = file.with_file_name("broken.json");
+    std::fs::write(&broken, "{\n  \"version\": 1,\n  \"agents\": [{ \"name\": \"x\", \"radius\": -3 }]\n}\n")
+        .unwrap();
+    let before = app.state();
+    app.key("ctrl+o");
+    let entry = app.rect("file_dialog:entry:broken.json");
+    app.click(entry);
+    app.click(app.rect("file_dialog:ok"));
+    let state =
+        app.wait_for(|s| s["message"].as_str().is_some_and(|m| m.contains("broken.json")), "an error");
+    let message = state["message"].as_str().unwrap();
+    assert!(message.contains("agents[0]"), "names the JSON path: {message}");
+    assert!(message.contains("line 3"), "names the line: {message}");
+    assert!(app.is_running(), "the app keeps running");
+    assert_eq!(state["agents"], before["agents"], "the open scene is untouched");
+    assert_eq!(state["title"], before["title"]);
+    // And the scene can still be saved as it was.
+    app.key("ctrl+s");
+    let saved = read_json(&file);
+    assert_eq!(saved["agents"].as_array().unwrap().len(), before["agents"].as_u64().unwrap() as usize);
+}
+
+#[test]
+fn shot_renders_every_scene_and_the_pictures_are_not_blank() {
+    if !tools_available("shot") {
+        return;
+    }
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("shot");
+    let scenes = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&scenes).unwrap().flatten().map(|e| e.path()).collect();
+    names.sort();
+    for scene in names.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
+        let out = dir.join(format!("{}.png", scene.file_stem().unwrap().to_string_lossy()));
+        let status = Command::new(BIN)
+            .args([
+                "shot",
+                scene.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--seconds",
+                "3",
+                "--size",
+                "960x600",
+            ])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot failed for {}", scene.display());
+        // Not blank: the world area has many distinct colours, not one flat background.
+        let pixels = region_pixels(&out, (400, 80, 400, 400));
+        let distinct: std::collections::HashSet<&[u8]> = pixels.chunks(3).collect();
+        assert!(distinct.len() > 20, "{} looks blank ({} colours)", out.display(), distinct.len());
+    }
+}
