@@ -220,7 +220,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         egui_macroquad::draw();
         if let Some(path) = &rects_file {
             frame_count += 1;
-            if frame_count % 5 == 0 {
+            if frame_count.is_multiple_of(5) {
                 write_widget_rects(path, &ui_state, &app);
             }
         }
