@@ -52,7 +52,7 @@ impl VirtualDisplay {
                 continue;
             }
             let name = format!(":{number}");
-            let server = Command::new("Xvfb")
+            let mut server = Command::new("Xvfb")
                 .args([&name, "-screen", "0", &format!("{}x{}x24", SCREEN.0, SCREEN.1), "-nolisten", "tcp"])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -66,6 +66,8 @@ impl VirtualDisplay {
             if Path::new(&socket).exists() {
                 return VirtualDisplay { server, name };
             }
+            let _ = server.kill();
+            let _ = server.wait();
         }
         panic!("could not start Xvfb");
     }
