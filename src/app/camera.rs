@@ -116,8 +116,9 @@ impl Camera {
         let size = (max - min).max(Vec3::splat(50.0));
         self.center = (min + max) * 0.5;
         let viewport = self.viewport_size();
-        let zoom_x = viewport.x * 0.9 / size.x;
-        let zoom_y = viewport.y * 0.9 / size.y;
+        // Leave room around the content for labels and arrows.
+        let zoom_x = viewport.x * 0.82 / size.x;
+        let zoom_y = viewport.y * 0.85 / size.y;
         self.zoom = zoom_x.min(zoom_y).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
         let radius = 0.5 * size.length();
         self.distance = (radius / (Self::FOV_Y * 0.5).tan() * 1.1).max(100.0);

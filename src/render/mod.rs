@@ -454,23 +454,34 @@ fn draw_tool_preview(app: &App) {
     }
 }
 
+/// Places labels next to their agents, moving a label down while it would overlap one already
+/// placed (agents that start together would otherwise hide each other's names).
 fn draw_labels(app: &App) {
     if !app.display.labels || app.world.agents.len() > MAX_LABELLED_AGENTS {
         return;
     }
+    let mut placed: Vec<(Vec2, Vec2)> = Vec::new();
     for (idx, agent) in app.world.agents.iter().enumerate() {
         let s = to_screen(app, app.draw_position(idx));
         let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
         let dims = measure_text(&agent.name, None, 16, 1.0);
         let x = s.x + size + 4.0;
-        let y = s.y - size - 2.0;
-        draw_rectangle(
-            x - 2.0,
-            y - dims.offset_y - 1.0,
-            dims.width + 4.0,
-            dims.height + 3.0,
-            Color::new(1.0, 1.0, 1.0, 0.7),
-        );
+        let mut y = s.y - size - 2.0;
+        let line = dims.height + 5.0;
+        for _ in 0..12 {
+            let min = Vec2::new(x - 2.0, y - dims.offset_y - 1.0);
+            let max = min + Vec2::new(dims.width + 4.0, dims.height + 3.0);
+            let overlaps =
+                placed.iter().any(|(a, b)| min.x < b.x && max.x > a.x && min.y < b.y && max.y > a.y);
+            if !overlaps {
+                break;
+            }
+            y += line;
+        }
+        let min = Vec2::new(x - 2.0, y - dims.offset_y - 1.0);
+        let size_box = Vec2::new(dims.width + 4.0, dims.height + 3.0);
+        placed.push((min, min + size_box));
+        draw_rectangle(min.x, min.y, size_box.x, size_box.y, Color::new(1.0, 1.0, 1.0, 0.75));
         draw_text(&agent.name, x, y, 16.0, style::agent_color(agent.color, 1.0));
     }
 }
