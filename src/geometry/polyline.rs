@@ -111,8 +111,8 @@ impl Polyline {
             let first = self.first_point();
             return (first, first);
         }
-        let idx = segment_idx % count;
-        (self.vertex(idx), self.vertex((idx + 1) % self.points.len()))
+        let idx = wrap_index(segment_idx, count);
+        self.segment_points(idx)
     }
     /// Length of segment `segment_idx` (wrapping the index; zero for a path without segments).
     pub fn segment_length(&self, segment_idx: usize) -> f32 {
@@ -120,8 +120,7 @@ impl Polyline {
         if count == 0 {
             return 0.0;
         }
-        let idx = segment_idx % count;
-        (self.cum(idx + 1) - self.cum(idx)).max(0.0)
+        self.length_of(wrap_index(segment_idx, count))
     }
     /// Arc length at the start of segment `segment_idx`.
     pub fn segment_start_distance(&self, segment_idx: usize) -> f32 {
@@ -129,7 +128,7 @@ impl Polyline {
         if count == 0 {
             return 0.0;
         }
-        self.cum(segment_idx % count)
+        self.cum(wrap_index(segment_idx, count))
     }
     /// Unit direction of segment `segment_idx` (wrapping the index); a zero-length segment
     /// borrows the direction of the nearest following (then preceding) segment with length.
@@ -139,7 +138,7 @@ impl Polyline {
         if count == 0 {
             return Vec3::ZERO;
         }
-        let start = segment_idx % count;
+        let start = wrap_index(segment_idx, count);
         let direction_of = |idx: usize| {
             let (a, b) = self.segment(idx);
             (b - a).try_normalize()
@@ -210,9 +209,8 @@ impl Polyline {
         if count == 0 {
             return self.project_onto_first_point(point);
         }
-        let idx = segment_idx % count;
-        let segment_length = self.segment_length(idx);
-        let (along, closest) = self.project_on_segment_range(point, idx, 0.0, segment_length);
+        let idx = wrap_index(segment_idx, count);
+        let (along, closest) = self.project_on_segment_range(point, idx, 0.0, self.length_of(idx));
         PathProjection {
             segment_idx: idx,
             along_segment: along,
@@ -293,6 +291,15 @@ impl Polyline {
     fn cum(&self, idx: usize) -> f32 {
         self.cumulative.get(idx).copied().unwrap_or(0.0)
     }
+    /// End points of segment `idx`, which must be below the segment count.
+    fn segment_points(&self, idx: usize) -> (Vec3, Vec3) {
+        let next = if idx + 1 >= self.points.len() { 0 } else { idx + 1 };
+        (self.vertex(idx), self.vertex(next))
+    }
+    /// Length of segment `idx`, which must be below the segment count.
+    fn length_of(&self, idx: usize) -> f32 {
+        (self.cum(idx + 1) - self.cum(idx)).max(0.0)
+    }
     /// The projection of a point onto a path without segments.
     fn project_onto_first_point(&self, point: Vec3) -> PathProjection {
         let first = self.first_point();
@@ -310,6 +317,18 @@ impl Polyline {
         }
         if length <= 0.0 || !distance.is_finite() {
             return 0.0;
+        }
+        // Within a lap of the range (the common case) a subtraction is exact enough and cheap.
+        if (0.0..length).contains(&distance) {
+            return distance;
+        }
+        if (length..2.0 * length).contains(&distance) {
+            // Exact (Sterbenz), so below `length`.
+            return distance - length;
+        }
+        if (-length..0.0).contains(&distance) {
+            let wrapped = distance + length;
+            return if wrapped < length { wrapped } else { 0.0 };
         }
         let wrapped = distance.rem_euclid(length);
         // rem_euclid can round a tiny negative input up to `length` itself.
@@ -360,8 +379,8 @@ impl Polyline {
         min_along: f32,
         max_along: f32,
     ) -> (f32, Vec3) {
-        let (a, b) = self.segment(segment_idx);
-        let segment_length = self.segment_length(segment_idx);
+        let (a, b) = self.segment_points(segment_idx);
+        let segment_length = self.length_of(segment_idx);
         if segment_length <= 0.0 {
             return (0.0, a);
         }
@@ -369,90 +388,141 @@ impl Polyline {
         let along = if along.is_nan() { min_along.max(0.0) } else { along };
         (along, a + (b - a) * (along / segment_length))
     }
-    /// The windowed search behind [`Polyline::project_point_coherent`]: walks forward from the
-    /// cursor's segment until the segments start past the window, then backward until they end
-    /// before it, clipping each segment to the window. Needs at least one segment and, on a
+    /// The windowed search behind [`Polyline::project_point_coherent`]: the cursor's segment
+    /// first, then forward until the segments start past the window, then backward until they
+    /// end before it, clipping each segment to the window. Needs at least one segment and, on a
     /// closed path, a window shorter than half the loop.
+    ///
+    /// Arc length never exceeds distance travelled, so a vertex at distance f from the query,
+    /// with the best distance so far b, rules out every point within f - b of it along the path:
+    /// such runs of segments are passed over by comparing cumulative lengths only, which keeps the
+    /// cost low on densely sampled paths too.
     fn project_point_window(&self, point: Vec3, cursor: &PathCursor, window: f32) -> PathProjection {
         let count = self.segment_count();
-        let length = self.length();
         let center = self.normalise_distance(cursor.distance_along);
         let cursor_at = PathCursor { distance_along: center, ..*cursor };
         let start_idx = self.cursor_segment(&cursor_at).unwrap_or_else(|| self.locate(center).0);
         let lo = center - window;
         let hi = center + window;
 
-        // (distance squared, segment, along, unwrapped arc length, point)
-        let mut best: Option<(f32, usize, f32, f32, Vec3)> = None;
-        let mut consider = |segment_idx: usize, segment_start: f32, min_along: f32, max_along: f32| {
-            let (along, closest) = self.project_on_segment_range(point, segment_idx, min_along, max_along);
-            let distance_sq = closest.distance_squared(point);
-            let better = match best {
-                Some((best_sq, ..)) => distance_sq < best_sq,
-                None => true,
-            };
-            if better {
-                best = Some((distance_sq, segment_idx, along, segment_start + along, closest));
-            }
+        // The cursor's own segment (so ties stay with it); its range is never empty.
+        let start_of_start = self.cum(start_idx);
+        let start_length = self.length_of(start_idx);
+        let min_along = (lo - start_of_start).max(0.0).min(start_length);
+        let max_along = (hi - start_of_start).min(start_length).max(min_along);
+        let (along, closest) = self.project_on_segment_range(point, start_idx, min_along, max_along);
+        let mut best = WindowBest {
+            distance_sq: closest.distance_squared(point),
+            segment_idx: start_idx,
+            along,
+            unwrapped: start_of_start + along,
+            point: closest,
         };
+        let (first_vertex, last_vertex) = self.segment_points(start_idx);
 
-        // Forward, starting with the cursor's own segment (so ties stay with it).
-        for step in 0..=count {
-            let unwrapped_idx = start_idx + step;
-            if !self.closed && unwrapped_idx >= count {
-                break;
-            }
-            let segment_idx = unwrapped_idx % count;
-            let lap = (unwrapped_idx / count) as f32;
-            let segment_start = self.cum(segment_idx) + lap * length;
-            let segment_length = self.segment_length(segment_idx);
-            if step > 0 && segment_start > hi {
-                break;
-            }
-            let mut min_along = (lo - segment_start).max(0.0);
-            let mut max_along = (hi - segment_start).min(segment_length);
-            if min_along > max_along {
-                if step > 0 {
+        // Forward.
+        let mut idx = start_idx;
+        let mut segment_start = start_of_start + start_length;
+        let mut skip_until = segment_start + point.distance(last_vertex) - best.distance_sq.sqrt();
+        for _ in 0..count {
+            idx += 1;
+            if idx >= count {
+                if !self.closed {
                     break;
                 }
-                // Rounding put the cursor just outside its segment: use the nearest end.
-                let along = (center - segment_start).max(0.0).min(segment_length);
-                min_along = along;
-                max_along = along;
+                idx = 0;
             }
-            consider(segment_idx, segment_start, min_along, max_along);
-        }
-        // Backward from the segment before the cursor's.
-        for step in 1..=count {
-            if !self.closed && step > start_idx {
+            if segment_start > hi {
                 break;
             }
-            let unwrapped_idx = start_idx as isize - step as isize;
-            let segment_idx = unwrapped_idx.rem_euclid(count as isize) as usize;
-            let lap = unwrapped_idx.div_euclid(count as isize) as f32;
-            let segment_start = self.cum(segment_idx) + lap * length;
-            let segment_length = self.segment_length(segment_idx);
-            if segment_start + segment_length < lo {
-                break;
+            let segment_length = self.length_of(idx);
+            let segment_end = segment_start + segment_length;
+            if segment_end >= skip_until {
+                let min_along = (lo - segment_start).max(0.0);
+                let max_along = (hi - segment_start).min(segment_length);
+                if min_along <= max_along {
+                    best.consider(self, point, idx, segment_start, min_along, max_along);
+                }
+                let end_vertex = self.segment_points(idx).1;
+                skip_until = segment_end + point.distance(end_vertex) - best.distance_sq.sqrt();
             }
-            let min_along = (lo - segment_start).max(0.0);
-            let max_along = (hi - segment_start).min(segment_length);
-            if min_along > max_along {
-                break;
-            }
-            consider(segment_idx, segment_start, min_along, max_along);
+            segment_start = segment_end;
         }
 
-        match best {
-            Some((distance_sq, segment_idx, along, unwrapped, closest)) => PathProjection {
-                segment_idx,
-                along_segment: along,
-                distance_along: self.normalise_distance(unwrapped),
-                point: closest,
-                distance: distance_sq.sqrt(),
-            },
-            None => self.project_point(point),
+        // Backward.
+        let mut idx = start_idx;
+        let mut segment_end = start_of_start;
+        let mut skip_from = segment_end - (point.distance(first_vertex) - best.distance_sq.sqrt());
+        for _ in 0..count {
+            if idx == 0 {
+                if !self.closed {
+                    break;
+                }
+                idx = count;
+            }
+            idx -= 1;
+            if segment_end < lo {
+                break;
+            }
+            let segment_length = self.length_of(idx);
+            let segment_start = segment_end - segment_length;
+            if segment_start <= skip_from {
+                let min_along = (lo - segment_start).max(0.0);
+                let max_along = (hi - segment_start).min(segment_length);
+                if min_along <= max_along {
+                    best.consider(self, point, idx, segment_start, min_along, max_along);
+                }
+                let start_vertex = self.vertex(idx);
+                skip_from = segment_start - (point.distance(start_vertex) - best.distance_sq.sqrt());
+            }
+            segment_end = segment_start;
         }
+
+        PathProjection {
+            segment_idx: best.segment_idx,
+            along_segment: best.along,
+            distance_along: self.normalise_distance(best.unwrapped),
+            point: best.point,
+            distance: best.distance_sq.sqrt(),
+        }
+    }
+}
+
+/// The best candidate of a windowed search so far.
+struct WindowBest {
+    distance_sq: f32,
+    segment_idx: usize,
+    along: f32,
+    /// Arc length without wrapping (may be negative or past the length on closed paths).
+    unwrapped: f32,
+    point: Vec3,
+}
+
+impl WindowBest {
+    /// Projects onto the clipped segment and keeps the result if strictly closer.
+    fn consider(
+        &mut self,
+        path: &Polyline,
+        point: Vec3,
+        segment_idx: usize,
+        segment_start: f32,
+        min_along: f32,
+        max_along: f32,
+    ) {
+        let (along, closest) = path.project_on_segment_range(point, segment_idx, min_along, max_along);
+        let distance_sq = closest.distance_squared(point);
+        if distance_sq < self.distance_sq {
+            *self = WindowBest { distance_sq, segment_idx, along, unwrapped: segment_start + along, point: closest };
+        }
+    }
+}
+
+/// `segment_idx` wrapped into `0..count` (`count` > 0), dividing only when needed.
+fn wrap_index(segment_idx: usize, count: usize) -> usize {
+    if segment_idx < count {
+        segment_idx
+    } else {
+        segment_idx % count
     }
 }
 
