@@ -205,8 +205,9 @@ fn run_waypoints(path: &Polyline, p: WaypointsParams) -> (Summary, WaypointsStat
     let limits = Limits::default();
     let mut state = WaypointsState::default();
     let mut gizmos = Gizmos::disabled();
-    let summary =
-        drive(path, at_start(path), &limits, f32::INFINITY, 0.0, |k| waypoints(k, &limits, path, &mut state, &p, &mut gizmos));
+    let summary = drive(path, at_start(path), &limits, f32::INFINITY, 0.0, |k| {
+        waypoints(k, &limits, path, &mut state, &p, &mut gizmos)
+    });
     (summary, state)
 }
 
@@ -303,8 +304,10 @@ fn predictive_stays_inside_its_path_radius_on_a_gentle_loop() {
 #[test]
 fn closest_node_cuts_the_zigzag_corners_that_a_small_node_radius_keeps() {
     let path = zigzag();
-    let (plain, plain_state) = run_waypoints(&path, WaypointsParams { node_radius: 5.0, closest_node: false });
-    let (closest, closest_state) = run_waypoints(&path, WaypointsParams { node_radius: 5.0, closest_node: true });
+    let (plain, plain_state) =
+        run_waypoints(&path, WaypointsParams { node_radius: 5.0, closest_node: false });
+    let (closest, closest_state) =
+        run_waypoints(&path, WaypointsParams { node_radius: 5.0, closest_node: true });
     assert!(plain_state.finished && closest_state.finished);
     // Cross-track is measured from the start here: the zig-zag takes about twenty seconds.
     // Observed: about 19 units of overshoot for the node radius, 81 of corner cut for the
@@ -327,8 +330,14 @@ fn print_run_summaries() {
         ("projected figure-eight", run_projected(&figure_eight(), 30.0).0),
         ("predictive figure-eight", run_predictive(&figure_eight(), p).0),
         ("predictive circle", run_predictive(&circle(200.0, 32), p).0),
-        ("waypoints r5 zig-zag", run_waypoints(&zigzag(), WaypointsParams { node_radius: 5.0, closest_node: false }).0),
-        ("closest node r5 zig-zag", run_waypoints(&zigzag(), WaypointsParams { node_radius: 5.0, closest_node: true }).0),
+        (
+            "waypoints r5 zig-zag",
+            run_waypoints(&zigzag(), WaypointsParams { node_radius: 5.0, closest_node: false }).0,
+        ),
+        (
+            "closest node r5 zig-zag",
+            run_waypoints(&zigzag(), WaypointsParams { node_radius: 5.0, closest_node: true }).0,
+        ),
     ];
     for (name, summary) in runs {
         println!(
@@ -359,16 +368,22 @@ fn timing_of_predictive_steps() {
         ("1024 segments, r 200", circle(200.0, 1024)),
         ("1024 segments, r 6400", circle(6400.0, 1024)),
     ] {
-        let mut state = PredictiveState::default();
-        let mut gizmos = Gizmos::disabled();
-        let mut k = at_start(&path);
-        let n_steps = 200_000;
-        let started = std::time::Instant::now();
-        for _ in 0..n_steps {
-            let steering = predictive(&k, &limits, &path, &mut state, &p, &mut gizmos);
-            integrate(&mut k, &limits, steering);
+        // The best of five runs of 100,000 steps: the machine is shared, so the minimum is the
+        // most honest number.
+        let mut best = f64::INFINITY;
+        for _ in 0..5 {
+            let mut state = PredictiveState::default();
+            let mut gizmos = Gizmos::disabled();
+            let mut k = at_start(&path);
+            let n_steps = 100_000;
+            let started = std::time::Instant::now();
+            for _ in 0..n_steps {
+                let steering = predictive(&k, &limits, &path, &mut state, &p, &mut gizmos);
+                integrate(&mut k, &limits, steering);
+            }
+            best = best.min(started.elapsed().as_nanos() as f64 / n_steps as f64);
+            assert!(k.position.is_finite());
         }
-        let nanos = started.elapsed().as_nanos() as f64 / n_steps as f64;
-        println!("predictive, {name}: {nanos:.1} ns per agent-step (final {:?})", k.position);
+        println!("predictive, {name}: {best:.1} ns per agent-step");
     }
 }

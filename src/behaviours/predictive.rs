@@ -14,10 +14,10 @@
 //! 2. The predicted position is `position + velocity · prediction_time`. An agent at rest
 //!    predicts along the path direction at a quarter of its max speed, so it gets going.
 //! 3. The predicted position is projected coherently with its own cursor (`predicted_cursor`,
-//!    seeded from the agent's cursor). Both projections use a window of twice the distance from
-//!    the query to the cursor's last point plus a margin ([`Polyline::project_point_tracking`]),
-//!    so a hairpin's other leg or a figure-eight crossing never captures them, and cost stays
-//!    O(segments in the window).
+//!    seeded from the agent's cursor). Both projections use a window sized from how far the
+//!    query moved along the path since the cursor's point, plus the jump a corner of the path
+//!    can cause, plus a small margin ([`Polyline::project_point_tracking`]), so a hairpin's other
+//!    leg or a figure-eight crossing never captures them, and the cost stays a few segments.
 //! 4. If the predicted projection is within `path_radius` and the agent moves along the path
 //!    (velocity · path direction > 0), there is no correction: the agent accelerates along its
 //!    current velocity toward max speed, with no lateral change.
@@ -47,7 +47,7 @@ const REST_SPEED: f32 = 0.01;
 /// An agent at rest predicts along the path at this fraction of its max speed.
 const START_SPEED_FRACTION: f32 = 0.25;
 /// Margin added to the tracking window of both projections (world units).
-const TRACKING_MARGIN: f32 = 10.0;
+const TRACKING_MARGIN: f32 = 2.0;
 /// The correction target is at most this fraction of the path radius off the centre line.
 const LATERAL_PULL_FRACTION: f32 = 0.5;
 
@@ -100,7 +100,8 @@ pub fn predictive(
     let length = path.length();
 
     // 1. Where the agent is on the path.
-    let agent = path.project_point_tracking(k.position, &mut state.cursor, TRACKING_MARGIN, reacquire_distance);
+    let agent =
+        path.project_point_tracking(k.position, &mut state.cursor, TRACKING_MARGIN, reacquire_distance);
     let path_direction = path.segment_direction(agent.segment_idx);
 
     // 2. Where it will be.
@@ -116,22 +117,34 @@ pub fn predictive(
     if !state.predicted_cursor.initialised {
         state.predicted_cursor = state.cursor;
     }
-    let prediction =
-        path.project_point_tracking(predicted, &mut state.predicted_cursor, TRACKING_MARGIN, reacquire_distance);
+    let prediction = path.project_point_tracking(
+        predicted,
+        &mut state.predicted_cursor,
+        TRACKING_MARGIN,
+        reacquire_distance,
+    );
 
     if gizmos.is_enabled() {
         let (segment_start, segment_end) = path.segment(prediction.segment_idx);
         gizmos.push(GizmoRole::Prediction, GizmoShape::Point(predicted));
         gizmos.push(GizmoRole::Projection, GizmoShape::Point(prediction.point));
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(predicted, prediction.point));
-        gizmos.push(GizmoRole::PathRadius, GizmoShape::Circle { center: prediction.point, radius: path_radius });
+        gizmos.push(
+            GizmoRole::PathRadius,
+            GizmoShape::Circle { center: prediction.point, radius: path_radius },
+        );
         gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(segment_start, segment_end));
     }
 
     // 5. The target a little ahead of the farther projection (arc lengths compared modulo laps).
     let mut ahead = prediction.distance_along - agent.distance_along;
-    if closed && length > 0.0 {
-        ahead = (ahead + 0.5 * length).rem_euclid(length) - 0.5 * length;
+    if closed {
+        // Both lie in [0, length): one lap at most either way.
+        if ahead > 0.5 * length {
+            ahead -= length;
+        } else if ahead < -0.5 * length {
+            ahead += length;
+        }
     }
     let lead = path_radius.max(limits.radius).max(1.0);
     let target_distance = agent.distance_along + ahead.max(0.0) + lead;
@@ -159,8 +172,8 @@ pub fn predictive(
         ));
     }
 
-    let on_path = path.point_at_distance(target_distance);
-    let direction_there = path.direction_at_distance(target_distance);
+    let (on_path, direction_there) =
+        path.point_and_direction_at_distance(target_distance, prediction.segment_idx);
     let offset = predicted - prediction.point;
     let lateral = (offset - direction_there * offset.dot(direction_there))
         .clamp_length_max(LATERAL_PULL_FRACTION * path_radius);
@@ -209,7 +222,14 @@ mod tests {
         let p = PredictiveParams { prediction_time: 0.5, path_radius: 20.0 };
         let mut gizmos = Gizmos::recording();
         // Predicted (150, 15): 15 from the path, inside the radius.
-        let steering = predictive(&moving(100.0, 5.0, 100.0, 20.0), &Limits::default(), &path, &mut state, &p, &mut gizmos);
+        let steering = predictive(
+            &moving(100.0, 5.0, 100.0, 20.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &p,
+            &mut gizmos,
+        );
         let velocity = v(100.0, 20.0);
         let expected = ((velocity.normalize() * 150.0 - velocity) / 0.1).clamp_length_max(400.0);
         assert_eq!(steering, Steering::Acceleration(expected));
@@ -311,7 +331,14 @@ mod tests {
         let mut state = PredictiveState::default();
         let mut gizmos = Gizmos::recording();
         // On the closing segment heading down and out: predicted (-40, -10) projects to the corner.
-        predictive(&moving(0.0, 20.0, -80.0, -60.0), &Limits::default(), &path, &mut state, &PredictiveParams::default(), &mut gizmos);
+        predictive(
+            &moving(0.0, 20.0, -80.0, -60.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &PredictiveParams::default(),
+            &mut gizmos,
+        );
         assert_eq!(state.predicted_cursor.distance_along, 0.0);
         let target = gizmo_point(&gizmos, GizmoRole::Target).unwrap();
         // 20 along segment 0, pulled 10 toward the prediction's side (-y).

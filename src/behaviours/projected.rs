@@ -200,7 +200,8 @@ mod tests {
 
     fn run(path: &Polyline, state: &mut ProjectedState, k: Kinematics, offset: f32) -> (Steering, Vec3) {
         let mut gizmos = Gizmos::recording();
-        let steering = projected(&k, &Limits::default(), path, state, &ProjectedParams { offset }, &mut gizmos);
+        let steering =
+            projected(&k, &Limits::default(), path, state, &ProjectedParams { offset }, &mut gizmos);
         (steering, target_of(&gizmos))
     }
 
@@ -326,8 +327,14 @@ mod tests {
         assert!(matches!(steering, Steering::Acceleration(a) if a.is_finite() && a.x > 0.0));
         let empty = Polyline::new(vec![], false);
         let mut state = ProjectedState::default();
-        let steering =
-            projected(&at(0.0, 0.0), &Limits::default(), &empty, &mut state, &ProjectedParams::default(), &mut Gizmos::disabled());
+        let steering = projected(
+            &at(0.0, 0.0),
+            &Limits::default(),
+            &empty,
+            &mut state,
+            &ProjectedParams::default(),
+            &mut Gizmos::disabled(),
+        );
         assert!(state.finished);
         assert_eq!(steering, Steering::Acceleration(Vec3::ZERO));
     }

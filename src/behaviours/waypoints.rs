@@ -99,7 +99,8 @@ pub fn waypoints(
 
     let node = node_at(state.current_node);
     if gizmos.is_enabled() {
-        let previous = if closed { (state.current_node + last) % n_nodes } else { state.current_node.saturating_sub(1) };
+        let previous =
+            if closed { (state.current_node + last) % n_nodes } else { state.current_node.saturating_sub(1) };
         gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(node_at(previous), node));
         gizmos.push(GizmoRole::NodeRadius, GizmoShape::Circle { center: node, radius: node_radius });
         gizmos.push(GizmoRole::Target, GizmoShape::Point(node));
@@ -199,7 +200,14 @@ mod tests {
     fn coincident_nodes_are_passed_in_one_step() {
         let path = Polyline::new(vec![v(0.0, 0.0), v(0.0, 0.0), v(0.0, 0.0), v(50.0, 0.0)], false);
         let mut state = WaypointsState::default();
-        waypoints(&at(1.0, 0.0), &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut Gizmos::disabled());
+        waypoints(
+            &at(1.0, 0.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut Gizmos::disabled(),
+        );
         assert_eq!(state.current_node, 3);
     }
 
@@ -207,7 +215,14 @@ mod tests {
     fn closed_path_wraps_from_the_last_node_to_the_first() {
         let path = zigzag(true);
         let mut state = WaypointsState { current_node: 3, finished: false };
-        waypoints(&at(195.0, 100.0), &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut Gizmos::disabled());
+        waypoints(
+            &at(195.0, 100.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut Gizmos::disabled(),
+        );
         assert_eq!(state.current_node, 0);
         assert!(!state.finished);
     }
@@ -217,7 +232,14 @@ mod tests {
         let path = zigzag(false);
         let mut state = WaypointsState { current_node: 3, finished: false };
         let k = Kinematics { position: v(195.0, 100.0), velocity: v(20.0, 0.0), orientation: 0.0 };
-        let steering = waypoints(&k, &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut Gizmos::disabled());
+        let steering = waypoints(
+            &k,
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut Gizmos::disabled(),
+        );
         assert!(state.finished);
         assert_eq!(state.current_node, 3);
         assert_eq!(steering, Steering::Acceleration(v(-200.0, 0.0)));
@@ -229,7 +251,14 @@ mod tests {
         let mut state = WaypointsState { current_node: 3, finished: false };
         // 50 units away: the ramp allows sqrt(2·200·50) ≈ 141 units/s, moving at 150 → brake.
         let k = Kinematics { position: v(150.0, 100.0), velocity: v(150.0, 0.0), orientation: 0.0 };
-        let steering = waypoints(&k, &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut Gizmos::disabled());
+        let steering = waypoints(
+            &k,
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut Gizmos::disabled(),
+        );
         let Steering::Acceleration(acceleration) = steering else { panic!("dynamic steering expected") };
         assert!((acceleration.x - (141.421_36 - 150.0) / 0.1).abs() < 0.01, "{acceleration}");
     }
@@ -263,7 +292,14 @@ mod tests {
         let path = Polyline::new(vec![], false);
         let mut state = WaypointsState { current_node: 4, finished: false };
         let k = Kinematics { velocity: v(10.0, 0.0), ..Kinematics::default() };
-        let steering = waypoints(&k, &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut Gizmos::disabled());
+        let steering = waypoints(
+            &k,
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut Gizmos::disabled(),
+        );
         assert!(state.finished);
         assert_eq!(steering, Steering::Acceleration(v(-100.0, 0.0)));
     }
@@ -273,7 +309,14 @@ mod tests {
         let path = zigzag(false);
         let mut state = WaypointsState { current_node: 2, finished: false };
         let mut gizmos = Gizmos::recording();
-        waypoints(&at(100.0, 50.0), &Limits::default(), &path, &mut state, &WaypointsParams::default(), &mut gizmos);
+        waypoints(
+            &at(100.0, 50.0),
+            &Limits::default(),
+            &path,
+            &mut state,
+            &WaypointsParams::default(),
+            &mut gizmos,
+        );
         let roles: Vec<GizmoRole> = gizmos.items().iter().map(|gizmo| gizmo.role).collect();
         assert_eq!(roles, vec![GizmoRole::CurrentSegment, GizmoRole::NodeRadius, GizmoRole::Target]);
         assert_eq!(gizmos.items()[2].shape, GizmoShape::Point(v(100.0, 100.0)));
