@@ -30,8 +30,7 @@ pub struct Polyline {
     /// `cumulative[i]` is the arc length from point 0 to point i; one extra entry (the total
     /// length) when closed.
     cumulative: Vec<f32>,
-    /// Per segment: start, unit direction and length, so projections neither divide nor
-    /// take square roots.
+    /// Per segment: start, unit direction and length, so projections need no division.
     segments: Vec<SegmentGeometry>,
     /// tan(φ/2) of the sharpest turn φ between consecutive segments with length, capped at
     /// [`MAX_CORNER_TANGENT`] (0 for a straight or degenerate path).
