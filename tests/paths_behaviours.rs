@@ -368,16 +368,22 @@ fn timing_of_predictive_steps() {
         ("1024 segments, r 200", circle(200.0, 1024)),
         ("1024 segments, r 6400", circle(6400.0, 1024)),
     ] {
-        let mut state = PredictiveState::default();
-        let mut gizmos = Gizmos::disabled();
-        let mut k = at_start(&path);
-        let n_steps = 200_000;
-        let started = std::time::Instant::now();
-        for _ in 0..n_steps {
-            let steering = predictive(&k, &limits, &path, &mut state, &p, &mut gizmos);
-            integrate(&mut k, &limits, steering);
+        // The best of five runs of 100,000 steps: the machine is shared, so the minimum is the
+        // most honest number.
+        let mut best = f64::INFINITY;
+        for _ in 0..5 {
+            let mut state = PredictiveState::default();
+            let mut gizmos = Gizmos::disabled();
+            let mut k = at_start(&path);
+            let n_steps = 100_000;
+            let started = std::time::Instant::now();
+            for _ in 0..n_steps {
+                let steering = predictive(&k, &limits, &path, &mut state, &p, &mut gizmos);
+                integrate(&mut k, &limits, steering);
+            }
+            best = best.min(started.elapsed().as_nanos() as f64 / n_steps as f64);
+            assert!(k.position.is_finite());
         }
-        let nanos = started.elapsed().as_nanos() as f64 / n_steps as f64;
-        println!("predictive, {name}: {nanos:.1} ns per agent-step (final {:?})", k.position);
+        println!("predictive, {name}: {best:.1} ns per agent-step");
     }
 }

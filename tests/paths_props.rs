@@ -24,6 +24,24 @@ fn path() -> impl Strategy<Value = Polyline> {
     (points(), any::<bool>()).prop_map(|(points, closed)| Polyline::new(points, closed))
 }
 
+/// Densely sampled wiggly paths (random walks of 40–160 short steps), where the windowed search
+/// passes over runs of segments it can rule out.
+fn dense_path() -> impl Strategy<Value = Polyline> {
+    (prop::collection::vec((0.2f32..4.0, -0.6f32..0.6), 40..160), any::<bool>()).prop_map(
+        |(steps, closed)| {
+            let mut heading = 0.0f32;
+            let mut point = Vec3::new(-100.0, 0.0, 0.0);
+            let mut points = vec![point];
+            for (length, turn) in steps {
+                heading += turn;
+                point += Vec3::new(heading.cos(), heading.sin(), 0.0) * length;
+                points.push(point);
+            }
+            Polyline::new(points, closed)
+        },
+    )
+}
+
 fn query() -> impl Strategy<Value = Vec3> {
     (-300.0f32..300.0, -300.0f32..300.0, -30.0f32..30.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
@@ -113,32 +131,21 @@ proptest! {
     fn windowed_projection_stays_in_the_window_and_is_closest_there(
         path in path(), start in query(), q in query(), window in 0.0f32..150.0,
     ) {
-        let mut cursor = PathCursor::default();
-        path.project_point_coherent(start, &mut cursor, window, f32::INFINITY);
-        let center = cursor.distance_along;
-        let projection = path.project_point_coherent(q, &mut cursor, window, f32::INFINITY);
-        let length = path.length();
-        let covers_loop = path.is_closed() && 2.0 * window >= length;
-        let delta = arc_delta(&path, center, projection.distance_along);
-        if !covers_loop {
-            prop_assert!(delta.abs() <= window + 1e-3, "delta {delta}, window {window}");
-        }
-        prop_assert_eq!(cursor.distance_along, projection.distance_along);
-        prop_assert!((path.point_at_distance(projection.distance_along) - projection.point).length() < 1e-3);
-        // Brute force over the window: no sampled point in it is closer.
-        if path.segment_count() > 0 {
-            let n_samples = 400;
-            for sample in 0..=n_samples {
-                let offset = -window + 2.0 * window * sample as f32 / n_samples as f32;
-                let distance = center + offset;
-                if !path.is_closed() && !(0.0..=length).contains(&distance) {
-                    continue;
-                }
-                let sampled = path.point_at_distance(distance).distance(q);
-                prop_assert!(projection.distance <= sampled + 1e-2,
-                    "windowed {} but {} at arc length {}", projection.distance, sampled, distance);
-            }
-        }
+        check_windowed_projection(&path, start, q, window)?;
+    }
+
+    #[test]
+    fn windowed_projection_on_dense_paths_is_closest_in_the_window(
+        path in dense_path(), start in query(), q in query(), window in 0.0f32..150.0,
+    ) {
+        check_windowed_projection(&path, start, q, window)?;
+    }
+
+    #[test]
+    fn hinted_lookup_matches_the_plain_lookups(path in path(), distance in -2000.0f32..2000.0, hint in 0usize..40) {
+        let (point, direction) = path.point_and_direction_at_distance(distance, hint);
+        prop_assert_eq!(point, path.point_at_distance(distance));
+        prop_assert_eq!(direction, path.direction_at_distance(distance));
     }
 
     #[test]
@@ -151,4 +158,45 @@ proptest! {
             prop_assert!(here.distance(lap_later) < 1e-2);
         }
     }
+}
+
+/// The windowed projection from a cursor set at `start`'s projection lies within `window` of it,
+/// is where `point_at_distance` says, and no point sampled in the window is closer.
+fn check_windowed_projection(
+    path: &Polyline,
+    start: Vec3,
+    q: Vec3,
+    window: f32,
+) -> Result<(), TestCaseError> {
+    let mut cursor = PathCursor::default();
+    path.project_point_coherent(start, &mut cursor, window, f32::INFINITY);
+    let center = cursor.distance_along;
+    let projection = path.project_point_coherent(q, &mut cursor, window, f32::INFINITY);
+    let length = path.length();
+    let covers_loop = path.is_closed() && 2.0 * window >= length;
+    let delta = arc_delta(path, center, projection.distance_along);
+    if !covers_loop {
+        prop_assert!(delta.abs() <= window + 1e-3, "delta {delta}, window {window}");
+    }
+    prop_assert_eq!(cursor.distance_along, projection.distance_along);
+    prop_assert!((path.point_at_distance(projection.distance_along) - projection.point).length() < 1e-3);
+    if path.segment_count() > 0 {
+        let n_samples = 600;
+        for sample in 0..=n_samples {
+            let offset = -window + 2.0 * window * sample as f32 / n_samples as f32;
+            let distance = center + offset;
+            if !path.is_closed() && !(0.0..=length).contains(&distance) {
+                continue;
+            }
+            let sampled = path.point_at_distance(distance).distance(q);
+            prop_assert!(
+                projection.distance <= sampled + 1e-2,
+                "windowed {} but {} at arc length {}",
+                projection.distance,
+                sampled,
+                distance
+            );
+        }
+    }
+    Ok(())
 }

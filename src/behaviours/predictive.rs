@@ -14,10 +14,10 @@
 //! 2. The predicted position is `position + velocity · prediction_time`. An agent at rest
 //!    predicts along the path direction at a quarter of its max speed, so it gets going.
 //! 3. The predicted position is projected coherently with its own cursor (`predicted_cursor`,
-//!    seeded from the agent's cursor). Both projections use a window of twice the distance from
-//!    the query to the cursor's last point plus a margin ([`Polyline::project_point_tracking`]),
-//!    so a hairpin's other leg or a figure-eight crossing never captures them, and cost stays
-//!    O(segments in the window).
+//!    seeded from the agent's cursor). Both projections use a window sized from how far the
+//!    query moved along the path since the cursor's point, plus the jump a corner of the path
+//!    can cause, plus a small margin ([`Polyline::project_point_tracking`]), so a hairpin's other
+//!    leg or a figure-eight crossing never captures them, and the cost stays a few segments.
 //! 4. If the predicted projection is within `path_radius` and the agent moves along the path
 //!    (velocity · path direction > 0), there is no correction: the agent accelerates along its
 //!    current velocity toward max speed, with no lateral change.
@@ -47,7 +47,7 @@ const REST_SPEED: f32 = 0.01;
 /// An agent at rest predicts along the path at this fraction of its max speed.
 const START_SPEED_FRACTION: f32 = 0.25;
 /// Margin added to the tracking window of both projections (world units).
-const TRACKING_MARGIN: f32 = 10.0;
+const TRACKING_MARGIN: f32 = 2.0;
 /// The correction target is at most this fraction of the path radius off the centre line.
 const LATERAL_PULL_FRACTION: f32 = 0.5;
 
@@ -138,8 +138,13 @@ pub fn predictive(
 
     // 5. The target a little ahead of the farther projection (arc lengths compared modulo laps).
     let mut ahead = prediction.distance_along - agent.distance_along;
-    if closed && length > 0.0 {
-        ahead = (ahead + 0.5 * length).rem_euclid(length) - 0.5 * length;
+    if closed {
+        // Both lie in [0, length): one lap at most either way.
+        if ahead > 0.5 * length {
+            ahead -= length;
+        } else if ahead < -0.5 * length {
+            ahead += length;
+        }
     }
     let lead = path_radius.max(limits.radius).max(1.0);
     let target_distance = agent.distance_along + ahead.max(0.0) + lead;
@@ -167,8 +172,8 @@ pub fn predictive(
         ));
     }
 
-    let on_path = path.point_at_distance(target_distance);
-    let direction_there = path.direction_at_distance(target_distance);
+    let (on_path, direction_there) =
+        path.point_and_direction_at_distance(target_distance, prediction.segment_idx);
     let offset = predicted - prediction.point;
     let lateral = (offset - direction_there * offset.dot(direction_there))
         .clamp_length_max(LATERAL_PULL_FRACTION * path_radius);

@@ -16,9 +16,10 @@
 //! paths). Closest-node mode: the seed's "current node" is the node the agent is at, i.e. the
 //! closest one, so each step the sought node becomes the node after the closest (then, if the
 //! agent is inside the radius of that one, the next). Reading the sought node itself as the
-//! closest would leave an agent with a small radius circling a node forever: each time it leaves
-//! the radius the node it just reached is again the closest. On an open path the last node is
-//! approached with an arrive-like speed ramp ([`approach_acceleration`]); once the agent is
+//! closest would leave the agent hovering at the edge of the first node's radius forever (tried:
+//! each time it leaves the radius, the node it just reached is again the closest, so it turns
+//! back). On an open path the last node is
+//! approached with an arrive-like speed ramp (`approach_acceleration`); once the agent is
 //! inside its radius the state is `finished` and the agent brakes to a stop. Closed paths loop
 //! forever.
 //!

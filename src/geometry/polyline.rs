@@ -19,6 +19,9 @@ use glam::Vec3;
 
 /// A re-acquiring global projection must be closer than this fraction of the windowed distance.
 const REACQUIRE_FACTOR: f32 = 0.5;
+/// Cap of tan(φ/2) for the sharpest turn of a path (a turn of about 151°; reversals count as
+/// this much).
+const MAX_CORNER_TANGENT: f32 = 4.0;
 
 /// A path through points; `closed` adds the segment from the last point back to the first.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +30,23 @@ pub struct Polyline {
     /// `cumulative[i]` is the arc length from point 0 to point i; one extra entry (the total
     /// length) when closed.
     cumulative: Vec<f32>,
+    /// Per segment: start, unit direction and length, so projections need no division.
+    segments: Vec<SegmentGeometry>,
+    /// tan(φ/2) of the sharpest turn φ between consecutive segments with length, capped at
+    /// [`MAX_CORNER_TANGENT`] (0 for a straight or degenerate path).
+    corner_tangent: f32,
     closed: bool,
+}
+
+/// What a projection needs of one segment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct SegmentGeometry {
+    /// The segment's first point.
+    start: Vec3,
+    /// Unit direction from start to end (zero for a zero-length segment).
+    direction: Vec3,
+    /// Length (the difference of the cumulative lengths at its ends).
+    length: f32,
 }
 
 /// The closest point of a path to a query point.
@@ -57,6 +76,15 @@ pub struct PathCursor {
     pub initialised: bool,
 }
 
+impl PathCursor {
+    /// Moves the cursor onto a projection.
+    fn set(&mut self, projection: &PathProjection) {
+        self.segment_idx = projection.segment_idx;
+        self.distance_along = projection.distance_along;
+        self.initialised = true;
+    }
+}
+
 impl Polyline {
     /// Builds a path; any input is accepted (validation of scenes happens in `scene`).
     /// A non-finite segment length counts as zero so the cumulative lengths stay finite.
@@ -76,7 +104,21 @@ impl Polyline {
                 cumulative.push(total);
             }
         }
-        Polyline { points, cumulative, closed }
+        let mut path = Polyline { points, cumulative, segments: Vec::new(), corner_tangent: 0.0, closed };
+        path.segments = (0..path.segment_count())
+            .map(|idx| {
+                let (start, end) = path.segment_points(idx);
+                let length = (path.cum(idx + 1) - path.cum(idx)).max(0.0);
+                let direction = if length > 0.0 {
+                    (end - start).try_normalize().unwrap_or(Vec3::ZERO)
+                } else {
+                    Vec3::ZERO
+                };
+                SegmentGeometry { start, direction, length }
+            })
+            .collect();
+        path.corner_tangent = sharpest_corner_tangent(&path.segments, closed);
+        path
     }
     /// The vertices.
     pub fn points(&self) -> &[Vec3] {
@@ -111,8 +153,8 @@ impl Polyline {
             let first = self.first_point();
             return (first, first);
         }
-        let idx = segment_idx % count;
-        (self.vertex(idx), self.vertex((idx + 1) % self.points.len()))
+        let idx = wrap_index(segment_idx, count);
+        self.segment_points(idx)
     }
     /// Length of segment `segment_idx` (wrapping the index; zero for a path without segments).
     pub fn segment_length(&self, segment_idx: usize) -> f32 {
@@ -120,8 +162,7 @@ impl Polyline {
         if count == 0 {
             return 0.0;
         }
-        let idx = segment_idx % count;
-        (self.cum(idx + 1) - self.cum(idx)).max(0.0)
+        self.length_of(wrap_index(segment_idx, count))
     }
     /// Arc length at the start of segment `segment_idx`.
     pub fn segment_start_distance(&self, segment_idx: usize) -> f32 {
@@ -129,7 +170,7 @@ impl Polyline {
         if count == 0 {
             return 0.0;
         }
-        self.cum(segment_idx % count)
+        self.cum(wrap_index(segment_idx, count))
     }
     /// Unit direction of segment `segment_idx` (wrapping the index); a zero-length segment
     /// borrows the direction of the nearest following (then preceding) segment with length.
@@ -139,17 +180,20 @@ impl Polyline {
         if count == 0 {
             return Vec3::ZERO;
         }
-        let start = segment_idx % count;
+        let start = wrap_index(segment_idx, count);
         let direction_of = |idx: usize| {
-            let (a, b) = self.segment(idx);
-            (b - a).try_normalize()
+            let direction = self.geometry(idx).direction;
+            (direction != Vec3::ZERO).then_some(direction)
         };
-        for step in 0..count {
+        if let Some(direction) = direction_of(start) {
+            return direction;
+        }
+        for step in 1..count {
             let idx = start + step;
             if !self.closed && idx >= count {
                 break;
             }
-            if let Some(direction) = direction_of(idx % count) {
+            if let Some(direction) = direction_of(wrap_index(idx, count)) {
                 return direction;
             }
         }
@@ -176,17 +220,22 @@ impl Polyline {
         let (segment_idx, _) = self.locate(self.normalise_distance(distance));
         self.segment_direction(segment_idx)
     }
-    /// The point a cursor stands on (its arc length on its segment), in O(1) when the cursor's
-    /// segment holds its arc length; the path's start for an uninitialised cursor.
-    pub fn point_at_cursor(&self, cursor: &PathCursor) -> Vec3 {
-        if !cursor.initialised {
-            return self.first_point();
+    /// [`Polyline::point_at_distance`] and [`Polyline::direction_at_distance`] with one lookup
+    /// that walks from `segment_hint` (a segment near the answer, such as a cursor's) for a few
+    /// segments before falling back to a binary search; any hint gives the same answer.
+    pub fn point_and_direction_at_distance(&self, distance: f32, segment_hint: usize) -> (Vec3, Vec3) {
+        if self.segments.is_empty() {
+            return (self.first_point(), Vec3::ZERO);
         }
-        match self.cursor_segment(cursor) {
-            Some(segment_idx) => {
-                self.point_on_segment(segment_idx, cursor.distance_along - self.cum(segment_idx))
-            }
-            None => self.point_at_distance(cursor.distance_along),
+        let (segment_idx, along) = self.locate_near(self.normalise_distance(distance), segment_hint);
+        (self.point_on_segment(segment_idx, along), self.segment_direction(segment_idx))
+    }
+    /// The point a cursor stands on (its arc length on its segment) in O(1); the path's start for
+    /// an uninitialised cursor.
+    pub fn point_at_cursor(&self, cursor: &PathCursor) -> Vec3 {
+        match self.cursor_start(cursor) {
+            Some((segment_idx, center)) => self.point_on_segment(segment_idx, center - self.cum(segment_idx)),
+            None => self.first_point(),
         }
     }
     /// Closest point over the whole path (ties go to the lowest segment index).
@@ -210,9 +259,8 @@ impl Polyline {
         if count == 0 {
             return self.project_onto_first_point(point);
         }
-        let idx = segment_idx % count;
-        let segment_length = self.segment_length(idx);
-        let (along, closest) = self.project_on_segment_range(point, idx, 0.0, segment_length);
+        let idx = wrap_index(segment_idx, count);
+        let (along, closest) = self.project_on_segment_range(point, idx, 0.0, self.length_of(idx));
         PathProjection {
             segment_idx: idx,
             along_segment: along,
@@ -234,38 +282,25 @@ impl Polyline {
         window: f32,
         reacquire_distance: f32,
     ) -> PathProjection {
-        let count = self.segment_count();
-        let usable_cursor = cursor.initialised && cursor.distance_along.is_finite();
-        let projection = if count == 0 || !usable_cursor {
-            self.project_point(point)
-        } else {
-            let window = if window.is_nan() { 0.0 } else { window.max(0.0) };
-            let windowed = if self.closed && 2.0 * window >= self.length() {
-                // The window covers the whole loop: every point is inside it.
-                self.project_point(point)
-            } else {
-                self.project_point_window(point, cursor, window)
-            };
-            if windowed.distance > reacquire_distance {
-                let global = self.project_point(point);
-                if global.distance < REACQUIRE_FACTOR * windowed.distance {
-                    global
-                } else {
-                    windowed
-                }
-            } else {
-                windowed
+        match self.cursor_start(cursor) {
+            Some((start_idx, center)) => {
+                self.project_point_from(point, cursor, start_idx, center, window, reacquire_distance)
             }
-        };
-        cursor.segment_idx = projection.segment_idx;
-        cursor.distance_along = projection.distance_along;
-        cursor.initialised = true;
-        projection
+            None => {
+                let projection = self.project_point(point);
+                cursor.set(&projection);
+                projection
+            }
+        }
     }
-    /// Coherent projection with a window sized from the query itself: twice the distance from
-    /// `point` to the cursor's point plus `margin`. Along a straight leg the projection cannot
-    /// move farther than that distance, and the factor two covers the jump of a closest point
-    /// across the inside of a right-angled corner. An uninitialised cursor projects globally.
+    /// Coherent projection with a window sized from the query itself, for tracking a moving
+    /// point step after step: `1.5·t + 2·d·tan(φ/2) + margin`, where t is the query's offset from
+    /// the cursor's point along the cursor's segment, d its distance from that point and φ the
+    /// sharpest turn of the path (capped at about 150°). Along a leg the closest point moves by
+    /// t (the factor 1.5 allows for the inside of curves); crossing the bisector of a corner
+    /// that turns by φ it jumps by up to 2·d·tan(φ/2). So the window stays a few units wide on a
+    /// densely sampled smooth path, and a result clipped by it catches up on the next step. An
+    /// uninitialised cursor projects globally.
     pub fn project_point_tracking(
         &self,
         point: Vec3,
@@ -273,14 +308,89 @@ impl Polyline {
         margin: f32,
         reacquire_distance: f32,
     ) -> PathProjection {
-        let window = if cursor.initialised {
-            2.0 * point.distance(self.point_at_cursor(cursor)) + margin.max(0.0)
-        } else {
-            0.0
+        let Some((start_idx, center)) = self.cursor_start(cursor) else {
+            let projection = self.project_point(point);
+            cursor.set(&projection);
+            return projection;
         };
-        self.project_point_coherent(point, cursor, window, reacquire_distance)
+        let geometry = self.geometry(start_idx);
+        let segment_start = self.cum(start_idx);
+        let from = geometry.start + geometry.direction * (center - segment_start);
+        let direction = if geometry.direction == Vec3::ZERO {
+            self.segment_direction(start_idx)
+        } else {
+            geometry.direction
+        };
+        let offset = point - from;
+        let tangential = offset.dot(direction).abs();
+        let window = 1.5 * tangential + 2.0 * self.corner_tangent * offset.length() + margin.max(0.0);
+
+        // Fast path: a window inside the cursor's segment holds only that segment's points.
+        let min_along = center - window - segment_start;
+        let max_along = center + window - segment_start;
+        if min_along >= 0.0 && max_along <= geometry.length {
+            let along = (point - geometry.start).dot(geometry.direction).max(min_along).min(max_along);
+            let closest = geometry.start + geometry.direction * along;
+            let distance = closest.distance(point);
+            if along.is_finite() && distance <= reacquire_distance {
+                let projection = PathProjection {
+                    segment_idx: start_idx,
+                    along_segment: along,
+                    distance_along: self.wrap_end(segment_start + along),
+                    point: closest,
+                    distance,
+                };
+                cursor.set(&projection);
+                return projection;
+            }
+        }
+        self.project_point_from(point, cursor, start_idx, center, window, reacquire_distance)
     }
 
+    /// Where a coherent search starts: the cursor's segment and its arc length brought into
+    /// range, or None when the path has no segment or the cursor is unusable (uninitialised or
+    /// not finite), which calls for a global projection.
+    fn cursor_start(&self, cursor: &PathCursor) -> Option<(usize, f32)> {
+        if self.segments.is_empty() || !cursor.initialised || !cursor.distance_along.is_finite() {
+            return None;
+        }
+        let center = self.normalise_distance(cursor.distance_along);
+        let segment_idx = cursor.segment_idx;
+        let holds = segment_idx < self.segments.len()
+            && self.cum(segment_idx) <= center
+            && center <= self.cum(segment_idx + 1);
+        Some((if holds { segment_idx } else { self.locate(center).0 }, center))
+    }
+    /// The windowed search with its fallbacks (whole loop, re-acquiring) and the cursor update.
+    fn project_point_from(
+        &self,
+        point: Vec3,
+        cursor: &mut PathCursor,
+        start_idx: usize,
+        center: f32,
+        window: f32,
+        reacquire_distance: f32,
+    ) -> PathProjection {
+        let window = if window.is_nan() { 0.0 } else { window.max(0.0) };
+        let windowed = if self.closed && 2.0 * window >= self.length() {
+            // The window covers the whole loop: every point is inside it.
+            self.project_point(point)
+        } else {
+            self.project_point_window(point, start_idx, center, window)
+        };
+        let projection = if windowed.distance > reacquire_distance {
+            let global = self.project_point(point);
+            if global.distance < REACQUIRE_FACTOR * windowed.distance {
+                global
+            } else {
+                windowed
+            }
+        } else {
+            windowed
+        };
+        cursor.set(&projection);
+        projection
+    }
     /// The first vertex, or the origin for an empty path.
     fn first_point(&self) -> Vec3 {
         self.points.first().copied().unwrap_or(Vec3::ZERO)
@@ -292,6 +402,19 @@ impl Polyline {
     /// Cumulative arc length at vertex `idx`, or zero when out of range.
     fn cum(&self, idx: usize) -> f32 {
         self.cumulative.get(idx).copied().unwrap_or(0.0)
+    }
+    /// End points of segment `idx`, which must be below the segment count.
+    fn segment_points(&self, idx: usize) -> (Vec3, Vec3) {
+        let next = if idx + 1 >= self.points.len() { 0 } else { idx + 1 };
+        (self.vertex(idx), self.vertex(next))
+    }
+    /// Length of segment `idx`, which must be below the segment count.
+    fn length_of(&self, idx: usize) -> f32 {
+        self.geometry(idx).length
+    }
+    /// Cached geometry of segment `idx` (a zero-length segment at the origin when out of range).
+    fn geometry(&self, idx: usize) -> SegmentGeometry {
+        self.segments.get(idx).copied().unwrap_or_default()
     }
     /// The projection of a point onto a path without segments.
     fn project_onto_first_point(&self, point: Vec3) -> PathProjection {
@@ -311,12 +434,32 @@ impl Polyline {
         if length <= 0.0 || !distance.is_finite() {
             return 0.0;
         }
+        // Within a lap of the range (the common case) a subtraction is exact enough and cheap.
+        if (0.0..length).contains(&distance) {
+            return distance;
+        }
+        if (length..2.0 * length).contains(&distance) {
+            // Exact (Sterbenz), so below `length`.
+            return distance - length;
+        }
+        if (-length..0.0).contains(&distance) {
+            let wrapped = distance + length;
+            return if wrapped < length { wrapped } else { 0.0 };
+        }
         let wrapped = distance.rem_euclid(length);
         // rem_euclid can round a tiny negative input up to `length` itself.
         if wrapped >= length || wrapped < 0.0 {
             0.0
         } else {
             wrapped
+        }
+    }
+    /// An arc length in [0, length] with the end of a closed path wrapped to its start.
+    fn wrap_end(&self, distance: f32) -> f32 {
+        if self.closed && distance >= self.length() {
+            0.0
+        } else {
+            distance
         }
     }
     /// Segment holding an already normalised arc length and the distance along it. Among
@@ -331,25 +474,44 @@ impl Polyline {
         let along = (distance - self.cum(segment_idx)).max(0.0).min(self.segment_length(segment_idx));
         (segment_idx, along)
     }
-    /// The cursor's segment if it is in range and holds the cursor's arc length.
-    fn cursor_segment(&self, cursor: &PathCursor) -> Option<usize> {
-        let segment_idx = cursor.segment_idx;
-        if segment_idx >= self.segment_count() {
-            return None;
+    /// [`Polyline::locate`] starting from a nearby segment: at most a few steps either way, then
+    /// the binary search. Same result as `locate` for any hint.
+    fn locate_near(&self, distance: f32, segment_hint: usize) -> (usize, f32) {
+        const MAX_STEPS: usize = 8;
+        let count = self.segments.len();
+        if count == 0 {
+            return (0, 0.0);
         }
-        let holds = self.cum(segment_idx) <= cursor.distance_along
-            && cursor.distance_along <= self.cum(segment_idx + 1);
-        holds.then_some(segment_idx)
+        let length = self.length();
+        let mut segment_idx = segment_hint.min(count - 1);
+        if self.closed {
+            // Across the seam, start from the other end.
+            let hint_start = self.cum(segment_idx);
+            if hint_start - distance > 0.5 * length {
+                segment_idx = 0;
+            } else if distance - hint_start > 0.5 * length {
+                segment_idx = count - 1;
+            }
+        }
+        for _ in 0..MAX_STEPS {
+            if distance < self.cum(segment_idx) {
+                match segment_idx.checked_sub(1) {
+                    Some(previous) => segment_idx = previous,
+                    None => break,
+                }
+            } else if segment_idx + 1 < count && distance >= self.cum(segment_idx + 1) {
+                segment_idx += 1;
+            } else {
+                let along = (distance - self.cum(segment_idx)).max(0.0).min(self.length_of(segment_idx));
+                return (segment_idx, along);
+            }
+        }
+        self.locate(distance)
     }
     /// The point `along` world units from the start of segment `segment_idx` (clamped to it).
     fn point_on_segment(&self, segment_idx: usize, along: f32) -> Vec3 {
-        let (a, b) = self.segment(segment_idx);
-        let segment_length = self.segment_length(segment_idx);
-        if segment_length <= 0.0 {
-            return a;
-        }
-        let along = along.max(0.0).min(segment_length);
-        a + (b - a) * (along / segment_length)
+        let geometry = self.geometry(wrap_index(segment_idx, self.segments.len().max(1)));
+        geometry.start + geometry.direction * along.max(0.0).min(geometry.length)
     }
     /// Closest point of segment `segment_idx` to `point` among those whose distance from the
     /// segment start lies in [min_along, max_along]; returns that distance and the point.
@@ -360,100 +522,190 @@ impl Polyline {
         min_along: f32,
         max_along: f32,
     ) -> (f32, Vec3) {
-        let (a, b) = self.segment(segment_idx);
-        let segment_length = self.segment_length(segment_idx);
-        if segment_length <= 0.0 {
-            return (0.0, a);
+        let SegmentGeometry { start, direction, length } = self.geometry(segment_idx);
+        if length <= 0.0 {
+            return (0.0, start);
         }
-        let along = ((point - a).dot(b - a) / segment_length).max(min_along).min(max_along);
+        let along = (point - start).dot(direction).max(min_along).min(max_along);
         let along = if along.is_nan() { min_along.max(0.0) } else { along };
-        (along, a + (b - a) * (along / segment_length))
+        (along, start + direction * along)
     }
-    /// The windowed search behind [`Polyline::project_point_coherent`]: walks forward from the
-    /// cursor's segment until the segments start past the window, then backward until they end
-    /// before it, clipping each segment to the window. Needs at least one segment and, on a
+    /// The windowed search behind [`Polyline::project_point_coherent`]: the cursor's segment
+    /// first, then forward until the segments start past the window, then backward until they
+    /// end before it, clipping each segment to the window. Needs at least one segment and, on a
     /// closed path, a window shorter than half the loop.
-    fn project_point_window(&self, point: Vec3, cursor: &PathCursor, window: f32) -> PathProjection {
+    ///
+    /// Arc length never exceeds distance travelled, so a vertex at distance f from the query,
+    /// with the best distance so far b, rules out every point within f - b of it along the path:
+    /// such runs of segments are passed over by comparing cumulative lengths only, which keeps the
+    /// cost low on densely sampled paths too.
+    fn project_point_window(
+        &self,
+        point: Vec3,
+        start_idx: usize,
+        center: f32,
+        window: f32,
+    ) -> PathProjection {
         let count = self.segment_count();
-        let length = self.length();
-        let center = self.normalise_distance(cursor.distance_along);
-        let cursor_at = PathCursor { distance_along: center, ..*cursor };
-        let start_idx = self.cursor_segment(&cursor_at).unwrap_or_else(|| self.locate(center).0);
         let lo = center - window;
         let hi = center + window;
 
-        // (distance squared, segment, along, unwrapped arc length, point)
-        let mut best: Option<(f32, usize, f32, f32, Vec3)> = None;
-        let mut consider = |segment_idx: usize, segment_start: f32, min_along: f32, max_along: f32| {
-            let (along, closest) = self.project_on_segment_range(point, segment_idx, min_along, max_along);
-            let distance_sq = closest.distance_squared(point);
-            let better = match best {
-                Some((best_sq, ..)) => distance_sq < best_sq,
-                None => true,
-            };
-            if better {
-                best = Some((distance_sq, segment_idx, along, segment_start + along, closest));
-            }
+        // The cursor's own segment (so ties stay with it); its range is never empty.
+        let start_of_start = self.cum(start_idx);
+        let start_length = self.length_of(start_idx);
+        let min_along = (lo - start_of_start).max(0.0).min(start_length);
+        let max_along = (hi - start_of_start).min(start_length).max(min_along);
+        let (along, closest) = self.project_on_segment_range(point, start_idx, min_along, max_along);
+        let mut best = WindowBest {
+            distance_sq: closest.distance_squared(point),
+            segment_idx: start_idx,
+            along,
+            unwrapped: start_of_start + along,
+            point: closest,
         };
+        let (first_vertex, last_vertex) = self.segment_points(start_idx);
 
-        // Forward, starting with the cursor's own segment (so ties stay with it).
-        for step in 0..=count {
-            let unwrapped_idx = start_idx + step;
-            if !self.closed && unwrapped_idx >= count {
-                break;
-            }
-            let segment_idx = unwrapped_idx % count;
-            let lap = (unwrapped_idx / count) as f32;
-            let segment_start = self.cum(segment_idx) + lap * length;
-            let segment_length = self.segment_length(segment_idx);
-            if step > 0 && segment_start > hi {
-                break;
-            }
-            let mut min_along = (lo - segment_start).max(0.0);
-            let mut max_along = (hi - segment_start).min(segment_length);
-            if min_along > max_along {
-                if step > 0 {
+        // Forward.
+        let mut idx = start_idx;
+        let mut segment_start = start_of_start + start_length;
+        let mut skip_until = f32::NEG_INFINITY;
+        for step in 0..count {
+            idx += 1;
+            if idx >= count {
+                if !self.closed {
                     break;
                 }
-                // Rounding put the cursor just outside its segment: use the nearest end.
-                let along = (center - segment_start).max(0.0).min(segment_length);
-                min_along = along;
-                max_along = along;
+                idx = 0;
             }
-            consider(segment_idx, segment_start, min_along, max_along);
-        }
-        // Backward from the segment before the cursor's.
-        for step in 1..=count {
-            if !self.closed && step > start_idx {
+            if segment_start > hi {
                 break;
             }
-            let unwrapped_idx = start_idx as isize - step as isize;
-            let segment_idx = unwrapped_idx.rem_euclid(count as isize) as usize;
-            let lap = unwrapped_idx.div_euclid(count as isize) as f32;
-            let segment_start = self.cum(segment_idx) + lap * length;
-            let segment_length = self.segment_length(segment_idx);
-            if segment_start + segment_length < lo {
-                break;
+            if step == 0 {
+                // Only now, as most windows end inside the cursor's segment.
+                skip_until = segment_start + point.distance(last_vertex) - best.distance_sq.sqrt();
             }
-            let min_along = (lo - segment_start).max(0.0);
-            let max_along = (hi - segment_start).min(segment_length);
-            if min_along > max_along {
-                break;
+            let segment_length = self.length_of(idx);
+            let segment_end = segment_start + segment_length;
+            if segment_end >= skip_until {
+                let min_along = (lo - segment_start).max(0.0);
+                let max_along = (hi - segment_start).min(segment_length);
+                if min_along <= max_along {
+                    best.consider(self, point, idx, segment_start, min_along, max_along);
+                }
+                let end_vertex = self.segment_points(idx).1;
+                skip_until = segment_end + point.distance(end_vertex) - best.distance_sq.sqrt();
             }
-            consider(segment_idx, segment_start, min_along, max_along);
+            segment_start = segment_end;
         }
 
-        match best {
-            Some((distance_sq, segment_idx, along, unwrapped, closest)) => PathProjection {
-                segment_idx,
-                along_segment: along,
-                distance_along: self.normalise_distance(unwrapped),
-                point: closest,
-                distance: distance_sq.sqrt(),
-            },
-            None => self.project_point(point),
+        // Backward.
+        let mut idx = start_idx;
+        let mut segment_end = start_of_start;
+        let mut skip_from = f32::INFINITY;
+        for step in 0..count {
+            if idx == 0 {
+                if !self.closed {
+                    break;
+                }
+                idx = count;
+            }
+            idx -= 1;
+            if segment_end < lo {
+                break;
+            }
+            if step == 0 {
+                skip_from = segment_end - (point.distance(first_vertex) - best.distance_sq.sqrt());
+            }
+            let segment_length = self.length_of(idx);
+            let segment_start = segment_end - segment_length;
+            if segment_start <= skip_from {
+                let min_along = (lo - segment_start).max(0.0);
+                let max_along = (hi - segment_start).min(segment_length);
+                if min_along <= max_along {
+                    best.consider(self, point, idx, segment_start, min_along, max_along);
+                }
+                let start_vertex = self.vertex(idx);
+                skip_from = segment_start - (point.distance(start_vertex) - best.distance_sq.sqrt());
+            }
+            segment_end = segment_start;
+        }
+
+        PathProjection {
+            segment_idx: best.segment_idx,
+            along_segment: best.along,
+            distance_along: self.normalise_distance(best.unwrapped),
+            point: best.point,
+            distance: best.distance_sq.sqrt(),
         }
     }
+}
+
+/// The best candidate of a windowed search so far.
+struct WindowBest {
+    distance_sq: f32,
+    segment_idx: usize,
+    along: f32,
+    /// Arc length without wrapping (may be negative or past the length on closed paths).
+    unwrapped: f32,
+    point: Vec3,
+}
+
+impl WindowBest {
+    /// Projects onto the clipped segment and keeps the result if strictly closer.
+    fn consider(
+        &mut self,
+        path: &Polyline,
+        point: Vec3,
+        segment_idx: usize,
+        segment_start: f32,
+        min_along: f32,
+        max_along: f32,
+    ) {
+        let (along, closest) = path.project_on_segment_range(point, segment_idx, min_along, max_along);
+        let distance_sq = closest.distance_squared(point);
+        if distance_sq < self.distance_sq {
+            *self = WindowBest {
+                distance_sq,
+                segment_idx,
+                along,
+                unwrapped: segment_start + along,
+                point: closest,
+            };
+        }
+    }
+}
+
+/// `segment_idx` wrapped into `0..count` (`count` > 0), dividing only when needed.
+fn wrap_index(segment_idx: usize, count: usize) -> usize {
+    if segment_idx < count {
+        segment_idx
+    } else {
+        segment_idx % count
+    }
+}
+
+/// tan(φ/2) of the sharpest turn between consecutive segments with length (wrapping when
+/// closed), capped at [`MAX_CORNER_TANGENT`].
+fn sharpest_corner_tangent(segments: &[SegmentGeometry], closed: bool) -> f32 {
+    let mut directions = segments.iter().map(|segment| segment.direction).filter(|&d| d != Vec3::ZERO);
+    let Some(first) = directions.next() else {
+        return 0.0;
+    };
+    let mut sharpest = 0.0f32;
+    let mut previous = first;
+    let mut turn = |from: Vec3, to: Vec3| {
+        let cos = from.dot(to).clamp(-1.0, 1.0);
+        let tangent = ((1.0 - cos) / (1.0 + cos).max(1e-12)).sqrt();
+        sharpest = sharpest.max(tangent.min(MAX_CORNER_TANGENT));
+    };
+    for direction in directions {
+        turn(previous, direction);
+        previous = direction;
+    }
+    if closed {
+        turn(previous, first);
+    }
+    sharpest
 }
 
 /// `value` if finite, else zero.
@@ -673,6 +925,96 @@ mod tests {
         let projection = path.project_point_coherent(v(110.0, 160.0), &mut cursor, 10.0, f32::INFINITY);
         assert_eq!(projection.distance_along, 160.0);
         assert_eq!(cursor.segment_idx, 1);
+    }
+
+    /// A lemniscate of half-width 200 sampled at 64 points: a figure-eight crossing itself at
+    /// the origin at right angles.
+    fn figure_eight() -> Polyline {
+        let points = (0..64)
+            .map(|i| {
+                let t = i as f32 / 64.0 * std::f32::consts::TAU;
+                let scale = 200.0 / (1.0 + t.sin() * t.sin());
+                v(scale * t.cos(), scale * t.sin() * t.cos())
+            })
+            .collect();
+        Polyline::new(points, true)
+    }
+
+    #[test]
+    fn cursor_passes_the_figure_eight_crossing_without_jumping_legs() {
+        let path = figure_eight();
+        let length = path.length();
+        for tracking in [false, true] {
+            let mut cursor = PathCursor::default();
+            let mut previous = 0.0;
+            let mut travelled = 0.0;
+            let mut global_jumps = 0;
+            for step in 0..=800 {
+                let along = step as f32 * 2.0;
+                // Three units to the left of the path, so both legs are near at the crossing.
+                let (on_path, direction) = path.point_and_direction_at_distance(along, 0);
+                let query = on_path + v(-direction.y, direction.x) * 3.0;
+                let projection = if tracking {
+                    path.project_point_tracking(query, &mut cursor, 2.0, 40.0)
+                } else {
+                    path.project_point_coherent(query, &mut cursor, 10.0, 40.0)
+                };
+                if step > 0 {
+                    let mut delta = projection.distance_along - previous;
+                    if delta < -0.5 * length {
+                        delta += length;
+                    }
+                    assert!((-0.5..=4.0).contains(&delta), "tracking {tracking}, step {step}: delta {delta}");
+                    travelled += delta;
+                }
+                previous = projection.distance_along;
+                let global = path.project_point(query);
+                if (global.distance_along - projection.distance_along).abs() > 100.0 {
+                    global_jumps += 1;
+                }
+            }
+            assert!((travelled - 1600.0).abs() < 5.0, "tracking {tracking}: {travelled}");
+            // The global projection would have jumped to the other leg near the crossing.
+            assert!(global_jumps > 0, "tracking {tracking}");
+        }
+    }
+
+    #[test]
+    fn sharpest_corner_sets_the_tracking_allowance() {
+        assert_eq!(hairpin().corner_tangent, 1.0);
+        assert_eq!(Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(20.0, 0.0)], false).corner_tangent, 0.0);
+        let reversal = Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(0.0, 0.0)], false);
+        assert_eq!(reversal.corner_tangent, MAX_CORNER_TANGENT);
+        assert_eq!(Polyline::new(vec![v(1.0, 1.0), v(1.0, 1.0)], true).corner_tangent, 0.0);
+    }
+
+    #[test]
+    fn tracking_keeps_the_hairpin_leg_and_finds_the_turn() {
+        let path = hairpin();
+        let mut cursor = PathCursor::default();
+        path.project_point_tracking(v(100.0, 5.0), &mut cursor, 2.0, 40.0);
+        // Closer to the other leg: the window (a few units) keeps leg 0.
+        let projection = path.project_point_tracking(v(102.0, 35.0), &mut cursor, 2.0, 40.0);
+        assert_eq!((projection.segment_idx, projection.distance_along), (0, 102.0));
+        // Walking around the turn on the inside: the projection reaches the turn leg.
+        for x in [380.0, 390.0, 395.0] {
+            path.project_point_tracking(v(x, 10.0), &mut cursor, 2.0, 40.0);
+        }
+        let projection = path.project_point_tracking(v(396.0, 30.0), &mut cursor, 2.0, 40.0);
+        assert_eq!(projection.segment_idx, 1);
+        assert_eq!(projection.distance_along, 430.0);
+    }
+
+    #[test]
+    fn point_and_direction_with_any_hint_match_the_separate_lookups() {
+        let path = square(true);
+        for distance in [-10.0, 0.0, 50.0, 100.0, 250.0, 399.0, 400.0, 790.0] {
+            for hint in [0, 1, 2, 3, 17] {
+                let (point, direction) = path.point_and_direction_at_distance(distance, hint);
+                assert_eq!(point, path.point_at_distance(distance), "{distance} {hint}");
+                assert_eq!(direction, path.direction_at_distance(distance), "{distance} {hint}");
+            }
+        }
     }
 
     #[test]
