@@ -15,6 +15,12 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
 const SCREEN: (u32, u32) = (1280, 800);
 static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
+/// One window at a time: several software-rendered windows on two cores starve each other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn have(tool: &str) -> bool {
     Command::new("sh")
@@ -124,7 +130,7 @@ impl Steerlab {
     }
 
     fn find_window(&self) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
             let found = self.xdotool(&["search", "--name", "steerlab"]);
             if let Some(id) = found.lines().next().filter(|l| !l.is_empty()) {
@@ -278,6 +284,7 @@ fn path_tool_three_clicks_then_ctrl_s_saves_them_and_ctrl_z_removes_the_last() {
     if !tools_available("path_tool") {
         return;
     }
+    let _serial = serial();
     let (app, file) = launch_on("path_tool", "hairpin.json");
     app.key("space"); // pause, so nothing moves while we draw
     app.key("2"); // the path tool
@@ -309,6 +316,7 @@ fn a_click_on_a_panel_adds_nothing_to_the_world() {
     if !tools_available("panel_click") {
         return;
     }
+    let _serial = serial();
     let (app, file) = launch_on("panel_click", "hairpin.json");
     app.key("space");
     app.key("3"); // the obstacle tool
@@ -334,6 +342,7 @@ fn space_pauses_and_the_world_stops_moving() {
     if !tools_available("space_pauses") {
         return;
     }
+    let _serial = serial();
     let (app, _file) = launch_on("space_pauses", "compare.json");
     // Running: the step counter advances and the picture changes.
     let first = app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 30), "steps while running");
@@ -361,6 +370,7 @@ fn opening_a_malformed_scene_shows_the_error_and_keeps_the_scene() {
     if !tools_available("malformed") {
         return;
     }
+    let _serial = serial();
     let (mut app, file) = launch_on("malformed", "hairpin.json");
     let broken = file.with_file_name("broken.json");
     std::fs::write(&broken, "{\n  \"version\": 1,\n  \"agents\": [{ \"name\": \"x\", \"radius\": -3 }]\n}\n")
@@ -389,6 +399,7 @@ fn shot_renders_every_scene_and_the_pictures_are_not_blank() {
     if !tools_available("shot") {
         return;
     }
+    let _serial = serial();
     let display = VirtualDisplay::start();
     let dir = temp_dir("shot");
     let scenes = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");

@@ -223,6 +223,23 @@ fn parametric_arc_length_holds_speed_and_secant_errs_visibly() {
 }
 
 #[test]
+fn waypoints_scene_shows_backtracking_and_what_fixes_it() {
+    let mut world = load("waypoints.json");
+    world.run_steps(steps_for(&world, SECONDS));
+    let metrics = world.metrics();
+    let path = |name: &str| metric_by_name(&metrics, name).path.expect("path metrics");
+    assert!(path("tight").backtracks > 10, "tight goes back to the first node");
+    assert!(path("loose").backtracks > 10, "loose goes back to the first node");
+    assert_eq!(path("closest").backtracks, 0, "closest-node does not backtrack");
+    assert_eq!(path("projected").backtracks, 0);
+    assert_eq!(path("projected").skips, 0);
+    assert!(path("projected").max_cross_track < 10.0, "projected hugs the line");
+    assert!(path("loose").mean_cross_track > 2.0 * path("projected").mean_cross_track, "loose cuts corners");
+    let travelled = |name: &str| metric_by_name(&metrics, name).distance_travelled;
+    assert!(travelled("closest") < 0.8 * travelled("projected"), "closest-node cuts corners");
+}
+
+#[test]
 fn compare_scene_agents_all_make_progress_and_avoiders_avoid() {
     let mut world = load("compare.json");
     let length = world.paths[0].polyline.length();

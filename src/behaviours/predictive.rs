@@ -14,10 +14,11 @@
 //! 2. The predicted position is `position + velocity · prediction_time`. An agent at rest
 //!    predicts along the path direction at a quarter of its max speed, so it gets going.
 //! 3. The predicted position is projected coherently with its own cursor (`predicted_cursor`,
-//!    seeded from the agent's cursor). Both projections use a window sized from how far the
-//!    query moved along the path since the cursor's point, plus the jump a corner of the path
-//!    can cause, plus a small margin ([`Polyline::project_point_tracking`]), so a hairpin's other
-//!    leg or a figure-eight crossing never captures them, and the cost stays a few segments.
+//!    seeded from the agent's cursor). Both projections descend locally from their cursor's
+//!    segment to adjacent segments only while those are nearer
+//!    ([`Polyline::project_point_local`]), so a hairpin's other leg or a figure-eight crossing
+//!    never captures them, and the cost is one segment projection in the common case, whatever
+//!    the path's segment count.
 //! 4. If the predicted projection is within `path_radius` and the agent moves along the path
 //!    (velocity · path direction > 0), there is no correction: the agent accelerates along its
 //!    current velocity toward max speed, with no lateral change.
@@ -47,7 +48,6 @@ const REST_SPEED: f32 = 0.01;
 /// An agent at rest predicts along the path at this fraction of its max speed.
 const START_SPEED_FRACTION: f32 = 0.25;
 /// Margin added to the tracking window of both projections (world units).
-const TRACKING_MARGIN: f32 = 2.0;
 /// The correction target is at most this fraction of the path radius off the centre line.
 const LATERAL_PULL_FRACTION: f32 = 0.5;
 
@@ -100,8 +100,7 @@ pub fn predictive(
     let length = path.length();
 
     // 1. Where the agent is on the path.
-    let agent =
-        path.project_point_tracking(k.position, &mut state.cursor, TRACKING_MARGIN, reacquire_distance);
+    let agent = path.project_point_local(k.position, &mut state.cursor, reacquire_distance);
     let path_direction = path.segment_direction(agent.segment_idx);
 
     // 2. Where it will be.
@@ -117,12 +116,7 @@ pub fn predictive(
     if !state.predicted_cursor.initialised {
         state.predicted_cursor = state.cursor;
     }
-    let prediction = path.project_point_tracking(
-        predicted,
-        &mut state.predicted_cursor,
-        TRACKING_MARGIN,
-        reacquire_distance,
-    );
+    let prediction = path.project_point_local(predicted, &mut state.predicted_cursor, reacquire_distance);
 
     if gizmos.is_enabled() {
         let (segment_start, segment_end) = path.segment(prediction.segment_idx);

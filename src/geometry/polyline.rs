@@ -19,6 +19,9 @@ use glam::Vec3;
 
 /// A re-acquiring global projection must be closer than this fraction of the windowed distance.
 const REACQUIRE_FACTOR: f32 = 0.5;
+/// Extra arc length (world units) a local projection may move beyond twice the query's distance
+/// from the cursor's old point.
+const LOCAL_MARGIN: f32 = 2.0;
 /// Cap of tan(φ/2) for the sharpest turn of a path (a turn of about 151°; reversals count as
 /// this much).
 const MAX_CORNER_TANGENT: f32 = 4.0;
@@ -345,6 +348,151 @@ impl Polyline {
             }
         }
         self.project_point_from(point, cursor, start_idx, center, window, reacquire_distance)
+    }
+
+    /// Coherent projection by local descent, the cheapest way to follow a point that moves a
+    /// little each step: project onto the cursor's segment, and step to the neighbouring segment
+    /// on the side the projection lies (skipping zero-length ones) while that one is strictly
+    /// nearer and the arc length stays within twice the query's distance from the cursor's old
+    /// point (plus a small margin) of where it was; at most one pass round the path. Cost is
+    /// one or two segment projections in
+    /// the common case, whatever the segment count. Because it only ever moves to an adjacent
+    /// segment that is nearer, it cannot jump to a hairpin's other leg or across a figure-eight
+    /// crossing. Falls back to [`Polyline::project_point`] when the cursor is uninitialised or
+    /// not finite, and when the result is farther than `reacquire_distance` while the global one
+    /// is under half as far (the point has really gone elsewhere). Updates the cursor.
+    pub fn project_point_local(
+        &self,
+        point: Vec3,
+        cursor: &mut PathCursor,
+        reacquire_distance: f32,
+    ) -> PathProjection {
+        self.project_point_local_reporting(point, cursor, reacquire_distance).0
+    }
+
+    /// [`Polyline::project_point_local`], also saying whether the result came from the global
+    /// fallback for an initialised cursor (the point re-acquired the path somewhere that is not
+    /// adjacent to where it was: metrics count such forward jumps as skips).
+    pub fn project_point_local_reporting(
+        &self,
+        point: Vec3,
+        cursor: &mut PathCursor,
+        reacquire_distance: f32,
+    ) -> (PathProjection, bool) {
+        let n = self.segments.len();
+        if n == 0 || !cursor.initialised || !cursor.distance_along.is_finite() || !point.is_finite() {
+            let projection = self.project_point(point);
+            cursor.set(&projection);
+            return (projection, false);
+        }
+        let mut idx = cursor.segment_idx.min(n - 1);
+        let mut geometry = self.geometry(idx);
+        let mut along = (point - geometry.start).dot(geometry.direction).clamp(0.0, geometry.length.max(0.0));
+        if !along.is_finite() {
+            along = 0.0;
+        }
+        let mut closest = geometry.start + geometry.direction * along;
+        let mut distance_sq = closest.distance_squared(point);
+        // Moves to other segments may change the arc length by at most twice the distance from
+        // the cursor's old point to the query, plus a margin: enough for the legitimate jump
+        // round the inside of a bend (about 2·d·tan(φ/2)), not for a hop to a hairpin's other
+        // leg through a short connecting segment.
+        let old_along = (cursor.distance_along - self.cum(idx)).clamp(0.0, geometry.length.max(0.0));
+        let old_point = geometry.start + geometry.direction * old_along;
+        let budget = 2.0 * old_point.distance(point) + LOCAL_MARGIN;
+        let start_distance = cursor.distance_along;
+        let length_total = self.length();
+        for _ in 0..n {
+            // Look at the neighbour on the side of the segment the projection is on: on the
+            // inside of a bend the next segment can be nearer before the projection reaches
+            // this segment's end.
+            let forward = along >= 0.5 * geometry.length;
+            // A neighbour turning by φ can only be nearer than d when the projection is within
+            // d·tan(φ/2) of the shared vertex (the path's sharpest turn bounds φ): skip the
+            // check otherwise, which is the common case of an agent near the middle of a segment.
+            let to_vertex = if forward { geometry.length - along } else { along };
+            let reach = distance_sq.sqrt() * self.corner_tangent.max(1.0) + 1e-3;
+            if to_vertex > reach {
+                break;
+            }
+            let Some(next) = self.neighbour_with_length(idx, forward) else { break };
+            let next_geometry = self.geometry(next);
+            let next_along =
+                (point - next_geometry.start).dot(next_geometry.direction).clamp(0.0, next_geometry.length);
+            let next_closest = next_geometry.start + next_geometry.direction * next_along;
+            let next_distance_sq = next_closest.distance_squared(point);
+            // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
+            let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
+            if !nearer {
+                break;
+            }
+            let mut delta = self.cum(next) + next_along - start_distance;
+            if self.closed {
+                if delta > 0.5 * length_total {
+                    delta -= length_total;
+                } else if delta < -0.5 * length_total {
+                    delta += length_total;
+                }
+            }
+            if delta.abs() > budget {
+                break;
+            }
+            idx = next;
+            geometry = next_geometry;
+            along = next_along;
+            closest = next_closest;
+            distance_sq = next_distance_sq;
+        }
+        let local = PathProjection {
+            segment_idx: idx,
+            along_segment: along,
+            distance_along: self.wrap_end(self.cum(idx) + along),
+            point: closest,
+            distance: distance_sq.max(0.0).sqrt(),
+        };
+        let (projection, reacquired) = if local.distance > reacquire_distance {
+            let global = self.project_point(point);
+            if global.distance < REACQUIRE_FACTOR * local.distance {
+                (global, true)
+            } else {
+                (local, false)
+            }
+        } else {
+            (local, false)
+        };
+        cursor.set(&projection);
+        (projection, reacquired)
+    }
+
+    /// The next (or previous) segment with a length, wrapping on closed paths; None past the
+    /// ends of an open path.
+    fn neighbour_with_length(&self, idx: usize, forward: bool) -> Option<usize> {
+        let n = self.segments.len();
+        let mut current = idx;
+        for _ in 0..n {
+            current = if forward {
+                if current + 1 < n {
+                    current + 1
+                } else if self.closed {
+                    0
+                } else {
+                    return None;
+                }
+            } else if current > 0 {
+                current - 1
+            } else if self.closed {
+                n - 1
+            } else {
+                return None;
+            };
+            if current == idx {
+                return None;
+            }
+            if self.geometry(current).length > 0.0 {
+                return Some(current);
+            }
+        }
+        None
     }
 
     /// Where a coherent search starts: the cursor's segment and its arc length brought into

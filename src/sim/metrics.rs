@@ -6,13 +6,13 @@
 //! - cross-track error is the distance from the agent to that projection;
 //! - `progress` is the arc length gained since the start, unwrapped across laps;
 //! - a *backtrack* is a step whose arc length went back by more than [`BACKTRACK_TOLERANCE`];
-//! - a *skip* is a step whose arc length jumped forward by more than the agent travelled plus
-//!   the path radius plus [`SKIP_TOLERANCE`]. The projection searches a window of that size
-//!   around where it was, so it follows the nearest point round corners (which legitimately
-//!   moves faster than the agent on the inside of a bend, and catches up over a few steps)
-//!   and only jumps farther by re-acquiring the path elsewhere, when the agent is more than
-//!   four path radii (at least 40 units) from the windowed point and much nearer another part
-//!   of the path: an agent that cut across to another leg.
+//! - a *skip* is a step where the projection had to re-acquire the path somewhere not adjacent
+//!   to where it was (the agent is more than four path radii, at least 40 units, from the
+//!   locally tracked point and under half as far from another part of the path) and its arc
+//!   length jumped forward by more than the agent travelled plus the path radius plus
+//!   [`SKIP_TOLERANCE`]: an agent that cut across to another leg. The local tracking itself
+//!   follows the nearest point round corners, which on the inside of a bend legitimately jumps
+//!   ahead of the agent; that is not a skip.
 
 use glam::Vec3;
 use serde::Serialize;
@@ -156,8 +156,8 @@ impl AgentMetrics {
         let first = !acc.cursor.initialised;
         let reacquire = REACQUIRE_MIN.max(4.0 * path_radius);
         let slack = path_radius.max(0.0) + SKIP_TOLERANCE;
-        let projection =
-            polyline.project_point_coherent(sample.after.position, &mut acc.cursor, moved + slack, reacquire);
+        let (projection, reacquired) =
+            polyline.project_point_local_reporting(sample.after.position, &mut acc.cursor, reacquire);
         if first {
             acc.last_along = projection.distance_along;
         } else {
@@ -172,7 +172,7 @@ impl AgentMetrics {
             if delta < -BACKTRACK_TOLERANCE {
                 acc.backtracks += 1;
             }
-            if delta > moved + slack + SKIP_TOLERANCE {
+            if reacquired && delta > moved + slack + SKIP_TOLERANCE {
                 acc.skips += 1;
             }
             acc.progress += delta as f64;
