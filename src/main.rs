@@ -60,6 +60,18 @@ enum Command {
         #[arg(long, default_value = "1280x800")]
         size: String,
     },
+    /// Measure frame times in the window with N agents on the compare track (needs a display).
+    Frames {
+        /// How many agents (cycling through the four path-following behaviours).
+        #[arg(long, default_value_t = 1000)]
+        agents: usize,
+        /// Frames to measure (after 30 warm-up frames).
+        #[arg(long, default_value_t = 300)]
+        frames: u32,
+        /// Window size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "1280x800")]
+        size: String,
+    },
     /// Print nanoseconds per agent-step for each behaviour and planner timings.
     Bench {
         /// Fewer steps and smaller sizes (a smoke run).
@@ -73,6 +85,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Run { scene, seconds, json, trace }) => run(&scene, seconds, json, trace.as_deref()),
         Some(Command::Shot { scene, out, seconds, size }) => shot(&scene, &out, seconds, &size),
+        Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
         Some(Command::Bench { quick }) => {
             steerlab::bench::print_report(quick);
             ExitCode::SUCCESS
@@ -323,6 +336,21 @@ fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
     } else {
         fail(format!("{}: the picture was not written", out.display()))
     }
+}
+
+fn frames_command(agents: usize, frames: u32, size: &str) -> ExitCode {
+    let Some(size) = parse_size(size) else {
+        return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
+    };
+    if !(1..=1_000_000).contains(&agents) || !(1..=100_000).contains(&frames) {
+        return fail("--agents must be 1–1000000 and --frames 1–100000");
+    }
+    let world = shell::crowd_world(agents);
+    macroquad::Window::from_config(
+        shell::window_conf(size),
+        shell::run(world, None, shell::Mode::Frames { frames }),
+    );
+    ExitCode::SUCCESS
 }
 
 fn window(scene: Option<&Path>) -> ExitCode {

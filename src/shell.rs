@@ -26,6 +26,11 @@ const RECENT_LIMIT: usize = 10;
 pub enum Mode {
     /// Interactive editing.
     Interactive,
+    /// Run `frames` frames with the simulation running and print frame-time statistics.
+    Frames {
+        /// Frames measured after a warm-up.
+        frames: u32,
+    },
     /// Render one picture after `seconds` of simulation and exit.
     Shot {
         /// Where to write the PNG.
@@ -117,6 +122,26 @@ pub fn default_world() -> World {
     }
 }
 
+/// The default scene with `n` agents spread along its track, cycling through its agents'
+/// behaviours (for frame-time measurements).
+pub fn crowd_world(n: usize) -> World {
+    let mut world = default_world();
+    let templates = world.agents.clone();
+    let Some(path) = world.paths.first().map(|p| p.polyline.clone()) else { return world };
+    world.agents.clear();
+    for i in 0..n {
+        let Some(template) = templates.get(i % templates.len().max(1)) else { break };
+        let mut agent = template.clone();
+        let distance = path.length() * i as f32 / n as f32;
+        agent.start.position = path.point_at_distance(distance);
+        agent.start.velocity = path.direction_at_distance(distance) * 100.0;
+        agent.name = format!("{} {}", template.name, i + 1);
+        world.agents.push(agent);
+    }
+    world.reset();
+    world
+}
+
 /// Opens the window configuration for `size`.
 pub fn window_conf(size: (i32, i32)) -> Conf {
     Conf {
@@ -124,7 +149,9 @@ pub fn window_conf(size: (i32, i32)) -> Conf {
         window_width: size.0,
         window_height: size.1,
         high_dpi: false,
-        sample_count: 4,
+        // Multisampling is opt-in (STEERLAB_MSAA=4 for smoother lines): software renderers such
+        // as Mesa's llvmpipe pay for every sample, and it halves their frame rate.
+        sample_count: std::env::var("STEERLAB_MSAA").ok().and_then(|v| v.parse().ok()).unwrap_or(1),
         window_resizable: true,
         ..Default::default()
     }
@@ -141,6 +168,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         remember_recent(&mut ui_state, file);
     }
     let interactive = matches!(mode, Mode::Interactive);
+    let mut frame_times: Vec<f32> = Vec::new();
     if interactive {
         ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
         prevent_quit();
@@ -225,6 +253,14 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
         }
 
+        if let Mode::Frames { frames } = &mode {
+            app.advance(frame_seconds);
+            frame_times.push(frame_seconds as f32 * 1000.0);
+            if frame_times.len() as u32 >= frames + 30 {
+                print_frame_stats(&frame_times[30..], app.world.agents.len());
+                break;
+            }
+        }
         if let Mode::Shot { out, .. } = &mode {
             shot_frames += 1;
             // egui needs a couple of frames to lay out its panels and fit the view to them.
@@ -260,6 +296,18 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "rects": rects,
     });
     let _ = write_atomically(path, &value.to_string());
+}
+
+fn print_frame_stats(times_ms: &[f32], agents: usize) {
+    let mut sorted = times_ms.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
+    let p95 = sorted.get(sorted.len() * 95 / 100).copied().unwrap_or(mean);
+    println!(
+        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames",
+        1000.0 / mean.max(1e-3),
+        sorted.len()
+    );
 }
 
 fn autosave(app: &App) {

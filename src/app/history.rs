@@ -46,6 +46,10 @@ impl Trails {
             trail.push_back(agent.kinematics.position);
         }
     }
+    /// How many samples one agent's trail holds.
+    pub fn trail_len(&self, agent: usize) -> usize {
+        self.trails.get(agent).map_or(0, VecDeque::len)
+    }
     /// One agent's trail, oldest first.
     pub fn trail(&self, agent: usize) -> impl Iterator<Item = Vec3> + '_ {
         self.trails.get(agent).into_iter().flatten().copied()

@@ -15,6 +15,7 @@ use crate::app::{edit, App, Selection, Tool, ViewMode};
 use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
 use crate::sim::{Agent, Behaviour};
 
+pub mod batch;
 pub mod orbit;
 pub mod style;
 
@@ -22,8 +23,10 @@ pub mod style;
 pub const MAX_LABELLED_AGENTS: usize = 40;
 /// Gizmos are drawn for every agent up to this many agents, otherwise for the selected one.
 pub const MAX_GIZMO_AGENTS: usize = 60;
-/// Trail samples drawn in total (shared among agents).
-pub const TRAIL_BUDGET: usize = 60_000;
+/// Trail samples drawn in total, shared among agents (each agent shows its most recent share).
+pub const TRAIL_BUDGET: usize = 12_000;
+/// Velocity arrows are drawn up to this many agents (the arrow shape already shows heading).
+pub const MAX_VELOCITY_ARROWS: usize = 300;
 
 /// Draws the world in the active view (call before egui).
 pub fn draw_world(app: &App) {
@@ -294,19 +297,23 @@ fn draw_trails(app: &App) {
     if !app.display.trails || app.world.agents.is_empty() {
         return;
     }
-    let per_agent = (TRAIL_BUDGET / app.world.agents.len()).min(crate::app::history::TRAIL_LENGTH);
-    if per_agent < 2 {
-        return;
-    }
+    // The cost is fill rate and vertex count, so the recent part shown per agent shrinks as the
+    // crowd grows: TRAIL_BUDGET samples shared among all agents, drawn as one batch.
+    let per_agent = (TRAIL_BUDGET / app.world.agents.len()).clamp(4, crate::app::history::TRAIL_LENGTH);
+    let thickness = if app.world.agents.len() > MAX_GIZMO_AGENTS { 1.5 } else { 2.0 };
+    let mut batch = batch::Batch::default();
     for (idx, agent) in app.world.agents.iter().enumerate() {
-        let trail: Vec<glam::Vec3> = app.trails.trail(idx).collect();
-        let skip = trail.len().saturating_sub(per_agent);
-        let shown = &trail[skip..];
-        let n = shown.len().max(1) as f32;
-        for (i, pair) in shown.windows(2).enumerate() {
-            let alpha = 0.05 + 0.5 * (i as f32 / n);
-            let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
-            draw_line(a.x, a.y, b.x, b.y, 2.0, style::agent_color(agent.color, alpha));
+        let samples = app.trails.trail_len(idx);
+        let skip = samples.saturating_sub(per_agent);
+        let shown = samples - skip;
+        let mut previous: Option<Vec2> = None;
+        for (i, p) in app.trails.trail(idx).skip(skip).enumerate() {
+            let s = to_screen(app, p);
+            if let Some(previous) = previous {
+                let alpha = 0.05 + 0.5 * (i as f32 / shown.max(1) as f32);
+                batch.line(previous, s, thickness, style::agent_color(agent.color, alpha));
+            }
+            previous = Some(s);
         }
     }
 }
@@ -373,14 +380,14 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
     ]
 }
 
-fn draw_agent(app: &App, idx: usize, agent: &Agent) {
+fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     let position = app.draw_position(idx);
     let s = to_screen(app, position);
     let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
     let [tip, left, notch, right] = agent_arrow(s, agent.kinematics.orientation, size);
     let fill = style::agent_color(agent.color, 1.0);
-    draw_triangle(tip, left, notch, fill);
-    draw_triangle(tip, notch, right, fill);
+    batch.triangle(tip, left, notch, fill);
+    batch.triangle(tip, notch, right, fill);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.selection == Some(this) {
         (style::SELECTED, 2.5)
@@ -390,9 +397,9 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent) {
         (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
     };
     for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
-        draw_line(a.x, a.y, b.x, b.y, width, edge);
+        batch.line(a, b, width, edge);
     }
-    if app.display.velocity {
+    if app.display.velocity && app.world.agents.len() <= MAX_VELOCITY_ARROWS {
         let v = agent.kinematics.velocity;
         if v.length_squared() > 1.0 {
             let tip = to_screen(app, position + v * 0.4);
@@ -499,9 +506,11 @@ pub fn draw_top(app: &App) {
     draw_trails(app);
     draw_gizmos(app);
     draw_planner_waypoints(app);
+    let mut agents = batch::Batch::default();
     for (idx, agent) in app.world.agents.iter().enumerate() {
-        draw_agent(app, idx, agent);
+        draw_agent(app, idx, agent, &mut agents);
     }
+    agents.flush();
     draw_tool_preview(app);
     draw_labels(app);
 }

@@ -5,6 +5,9 @@ use crate::app::{App, Command, Selection};
 
 use super::{color32, UiState};
 
+/// Height of the agent list before it scrolls, in points.
+pub const AGENT_LIST_HEIGHT: f32 = 300.0;
+
 /// Draws the list; returns a `Select` command when a row was clicked.
 pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Command> {
     let mut commands = Vec::new();
@@ -16,26 +19,35 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
         return commands;
     }
     let selected = app.selected_agent();
-    for (agent_idx, agent) in app.world.agents.iter().enumerate() {
-        ui.horizontal(|ui| {
-            let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-            ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
-            let is_selected = selected == Some(agent_idx);
-            let finished = if agent.is_finished() { " ✔" } else { "" };
-            let text = format!("{}  ·  {}{finished}", agent.name, agent.behaviour.type_name());
-            let response = ui.selectable_label(is_selected, text).on_hover_text(format!(
-                "radius {:.0}, max speed {:.0} units/s, max acceleration {:.0} units/s²{}",
-                agent.limits.radius,
-                agent.limits.max_speed,
-                agent.limits.max_acceleration,
-                if agent.avoid_obstacles { ", avoids obstacles" } else { "" }
-            ));
-            state.record_rect(format!("agent:{agent_idx}"), response.rect);
-            if response.clicked() {
-                let selection = if is_selected { None } else { Some(Selection::Agent(agent_idx)) };
-                commands.push(Command::Select(selection));
+    // Only the visible rows are laid out, so a thousand agents cost what a dozen do.
+    let row_height = ui.spacing().interact_size.y.max(18.0);
+    egui::ScrollArea::vertical()
+        .id_salt("agents_list")
+        .max_height(AGENT_LIST_HEIGHT)
+        .auto_shrink([false, true])
+        .show_rows(ui, row_height, app.world.agents.len(), |ui, rows| {
+            for agent_idx in rows {
+                let Some(agent) = app.world.agents.get(agent_idx) else { continue };
+                ui.horizontal(|ui| {
+                    let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                    ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
+                    let is_selected = selected == Some(agent_idx);
+                    let finished = if agent.is_finished() { " ✔" } else { "" };
+                    let text = format!("{}  ·  {}{finished}", agent.name, agent.behaviour.type_name());
+                    let response = ui.selectable_label(is_selected, text).on_hover_text(format!(
+                        "radius {:.0}, max speed {:.0} units/s, max acceleration {:.0} units/s²{}",
+                        agent.limits.radius,
+                        agent.limits.max_speed,
+                        agent.limits.max_acceleration,
+                        if agent.avoid_obstacles { ", avoids obstacles" } else { "" }
+                    ));
+                    state.record_rect(format!("agent:{agent_idx}"), response.rect);
+                    if response.clicked() {
+                        let selection = if is_selected { None } else { Some(Selection::Agent(agent_idx)) };
+                        commands.push(Command::Select(selection));
+                    }
+                });
             }
         });
-    }
     commands
 }

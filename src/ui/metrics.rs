@@ -6,6 +6,9 @@
 use crate::app::{App, Selection};
 use crate::sim::MetricsSummary;
 
+/// Rows the metrics table shows at most.
+pub const MAX_TABLE_ROWS: usize = 25;
+
 use super::{color32, UiState};
 
 /// A column of the metrics table.
@@ -416,7 +419,20 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
         return out;
     }
     let columns = visible_columns(&summaries);
-    let rows = sorted_rows(&summaries, state.metrics_sort);
+    let mut rows = sorted_rows(&summaries, state.metrics_sort);
+    // A table of thousands of rows is unreadable and costs a frame to lay out: show the first
+    // rows in the current sort order (sort by a column to see its extremes); CSV has them all.
+    let hidden = rows.len().saturating_sub(MAX_TABLE_ROWS);
+    rows.truncate(MAX_TABLE_ROWS);
+    if hidden > 0 {
+        ui.label(
+            egui::RichText::new(format!(
+                "showing {MAX_TABLE_ROWS} of {} agents in the current order; sort by a column to see its extremes, export CSV for all",
+                summaries.len()
+            ))
+            .weak(),
+        );
+    }
     let selected = app.selected_agent();
     egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| {
         egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
