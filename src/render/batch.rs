@@ -42,7 +42,7 @@ impl Batch {
     pub fn line(&mut self, a: Vec2, b: Vec2, thickness: f32, color: Color) {
         let d = b - a;
         let length = d.length();
-        if !(length > 1e-3) {
+        if length.is_nan() || length <= 1e-3 {
             return;
         }
         let n = Vec2::new(-d.y, d.x) * (0.5 * thickness / length);
