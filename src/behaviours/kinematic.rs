@@ -41,14 +41,23 @@ pub fn heading_atan2(y: f32, x: f32) -> f32 {
     let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = if ax < ay { (ax, ay) } else { (ay, ax) };
     if large == 0.0 {
-        return if x.is_sign_negative() { if y.is_sign_negative() { -PI } else { PI } } else { y };
+        return if x.is_sign_negative() {
+            if y.is_sign_negative() {
+                -PI
+            } else {
+                PI
+            }
+        } else {
+            y
+        };
     }
     let a = small / large;
     let s = a * a;
     let mut r = a
         * (0.999_996_1
             + s * (-0.333_173_7
-                + s * (0.198_078_17 + s * (-0.132_333_41 + s * (0.079_623_62 + s * (-0.033_604_15 + s * 0.006_811_765))))));
+                + s * (0.198_078_17
+                    + s * (-0.132_333_41 + s * (0.079_623_62 + s * (-0.033_604_15 + s * 0.006_811_765))))));
     if ay > ax {
         r = FRAC_PI_2 - r;
     }

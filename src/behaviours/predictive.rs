@@ -40,7 +40,8 @@
 use super::waypoints::{approach_acceleration, brake_acceleration, end_tolerance};
 use super::{accelerate_toward_velocity, seek_acceleration, STEER_TIME};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
-use crate::geometry::{PathCursor, Polyline};
+use crate::geometry::{PathCursor, PathProjection, Polyline};
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 /// Below this speed (world units per second) the agent counts as at rest.
@@ -76,6 +77,10 @@ pub struct PredictiveState {
     pub predicted_cursor: PathCursor,
     /// True once the end of an open path is reached.
     pub finished: bool,
+    /// The agent's projection onto this path at a position, made by the simulation for its
+    /// metrics with the same tracking rule after the last step; used instead of projecting again
+    /// when the agent is still exactly there (a drag in the editor moves it, and then it is not).
+    pub handoff: Option<(Vec3, PathProjection)>,
 }
 
 /// Predict, project, and correct only when outside the channel.
@@ -100,7 +105,17 @@ pub fn predictive(
     let length = path.length();
 
     // 1. Where the agent is on the path.
-    let agent = path.project_point_local(k.position, &mut state.cursor, reacquire_distance);
+    let agent = match state.handoff.take() {
+        Some((position, projection)) if position == k.position && state.cursor.initialised => {
+            state.cursor = PathCursor {
+                segment_idx: projection.segment_idx,
+                distance_along: projection.distance_along,
+                initialised: true,
+            };
+            projection
+        }
+        _ => path.project_point_local(k.position, &mut state.cursor, reacquire_distance),
+    };
     let path_direction = path.segment_direction(agent.segment_idx);
 
     // 2. Where it will be.

@@ -7,7 +7,7 @@
 //! - `progress` is the arc length gained since the start, unwrapped across laps;
 //! - a *backtrack* is a step whose arc length went back by more than [`BACKTRACK_TOLERANCE`];
 //! - a *skip* is a step where the projection had to re-acquire the path somewhere not adjacent
-//!   to where it was (the agent is more than four path radii, at least 40 units, from the
+//!   to where it was (the agent is more than four path radii, at least 100 units, from the
 //!   locally tracked point and under half as far from another part of the path) and its arc
 //!   length jumped forward by more than the agent travelled plus the path radius plus
 //!   [`SKIP_TOLERANCE`]: an agent that cut across to another leg. The local tracking itself
@@ -19,15 +19,16 @@ use serde::Serialize;
 
 use super::{Agent, BehaviourState, Event, EventKind, World};
 use crate::behaviours::Kinematics;
-use crate::geometry::{PathCursor, Polyline, Sphere};
+use crate::geometry::{PathCursor, PathProjection, Polyline, Sphere};
 
 /// Arc length (world units) the projection may go back in one step before it counts as a backtrack.
 pub const BACKTRACK_TOLERANCE: f32 = 0.5;
 /// Arc length (world units) beyond the distance travelled that counts as a skip.
 pub const SKIP_TOLERANCE: f32 = 1.0;
-/// Beyond this distance from the windowed projection the metrics cursor may re-acquire the
-/// path globally (at least this, or four path radii).
-const REACQUIRE_MIN: f32 = 40.0;
+/// Beyond this distance from the tracked projection the metrics cursor may re-acquire the path
+/// globally (at least this, or four path radii) — the same rule as predictive following, whose
+/// projection of the agent the metrics hand over.
+const REACQUIRE_MIN: f32 = 100.0;
 
 /// Accumulators for one agent since the last reset.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -89,7 +90,8 @@ pub(crate) struct StepSample<'a> {
 
 impl AgentMetrics {
     /// Adds one step; pushes collision events.
-    pub(crate) fn record(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
+    /// Returns the projection of the agent's new position onto its path, if it follows one.
+    pub(crate) fn record(&mut self, sample: &StepSample, events: &mut Vec<Event>) -> Option<PathProjection> {
         self.steps += 1;
         let moved = sample.after.position.distance(sample.before.position);
         self.distance_travelled += moved as f64;
@@ -100,9 +102,8 @@ impl AgentMetrics {
             self.arrived_at = Some(sample.time);
         }
         self.record_obstacles(sample, events);
-        if let Some((polyline, path_radius)) = sample.path {
-            self.record_path(polyline, path_radius, sample, moved);
-        }
+        let projection =
+            sample.path.map(|(polyline, path_radius)| self.record_path(polyline, path_radius, sample, moved));
         if let Some(set_speed) = sample.parametric_speed {
             if set_speed > 0.0 && sample.dt > 0.0 {
                 let measured = moved / sample.dt;
@@ -113,6 +114,7 @@ impl AgentMetrics {
                 acc.samples += 1;
             }
         }
+        projection
     }
 
     fn record_obstacles(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
@@ -149,7 +151,13 @@ impl AgentMetrics {
         self.min_clearance = Some(self.min_clearance.map_or(min_gap, |m| m.min(min_gap)));
     }
 
-    fn record_path(&mut self, polyline: &Polyline, path_radius: f32, sample: &StepSample, moved: f32) {
+    fn record_path(
+        &mut self,
+        polyline: &Polyline,
+        path_radius: f32,
+        sample: &StepSample,
+        moved: f32,
+    ) -> PathProjection {
         let length = polyline.length();
         let closed = polyline.is_closed();
         let acc = self.path.get_or_insert_with(Default::default);
@@ -185,6 +193,7 @@ impl AgentMetrics {
         if projection.distance > path_radius {
             acc.time_outside += sample.dt as f64;
         }
+        projection
     }
 
     /// Distance to the followed path's centre line at the last step (None if no path).

@@ -527,7 +527,12 @@ fn step_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext, events: &m
         parametric_speed: set_speed,
         arrived_now,
     };
-    agent.metrics.record(&sample, events);
+    let projection = agent.metrics.record(&sample, events);
+    // Predictive following projects the agent onto its path at the start of every step; the
+    // metrics just projected the same position with the same rule, so hand it over.
+    if let (BehaviourState::Predictive(state), Some(projection)) = (&mut agent.state, projection) {
+        state.handoff = Some((agent.kinematics.position, projection));
+    }
 }
 
 fn behaviour_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
