@@ -4,7 +4,8 @@
 //!   when none is given).
 //! - `steerlab run SCENE.json [--seconds S] [--json] [--trace FILE.csv]` runs headless in fixed
 //!   steps and prints per-agent metrics.
-//! - `steerlab shot SCENE.json --out FILE.png [--seconds S] [--size WxH]` renders a picture.
+//! - `steerlab shot SCENE.json --out FILE.png [--seconds S] [--size WxH] [--view top|3d]` renders
+//!   a picture in the top view or the 3D orbit view.
 //! - `steerlab bench` prints nanoseconds per agent-step and planner timings.
 //!
 //! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`.
@@ -59,6 +60,9 @@ enum Command {
         /// Window size, WIDTHxHEIGHT.
         #[arg(long, default_value = "1280x800")]
         size: String,
+        /// Which view to draw: `top` (the 2D top view) or `3d` (the orbit view); default top.
+        #[arg(long, value_enum, default_value_t = ShotView::Top)]
+        view: ShotView,
     },
     /// Print nanoseconds per agent-step for each behaviour and planner timings.
     Bench {
@@ -68,11 +72,21 @@ enum Command {
     },
 }
 
+/// The view a `shot` picture shows.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ShotView {
+    /// The 2D top view.
+    Top,
+    /// The 3D orbit view.
+    #[value(name = "3d")]
+    Orbit,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Run { scene, seconds, json, trace }) => run(&scene, seconds, json, trace.as_deref()),
-        Some(Command::Shot { scene, out, seconds, size }) => shot(&scene, &out, seconds, &size),
+        Some(Command::Shot { scene, out, seconds, size, view }) => shot(&scene, &out, seconds, &size, view),
         Some(Command::Bench { quick }) => {
             steerlab::bench::print_report(quick);
             ExitCode::SUCCESS
@@ -297,7 +311,7 @@ fn parse_size(size: &str) -> Option<(i32, i32)> {
     ((200..=8192).contains(&w) && (200..=8192).contains(&h)).then_some((w, h))
 }
 
-fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
+fn shot(scene: &Path, out: &Path, seconds: f64, size: &str, view: ShotView) -> ExitCode {
     let world = match load(scene) {
         Ok(world) => world,
         Err(err) => return fail(err),
@@ -313,7 +327,11 @@ fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
             return fail(format!("{}: no such directory", dir.display()));
         }
     }
-    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds };
+    let view = match view {
+        ShotView::Top => steerlab::app::ViewMode::Top,
+        ShotView::Orbit => steerlab::app::ViewMode::Orbit,
+    };
+    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds, view };
     macroquad::Window::from_config(
         shell::window_conf(size),
         shell::run(world, Some(scene.to_path_buf()), mode),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
 
-use steerlab::app::{tools, App};
+use steerlab::app::{tools, App, ViewMode};
 use steerlab::scene::{load_scene, parse_scene, save_scene};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
@@ -32,6 +32,8 @@ pub enum Mode {
         out: PathBuf,
         /// Simulated seconds before the picture.
         seconds: f64,
+        /// The view the picture shows.
+        view: ViewMode,
     },
 }
 
@@ -155,12 +157,13 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut last_autosave = get_time();
     let mut frame_ms_smoothed = 0.0f32;
 
-    if let Mode::Shot { seconds, .. } = &mode {
+    if let Mode::Shot { seconds, view, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
         for _ in 0..steps {
             app.step_once();
         }
         app.running = false;
+        app.camera.mode = *view;
     }
 
     loop {

@@ -51,6 +51,7 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::TargetRadius | GizmoRole::SlowRadius => d.arrive_radii,
         GizmoRole::PathRadius => d.path_radius,
         GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
+        GizmoRole::Disturbance => true,
         GizmoRole::Probe | GizmoRole::CastHit | GizmoRole::AvoidanceVector => {
             if planner {
                 d.plan
