@@ -34,6 +34,8 @@ pub enum Mode {
         seconds: f64,
         /// The view the picture shows.
         view: ViewMode,
+        /// Open the planner step-through of this agent at this iteration (0-based).
+        step_through: Option<(usize, usize)>,
     },
 }
 
@@ -154,16 +156,22 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
     let mut frame_count = 0u64;
     let mut fitted_to_viewport = false;
+    let mut debug_was_open = false;
     let mut last_autosave = get_time();
     let mut frame_ms_smoothed = 0.0f32;
 
-    if let Mode::Shot { seconds, view, .. } = &mode {
+    if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
         for _ in 0..steps {
             app.step_once();
         }
         app.running = false;
         app.camera.mode = *view;
+        if let Some((agent, iteration)) = *step_through {
+            app.apply(steerlab::app::Command::OpenPlannerDebug { agent });
+            app.apply(steerlab::app::Command::PlannerDebugGoto(iteration));
+            app.apply(steerlab::app::Command::Select(Some(steerlab::app::Selection::Agent(agent))));
+        }
     }
 
     loop {
@@ -186,9 +194,13 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
-        if !fitted_to_viewport {
+        // The step-through's side panel changes the free area: frame the scene again when it
+        // opens or closes.
+        let debug_open = app.planner_debug.is_some();
+        if !fitted_to_viewport || debug_open != debug_was_open {
             app.fit_view();
             fitted_to_viewport = true;
+            debug_was_open = debug_open;
         }
 
         let input_frame = input::read_input(pointer_over_ui, keyboard_over_ui);

@@ -62,7 +62,10 @@ fn drag(app: &mut App, from: Vec2, to: Vec2, shift: bool, alt: bool, ctrl: bool)
             &InputFrame { down: vec![MouseButton::Left], shift, alt, ctrl, ..frame(at) },
         );
     }
-    tools::handle_input(app, &InputFrame { released: vec![MouseButton::Left], shift, alt, ctrl, ..frame(to) });
+    tools::handle_input(
+        app,
+        &InputFrame { released: vec![MouseButton::Left], shift, alt, ctrl, ..frame(to) },
+    );
 }
 
 fn screen_of(app: &App, p: Vec3) -> Vec2 {
@@ -199,7 +202,10 @@ fn alt_or_ctrl_drag_from_a_ship_pushes_it_by_the_arrow() {
         tools::handle_input(&mut app, &InputFrame { down: vec![MouseButton::Left], alt, ctrl, ..frame(to) });
         let aimed = app.tool_state.push.expect("aiming a push");
         assert!(aimed.to.distance(head) < 1.0, "the arrow follows the mouse: {}", aimed.to);
-        tools::handle_input(&mut app, &InputFrame { released: vec![MouseButton::Left], alt, ctrl, ..frame(to) });
+        tools::handle_input(
+            &mut app,
+            &InputFrame { released: vec![MouseButton::Left], alt, ctrl, ..frame(to) },
+        );
         assert!(app.tool_state.push.is_none());
         let change = app.world.agents[0].kinematics.velocity - before;
         let expected = (head - ship) * PUSH_PER_UNIT;
@@ -285,7 +291,17 @@ fn step_through_walks_the_recorded_iterations_of_the_seed_walk_through() {
     assert_eq!(last.get(3), Some(&w1));
     assert_eq!(last.last(), Some(&w2));
     assert_eq!(debug.describe(w1), "user waypoint 1");
-    assert_eq!(debug.describe(debug.plan.iterations[0].avoidance.unwrap().waypoint), "avoidance");
+    let a = debug.plan.iterations[0].avoidance.unwrap().waypoint;
+    let c = debug.plan.iterations[5].avoidance.unwrap().waypoint;
+    assert_eq!(debug.describe(a), "avoidance A");
+    assert_eq!(debug.describe(c), "avoidance C");
+    app.apply(Command::PlannerDebugGoto(2));
+    let narration = app.planner_debug.as_ref().unwrap().narrate();
+    assert!(narration.starts_with("Cast from avoidance A"), "{narration}");
+    assert!(
+        narration.contains("hit obstacle 1") && narration.contains("avoidance waypoint B"),
+        "{narration}"
+    );
 
     // Going past either end stays on the first or the last iteration.
     app.apply(Command::PlannerDebugGoto(99));

@@ -795,7 +795,9 @@ impl App {
                     self.checkpoint(None);
                     edit::set_behaviour(&mut self.world, agent, behaviour);
                     self.selection = Some(Selection::Waypoint { agent, waypoint: count - 1 });
-                    self.info(format!("waypoint {count} added; Shift+drag it in 3D (or edit z) to set its height"));
+                    self.info(format!(
+                        "waypoint {count} added; Shift+drag it in 3D (or edit z) to set its height"
+                    ));
                 }
             }
             Command::OpenPlannerDebug { agent } => match PlannerDebug::record(&self.world, agent) {

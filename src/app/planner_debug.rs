@@ -93,12 +93,23 @@ impl PlannerDebug {
         path
     }
 
+    /// The letter of an avoidance waypoint, in the order the plan made them (A, B, C … as in the
+    /// seed's walk-through); None for other points.
+    pub fn avoidance_letter(&self, point: Vec3) -> Option<char> {
+        let index = self.plan.avoidances.iter().position(|a| a.waypoint.distance(point) < 1e-3)?;
+        let letter = u8::try_from(index).ok().filter(|&i| i < 26).map_or('?', |i| char::from(b'A' + i));
+        Some(letter)
+    }
+
     /// What a proto-waypoint on the stack is, for the panel: "user waypoint N" when it is one of
-    /// the user's waypoints, else "avoidance".
+    /// the user's waypoints, else "avoidance A" (by letter).
     pub fn describe(&self, point: Vec3) -> String {
         match self.user_waypoints.iter().position(|&w| w.distance(point) < 1e-3) {
             Some(i) => format!("user waypoint {}", i + 1),
-            None => "avoidance".to_string(),
+            None => match self.avoidance_letter(point) {
+                Some(letter) => format!("avoidance {letter}"),
+                None => "avoidance".to_string(),
+            },
         }
     }
 
@@ -109,20 +120,28 @@ impl PlannerDebug {
         };
         let what = match it.target_kind {
             WaypointKind::User(i) => format!("user waypoint {}", i + 1),
-            WaypointKind::Avoidance => "avoidance waypoint".to_string(),
+            WaypointKind::Avoidance => match self.avoidance_letter(it.target) {
+                Some(letter) => format!("avoidance waypoint {letter}"),
+                None => "avoidance waypoint".to_string(),
+            },
             WaypointKind::Exit => "exit".to_string(),
         };
-        let from = fmt_point(it.perspective);
+        let from = if it.perspective == self.plan.start {
+            format!("the ship {}", fmt_point(it.perspective))
+        } else {
+            format!("{} {}", self.describe(it.perspective), fmt_point(it.perspective))
+        };
         match (it.hit, it.avoidance) {
             (Some(hit), Some(avoidance)) => format!(
-                "Cast from {from} to the {what} at {} hit obstacle {} at {} → pushed avoidance waypoint {}.",
+                "Cast from {from} to the {what} at {} hit obstacle {} at {}, so it pushed avoidance waypoint {} at {}.",
                 fmt_point(it.target),
                 hit.obstacle + 1,
                 fmt_point(hit.point),
+                self.avoidance_letter(avoidance.waypoint).unwrap_or('?'),
                 fmt_point(avoidance.waypoint)
             ),
             _ => format!(
-                "Cast from {from} to the {what} at {} is clear → popped it into the real list ({} real waypoints); the perspective moves there.",
+                "Cast from {from} to the {what} at {} is clear, so it popped into the real list ({} real waypoints) and the perspective moves there.",
                 fmt_point(it.target),
                 it.real_count
             ),

@@ -150,7 +150,8 @@ fn incoming_fire(pos: Vec3, params: &PlannerParams, state: &mut ShipState, dt: f
     }
     let rate = params.incoming_fire;
     let strength = params.fire_strength;
-    if !(rate.is_finite() && rate > 0.0 && strength.is_finite() && strength > 0.0) || state.remaining.is_empty()
+    if !(rate.is_finite() && rate > 0.0 && strength.is_finite() && strength > 0.0)
+        || state.remaining.is_empty()
     {
         return None;
     }
