@@ -49,7 +49,8 @@ pub fn step_through_panel(
         egui::Grid::new("step_stack").num_columns(3).striped(true).show(ui, |ui| {
             for (depth, &p) in it.stack.iter().rev().enumerate() {
                 ui.label(if depth == 0 { "top".to_string() } else { format!("{}", depth + 1) });
-                ui.label(debug.describe(p));
+                let row = ui.label(debug.describe(p));
+                rects.insert(format!("step:stack:{depth}:{}", debug.describe(p)), row.rect);
                 ui.label(fmt_point(p));
                 ui.end_row();
             }
