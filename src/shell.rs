@@ -189,7 +189,12 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            keyboard_over_ui = ctx.wants_keyboard_input();
+            // egui's `wants_keyboard_input` is true for any focused widget, and egui focuses a
+            // button when Tab is pressed, which would swallow the 2D/3D key: only a focused text
+            // field (a TextEdit, or a DragValue being typed into) keeps the keys.
+            keyboard_over_ui = ctx.memory(|m| m.focused()).is_some_and(|id| {
+                egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some()
+            });
         });
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
@@ -267,6 +272,15 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "agents": app.world.agents.len(),
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),
+        "view": match app.camera.mode {
+            ViewMode::Top => "top",
+            ViewMode::Orbit => "3d",
+        },
+        "planner_debug": app.planner_debug.as_ref().map(|d| serde_json::json!({
+            "agent": d.agent,
+            "iteration": d.iteration,
+            "count": d.count(),
+        })),
         "camera": {
             "center": [app.camera.center.x, app.camera.center.y],
             "zoom": app.camera.zoom,
