@@ -346,7 +346,7 @@ fn shot(
         ShotView::Orbit => steerlab::app::ViewMode::Orbit,
     };
     let step_through = match step_through {
-        Some(k) if k == 0 => return fail("--step-through counts iterations from 1"),
+        Some(0) => return fail("--step-through counts iterations from 1"),
         Some(k) => match world.agents.iter().position(|a| a.behaviour.type_name() == "planner") {
             Some(agent) => Some((agent, k - 1)),
             None => return fail("--step-through needs a scene with a planner ship"),

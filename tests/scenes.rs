@@ -280,7 +280,7 @@ fn static_planner_scenes_reach_every_waypoint_without_collisions() {
 fn planner_field_smoothing_shortens_the_plan_relative_to_its_straight_line() {
     let (_, metrics, _) = run_planner_scene("planner-field.json");
     let ratio = |ship: &str| {
-        let p = metric_by_name(&metrics, ship).planner.clone().unwrap();
+        let p = metric_by_name(&metrics, ship).planner.unwrap();
         p.planned_length / p.straight_length
     };
     assert!(ratio("smooth") < ratio("alpha"), "smooth {} vs alpha {}", ratio("smooth"), ratio("alpha"));
@@ -295,7 +295,7 @@ fn planner_moving_obstacles_move_and_ships_replan() {
     let moved = world.obstacles.iter().filter(|o| o.position.distance(o.start.0) > 10.0).count();
     assert_eq!(moved, world.obstacles.len(), "every obstacle drifted");
     for (ship, waypoints) in ships {
-        let p = metric_by_name(&metrics, &ship).planner.clone().unwrap();
+        let p = metric_by_name(&metrics, &ship).planner.unwrap();
         assert!(p.replans > 20, "{ship}: only {} replans in a minute at 0.5 s", p.replans);
         assert_eq!(p.waypoints_reached as usize, waypoints, "{ship}: waypoints outside the box are reachable");
     }
