@@ -192,9 +192,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             // egui's `wants_keyboard_input` is true for any focused widget, and egui focuses a
             // button when Tab is pressed, which would swallow the 2D/3D key: only a focused text
             // field (a TextEdit, or a DragValue being typed into) keeps the keys.
-            keyboard_over_ui = ctx.memory(|m| m.focused()).is_some_and(|id| {
-                egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some()
-            });
+            keyboard_over_ui = ctx
+                .memory(|m| m.focused())
+                .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
         });
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));

@@ -12,8 +12,8 @@ use steerlab::ui::UiState;
 use ui_support::*;
 
 fn walk_through() -> App {
-    let world = load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-two-waypoints.json"))
-        .unwrap();
+    let world =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-two-waypoints.json")).unwrap();
     let mut app = App::new(world, None);
     app.apply(Command::Select(Some(Selection::Agent(0))));
     app
@@ -61,12 +61,24 @@ fn next_prev_first_last_and_close_drive_the_step_through() {
     let debug = app.planner_debug.as_ref().unwrap();
     assert_eq!(stack_rows(&state).len(), debug.current().unwrap().stack.len());
 
-    assert_eq!(click_widget(&ctx, &app, &mut state, "step:last").commands, vec![Command::PlannerDebugGoto(7)]);
-    assert_eq!(click_widget(&ctx, &app, &mut state, "step:prev").commands, vec![Command::PlannerDebugGoto(0)]);
-    assert_eq!(click_widget(&ctx, &app, &mut state, "step:first").commands, vec![Command::PlannerDebugGoto(0)]);
+    assert_eq!(
+        click_widget(&ctx, &app, &mut state, "step:last").commands,
+        vec![Command::PlannerDebugGoto(7)]
+    );
+    assert_eq!(
+        click_widget(&ctx, &app, &mut state, "step:prev").commands,
+        vec![Command::PlannerDebugGoto(0)]
+    );
+    assert_eq!(
+        click_widget(&ctx, &app, &mut state, "step:first").commands,
+        vec![Command::PlannerDebugGoto(0)]
+    );
     app.apply(Command::PlannerDebugGoto(7));
     let _ = frames(&ctx, &app, &mut state, 2);
-    assert!(click_widget(&ctx, &app, &mut state, "step:next").commands.is_empty(), "no iteration after the last");
+    assert!(
+        click_widget(&ctx, &app, &mut state, "step:next").commands.is_empty(),
+        "no iteration after the last"
+    );
     assert_eq!(stack_rows(&state), ["user waypoint 2"]);
     assert_eq!(click_widget(&ctx, &app, &mut state, "step:close").commands, vec![Command::ClosePlannerDebug]);
     assert_eq!(click_widget(&ctx, &app, &mut state, "step:x").commands, vec![Command::ClosePlannerDebug]);

@@ -297,7 +297,10 @@ fn planner_moving_obstacles_move_and_ships_replan() {
     for (ship, waypoints) in ships {
         let p = metric_by_name(&metrics, &ship).planner.unwrap();
         assert!(p.replans > 20, "{ship}: only {} replans in a minute at 0.5 s", p.replans);
-        assert_eq!(p.waypoints_reached as usize, waypoints, "{ship}: waypoints outside the box are reachable");
+        assert_eq!(
+            p.waypoints_reached as usize, waypoints,
+            "{ship}: waypoints outside the box are reachable"
+        );
     }
 }
 
@@ -307,7 +310,8 @@ fn seed_walk_through_scene_matches_the_planner_walk_through() {
     // waypoint 2, each avoidance round the obstruction the seed names.
     let world = load("planner-two-waypoints.json");
     let debug = steerlab::app::PlannerDebug::record(&world, 0).expect("a planner ship");
-    let hits: Vec<Option<usize>> = debug.plan.iterations.iter().map(|it| it.hit.map(|h| h.obstacle)).collect();
+    let hits: Vec<Option<usize>> =
+        debug.plan.iterations.iter().map(|it| it.hit.map(|h| h.obstacle)).collect();
     assert_eq!(hits, [Some(0), None, Some(0), None, None, Some(1), None, None]);
     use steerlab::planner::WaypointKind::{Avoidance, User};
     assert_eq!(debug.plan.kinds, [Avoidance, Avoidance, User(0), Avoidance, User(1)]);
