@@ -4,7 +4,9 @@
 //!   when none is given).
 //! - `steerlab run SCENE.json [--seconds S] [--json] [--trace FILE.csv]` runs headless in fixed
 //!   steps and prints per-agent metrics.
-//! - `steerlab shot SCENE.json --out FILE.png [--seconds S] [--size WxH]` renders a picture.
+//! - `steerlab shot SCENE.json --out FILE.png [--seconds S] [--size WxH] [--view top|3d]
+//!   [--step-through K]` renders a picture in the top view or the 3D orbit view, optionally with
+//!   the first planner ship's step-through open at iteration K.
 //! - `steerlab bench` prints nanoseconds per agent-step and planner timings.
 //!
 //! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`.
@@ -59,6 +61,13 @@ enum Command {
         /// Window size, WIDTHxHEIGHT.
         #[arg(long, default_value = "1280x800")]
         size: String,
+        /// Which view to draw: `top` (the 2D top view) or `3d` (the orbit view); default top.
+        #[arg(long, value_enum, default_value_t = ShotView::Top)]
+        view: ShotView,
+        /// Show the planner step-through of the first planner ship at this iteration (1-based),
+        /// recorded from where the ship is after S seconds.
+        #[arg(long, value_name = "K")]
+        step_through: Option<usize>,
     },
     /// Measure frame times in the window with N agents on the compare track (needs a display).
     Frames {
@@ -80,11 +89,23 @@ enum Command {
     },
 }
 
+/// The view a `shot` picture shows.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ShotView {
+    /// The 2D top view.
+    Top,
+    /// The 3D orbit view.
+    #[value(name = "3d")]
+    Orbit,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Run { scene, seconds, json, trace }) => run(&scene, seconds, json, trace.as_deref()),
-        Some(Command::Shot { scene, out, seconds, size }) => shot(&scene, &out, seconds, &size),
+        Some(Command::Shot { scene, out, seconds, size, view, step_through }) => {
+            shot(&scene, &out, seconds, &size, view, step_through)
+        }
         Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
         Some(Command::Bench { quick }) => {
             steerlab::bench::print_report(quick);
@@ -310,7 +331,14 @@ fn parse_size(size: &str) -> Option<(i32, i32)> {
     ((200..=8192).contains(&w) && (200..=8192).contains(&h)).then_some((w, h))
 }
 
-fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
+fn shot(
+    scene: &Path,
+    out: &Path,
+    seconds: f64,
+    size: &str,
+    view: ShotView,
+    step_through: Option<usize>,
+) -> ExitCode {
     let world = match load(scene) {
         Ok(world) => world,
         Err(err) => return fail(err),
@@ -326,7 +354,19 @@ fn shot(scene: &Path, out: &Path, seconds: f64, size: &str) -> ExitCode {
             return fail(format!("{}: no such directory", dir.display()));
         }
     }
-    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds };
+    let view = match view {
+        ShotView::Top => steerlab::app::ViewMode::Top,
+        ShotView::Orbit => steerlab::app::ViewMode::Orbit,
+    };
+    let step_through = match step_through {
+        Some(0) => return fail("--step-through counts iterations from 1"),
+        Some(k) => match world.agents.iter().position(|a| a.behaviour.type_name() == "planner") {
+            Some(agent) => Some((agent, k - 1)),
+            None => return fail("--step-through needs a scene with a planner ship"),
+        },
+        None => None,
+    };
+    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through };
     macroquad::Window::from_config(
         shell::window_conf(size),
         shell::run(world, Some(scene.to_path_buf()), mode),

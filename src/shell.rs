@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
 
-use steerlab::app::{tools, App};
+use steerlab::app::{tools, App, ViewMode};
 use steerlab::scene::{load_scene, parse_scene, save_scene};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
@@ -37,6 +37,10 @@ pub enum Mode {
         out: PathBuf,
         /// Simulated seconds before the picture.
         seconds: f64,
+        /// The view the picture shows.
+        view: ViewMode,
+        /// Open the planner step-through of this agent at this iteration (0-based).
+        step_through: Option<(usize, usize)>,
     },
 }
 
@@ -180,15 +184,22 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
     let mut frame_count = 0u64;
     let mut fitted_to_viewport = false;
+    let mut debug_was_open = false;
     let mut last_autosave = get_time();
     let mut frame_ms_smoothed = 0.0f32;
 
-    if let Mode::Shot { seconds, .. } = &mode {
+    if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
         for _ in 0..steps {
             app.step_once();
         }
         app.running = false;
+        app.camera.mode = *view;
+        if let Some((agent, iteration)) = *step_through {
+            app.apply(steerlab::app::Command::OpenPlannerDebug { agent });
+            app.apply(steerlab::app::Command::PlannerDebugGoto(iteration));
+            app.apply(steerlab::app::Command::Select(Some(steerlab::app::Selection::Agent(agent))));
+        }
     }
 
     loop {
@@ -206,14 +217,23 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            keyboard_over_ui = ctx.wants_keyboard_input();
+            // egui's `wants_keyboard_input` is true for any focused widget, and egui focuses a
+            // button when Tab is pressed, which would swallow the 2D/3D key: only a focused text
+            // field (a TextEdit, or a DragValue being typed into) keeps the keys.
+            keyboard_over_ui = ctx
+                .memory(|m| m.focused())
+                .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
         });
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
-        if !fitted_to_viewport {
+        // The step-through's side panel changes the free area: frame the scene again when it
+        // opens or closes.
+        let debug_open = app.planner_debug.is_some();
+        if !fitted_to_viewport || debug_open != debug_was_open {
             app.fit_view();
             fitted_to_viewport = true;
+            debug_was_open = debug_open;
         }
 
         let input_frame = input::read_input(pointer_over_ui, keyboard_over_ui);
@@ -288,6 +308,15 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "agents": app.world.agents.len(),
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),
+        "view": match app.camera.mode {
+            ViewMode::Top => "top",
+            ViewMode::Orbit => "3d",
+        },
+        "planner_debug": app.planner_debug.as_ref().map(|d| serde_json::json!({
+            "agent": d.agent,
+            "iteration": d.iteration,
+            "count": d.count(),
+        })),
         "camera": {
             "center": [app.camera.center.x, app.camera.center.y],
             "zoom": app.camera.zoom,

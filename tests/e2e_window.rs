@@ -430,3 +430,58 @@ fn shot_renders_every_scene_and_the_pictures_are_not_blank() {
         assert!(distinct.len() > 20, "{} looks blank ({} colours)", out.display(), distinct.len());
     }
 }
+
+#[test]
+fn tab_switches_to_the_3d_view_and_the_picture_changes() {
+    if !tools_available("tab_3d") {
+        return;
+    }
+    let (app, _file) = launch_on("tab_3d", "planner-field.json");
+    app.key("space"); // pause, so only the view changes the picture
+    app.wait_for(|s| s["running"] == false && s["view"] == "top", "paused in the top view");
+    app.settle();
+    let world = (400, 80, 800, 500);
+    let top = region_pixels(&app.screenshot("top.png"), world);
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "3d", "the 3D view");
+    app.settle();
+    let orbit = region_pixels(&app.screenshot("orbit.png"), world);
+    let differing = top.chunks(3).zip(orbit.chunks(3)).filter(|(a, b)| a != b).count();
+    assert!(differing > top.len() / 3 / 10, "only {differing} pixels changed");
+    // Shaded spheres: many shades of grey in the 3D picture.
+    let greys: std::collections::HashSet<&[u8]> =
+        orbit.chunks(3).filter(|p| p[0] == p[1] && p[1] == p[2] && p[0] < 200).collect();
+    assert!(greys.len() > 30, "spheres look flat: {} greys", greys.len());
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "top", "back to the top view");
+}
+
+#[test]
+fn step_through_next_button_advances_the_iteration() {
+    if !tools_available("step_through") {
+        return;
+    }
+    let (app, _file) = launch_on("step_through", "planner-two-waypoints.json");
+    app.key("space"); // pause
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("r"); // back to the start, where the plan is the seed's walk-through
+    app.wait_for(|s| s["steps"] == 0, "reset");
+    app.click(app.rect("agent:0"));
+    app.click(app.rect("planner_step_through"));
+    let state = app.wait_for(|s| s["planner_debug"]["count"].as_u64() == Some(8), "the step-through");
+    assert_eq!(state["running"], false, "stepping pauses the simulation");
+    assert_eq!(state["planner_debug"]["iteration"], 0);
+    let world = (360, 60, 560, 600);
+    let first = region_pixels(&app.screenshot("first.png"), world);
+    app.click(app.rect("step:next"));
+    app.wait_for(|s| s["planner_debug"]["iteration"] == 1, "iteration 2");
+    app.click(app.rect("step:next"));
+    app.wait_for(|s| s["planner_debug"]["iteration"] == 2, "iteration 3");
+    app.settle();
+    let third = region_pixels(&app.screenshot("third.png"), world);
+    assert_ne!(first, third, "the world view draws the iteration shown");
+    app.click(app.rect("step:last"));
+    app.wait_for(|s| s["planner_debug"]["iteration"] == 7, "the last iteration");
+    app.click(app.rect("step:close"));
+    app.wait_for(|s| s["planner_debug"].is_null(), "the step-through closed");
+}

@@ -194,6 +194,9 @@ fn conversion_validates_a_scene_built_in_code() {
                 replan_interval: 0.5,
                 arrival_radius: 5.0,
                 smoothing: false,
+                incoming_fire: 0.0,
+                fire_strength: 40.0,
+                fire_seed: 1,
             }),
         }],
     };

@@ -75,6 +75,12 @@ fn summary(world: &World) -> serde_json::Value {
                 value["backtracks"] = serde_json::json!(p.backtracks);
                 value["skips"] = serde_json::json!(p.skips);
             }
+            if let Some(p) = &m.planner {
+                value["waypoints_reached"] = serde_json::json!(p.waypoints_reached);
+                value["replans"] = serde_json::json!(p.replans);
+                value["planned_length"] = serde_json::json!(round(p.planned_length));
+                value["straight_length"] = serde_json::json!(round(p.straight_length));
+            }
             value
         })
         .collect();
@@ -251,4 +257,79 @@ fn compare_scene_agents_all_make_progress_and_avoiders_avoid() {
             assert_eq!(m.collisions, 0, "{} hit an obstacle", m.name);
         }
     }
+}
+
+/// Runs a planner scene for 60 s; returns the world and, per ship, (name, user waypoints).
+fn run_planner_scene(name: &str) -> (World, Vec<MetricsSummary>, Vec<(String, usize)>) {
+    let mut world = load(name);
+    let ships: Vec<(String, usize)> = world
+        .agents
+        .iter()
+        .map(|a| match &a.behaviour {
+            steerlab::sim::Behaviour::Planner { params } => (a.name.clone(), params.waypoints.len()),
+            other => panic!("{name}: {} is a {} agent, not a planner", a.name, other.type_name()),
+        })
+        .collect();
+    world.run_steps(steps_for(&world, SECONDS));
+    let metrics = world.metrics();
+    (world, metrics, ships)
+}
+
+#[test]
+fn static_planner_scenes_reach_every_waypoint_without_collisions() {
+    for name in ["planner-two-waypoints.json", "planner-field.json"] {
+        let (_, metrics, ships) = run_planner_scene(name);
+        for (ship, waypoints) in ships {
+            let m = metric_by_name(&metrics, &ship);
+            let planner = m.planner.as_ref().expect("planner metrics");
+            assert_eq!(planner.waypoints_reached as usize, waypoints, "{name}: {ship} missed waypoints");
+            assert_eq!(m.collisions, 0, "{name}: {ship} touched an obstacle");
+            assert!(m.arrived_at.is_some(), "{name}: {ship} never finished");
+            assert!(
+                planner.planned_length >= planner.straight_length - 1e-3,
+                "{name}: {ship} planned shorter than the straight line"
+            );
+        }
+    }
+}
+
+#[test]
+fn planner_field_smoothing_shortens_the_plan_relative_to_its_straight_line() {
+    let (_, metrics, _) = run_planner_scene("planner-field.json");
+    let ratio = |ship: &str| {
+        let p = metric_by_name(&metrics, ship).planner.unwrap();
+        p.planned_length / p.straight_length
+    };
+    assert!(ratio("smooth") < ratio("alpha"), "smooth {} vs alpha {}", ratio("smooth"), ratio("alpha"));
+    assert!(ratio("alpha") > 1.02, "the field makes alpha detour: {}", ratio("alpha"));
+}
+
+#[test]
+fn planner_moving_obstacles_move_and_ships_replan() {
+    let (world, metrics, ships) = run_planner_scene("planner-moving.json");
+    assert!(world.bounds.is_some(), "the moving scene bounds its obstacles");
+    assert!(world.obstacles.iter().all(|o| o.velocity != glam::Vec3::ZERO));
+    let moved = world.obstacles.iter().filter(|o| o.position.distance(o.start.0) > 10.0).count();
+    assert_eq!(moved, world.obstacles.len(), "every obstacle drifted");
+    for (ship, waypoints) in ships {
+        let p = metric_by_name(&metrics, &ship).planner.unwrap();
+        assert!(p.replans > 20, "{ship}: only {} replans in a minute at 0.5 s", p.replans);
+        assert_eq!(
+            p.waypoints_reached as usize, waypoints,
+            "{ship}: waypoints outside the box are reachable"
+        );
+    }
+}
+
+#[test]
+fn seed_walk_through_scene_matches_the_planner_walk_through() {
+    // The scene mirrors tests/planner_walkthrough.rs: the first plan goes A, B, waypoint 1, C,
+    // waypoint 2, each avoidance round the obstruction the seed names.
+    let world = load("planner-two-waypoints.json");
+    let debug = steerlab::app::PlannerDebug::record(&world, 0).expect("a planner ship");
+    let hits: Vec<Option<usize>> =
+        debug.plan.iterations.iter().map(|it| it.hit.map(|h| h.obstacle)).collect();
+    assert_eq!(hits, [Some(0), None, Some(0), None, None, Some(1), None, None]);
+    use steerlab::planner::WaypointKind::{Avoidance, User};
+    assert_eq!(debug.plan.kinds, [Avoidance, Avoidance, User(0), Avoidance, User(1)]);
 }

@@ -50,7 +50,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 5]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());

@@ -120,8 +120,50 @@ impl Camera {
         let zoom_x = viewport.x * 0.82 / size.x;
         let zoom_y = viewport.y * 0.85 / size.y;
         self.zoom = zoom_x.min(zoom_y).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
-        let radius = 0.5 * size.length();
-        self.distance = (radius / (Self::FOV_Y * 0.5).tan() * 1.1).max(100.0);
+        // What lies below the ground (the lower halves of spheres resting on it) needs no room.
+        let ground_min = if max.z > 0.0 { min.with_z(min.z.max(0.0)) } else { min };
+        self.distance = self.orbit_distance_to_fit(ground_min, max);
+    }
+
+    /// The smallest orbit distance (at the current yaw and pitch) from which every corner of the
+    /// box `min`–`max` projects inside the middle 88% of the viewport; found by bisection, since
+    /// the corners only move inward as the camera backs away.
+    fn orbit_distance_to_fit(&self, min: Vec3, max: Vec3) -> f32 {
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                )
+            })
+            .collect();
+        let (lo_px, size) = (self.viewport.0, self.viewport_size());
+        let (inner_min, inner_max) = (lo_px + size * 0.06, lo_px + size * 0.94);
+        let fits = |distance: f32| {
+            let probe = Camera { distance, mode: ViewMode::Orbit, ..*self };
+            corners.iter().all(|&c| {
+                let in_front = (probe.eye() - c).dot(probe.eye() - probe.center) > 0.0
+                    && probe.eye().distance(c) > probe.orbit_clip().0;
+                in_front
+                    && probe.project_orbit(c).is_some_and(|s| {
+                        s.x >= inner_min.x && s.y >= inner_min.y && s.x <= inner_max.x && s.y <= inner_max.y
+                    })
+            })
+        };
+        let (mut near, mut far) = (50.0f32, 200_000.0f32);
+        if !fits(far) {
+            return 1200.0;
+        }
+        for _ in 0..40 {
+            let mid = (near * far).sqrt();
+            if fits(mid) {
+                far = mid;
+            } else {
+                near = mid;
+            }
+        }
+        far.max(100.0)
     }
 
     /// Position of the orbit camera's eye.
@@ -131,12 +173,23 @@ impl Camera {
         self.center + direction * self.distance.max(1.0)
     }
 
-    /// View-projection matrix of the orbit camera (right-handed, z up, OpenGL clip space).
+    /// Aspect ratio (width / height) of the orbit view, which fills the viewport.
+    pub fn orbit_aspect(&self) -> f32 {
+        let size = self.viewport_size();
+        (size.x / size.y.max(1.0)).max(0.01)
+    }
+
+    /// Near and far clipping distances of the orbit camera.
+    pub fn orbit_clip(&self) -> (f32, f32) {
+        let distance = self.distance.max(1.0);
+        ((distance * 0.01).max(0.1), distance * 20.0)
+    }
+
+    /// View-projection matrix of the orbit camera (right-handed, z up, OpenGL clip space); it
+    /// maps onto the viewport (the part of the window panels leave free).
     pub fn view_projection(&self) -> Mat4 {
-        let aspect = (self.screen.x / self.screen.y.max(1.0)).max(0.01);
-        let far = self.distance.max(1.0) * 20.0;
-        let near = (self.distance.max(1.0) * 0.01).max(0.1);
-        Mat4::perspective_rh_gl(Self::FOV_Y, aspect, near, far)
+        let (near, far) = self.orbit_clip();
+        Mat4::perspective_rh_gl(Self::FOV_Y, self.orbit_aspect(), near, far)
             * Mat4::look_at_rh(self.eye(), self.center, Vec3::Z)
     }
 
@@ -147,14 +200,16 @@ impl Camera {
             return None;
         }
         let ndc = clip.xyz() / clip.w;
-        Some(Vec2::new((ndc.x + 1.0) * 0.5 * self.screen.x, (1.0 - ndc.y) * 0.5 * self.screen.y))
+        let (min, size) = (self.viewport.0, self.viewport_size());
+        Some(Vec2::new(min.x + (ndc.x + 1.0) * 0.5 * size.x, min.y + (1.0 - ndc.y) * 0.5 * size.y))
     }
 
     /// Where the ray under a screen position meets the plane z = `height` in the orbit view.
     pub fn orbit_ray_to_plane(&self, s: Vec2, height: f32) -> Option<Vec3> {
         let inverse = self.view_projection().inverse();
-        let ndc =
-            Vec2::new(s.x / self.screen.x.max(1.0) * 2.0 - 1.0, 1.0 - s.y / self.screen.y.max(1.0) * 2.0);
+        let (min, size) = (self.viewport.0, self.viewport_size());
+        let local = s - min;
+        let ndc = Vec2::new(local.x / size.x * 2.0 - 1.0, 1.0 - local.y / size.y * 2.0);
         let near = inverse * ndc.extend(-1.0).extend(1.0);
         let far = inverse * ndc.extend(1.0).extend(1.0);
         if near.w.abs() < 1e-9 || far.w.abs() < 1e-9 {
@@ -230,6 +285,40 @@ mod tests {
         let right = camera.world_to_screen(Vec3::new(500.0, 0.0, 0.0));
         assert!(left.x > 0.0 && right.x < 1280.0);
         assert!((right.x - left.x) > 1000.0);
+    }
+
+    #[test]
+    fn orbit_view_is_centred_in_the_viewport_left_by_the_panels() {
+        let mut camera = Camera { mode: ViewMode::Orbit, ..Default::default() };
+        camera.set_screen(Vec2::new(1280.0, 800.0), (Vec2::new(340.0, 60.0), Vec2::new(1280.0, 700.0)));
+        let focus = camera.project_orbit(camera.center).unwrap();
+        assert!((focus - Vec2::new(810.0, 380.0)).length() < 0.5, "{focus}");
+        let ground = Vec3::new(-150.0, 90.0, 0.0);
+        let picked = camera.pick_point(camera.project_orbit(ground).unwrap(), 0.0).unwrap();
+        assert!((picked - ground).length() < 0.5, "{picked}");
+    }
+
+    #[test]
+    fn fitting_in_3d_keeps_every_corner_of_the_box_in_view_and_fills_it() {
+        let mut camera = Camera { mode: ViewMode::Orbit, ..Default::default() };
+        camera.set_screen(Vec2::new(1280.0, 800.0), (Vec2::new(340.0, 60.0), Vec2::new(1280.0, 700.0)));
+        let (min, max) = (Vec3::new(-600.0, -300.0, 0.0), Vec3::new(600.0, 300.0, 300.0));
+        camera.fit(min, max);
+        let mut lo = Vec2::splat(f32::MAX);
+        let mut hi = Vec2::splat(f32::MIN);
+        for i in 0..8 {
+            let c = Vec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            );
+            let s = camera.project_orbit(c).unwrap();
+            lo = lo.min(s);
+            hi = hi.max(s);
+        }
+        assert!(lo.x >= 340.0 && lo.y >= 60.0 && hi.x <= 1280.0 && hi.y <= 700.0, "{lo} {hi}");
+        let used = (hi - lo) / Vec2::new(940.0, 640.0);
+        assert!(used.max_element() > 0.85, "the box fills the view: {used}");
     }
 
     #[test]

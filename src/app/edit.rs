@@ -605,6 +605,9 @@ pub fn move_selection(world: &mut World, selection: Selection, position: Vec3) {
                         *w = position;
                     }
                 }
+                // The ship flies to the moved waypoint: it replans from where it is (as an edit of
+                // the waypoint list in the inspector does).
+                a.state = BehaviourState::start(&a.behaviour);
             }
         }
     }

@@ -17,11 +17,13 @@ use crate::sim::{Agent, Behaviour, Rgb, World};
 pub mod camera;
 pub mod edit;
 pub mod history;
+pub mod planner_debug;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
+pub use planner_debug::PlannerDebug;
 pub use tools::{InputFrame, Key, MouseButton, Tool};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).
@@ -285,6 +287,23 @@ pub enum Command {
         /// Velocity change.
         impulse: Vec3,
     },
+    /// Append a waypoint to a planner agent's list (the Target tool with a planner selected).
+    AddWaypoint {
+        /// Agent index.
+        agent: usize,
+        /// Where.
+        position: Vec3,
+    },
+    /// Replan a planner agent from where it is, recording every iteration, and show them one at
+    /// a time (pauses the simulation).
+    OpenPlannerDebug {
+        /// Agent index.
+        agent: usize,
+    },
+    /// Show this iteration of the recorded plan (clamped to the recorded range).
+    PlannerDebugGoto(usize),
+    /// Leave the step-through mode.
+    ClosePlannerDebug,
     /// Replace the world with an empty scene.
     NewScene,
 }
@@ -337,6 +356,8 @@ pub struct App {
     pub previous_positions: Vec<Vec3>,
     /// Fraction of a step left in the accumulator, 0–1 (for interpolated drawing).
     pub interpolation: f32,
+    /// The planner step-through, when open.
+    pub planner_debug: Option<PlannerDebug>,
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
@@ -365,6 +386,7 @@ impl App {
             tool_state: tools::ToolState::default(),
             previous_positions: Vec::new(),
             interpolation: 0.0,
+            planner_debug: None,
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -395,6 +417,7 @@ impl App {
         self.tool_state = tools::ToolState::default();
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
         self.accumulator = 0.0;
+        self.planner_debug = None;
         self.fit_view();
     }
 
@@ -461,6 +484,17 @@ impl App {
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
         self.trails.resize(self.world.agents.len());
         self.dirty = true;
+        self.close_stale_planner_debug();
+    }
+
+    /// Closes the step-through when its agent is gone or no longer a planner.
+    fn close_stale_planner_debug(&mut self) {
+        let stale = self.planner_debug.as_ref().is_some_and(|d| {
+            !matches!(self.world.agents.get(d.agent).map(|a| &a.behaviour), Some(Behaviour::Planner { .. }))
+        });
+        if stale {
+            self.planner_debug = None;
+        }
     }
 
     /// Undoes the last edit.
@@ -552,6 +586,7 @@ impl App {
                 self.history.clear();
                 self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
                 self.accumulator = 0.0;
+                self.planner_debug = None;
             }
             Command::SetTimeScale(scale) => {
                 if scale.is_finite() {
@@ -569,6 +604,8 @@ impl App {
                 if let Some(selection) = self.selection {
                     self.checkpoint(None);
                     let note = edit::delete(&mut self.world, selection);
+                    // Indices may have shifted: the recorded plan no longer names its agent safely.
+                    self.planner_debug = None;
                     self.selection = None;
                     self.hover = None;
                     self.trails.resize(self.world.agents.len());
@@ -585,6 +622,7 @@ impl App {
                 {
                     self.checkpoint(Some((agent, 1)));
                     edit::set_behaviour(&mut self.world, agent, behaviour);
+                    self.close_stale_planner_debug();
                 }
             }
             Command::SetAgentProperties { agent, name, color, limits, avoid_obstacles } => {
@@ -744,6 +782,41 @@ impl App {
                     }
                 }
             }
+            Command::AddWaypoint { agent, position } => {
+                let behaviour = match self.world.agents.get(agent).map(|a| &a.behaviour) {
+                    Some(Behaviour::Planner { params }) if position.is_finite() => {
+                        let mut params = params.clone();
+                        params.waypoints.push(position);
+                        Some((Behaviour::Planner { params }, params_len(&self.world, agent) + 1))
+                    }
+                    _ => None,
+                };
+                if let Some((behaviour, count)) = behaviour {
+                    self.checkpoint(None);
+                    edit::set_behaviour(&mut self.world, agent, behaviour);
+                    self.selection = Some(Selection::Waypoint { agent, waypoint: count - 1 });
+                    self.info(format!(
+                        "waypoint {count} added; Shift+drag it in 3D (or edit z) to set its height"
+                    ));
+                }
+            }
+            Command::OpenPlannerDebug { agent } => match PlannerDebug::record(&self.world, agent) {
+                Some(debug) => {
+                    self.running = false;
+                    self.info(format!(
+                        "recorded {} planner iterations from the ship's position; step through them",
+                        debug.count()
+                    ));
+                    self.planner_debug = Some(debug);
+                }
+                None => self.set_error("step-through needs a planner agent"),
+            },
+            Command::PlannerDebugGoto(iteration) => {
+                if let Some(debug) = &mut self.planner_debug {
+                    debug.goto(iteration);
+                }
+            }
+            Command::ClosePlannerDebug => self.planner_debug = None,
             Command::NewScene => {
                 self.checkpoint(None);
                 let mut world = World::default();
@@ -769,6 +842,14 @@ impl App {
     /// Screen position of the mouse in world coordinates on the ground (top view or 3D).
     pub fn mouse_world(&self, mouse: Vec2) -> Option<Vec3> {
         self.camera.pick_point(mouse, 0.0)
+    }
+}
+
+/// How many waypoints planner agent `agent` has (0 for other agents).
+fn params_len(world: &World, agent: usize) -> usize {
+    match world.agents.get(agent).map(|a| &a.behaviour) {
+        Some(Behaviour::Planner { params }) => params.waypoints.len(),
+        _ => 0,
     }
 }
 

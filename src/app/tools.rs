@@ -64,11 +64,13 @@ impl Tool {
     pub fn hint(self) -> &'static str {
         match self {
             Tool::Select => {
-                "Select: click to select, drag to move, Delete removes, M clones the agent to compare, Tab 3D view"
+                "Select: click to select, drag to move, Alt+drag (or Ctrl+drag) from an agent pushes it, Delete removes, M clones to compare, Tab 3D view"
             }
             Tool::Path => "Path: click to add points, click a segment to insert, Enter or Esc finishes, N starts a new path",
             Tool::Obstacle => "Obstacle: click to place, drag to size",
-            Tool::Target => "Target: click to place a target for seek, flee and arrive",
+            Tool::Target => {
+                "Target: click to place a target for seek, flee and arrive; with a planner ship selected, click to append a waypoint"
+            }
             Tool::Agent => "Agent: click to place an agent with the behaviour chosen in the toolbar",
             Tool::Curve => "Curve: drag from the centre to size a curve; for a spline click points, Enter finishes",
         }
@@ -258,7 +260,22 @@ pub struct ToolState {
     pub press_over_ui: bool,
     /// Last mouse position while panning or orbiting.
     pub view_drag: Option<Vec2>,
+    /// A push being aimed (Alt or Ctrl + drag from an agent).
+    pub push: Option<PushDrag>,
 }
+
+/// A push being aimed: the arrow runs from the agent to `to`; on release the agent's velocity
+/// changes by `(to − position) ·` [`PUSH_PER_UNIT`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PushDrag {
+    /// The agent pushed.
+    pub agent: usize,
+    /// The arrow's head, in the world (on the plane at the agent's height).
+    pub to: Vec3,
+}
+
+/// Velocity change per world unit of push arrow (1/s: an arrow 100 units long adds 100 units/s).
+pub const PUSH_PER_UNIT: f32 = 1.0;
 
 /// Pixels within which a click picks something.
 pub const PICK_TOLERANCE_PX: f32 = 8.0;
@@ -418,6 +435,30 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
     let height = app.selection.and_then(|s| edit::selection_position(&app.world, s)).map_or(0.0, |p| p.z);
     let Some(mouse_world) = app.camera.pick_point(input.mouse, 0.0) else { return };
 
+    // A push being aimed follows the mouse on the agent's height and fires on release.
+    if let Some(mut push) = app.tool_state.push {
+        let Some(agent) = app.world.agents.get(push.agent) else {
+            app.tool_state.push = None;
+            return;
+        };
+        let from = agent.kinematics.position;
+        if let Some(to) = app.camera.pick_point(input.mouse, from.z) {
+            push.to = to;
+        }
+        if left_released || !left_down {
+            app.tool_state.push = None;
+            let impulse = (push.to - from) * PUSH_PER_UNIT;
+            if impulse.length() > 1e-3 {
+                let name = agent.name.clone();
+                app.apply(Command::Push { agent: push.agent, impulse });
+                app.info(format!("pushed {name} by {:.0} units/s", impulse.length()));
+            }
+        } else {
+            app.tool_state.push = Some(push);
+        }
+        return;
+    }
+
     // Dragging continues whatever the tool (a drag started by Select or by clicking a point).
     if let Some(mut drag) = app.tool_state.drag {
         if left_down || left_released {
@@ -451,8 +492,13 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
             if left_pressed {
                 let picked = app.hover;
                 app.selection = picked;
-                if let Some(selection) = picked {
-                    start_drag(app, selection, input, height);
+                match picked {
+                    Some(Selection::Agent(agent)) if input.alt || input.ctrl => {
+                        let from = app.world.agents.get(agent).map_or(mouse_world, |a| a.kinematics.position);
+                        app.tool_state.push = Some(PushDrag { agent, to: from });
+                    }
+                    Some(selection) => start_drag(app, selection, input, height),
+                    None => {}
                 }
             }
         }
@@ -479,7 +525,15 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
         }
         Tool::Target => {
             if left_pressed {
-                app.apply(Command::AddTarget { position: mouse_world });
+                match planner_selected(app) {
+                    // With a planner ship (or one of its waypoints) selected the click appends a
+                    // waypoint on the plane at the selected ship's or waypoint's height.
+                    Some(agent) => {
+                        let at = app.camera.pick_point(input.mouse, height).unwrap_or(mouse_world);
+                        app.apply(Command::AddWaypoint { agent, position: at });
+                    }
+                    None => app.apply(Command::AddTarget { position: mouse_world }),
+                }
             }
         }
         Tool::Agent => {
@@ -508,6 +562,12 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
             }
         }
     }
+}
+
+/// The planner agent selected (directly or through one of its waypoints), if any.
+pub fn planner_selected(app: &App) -> Option<usize> {
+    let agent = app.selected_agent()?;
+    matches!(app.world.agents.get(agent)?.behaviour, crate::sim::Behaviour::Planner { .. }).then_some(agent)
 }
 
 fn start_drag(app: &mut App, selection: Selection, input: &InputFrame, height: f32) {

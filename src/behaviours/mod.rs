@@ -127,6 +127,8 @@ pub enum GizmoRole {
     CastHit,
     /// The avoidance vector from a hit point to the avoidance point.
     AvoidanceVector,
+    /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
+    Disturbance,
 }
 
 /// A shape in world coordinates.

@@ -31,7 +31,7 @@ pub const BENCH_START: Vec3 = Vec3::ZERO;
 pub const BENCH_WAYPOINTS: usize = 10;
 
 /// The splitmix64 generator: deterministic, tiny, good enough for test fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SplitMix64 {
     state: u64,
 }

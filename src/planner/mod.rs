@@ -18,8 +18,9 @@
 //!
 //! # Parameters
 //! [`PlannerParams`]: `waypoints`, `clearance`, `iteration_limit`, `replan_interval` (seed: 0.5 s),
-//! `arrival_radius`, `smoothing`. The ship's radius, speed and acceleration come from its
-//! [`Limits`].
+//! `arrival_radius`, `smoothing`, and the "incoming fire" disturbance (`incoming_fire` hits per
+//! second of `fire_strength`, seeded by `fire_seed`). The ship's radius, speed and acceleration
+//! come from its [`Limits`].
 
 use crate::behaviours::{Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Sphere;
@@ -54,6 +55,14 @@ pub struct PlannerParams {
     pub arrival_radius: f32,
     /// Drop waypoints whose neighbours see each other.
     pub smoothing: bool,
+    /// "Incoming fire": random hits per second that knock the ship off course (0 = none,
+    /// typically 0.2–3). Each hit is a velocity change of `fire_strength` in a random direction,
+    /// drawn from a generator seeded by `fire_seed` and the ship's start, never from a clock.
+    pub incoming_fire: f32,
+    /// Velocity change of one hit, world units per second (typically 10–100).
+    pub fire_strength: f32,
+    /// Seed of the hits' generator (two ships with the same seed and start are hit alike).
+    pub fire_seed: u64,
 }
 
 impl Default for PlannerParams {
@@ -65,6 +74,9 @@ impl Default for PlannerParams {
             replan_interval: 0.5,
             arrival_radius: 10.0,
             smoothing: false,
+            incoming_fire: 0.0,
+            fire_strength: 40.0,
+            fire_seed: 1,
         }
     }
 }
@@ -124,6 +136,12 @@ pub struct ShipState {
     pub status: Option<PlanStatus>,
     /// The latest plan's avoidance waypoints with their hit points (for gizmos).
     pub avoidances: Vec<Avoidance>,
+    /// The incoming-fire generator (seeded on the first step from `fire_seed` and the start).
+    pub fire_rng: SplitMix64,
+    /// Hits taken from incoming fire.
+    pub hits: u32,
+    /// The latest hit: where the ship was, the velocity change, and seconds since.
+    pub last_hit: Option<(Vec3, Vec3, f32)>,
 }
 
 impl ShipState {

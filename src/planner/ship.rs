@@ -32,13 +32,20 @@
 //!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
 //! 5. Once the queue is empty the ship holds position on the last waypoint.
+//! 6. *Incoming fire* (optional disturbance). While waypoints remain, each step is hit with
+//!    probability `incoming_fire · dt` (a Bernoulli approximation of a Poisson process). A hit
+//!    changes the velocity by `fire_strength` in a random direction (in the horizontal plane when
+//!    the start and every waypoint share one height, so 2D scenes stay flat); the step's steering
+//!    is then that new velocity instead of the thrust. The generator is [`SplitMix64`] seeded on
+//!    the first step from `fire_seed` and the start position, so runs repeat bit for bit. Recovery
+//!    is steps 2 and 4: the ship replans at once when knocked off its leg and steers back.
 //!
 //! # Parameters
 //! [`PlannerParams`] (clearance, iteration limit, replan interval, arrival radius, smoothing) and
 //! the agent's [`Limits`] (radius for the casts, max speed, max acceleration).
 
 use super::plan::{plan, straight_length, PlanOptions, WaypointKind};
-use super::{ObstacleIndex, PlannerParams, ShipState};
+use super::{ObstacleIndex, PlannerParams, ShipState, SplitMix64};
 use crate::behaviours::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -70,6 +77,7 @@ pub fn step(
         state.leg_start = pos;
         state.leg_entry = pos;
         state.straight_length = straight_length(pos, &state.remaining);
+        state.fire_rng = SplitMix64::new(fire_seed(params.fire_seed, pos));
     } else {
         state.since_replan += dt;
     }
@@ -108,15 +116,62 @@ pub fn step(
     drop_intermediate_waypoints(pos, limits, obstacles, params, state);
 
     let desired = desired_velocity(k, limits, params, state);
+    let hit = incoming_fire(pos, params, state, dt);
     if gizmos.is_enabled() {
-        emit_gizmos(pos, desired, params, state, gizmos);
+        emit_gizmos(pos, desired, obstacles, params, state, gizmos);
     }
-    Steering::Acceleration(accelerate_toward_velocity(
-        k.velocity,
-        desired,
-        STEER_TIME,
-        limits.max_acceleration,
-    ))
+    match hit {
+        Some(change) => Steering::Velocity(k.velocity + change),
+        None => Steering::Acceleration(accelerate_toward_velocity(
+            k.velocity,
+            desired,
+            STEER_TIME,
+            limits.max_acceleration,
+        )),
+    }
+}
+
+/// How long the latest hit stays drawn, seconds.
+const HIT_SHOWN_FOR: f32 = 0.75;
+
+/// The seed of the incoming-fire generator: the scene's seed mixed with the start position.
+fn fire_seed(seed: u64, start: Vec3) -> u64 {
+    let [x, y, z] = start.to_array().map(|c| c.to_bits() as u64);
+    seed ^ x.rotate_left(7) ^ y.rotate_left(29) ^ z.rotate_left(47)
+}
+
+/// Draws this step's incoming fire (module header, step 6): the velocity change of a hit, if any.
+fn incoming_fire(pos: Vec3, params: &PlannerParams, state: &mut ShipState, dt: f32) -> Option<Vec3> {
+    if let Some((_, _, age)) = &mut state.last_hit {
+        *age += dt;
+        if *age > HIT_SHOWN_FOR {
+            state.last_hit = None;
+        }
+    }
+    let rate = params.incoming_fire;
+    let strength = params.fire_strength;
+    if !(rate.is_finite() && rate > 0.0 && strength.is_finite() && strength > 0.0)
+        || state.remaining.is_empty()
+    {
+        return None;
+    }
+    let chance = (rate * dt).min(1.0);
+    if state.fire_rng.next_f32() >= chance {
+        return None;
+    }
+    let angle = std::f32::consts::TAU * state.fire_rng.next_f32();
+    let rise = 2.0 * state.fire_rng.next_f32() - 1.0;
+    let flat = state.remaining.iter().chain(&params.waypoints).all(|w| (w.z - state.start.z).abs() < 1e-3);
+    let direction = if flat {
+        Vec3::new(angle.cos(), angle.sin(), 0.0)
+    } else {
+        let across = (1.0 - rise * rise).max(0.0).sqrt();
+        Vec3::new(across * angle.cos(), across * angle.sin(), rise)
+    };
+    let change = direction * strength;
+    state.hits += 1;
+    state.last_hit = Some((pos, change, 0.0));
+    Some(change)
 }
 
 /// Plans from `pos` and installs the plan in `state`.
@@ -348,7 +403,14 @@ fn desired_velocity(k: &Kinematics, limits: &Limits, params: &PlannerParams, sta
     (carrot - pos).normalize_or_zero() * desired_speed
 }
 
-fn emit_gizmos(pos: Vec3, desired: Vec3, params: &PlannerParams, state: &ShipState, gizmos: &mut Gizmos) {
+fn emit_gizmos(
+    pos: Vec3,
+    desired: Vec3,
+    obstacles: &[Sphere],
+    params: &PlannerParams,
+    state: &ShipState,
+    gizmos: &mut Gizmos,
+) {
     if let Some(&first_user) = state.remaining.first() {
         gizmos.push(GizmoRole::Probe, GizmoShape::Line(pos, first_user));
     }
@@ -364,9 +426,20 @@ fn emit_gizmos(pos: Vec3, desired: Vec3, params: &PlannerParams, state: &ShipSta
             GizmoShape::Circle { center: target, radius: params.arrival_radius },
         );
     }
+    let mut outlined: Vec<usize> = Vec::new();
     for a in &state.avoidances {
         gizmos.push(GizmoRole::CastHit, GizmoShape::Point(a.hit_point));
         gizmos.push(GizmoRole::AvoidanceVector, GizmoShape::Arrow(a.hit_point, a.waypoint));
+        // The seed's blue: the obstacle the cast detected, outlined once.
+        if !outlined.contains(&a.obstacle) {
+            outlined.push(a.obstacle);
+            if let Some(s) = obstacles.get(a.obstacle) {
+                gizmos.push(GizmoRole::CastHit, GizmoShape::Circle { center: s.center, radius: s.radius });
+            }
+        }
+    }
+    if let Some((at, change, _)) = state.last_hit {
+        gizmos.push(GizmoRole::Disturbance, GizmoShape::Arrow(at, at + change));
     }
     gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(pos, pos + desired * STEER_TIME));
 }

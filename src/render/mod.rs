@@ -8,7 +8,7 @@
 
 use macroquad::prelude::{
     clear_background, draw_circle, draw_circle_lines, draw_line, draw_poly, draw_rectangle, draw_text,
-    draw_triangle, measure_text, Color, Vec2,
+    draw_triangle, Color, Vec2,
 };
 
 use crate::app::{edit, App, Selection, Tool, ViewMode};
@@ -16,8 +16,12 @@ use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
 use crate::sim::{Agent, Behaviour};
 
 pub mod batch;
+pub mod labels;
 pub mod orbit;
+pub mod planner;
 pub mod style;
+
+use labels::Labels;
 
 /// Names are drawn next to agents up to this many agents.
 pub const MAX_LABELLED_AGENTS: usize = 40;
@@ -54,6 +58,7 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::TargetRadius | GizmoRole::SlowRadius => d.arrive_radii,
         GizmoRole::PathRadius => d.path_radius,
         GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
+        GizmoRole::Disturbance => true,
         GizmoRole::Probe | GizmoRole::CastHit | GizmoRole::AvoidanceVector => {
             if planner {
                 d.plan
@@ -77,7 +82,8 @@ fn to_screen(app: &App, p: glam::Vec3) -> Vec2 {
     app.camera.world_to_screen(p)
 }
 
-fn draw_arrow(from: Vec2, to: Vec2, thickness: f32, color: Color) {
+/// An arrow in screen space with a filled head.
+pub(crate) fn draw_arrow(from: Vec2, to: Vec2, thickness: f32, color: Color) {
     let dir = to - from;
     let length = dir.length();
     if length < 1.0 {
@@ -102,7 +108,7 @@ fn draw_dashed_circle(center: Vec2, radius: f32, thickness: f32, color: Color) {
     }
 }
 
-fn nice_grid_step(zoom: f32) -> f32 {
+pub(crate) fn nice_grid_step(zoom: f32) -> f32 {
     let target_px = 40.0;
     let raw = target_px / zoom.max(1e-6);
     let magnitude = 10f32.powf(raw.log10().floor());
@@ -147,7 +153,7 @@ fn selected_path(app: &App) -> Option<usize> {
     app.selection.and_then(Selection::path)
 }
 
-fn draw_paths(app: &App) {
+fn draw_paths(app: &App, labels: &mut Labels) {
     let zoom = app.camera.zoom;
     // Channel bands first (opaque, so overlaps don't darken), then centre lines on top.
     if app.display.path_radius {
@@ -217,8 +223,7 @@ fn draw_paths(app: &App) {
             }
         }
         if let Some(&first) = path.polyline.points().first() {
-            let s = to_screen(app, first);
-            draw_text(&path.id, s.x + 9.0, s.y - 9.0, 16.0, style::PATH);
+            labels.add(&path.id, to_screen(app, first), 8.0, 16, style::PATH);
         }
     }
 }
@@ -229,7 +234,7 @@ pub fn curve_samples(curve: &crate::geometry::Curve, n: usize) -> Vec<glam::Vec3
     (0..=n).map(|i| curve.point(t0 + (t1 - t0) * i as f32 / n as f32)).collect()
 }
 
-fn draw_curves(app: &App) {
+fn draw_curves(app: &App, labels: &mut Labels) {
     for (idx, named) in app.world.curves.iter().enumerate() {
         let selected = app.selection == Some(Selection::Curve(idx));
         let color = if selected {
@@ -246,7 +251,7 @@ fn draw_curves(app: &App) {
         }
         let handle = to_screen(app, edit::curve_handle(&named.curve));
         draw_circle_lines(handle.x, handle.y, 4.0, 1.5, color);
-        draw_text(&named.id, handle.x + 7.0, handle.y - 7.0, 16.0, style::CURVE);
+        labels.add(&named.id, handle, 6.0, 16, style::CURVE);
     }
 }
 
@@ -266,13 +271,20 @@ fn draw_obstacles(app: &App) {
         };
         draw_circle_lines(s.x, s.y, r, width, edge);
         if obstacle.velocity.length_squared() > 0.0 {
-            let tip = to_screen(app, obstacle.position + obstacle.velocity * 0.5);
-            draw_arrow(s, tip, 1.5, style::OBSTACLE_EDGE);
+            // From the surface to where it will be in a second (an arrow from the centre would
+            // hide inside a slow sphere).
+            let edge = obstacle.position + obstacle.velocity.normalize_or_zero() * obstacle.radius;
+            draw_arrow(
+                to_screen(app, edge),
+                to_screen(app, edge + obstacle.velocity),
+                1.5,
+                style::OBSTACLE_EDGE,
+            );
         }
     }
 }
 
-fn draw_targets(app: &App) {
+fn draw_targets(app: &App, labels: &mut Labels) {
     for (idx, target) in app.world.targets.iter().enumerate() {
         let s = to_screen(app, target.position);
         let this = Selection::Target(idx);
@@ -289,7 +301,7 @@ fn draw_targets(app: &App) {
         draw_line(s.x + 5.0, s.y, s.x + 13.0, s.y, 1.5, color);
         draw_line(s.x, s.y - 13.0, s.x, s.y - 5.0, 1.5, color);
         draw_line(s.x, s.y + 5.0, s.x, s.y + 13.0, 1.5, color);
-        draw_text(&target.id, s.x + 12.0, s.y + 20.0, 16.0, style::TARGET);
+        labels.add(&target.id, s, 12.0, 16, style::TARGET);
     }
 }
 
@@ -321,6 +333,10 @@ fn draw_trails(app: &App) {
 fn draw_gizmos(app: &App) {
     let zoom = app.camera.zoom;
     for idx in gizmo_agents(app) {
+        if debugged_agent(app) == Some(idx) {
+            // The step-through draws this ship's plan instead of its live gizmos.
+            continue;
+        }
         let Some(agent) = app.world.agents.get(idx) else { continue };
         let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
         for gizmo in agent.gizmos.items() {
@@ -353,6 +369,9 @@ fn draw_gizmos(app: &App) {
                     let r = radius * zoom;
                     if gizmo.role == GizmoRole::SlowRadius || gizmo.role == GizmoRole::NodeRadius {
                         draw_dashed_circle(s, r, 1.5, color);
+                    } else if gizmo.role == GizmoRole::CastHit {
+                        // The obstacle a planner cast detected: the seed's blue outline.
+                        draw_circle_lines(s.x, s.y, r, 3.0, color);
                     } else {
                         draw_circle_lines(s.x, s.y, r, 1.5, color);
                     }
@@ -408,7 +427,12 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     }
 }
 
-fn draw_planner_waypoints(app: &App) {
+/// The agent whose plan the step-through shows, if open.
+pub fn debugged_agent(app: &App) -> Option<usize> {
+    app.planner_debug.as_ref().map(|d| d.agent)
+}
+
+fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         let Behaviour::Planner { params } = &agent.behaviour else { continue };
         let color = style::agent_color(agent.color, 1.0);
@@ -419,9 +443,30 @@ fn draw_planner_waypoints(app: &App) {
                 if app.selection == Some(this) || app.hover == Some(this) { style::SELECTED } else { color };
             draw_poly(s.x, s.y, 4, 7.0, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
             draw_poly_outline(s, 7.0, edge);
-            draw_text(format!("{}", i + 1), s.x + 9.0, s.y - 6.0, 16.0, edge);
+            labels.add(&waypoint_label(w, i), s, 7.0, 16, edge);
         }
     }
+}
+
+/// A planner waypoint's label: its number, and its height when it is off the ground.
+pub fn waypoint_label(w: glam::Vec3, index: usize) -> String {
+    if w.z.abs() >= 0.5 {
+        format!("{} (z {:.0})", index + 1, w.z)
+    } else {
+        format!("{}", index + 1)
+    }
+}
+
+/// The push being aimed (Alt/Ctrl+drag): an arrow from the agent and its size.
+fn draw_push_preview(app: &App, labels: &mut Labels) {
+    let Some(push) = app.tool_state.push else { return };
+    let Some(agent) = app.world.agents.get(push.agent) else { return };
+    let color = style::gizmo_color(GizmoRole::Disturbance, true);
+    let from = to_screen(app, agent.kinematics.position);
+    let to = to_screen(app, push.to);
+    draw_arrow(from, to, 3.0, color);
+    let change = (push.to - agent.kinematics.position).length() * crate::app::tools::PUSH_PER_UNIT;
+    labels.add(&format!("push {change:.0} units/s"), to, 8.0, 16, color);
 }
 
 fn draw_poly_outline(center: Vec2, radius: f32, color: Color) {
@@ -461,56 +506,49 @@ fn draw_tool_preview(app: &App) {
     }
 }
 
-/// Places labels next to their agents, moving a label down while it would overlap one already
-/// placed (agents that start together would otherwise hide each other's names).
-fn draw_labels(app: &App) {
-    if !app.display.labels || app.world.agents.len() > MAX_LABELLED_AGENTS {
-        return;
-    }
-    let mut placed: Vec<(Vec2, Vec2)> = Vec::new();
+/// Agents' names go first, next to them and clear of every agent's body (agents that start
+/// together would otherwise hide each other's names).
+fn agent_labels(app: &App, labels: &mut Labels) {
+    let labelled = app.display.labels && app.world.agents.len() <= MAX_LABELLED_AGENTS;
     for (idx, agent) in app.world.agents.iter().enumerate() {
         let s = to_screen(app, app.draw_position(idx));
         let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-        let dims = measure_text(&agent.name, None, 16, 1.0);
-        let x = s.x + size + 4.0;
-        let mut y = s.y - size - 2.0;
-        let line = dims.height + 5.0;
-        for _ in 0..12 {
-            let min = Vec2::new(x - 2.0, y - dims.offset_y - 1.0);
-            let max = min + Vec2::new(dims.width + 4.0, dims.height + 3.0);
-            let overlaps =
-                placed.iter().any(|(a, b)| min.x < b.x && max.x > a.x && min.y < b.y && max.y > a.y);
-            if !overlaps {
-                break;
-            }
-            y += line;
-        }
-        let min = Vec2::new(x - 2.0, y - dims.offset_y - 1.0);
-        let size_box = Vec2::new(dims.width + 4.0, dims.height + 3.0);
-        placed.push((min, min + size_box));
-        draw_rectangle(min.x, min.y, size_box.x, size_box.y, Color::new(1.0, 1.0, 1.0, 0.75));
-        draw_text(&agent.name, x, y, 16.0, style::agent_color(agent.color, 1.0));
+        labels.reserve(s - Vec2::splat(size), s + Vec2::splat(size));
+    }
+    if !labelled {
+        return;
+    }
+    for (idx, agent) in app.world.agents.iter().enumerate() {
+        let s = to_screen(app, app.draw_position(idx));
+        let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+        labels.add(&agent.name, s, size + 2.0, 16, style::agent_color(agent.color, 1.0));
     }
 }
 
 /// The top view.
 pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
+    let mut labels = Labels::new();
+    agent_labels(app, &mut labels);
     if app.display.grid {
         draw_grid(app);
     }
-    draw_paths(app);
-    draw_curves(app);
+    draw_paths(app, &mut labels);
+    draw_curves(app, &mut labels);
     draw_obstacles(app);
-    draw_targets(app);
+    draw_targets(app, &mut labels);
     draw_trails(app);
     draw_gizmos(app);
-    draw_planner_waypoints(app);
+    if let Some(debug) = &app.planner_debug {
+        planner::draw_top(app, debug, &mut labels);
+    }
+    draw_planner_waypoints(app, &mut labels);
     let mut agents = batch::Batch::default();
     for (idx, agent) in app.world.agents.iter().enumerate() {
         draw_agent(app, idx, agent, &mut agents);
     }
     agents.flush();
     draw_tool_preview(app);
-    draw_labels(app);
+    draw_push_preview(app, &mut labels);
+    labels.draw();
 }

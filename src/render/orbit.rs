@@ -1,23 +1,31 @@
 //! The 3D orbit view: a ground grid on z = 0, paths and curves as lines (the helix rises),
 //! obstacles as shaded spheres (per-vertex Lambert lighting, no shader needed), agents as
-//! oriented cones with a drop line to the ground, and every gizmo in 3D. Labels are drawn in
-//! screen space afterwards, projected with the same matrix as the 3D camera.
+//! oriented cones with a drop line to the ground, planner waypoints as diamonds on drop lines, and
+//! every gizmo in 3D. Lines that carry meaning (paths, the planner's green, red and black) are
+//! thin lit tubes whose width is a few pixels wherever they are, so they read like the top view's
+//! lines but hide behind what stands in front of them. The planner step-through is drawn here in
+//! 3D too, its swept sphere a faint capsule. Labels are placed in screen space afterwards (never
+//! overlapping), projected with the same matrix as the 3D camera, which fills the part of the
+//! window the panels leave free.
 
 use macroquad::models::{draw_line_3d, draw_mesh, Mesh, Vertex};
 use macroquad::prelude::{
-    clear_background, draw_text, set_camera, set_default_camera, Camera3D, Color, Vec2, Vec3, Vec4,
+    clear_background, screen_height, set_camera, set_default_camera, Camera3D, Color, Vec2, Vec3, Vec4,
 };
 
-use super::{curve_samples, gizmo_agents, gizmo_visible, style};
-use crate::app::{App, Selection};
+use super::labels::Labels;
+use super::planner::{self as plan_view, Picture};
+use super::{curve_samples, debugged_agent, gizmo_agents, gizmo_visible, style, waypoint_label};
+use crate::app::{App, Camera, PlannerDebug, Selection};
 use crate::behaviours::{GizmoRole, GizmoShape};
 use crate::sim::Behaviour;
 
-const LIGHT: Vec3 = Vec3::new(0.35, 0.25, 0.9);
+/// Where the light comes from: above, in front of and to the left of the default camera.
+const LIGHT: Vec3 = Vec3::new(-0.35, -0.55, 0.76);
 
 fn shade(color: Color, normal: Vec3) -> [u8; 4] {
     let lambert = normal.normalize_or_zero().dot(LIGHT.normalize()).max(0.0);
-    let k = 0.35 + 0.65 * lambert;
+    let k = 0.42 + 0.58 * lambert;
     [
         (color.r * k * 255.0).clamp(0.0, 255.0) as u8,
         (color.g * k * 255.0).clamp(0.0, 255.0) as u8,
@@ -52,13 +60,18 @@ pub fn sphere_mesh(center: Vec3, radius: f32, color: Color, rings: u16, sectors:
     Mesh { vertices, indices, texture: None }
 }
 
+/// Two unit vectors perpendicular to `axis` and to each other.
+fn perpendiculars(axis: Vec3) -> (Vec3, Vec3) {
+    let helper = if axis.z.abs() < 0.9 { Vec3::Z } else { Vec3::X };
+    let u = axis.cross(helper).normalize_or_zero();
+    (u, axis.cross(u))
+}
+
 /// A lit cone from `base` to `tip`.
 pub fn cone_mesh(base: Vec3, tip: Vec3, radius: f32, color: Color) -> Mesh {
     let axis = (tip - base).normalize_or_zero();
-    let helper = if axis.z.abs() < 0.9 { Vec3::Z } else { Vec3::X };
-    let u = axis.cross(helper).normalize_or_zero();
-    let v = axis.cross(u);
-    let sides = 10u16;
+    let (u, v) = perpendiculars(axis);
+    let sides = 12u16;
     let mut vertices = Vec::new();
     let mut indices = Vec::new();
     for i in 0..sides {
@@ -80,32 +93,100 @@ pub fn cone_mesh(base: Vec3, tip: Vec3, radius: f32, color: Color) -> Mesh {
     Mesh { vertices, indices, texture: None }
 }
 
-fn circle_3d(center: Vec3, radius: f32, color: Color) {
-    let n = 40;
-    for i in 0..n {
-        let a0 = std::f32::consts::TAU * i as f32 / n as f32;
-        let a1 = std::f32::consts::TAU * (i + 1) as f32 / n as f32;
-        draw_line_3d(
-            center + Vec3::new(a0.cos(), a0.sin(), 0.0) * radius,
-            center + Vec3::new(a1.cos(), a1.sin(), 0.0) * radius,
-            color,
-        );
+/// A lit tube (a six-sided prism) from `a` to `b`: a thick line that respects depth.
+pub fn tube_mesh(a: Vec3, b: Vec3, radius: f32, color: Color) -> Option<Mesh> {
+    let axis = (b - a).try_normalize()?;
+    let (u, v) = perpendiculars(axis);
+    let sides = 6u16;
+    let mut vertices = Vec::with_capacity(2 * sides as usize);
+    for i in 0..sides {
+        let angle = std::f32::consts::TAU * i as f32 / sides as f32;
+        let normal = u * angle.cos() + v * angle.sin();
+        let c = shade(color, normal);
+        vertices.push(vertex(a + normal * radius, c));
+        vertices.push(vertex(b + normal * radius, c));
+    }
+    let mut indices = Vec::with_capacity(6 * sides as usize);
+    for i in 0..sides {
+        let j = (i + 1) % sides;
+        let (a0, b0, a1, b1) = (2 * i, 2 * i + 1, 2 * j, 2 * j + 1);
+        indices.extend_from_slice(&[a0, b0, a1, a1, b0, b1]);
+    }
+    Some(Mesh { vertices, indices, texture: None })
+}
+
+/// A regular octahedron (a diamond) of `radius` around `center`.
+pub fn diamond_mesh(center: Vec3, radius: f32, color: Color) -> Mesh {
+    let tips = [Vec3::X, Vec3::Y, -Vec3::X, -Vec3::Y];
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for i in 0..4 {
+        let (a, b) = (tips[i], tips[(i + 1) % 4]);
+        for pole in [Vec3::Z, -Vec3::Z] {
+            let normal = (a + b + pole).normalize_or_zero();
+            let c = shade(color, normal);
+            let start = vertices.len() as u16;
+            vertices.extend([
+                vertex(center + a * radius, c),
+                vertex(center + b * radius, c),
+                vertex(center + pole * radius * 1.3, c),
+            ]);
+            indices.extend([start, start + 1, start + 2]);
+        }
+    }
+    Mesh { vertices, indices, texture: None }
+}
+
+/// World units per screen pixel at a point (for widths that stay a few pixels wide).
+fn units_per_pixel(camera: &Camera, at: Vec3) -> f32 {
+    let depth = camera.eye().distance(at).max(1.0);
+    let height = camera.viewport_size().y.max(1.0);
+    depth * 2.0 * (Camera::FOV_Y * 0.5).tan() / height
+}
+
+/// A line `px` pixels thick (measured at its middle).
+fn thick_line(camera: &Camera, a: Vec3, b: Vec3, px: f32, color: Color) {
+    let radius = 0.5 * px * units_per_pixel(camera, (a + b) * 0.5);
+    if let Some(mesh) = tube_mesh(a, b, radius, color) {
+        draw_mesh(&mesh);
     }
 }
 
-fn arrow_3d(from: Vec3, to: Vec3, color: Color) {
-    draw_line_3d(from, to, color);
-    let dir = to - from;
-    let length = dir.length();
+/// A thick arrow with a cone for its head.
+fn thick_arrow(camera: &Camera, from: Vec3, to: Vec3, px: f32, color: Color) {
+    let length = from.distance(to);
     if length < 1e-3 {
         return;
     }
-    let head = (length * 0.3).min(12.0);
-    let unit = dir / length;
-    let side = unit.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::X) * head * 0.4;
+    let unit = (to - from) / length;
+    let upp = units_per_pixel(camera, to);
+    let head = (length * 0.35).min(upp * (10.0 + 2.0 * px));
     let base = to - unit * head;
-    draw_line_3d(to, base + side, color);
-    draw_line_3d(to, base - side, color);
+    thick_line(camera, from, base, px, color);
+    draw_mesh(&cone_mesh(base, to, head * 0.45, color));
+}
+
+/// A circle of `radius` around `center` in the plane with normal `normal`.
+fn ring(camera: &Camera, center: Vec3, normal: Vec3, radius: f32, px: f32, color: Color) {
+    let (u, v) = perpendiculars(normal.normalize_or_zero());
+    let n = 48;
+    let point = |i: usize| {
+        let angle = std::f32::consts::TAU * i as f32 / n as f32;
+        center + (u * angle.cos() + v * angle.sin()) * radius
+    };
+    for i in 0..n {
+        if px <= 1.0 {
+            draw_line_3d(point(i), point(i + 1), color);
+        } else {
+            thick_line(camera, point(i), point(i + 1), px, color);
+        }
+    }
+}
+
+/// The seed's blue outline of a detected obstacle: a ring just outside its silhouette.
+fn outline_sphere(camera: &Camera, center: Vec3, radius: f32, color: Color) {
+    let toward_eye = camera.eye() - center;
+    ring(camera, center, toward_eye, radius * 1.03 + 0.5 * units_per_pixel(camera, center), 3.0, color);
 }
 
 fn draw_ground(app: &App) {
@@ -126,49 +207,48 @@ fn draw_ground(app: &App) {
     }
 }
 
-/// The 3D orbit view.
-pub fn draw_orbit(app: &App) {
-    clear_background(style::BACKGROUND);
-    let camera = &app.camera;
-    let distance = camera.distance.max(1.0);
-    set_camera(&Camera3D {
+/// A drop line from a point to the ground with a small cross where it lands.
+fn drop_line(p: Vec3, color: Color, upp: f32) {
+    if p.z.abs() < 0.5 {
+        return;
+    }
+    let foot = p.with_z(0.0);
+    draw_line_3d(p, foot, color);
+    let arm = 4.0 * upp;
+    draw_line_3d(foot - Vec3::X * arm, foot + Vec3::X * arm, color);
+    draw_line_3d(foot - Vec3::Y * arm, foot + Vec3::Y * arm, color);
+}
+
+/// The 3D camera for the orbit view, filling the viewport.
+fn camera_3d(camera: &Camera) -> Camera3D {
+    let (near, far) = camera.orbit_clip();
+    let (min, size) = (camera.viewport.0, camera.viewport_size());
+    // OpenGL counts the viewport's y from the bottom of the window.
+    let bottom = screen_height() - (min.y + size.y);
+    Camera3D {
         position: camera.eye(),
         target: camera.center,
         up: Vec3::Z,
-        fovy: crate::app::Camera::FOV_Y,
-        z_near: (distance * 0.01).max(0.1),
-        z_far: distance * 20.0,
+        fovy: Camera::FOV_Y,
+        aspect: Some(camera.orbit_aspect()),
+        viewport: Some((
+            min.x.round() as i32,
+            bottom.round() as i32,
+            size.x.round() as i32,
+            size.y.round() as i32,
+        )),
+        z_near: near,
+        z_far: far,
         ..Default::default()
-    });
-    if app.display.grid {
-        draw_ground(app);
     }
-    for (idx, path) in app.world.paths.iter().enumerate() {
-        let color =
-            if app.selection.and_then(Selection::path) == Some(idx) { style::SELECTED } else { style::PATH };
-        for segment in 0..path.polyline.segment_count() {
-            let (a, b) = path.polyline.segment(segment);
-            draw_line_3d(a, b, color);
-        }
-    }
-    for named in &app.world.curves {
-        let samples = curve_samples(&named.curve, 360);
-        for pair in samples.windows(2) {
-            draw_line_3d(pair[0], pair[1], style::CURVE);
-        }
-    }
-    for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
-        let color =
-            if app.selection == Some(Selection::Obstacle(idx)) { style::SELECTED } else { style::OBSTACLE };
-        draw_mesh(&sphere_mesh(obstacle.position, obstacle.radius, color, 12, 18));
-        if obstacle.position.z.abs() > 0.5 {
-            draw_line_3d(obstacle.position, obstacle.position.with_z(0.0), style::GRID_MAJOR);
-        }
-    }
-    for target in &app.world.targets {
-        draw_mesh(&sphere_mesh(target.position, 5.0, style::TARGET, 6, 8));
-    }
+}
+
+fn draw_gizmos(app: &App) {
+    let camera = &app.camera;
     for idx in gizmo_agents(app) {
+        if debugged_agent(app) == Some(idx) {
+            continue;
+        }
         let Some(agent) = app.world.agents.get(idx) else { continue };
         let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
         for gizmo in agent.gizmos.items() {
@@ -177,25 +257,169 @@ pub fn draw_orbit(app: &App) {
             }
             let color = style::gizmo_color(gizmo.role, planner);
             match gizmo.shape {
-                GizmoShape::Point(p) => draw_mesh(&sphere_mesh(p, 3.0, color, 4, 6)),
-                GizmoShape::Line(a, b) => draw_line_3d(a, b, color),
-                GizmoShape::Arrow(a, b) => arrow_3d(a, b, color),
-                GizmoShape::Circle { center, radius } => {
-                    if gizmo.role == GizmoRole::CastHit {
-                        draw_mesh(&sphere_mesh(center, radius, Color { a: 0.25, ..color }, 8, 12));
+                GizmoShape::Point(p) => {
+                    let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
+                    draw_mesh(&sphere_mesh(p, size * units_per_pixel(camera, p), color, 6, 8));
+                }
+                GizmoShape::Line(a, b) => {
+                    let px = match gizmo.role {
+                        GizmoRole::CurrentSegment if planner => 3.5,
+                        GizmoRole::Probe if planner => 2.0,
+                        GizmoRole::CurrentSegment => 2.5,
+                        _ => 1.0,
+                    };
+                    if px <= 1.0 {
+                        draw_line_3d(a, b, color);
                     } else {
-                        circle_3d(center, radius, color);
+                        thick_line(camera, a, b, px, color);
                     }
                 }
+                GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
+                GizmoShape::Circle { center, radius } => match gizmo.role {
+                    GizmoRole::CastHit => outline_sphere(camera, center, radius, color),
+                    _ => ring(camera, center, Vec3::Z, radius, 1.0, color),
+                },
                 GizmoShape::Value { .. } => {}
             }
         }
     }
+}
+
+/// The planner step-through in 3D; translucent parts come last (see [`draw_capsule`]).
+fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
+    let camera = &app.camera;
+    let picture = Picture::of(debug);
+    if let Some(sphere) = picture.hit_sphere {
+        outline_sphere(camera, sphere.center, sphere.radius, plan_view::blue());
+    }
+    if let Some((a, b)) = picture.red {
+        thick_line(camera, a, b, 2.0, plan_view::red());
+    }
+    for pair in picture.green.windows(2) {
+        thick_line(camera, pair[0], pair[1], 4.0, plan_view::green());
+    }
+    for &p in picture.green.iter().skip(1) {
+        draw_mesh(&sphere_mesh(p, 3.5 * units_per_pixel(camera, p), plan_view::green(), 6, 8));
+    }
+    if let Some(hit) = picture.hit_point {
+        draw_mesh(&sphere_mesh(hit, 4.0 * units_per_pixel(camera, hit), plan_view::blue(), 6, 8));
+    }
+    if let Some((from, to)) = picture.avoidance {
+        thick_arrow(camera, from, to, 2.5, plan_view::black());
+    }
+    if let Some((from, to)) = picture.beyond {
+        draw_line_3d(from, to, plan_view::CAPSULE_EDGE);
+    }
+    for &(p, top) in &picture.stack {
+        let upp = units_per_pixel(camera, p);
+        let radius = if top { 11.0 } else { 8.0 } * upp;
+        ring(camera, p, camera.eye() - p, radius, if top { 2.5 } else { 1.5 }, plan_view::STACK);
+    }
+    let perspective = picture.perspective;
+    ring(
+        camera,
+        perspective,
+        camera.eye() - perspective,
+        6.0 * units_per_pixel(camera, perspective),
+        2.0,
+        plan_view::black(),
+    );
+    picture
+}
+
+/// The swept sphere of the current cast: rings at both ends and in the middle, four lines along
+/// its sides, and a faint translucent hull (drawn last, so it hides nothing).
+fn draw_capsule(camera: &Camera, picture: &Picture) {
+    let Some((from, to, radius)) = picture.capsule else { return };
+    let axis = (to - from).try_normalize().unwrap_or(Vec3::X);
+    let (u, v) = perpendiculars(axis);
+    for t in [0.0, 0.5, 1.0] {
+        ring(camera, from.lerp(to, t), axis, radius, 1.0, plan_view::CAPSULE_EDGE);
+    }
+    for side in [u, v, -u, -v] {
+        draw_line_3d(from + side * radius, to + side * radius, plan_view::CAPSULE_EDGE);
+    }
+    draw_mesh(&sphere_mesh(from, radius, plan_view::CAPSULE_FILL, 10, 16));
+    draw_mesh(&sphere_mesh(to, radius, plan_view::CAPSULE_FILL, 10, 16));
+    let sides = 24u16;
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    let color = shade(plan_view::CAPSULE_FILL, Vec3::Z);
+    for i in 0..sides {
+        let angle = std::f32::consts::TAU * i as f32 / sides as f32;
+        let offset = (u * angle.cos() + v * angle.sin()) * radius;
+        vertices.push(vertex(from + offset, color));
+        vertices.push(vertex(to + offset, color));
+        let j = (i + 1) % sides;
+        indices.extend_from_slice(&[2 * i, 2 * i + 1, 2 * j, 2 * j, 2 * i + 1, 2 * j + 1]);
+    }
+    draw_mesh(&Mesh { vertices, indices, texture: None });
+}
+
+/// The 3D orbit view.
+pub fn draw_orbit(app: &App) {
+    clear_background(style::BACKGROUND);
+    let camera = &app.camera;
+    set_camera(&camera_3d(camera));
+    if app.display.grid {
+        draw_ground(app);
+    }
+    let focus_upp = units_per_pixel(camera, camera.center);
+    for (idx, path) in app.world.paths.iter().enumerate() {
+        let color =
+            if app.selection.and_then(Selection::path) == Some(idx) { style::SELECTED } else { style::PATH };
+        for segment in 0..path.polyline.segment_count() {
+            let (a, b) = path.polyline.segment(segment);
+            thick_line(camera, a, b, 2.0, color);
+        }
+    }
+    for (idx, named) in app.world.curves.iter().enumerate() {
+        let color = if app.selection == Some(Selection::Curve(idx)) { style::SELECTED } else { style::CURVE };
+        let samples = curve_samples(&named.curve, 360);
+        for pair in samples.windows(2) {
+            thick_line(camera, pair[0], pair[1], 2.0, color);
+        }
+        // Heights read better with a few drop lines from the curve to the ground.
+        for p in samples.iter().step_by(30) {
+            drop_line(*p, style::GRID_MAJOR, focus_upp);
+        }
+    }
+    for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
+        let this = Selection::Obstacle(idx);
+        let color = if app.selection == Some(this) {
+            style::SELECTED
+        } else if app.hover == Some(this) {
+            style::HOVER
+        } else {
+            style::OBSTACLE
+        };
+        draw_mesh(&sphere_mesh(obstacle.position, obstacle.radius, color, 14, 20));
+        drop_line(obstacle.position - Vec3::Z * obstacle.radius, style::GRID_MAJOR, focus_upp);
+        if obstacle.velocity.length_squared() > 0.0 {
+            // Where the surface will be in a second: an arrow out of the sphere.
+            let start = obstacle.position + obstacle.velocity.normalize_or_zero() * obstacle.radius;
+            thick_arrow(camera, start, start + obstacle.velocity, 1.5, style::OBSTACLE_EDGE);
+        }
+    }
+    for (idx, target) in app.world.targets.iter().enumerate() {
+        let color =
+            if app.selection == Some(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
+        draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_pixel(camera, target.position), color, 6, 8));
+        drop_line(target.position, style::GRID_MAJOR, focus_upp);
+    }
+    draw_gizmos(app);
+    let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug));
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         if let Behaviour::Planner { params } = &agent.behaviour {
-            for &w in &params.waypoints {
-                draw_mesh(&sphere_mesh(w, 6.0, style::agent_color(agent.color, 1.0), 4, 6));
-                draw_line_3d(w, w.with_z(0.0), style::GRID_MAJOR);
+            for (i, &w) in params.waypoints.iter().enumerate() {
+                let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
+                let color = if app.selection == Some(this) || app.hover == Some(this) {
+                    style::SELECTED
+                } else {
+                    style::agent_color(agent.color, 1.0)
+                };
+                draw_mesh(&diamond_mesh(w, 7.0 * units_per_pixel(camera, w), color));
+                drop_line(w, style::agent_color(agent.color, 0.6), focus_upp);
             }
         }
         let position = app.draw_position(agent_idx);
@@ -203,34 +427,99 @@ pub fn draw_orbit(app: &App) {
             let (sin, cos) = agent.kinematics.orientation.sin_cos();
             Vec3::new(cos, sin, 0.0)
         });
-        let size = agent.limits.radius.max(3.0);
-        let color = if app.selection == Some(Selection::Agent(agent_idx)) {
+        // At least a few pixels long, so a small ship stays visible from afar.
+        let size = agent.limits.radius.max(6.0 * units_per_pixel(camera, position));
+        let this = Selection::Agent(agent_idx);
+        let color = if app.selection == Some(this) {
             style::SELECTED
+        } else if app.hover == Some(this) {
+            style::HOVER
         } else {
             style::agent_color(agent.color, 1.0)
         };
         draw_mesh(&cone_mesh(position - heading * size, position + heading * size * 1.6, size * 0.7, color));
-        if position.z.abs() > 0.5 {
-            draw_line_3d(position, position.with_z(0.0), style::agent_color(agent.color, 0.4));
-        }
+        drop_line(position, style::agent_color(agent.color, 0.45), focus_upp);
         if app.display.trails && app.world.agents.len() <= 200 {
             let trail: Vec<Vec3> = app.trails.trail(agent_idx).collect();
             for pair in trail.windows(2) {
                 draw_line_3d(pair[0], pair[1], style::agent_color(agent.color, 0.5));
             }
         }
+        if app.display.velocity && agent.kinematics.velocity.length_squared() > 1.0 {
+            let tip = position + agent.kinematics.velocity * 0.4;
+            thick_arrow(camera, position, tip, 1.5, style::agent_color(agent.color, 0.8));
+        }
+    }
+    if let Some(push) = app.tool_state.push {
+        if let Some(agent) = app.world.agents.get(push.agent) {
+            let color = style::gizmo_color(GizmoRole::Disturbance, true);
+            thick_arrow(camera, agent.kinematics.position, push.to, 3.0, color);
+        }
+    }
+    if let Some(picture) = &picture {
+        draw_capsule(camera, picture);
     }
     set_default_camera();
+    draw_labels(app, picture.as_ref());
+}
+
+/// Names, ids, waypoint numbers and the step-through's letters, never overlapping.
+fn draw_labels(app: &App, picture: Option<&Picture>) {
+    let camera = &app.camera;
+    let mut labels = Labels::new();
+    let project = |p: Vec3| camera.project_orbit(p);
+    for idx in 0..app.world.agents.len() {
+        if let Some(s) = project(app.draw_position(idx)) {
+            labels.reserve(s - Vec2::splat(6.0), s + Vec2::splat(6.0));
+        }
+    }
     if app.display.labels && app.world.agents.len() <= super::MAX_LABELLED_AGENTS {
         for (idx, agent) in app.world.agents.iter().enumerate() {
-            if let Some(s) = camera.project_orbit(app.draw_position(idx)) {
-                draw_text(&agent.name, s.x + 10.0, s.y - 10.0, 16.0, style::agent_color(agent.color, 1.0));
+            if let Some(s) = project(app.draw_position(idx)) {
+                labels.add(&agent.name, s, 8.0, 16, style::agent_color(agent.color, 1.0));
+            }
+        }
+    }
+    if let Some(picture) = picture {
+        for &(p, letter) in &picture.lettered {
+            if let Some(s) = project(p) {
+                labels.add(&letter.to_string(), s, 7.0, 20, plan_view::black());
+            }
+        }
+        if let Some(s) = picture.stack.first().and_then(|&(top, _)| project(top)) {
+            labels.add("top of stack", s, 12.0, 15, plan_view::STACK);
+        }
+    }
+    for agent in &app.world.agents {
+        if let Behaviour::Planner { params } = &agent.behaviour {
+            for (i, &w) in params.waypoints.iter().enumerate() {
+                if let Some(s) = project(w) {
+                    labels.add(&waypoint_label(w, i), s, 8.0, 16, style::agent_color(agent.color, 1.0));
+                }
             }
         }
     }
     for named in &app.world.paths {
-        if let Some(s) = named.polyline.points().first().and_then(|&p| camera.project_orbit(p)) {
-            draw_text(&named.id, s.x + 8.0, s.y - 8.0, 16.0, style::PATH);
+        if let Some(s) = named.polyline.points().first().and_then(|&p| project(p)) {
+            labels.add(&named.id, s, 8.0, 16, style::PATH);
         }
     }
+    for named in &app.world.curves {
+        if let Some(s) = project(super::edit::curve_handle(&named.curve)) {
+            labels.add(&named.id, s, 8.0, 16, style::CURVE);
+        }
+    }
+    for target in &app.world.targets {
+        if let Some(s) = project(target.position) {
+            labels.add(&target.id, s, 10.0, 16, style::TARGET);
+        }
+    }
+    if let Some(push) = app.tool_state.push {
+        if let (Some(agent), Some(s)) = (app.world.agents.get(push.agent), project(push.to)) {
+            let change = (push.to - agent.kinematics.position).length() * crate::app::tools::PUSH_PER_UNIT;
+            let color = style::gizmo_color(GizmoRole::Disturbance, true);
+            labels.add(&format!("push {change:.0} units/s"), s, 8.0, 16, color);
+        }
+    }
+    labels.draw();
 }

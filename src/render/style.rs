@@ -72,5 +72,6 @@ pub fn gizmo_color(role: GizmoRole, planner: bool) -> Color {
         GizmoRole::Probe => rgba(0x7f, 0x7f, 0x7f, 0.8),
         GizmoRole::CastHit => rgba(0xff, 0x7f, 0x0e, 1.0),
         GizmoRole::AvoidanceVector => rgba(0x10, 0x10, 0x10, 1.0),
+        GizmoRole::Disturbance => rgba(0xc0, 0x1c, 0x8c, 1.0),
     }
 }

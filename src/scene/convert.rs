@@ -249,6 +249,9 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 replan_interval: s.replan_interval,
                 arrival_radius: s.arrival_radius,
                 smoothing: s.smoothing,
+                incoming_fire: s.incoming_fire,
+                fire_strength: s.fire_strength,
+                fire_seed: s.fire_seed,
             },
         },
     })
@@ -367,6 +370,9 @@ fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
             replan_interval: params.replan_interval,
             arrival_radius: params.arrival_radius,
             smoothing: params.smoothing,
+            incoming_fire: params.incoming_fire,
+            fire_strength: params.fire_strength,
+            fire_seed: params.fire_seed,
         }),
     };
     AgentSpec {

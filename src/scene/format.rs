@@ -511,6 +511,28 @@ pub struct PlannerSpec {
     /// Drop waypoints whose neighbours see each other.
     #[serde(default = "default_smoothing")]
     pub smoothing: bool,
+    /// Random hits per second knocking the ship off course (default 0: none).
+    #[serde(default = "default_incoming_fire", skip_serializing_if = "is_default_incoming_fire")]
+    pub incoming_fire: f32,
+    /// Velocity change of one hit, units per second.
+    #[serde(default = "default_fire_strength", skip_serializing_if = "is_default_fire_strength")]
+    pub fire_strength: f32,
+    /// Seed of the hits' generator.
+    #[serde(default = "default_fire_seed", skip_serializing_if = "is_default_fire_seed")]
+    pub fire_seed: u64,
+}
+
+/// Fire fields are written only when they differ from the defaults (most ships are not shot at).
+fn is_default_incoming_fire(value: &f32) -> bool {
+    *value == default_incoming_fire()
+}
+
+fn is_default_fire_strength(value: &f32) -> bool {
+    *value == default_fire_strength()
+}
+
+fn is_default_fire_seed(value: &u64) -> bool {
+    *value == default_fire_seed()
 }
 
 impl<'de> Deserialize<'de> for CurveSpec {
@@ -666,6 +688,9 @@ defaults! {
     default_replan_interval: f32 = PlannerParams::default().replan_interval;
     default_arrival_radius: f32 = PlannerParams::default().arrival_radius;
     default_smoothing: bool = PlannerParams::default().smoothing;
+    default_incoming_fire: f32 = PlannerParams::default().incoming_fire;
+    default_fire_strength: f32 = PlannerParams::default().fire_strength;
+    default_fire_seed: u64 = PlannerParams::default().fire_seed;
 }
 
 #[cfg(test)]

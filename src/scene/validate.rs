@@ -24,6 +24,8 @@ pub const MAX_DT: f32 = 0.1;
 /// Largest duration parameter in seconds (time_to_target, prediction_time, replan_interval,
 /// look_ahead).
 pub const MAX_SECONDS: f32 = 3600.0;
+/// Most incoming-fire hits per second.
+pub const MAX_FIRE_RATE: f32 = 1000.0;
 /// Largest planner iteration limit.
 pub const MAX_ITERATIONS: u32 = 10_000;
 /// Largest |value| of a curve parameter (t0, t_min, t_max, phase, orientation, pitch).
@@ -237,7 +239,9 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
                 ));
             }
             positive(&at("replan_interval"), "replan_interval", spec.replan_interval, MAX_SECONDS)?;
-            positive(&at("arrival_radius"), "arrival_radius", spec.arrival_radius, MAX_DISTANCE)
+            positive(&at("arrival_radius"), "arrival_radius", spec.arrival_radius, MAX_DISTANCE)?;
+            in_range(&at("incoming_fire"), "incoming_fire", spec.incoming_fire, 0.0, MAX_FIRE_RATE)?;
+            in_range(&at("fire_strength"), "fire_strength", spec.fire_strength, 0.0, MAX_DISTANCE)
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::app::Tool;
 /// Keyboard actions besides the tool keys: (keys, what they do).
 pub const KEYS: [(&str, &str); 18] = [
     ("Space", "play or pause"),
-    ("→ or .", "run one step (pauses)"),
+    ("Right arrow or .", "run one step (pauses)"),
     ("R", "reset to the scene's start"),
     ("F", "fit the scene in the view"),
     ("Tab", "switch between the top view and the 3D view"),
@@ -26,13 +26,19 @@ pub const KEYS: [(&str, &str); 18] = [
 ];
 
 /// Mouse actions: (gesture, what it does).
-pub const MOUSE: [(&str, &str); 8] = [
+pub const MOUSE: [(&str, &str); 11] = [
     ("wheel", "zoom at the cursor (3D: move closer or farther)"),
     ("right or middle drag", "pan the top view"),
     ("right drag (3D)", "orbit the camera"),
     ("middle or Shift+right drag (3D)", "pan the 3D view"),
     ("left drag (Select tool)", "move what is under the cursor"),
     ("Shift+left drag (3D)", "lift or lower what is dragged"),
+    (
+        "Alt+drag or Ctrl+drag from an agent",
+        "push it (Select tool): on release its velocity changes by the arrow, 1 unit/s per unit",
+    ),
+    ("click (Target tool, planner selected)", "append a waypoint to the planner ship"),
+    ("click on the ground (3D)", "tools place things where the ray meets the ground"),
     ("click in a panel row", "select that agent"),
     ("drop a .json file on the window", "open it as a scene"),
 ];

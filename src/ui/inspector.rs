@@ -242,9 +242,34 @@ fn behaviour_editor(
         if let Some(last) = waypoint_list_hint(params) {
             ui.label(egui::RichText::new(last).color(ERROR_RED));
         }
-        // TODO(planner step-through): a control to step through the planner's iterations one
-        // by one (proto-waypoint stack, casts, avoidance waypoints) comes with the planner's
-        // debug state; the planner branch does not expose it yet.
+        ui.add_space(4.0);
+        let open_here = app.planner_debug.as_ref().is_some_and(|d| d.agent == agent_idx);
+        let label = if open_here { "Step through again from here" } else { "Step through the plan…" };
+        let step = ui.button(label).on_hover_text(
+            "Replan from where the ship is now, recording every iteration of the loop, and show them one at a time (pauses the simulation)",
+        );
+        state.record_rect("planner_step_through", step.rect);
+        if step.clicked() {
+            commands.push(Command::OpenPlannerDebug { agent: agent_idx });
+        }
+        if let crate::sim::BehaviourState::Planner(ship) = &agent.state {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} of {} waypoints left · {} hits taken",
+                    ship.remaining.len(),
+                    params.waypoints.len(),
+                    ship.hits
+                ))
+                .weak(),
+            );
+        }
+        ui.label(
+            egui::RichText::new(
+                "Target tool: click to append a waypoint. Alt+drag (or Ctrl+drag) from the ship pushes it.",
+            )
+            .weak()
+            .small(),
+        );
     }
     commands
 }

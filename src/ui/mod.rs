@@ -34,6 +34,7 @@ pub mod metrics;
 pub mod params;
 pub mod plots;
 pub mod status;
+pub mod step_through;
 pub mod toolbar;
 
 pub use curve_editor::{validate_expr_curve, ExprEditor};
@@ -425,6 +426,33 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 plots::plots_panel(ui, app);
             });
         state.panels.plots = open;
+    }
+    if let Some(debug) = &app.planner_debug {
+        // A side panel rather than a window: the world view shrinks beside it, so the panel never
+        // hides the iteration it explains.
+        let name = app.world.agents.get(debug.agent).map_or("?", |a| a.name.as_str());
+        let panel = egui::SidePanel::right("steerlab_step_through")
+            .resizable(true)
+            .default_width(330.0)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    ui.heading("Planner step-through");
+                    let close = ui.small_button("✖").on_hover_text("Leave the step-through");
+                    state.widget_rects.insert("step:x".to_string(), close.rect);
+                    if close.clicked() {
+                        out.commands.push(Command::ClosePlannerDebug);
+                    }
+                });
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    out.commands.extend(step_through::step_through_panel(
+                        ui,
+                        debug,
+                        name,
+                        &mut state.widget_rects,
+                    ));
+                });
+            });
+        state.record_rect("step_panel", panel.response.rect);
     }
     if state.help_open {
         let mut open = true;

@@ -250,6 +250,9 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 replan_interval,
                 arrival_radius,
                 smoothing,
+                incoming_fire,
+                fire_strength,
+                fire_seed,
             } = params;
             let d = PlannerParams::default();
             vec![
@@ -300,6 +303,37 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                     *smoothing,
                     d.smoothing,
                 ),
+                ParamSpec {
+                    logarithmic: true,
+                    ..float(
+                        "incoming_fire",
+                        "incoming fire",
+                        "hits/s",
+                        "Random hits per second that knock the ship off course (0 = none, typically 0.2–3).",
+                        *incoming_fire,
+                        d.incoming_fire,
+                        (0.0, 20.0),
+                    )
+                },
+                float(
+                    "fire_strength",
+                    "fire strength",
+                    "units/s",
+                    "Velocity change of one hit, world units per second (typically 10–100).",
+                    *fire_strength,
+                    d.fire_strength,
+                    (0.0, 300.0),
+                ),
+                ParamSpec {
+                    key: "fire_seed",
+                    label: "fire seed",
+                    unit: "",
+                    doc: "Seed of the hits' random generator: the same seed and start give the same hits.",
+                    value: ParamValue::Int(u32::try_from(*fire_seed).unwrap_or(u32::MAX)),
+                    default: ParamValue::Int(u32::try_from(d.fire_seed).unwrap_or(u32::MAX)),
+                    range: (0.0, 9999.0),
+                    logarithmic: false,
+                },
             ]
         }
     }
@@ -382,6 +416,9 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 replan_interval,
                 arrival_radius,
                 smoothing,
+                incoming_fire,
+                fire_strength,
+                fire_seed,
             } = params;
             match (key, value) {
                 ("clearance", _) => set_f32(clearance, value)?,
@@ -389,6 +426,9 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 ("replan_interval", _) => set_f32(replan_interval, value)?,
                 ("arrival_radius", _) => set_f32(arrival_radius, value)?,
                 ("smoothing", _) => set_bool(smoothing, value)?,
+                ("incoming_fire", _) => set_f32(incoming_fire, value)?,
+                ("fire_strength", _) => set_f32(fire_strength, value)?,
+                ("fire_seed", ParamValue::Int(n)) => *fire_seed = u64::from(n),
                 _ => return None,
             }
         }

@@ -77,7 +77,7 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     if play.clicked() {
         out.commands.push(Command::TogglePlay);
     }
-    let step = ui.button("⏭ Step").on_hover_text("Run one fixed step and pause (→ or .)");
+    let step = ui.button("⏭ Step").on_hover_text("Run one fixed step and pause (Right arrow or .)");
     state.record_rect("step", step.rect);
     if step.clicked() {
         out.commands.push(Command::Step);
