@@ -29,6 +29,8 @@ pub const MAX_LABELLED_AGENTS: usize = 40;
 pub const MAX_GIZMO_AGENTS: usize = 60;
 /// Trail samples drawn in total, shared among agents (each agent shows its most recent share).
 pub const TRAIL_BUDGET: usize = 12_000;
+/// Trails are drawn for every agent up to this many agents, beyond it for the selected one only.
+pub const MAX_TRAIL_AGENTS: usize = 500;
 /// Velocity arrows are drawn up to this many agents (the arrow shape already shows heading).
 pub const MAX_VELOCITY_ARROWS: usize = 300;
 
@@ -311,10 +313,21 @@ fn draw_trails(app: &App) {
     }
     // The cost is fill rate and vertex count, so the recent part shown per agent shrinks as the
     // crowd grows: TRAIL_BUDGET samples shared among all agents, drawn as one batch.
-    let per_agent = (TRAIL_BUDGET / app.world.agents.len()).clamp(4, crate::app::history::TRAIL_LENGTH);
+    let crowd = app.world.agents.len() > MAX_TRAIL_AGENTS;
+    let per_agent = if crowd {
+        crate::app::history::TRAIL_LENGTH
+    } else {
+        (TRAIL_BUDGET / app.world.agents.len()).clamp(4, crate::app::history::TRAIL_LENGTH)
+    };
     let thickness = if app.world.agents.len() > MAX_GIZMO_AGENTS { 1.5 } else { 2.0 };
     let mut batch = batch::Batch::default();
+    let selected = app.selected_agent();
     for (idx, agent) in app.world.agents.iter().enumerate() {
+        // A crowd's trails are noise (and each segment costs two triangles): only the selected
+        // agent keeps its trail then.
+        if crowd && selected != Some(idx) {
+            continue;
+        }
         let samples = app.trails.trail_len(idx);
         let skip = samples.saturating_sub(per_agent);
         let shown = samples - skip;
