@@ -139,6 +139,35 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
     world
 }
 
+/// Nanoseconds per agent-step of predictive following alone — the behaviour (its two path
+/// projections included) and the integration, without the simulation's metrics and events —
+/// the job peers' figures measure. `n_agents` agents on a closed path of `segments` segments.
+pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64) -> f64 {
+    use crate::behaviours::{predictive, Gizmos, PredictiveParams, PredictiveState};
+    let path = circle_path(segments);
+    let world = world_for(Kernel::Predictive, n_agents, segments);
+    let mut agents: Vec<(crate::behaviours::Kinematics, PredictiveState)> =
+        world.agents.iter().map(|a| (a.kinematics, PredictiveState::default())).collect();
+    let limits = world.agents.first().map(|a| a.limits).unwrap_or_default();
+    let params = PredictiveParams::default();
+    let mut gizmos = Gizmos::disabled();
+    let dt = world.dt;
+    let mut run = |agents: &mut Vec<(crate::behaviours::Kinematics, PredictiveState)>, steps: u64| {
+        for _ in 0..steps {
+            for (k, state) in agents.iter_mut() {
+                let steering = predictive::predictive(k, &limits, &path, state, &params, &mut gizmos);
+                crate::sim::integrate(k, &limits, steering, dt);
+            }
+        }
+    };
+    run(&mut agents, 5);
+    let start = Instant::now();
+    run(&mut agents, steps);
+    let elapsed = start.elapsed().as_nanos() as f64;
+    std::hint::black_box(&agents);
+    elapsed / (n_agents.max(1) as f64 * steps.max(1) as f64)
+}
+
 /// Runs `steps` steps after a short warm-up and returns nanoseconds per agent-step.
 pub fn ns_per_agent_step(world: &mut World, steps: u64) -> f64 {
     world.run_steps(5);
@@ -224,11 +253,13 @@ pub fn print_report(quick: bool) {
     }
     println!();
     println!("predictive following, 10000 agents, closed path of N segments");
+    println!("{:<24}{:>14}{:>22}", "", "World::step", "behaviour + integrate");
     for segments in [8, 32, 128, 1024] {
         let n = if quick { 2_000 } else { 10_000 };
         let mut world = world_for(Kernel::Predictive, n, segments);
         let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
-        println!("{:<24}{:>14.1} ns/agent-step", format!("{segments} segments"), ns);
+        let alone = predictive_behaviour_only_ns(n, segments, steps_for(n, quick));
+        println!("{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone);
     }
     println!();
     println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
