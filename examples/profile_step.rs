@@ -1,3 +1,8 @@
+//! A fixed workload for instruction-level profiling of one kernel:
+//! `valgrind --tool=callgrind target/release/examples/profile_step predictive [SEGMENTS]`
+//! steps 2,000 agents of the chosen behaviour (seek, projected or predictive) 50 times.
+//! Instruction counts are repeatable whatever else the machine is doing, unlike timings.
+
 use steerlab::bench::{world_for, Kernel};
 fn main() {
     let kernel = match std::env::args().nth(1).as_deref() {
