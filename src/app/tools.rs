@@ -1,5 +1,5 @@
 //! Mouse and keyboard handling for the editor's tools, on a plain [`InputFrame`] the shell
-//! fills from macroquad each frame (`input.rs`). Headless tests build frames by hand.
+//! fills from the window's input each frame (`input.rs`). Headless tests build frames by hand.
 //!
 //! A press that starts over a panel never touches the world, and keys never act while a text
 //! field has focus (the frame says so). File and help keys come back as [`ShellAction`]s.
@@ -203,9 +203,9 @@ pub struct InputFrame {
     pub shift: bool,
     /// Alt held.
     pub alt: bool,
-    /// The pointer is over a panel (egui wants it).
+    /// The pointer is over a panel (the panels want it).
     pub pointer_over_ui: bool,
-    /// A text field has focus (egui wants the keyboard).
+    /// A text field has focus (the panels want the keyboard).
     pub keyboard_over_ui: bool,
     /// Files dropped on the window.
     pub dropped_files: Vec<PathBuf>,
