@@ -136,6 +136,10 @@ pub struct ShipState {
     pub status: Option<PlanStatus>,
     /// The latest plan's avoidance waypoints with their hit points (for gizmos).
     pub avoidances: Vec<Avoidance>,
+    /// The obstacle index of the last plan, reused by the next while the obstacles (and the
+    /// cast radius) are exactly the same: a static field pays for the grid once, a moving one
+    /// gets a fresh index at every replan.
+    pub index: Option<ObstacleIndex>,
     /// The incoming-fire generator (seeded on the first step from `fire_seed` and the start).
     pub fire_rng: SplitMix64,
     /// Hits taken from incoming fire.

@@ -185,8 +185,18 @@ fn replan(
 ) {
     let options = PlanOptions { record: false, ..params.plan_options() };
     let radius = limits.radius.max(0.0);
-    let index = ObstacleIndex::new(obstacles, radius + options.clearance.max(0.0));
-    let new_plan = plan(pos, radius, &state.remaining, &index, &options);
+    let query_radius = radius + options.clearance.max(0.0);
+    let reusable = state
+        .index
+        .as_ref()
+        .is_some_and(|index| index.query_radius() == query_radius && index.spheres() == obstacles);
+    if !reusable {
+        state.index = Some(ObstacleIndex::new(obstacles, query_radius));
+    }
+    let new_plan = match &state.index {
+        Some(index) => plan(pos, radius, &state.remaining, index, &options),
+        None => return,
+    };
     state.iterations = state.iterations.saturating_add(new_plan.iteration_count);
     if first {
         state.planned_length = new_plan.planned_length();
