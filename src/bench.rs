@@ -186,6 +186,11 @@ fn steps_for(n_agents: usize, quick: bool) -> u64 {
 /// Fills `plan_time_us` for planner agents by timing their first plan from the start
 /// (the shell measures; the simulation never reads a clock).
 pub fn fill_plan_times(world: &World, metrics: &mut [MetricsSummary]) {
+    fill_plan_times_with(world, metrics, 20);
+}
+
+/// [`fill_plan_times`] averaging over `runs` plans (the window uses fewer, now and then).
+pub fn fill_plan_times_with(world: &World, metrics: &mut [MetricsSummary], runs: u32) {
     let spheres: Vec<Sphere> =
         world.obstacles.iter().map(|o| Sphere { center: o.start.0, radius: o.radius }).collect();
     for (agent, summary) in world.agents.iter().zip(metrics.iter_mut()) {
@@ -196,7 +201,7 @@ pub fn fill_plan_times(world: &World, metrics: &mut [MetricsSummary]) {
         let options = params.plan_options();
         let radius = agent.limits.radius;
         let index = ObstacleIndex::new(&spheres, radius + params.clearance);
-        let runs = 20;
+        let runs = runs.max(1);
         let start = Instant::now();
         for _ in 0..runs {
             std::hint::black_box(plan(agent.start.position, radius, &params.waypoints, &index, &options));

@@ -180,6 +180,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
     let mut shot_frames = 0u32;
+    let mut frame_count_all = 0u64;
     // For real-window tests: where to publish the panels' widget rectangles (and a little state).
     let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
     let mut frame_count = 0u64;
@@ -256,6 +257,13 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             break;
         }
 
+        if interactive && frame_count_all.is_multiple_of(60) && has_planner(&app) {
+            // Plan time is wall-clock, so the shell measures it (about once a second).
+            let mut metrics = app.world.metrics();
+            steerlab::bench::fill_plan_times_with(&app.world, &mut metrics, 3);
+            app.plan_time_us = metrics.iter().map(|m| m.planner.and_then(|p| p.plan_time_us)).collect();
+        }
+        frame_count_all += 1;
         if interactive {
             app.advance(frame_seconds);
             if app.dirty && get_time() - last_autosave > AUTOSAVE_SECONDS {
@@ -306,6 +314,7 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "steps": app.world.steps,
         "running": app.running,
         "agents": app.world.agents.len(),
+        "plan_time_us": app.plan_time_us,
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),
         "view": match app.camera.mode {
@@ -337,6 +346,10 @@ fn print_frame_stats(times_ms: &[f32], agents: usize) {
         1000.0 / mean.max(1e-3),
         sorted.len()
     );
+}
+
+fn has_planner(app: &App) -> bool {
+    app.world.agents.iter().any(|a| matches!(a.behaviour, steerlab::sim::Behaviour::Planner { .. }))
 }
 
 fn autosave(app: &App) {

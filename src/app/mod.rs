@@ -356,6 +356,9 @@ pub struct App {
     pub previous_positions: Vec<Vec3>,
     /// Fraction of a step left in the accumulator, 0–1 (for interpolated drawing).
     pub interpolation: f32,
+    /// Wall-clock microseconds of each planner agent's plan, measured by the shell now and then
+    /// (the core never reads a clock), by agent index; shown in the Metrics panel.
+    pub plan_time_us: Vec<Option<f64>>,
     /// The planner step-through, when open.
     pub planner_debug: Option<PlannerDebug>,
     accumulator: f64,
@@ -386,6 +389,7 @@ impl App {
             tool_state: tools::ToolState::default(),
             previous_positions: Vec::new(),
             interpolation: 0.0,
+            plan_time_us: Vec::new(),
             planner_debug: None,
             accumulator: 0.0,
             undo: Vec::new(),
@@ -559,6 +563,17 @@ impl App {
         }
         self.interpolation = (self.accumulator / dt).clamp(0.0, 1.0) as f32;
         steps
+    }
+
+    /// The metrics of every agent, with the shell's plan-time measurements filled in.
+    pub fn metrics(&self) -> Vec<crate::sim::MetricsSummary> {
+        let mut summaries = self.world.metrics();
+        for (summary, time) in summaries.iter_mut().zip(&self.plan_time_us) {
+            if let Some(planner) = summary.planner.as_mut() {
+                planner.plan_time_us = *time;
+            }
+        }
+        summaries
     }
 
     /// An agent's position for drawing, interpolated between the last two steps.

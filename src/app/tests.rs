@@ -372,3 +372,12 @@ fn tab_toggles_the_3d_view_and_back() {
     key(&mut app, Key::Tab, false, false);
     assert_eq!(app.camera.mode, ViewMode::Top);
 }
+
+#[test]
+fn metrics_show_the_plan_time_the_shell_measured() {
+    let mut app = empty_app();
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Planner });
+    assert_eq!(app.metrics()[0].planner.expect("planner metrics").plan_time_us, None);
+    app.plan_time_us = vec![Some(12.5)];
+    assert_eq!(app.metrics()[0].planner.expect("planner metrics").plan_time_us, Some(12.5));
+}

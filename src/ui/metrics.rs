@@ -400,7 +400,7 @@ pub struct MetricsPanelOutput {
 /// Draws the table; sorting is kept in `state.metrics_sort`.
 pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> MetricsPanelOutput {
     let mut out = MetricsPanelOutput::default();
-    let summaries = app.world.metrics();
+    let summaries = app.metrics();
     ui.horizontal(|ui| {
         ui.strong("Metrics");
         ui.label(egui::RichText::new(format!("at {:.2} s", app.world.time())).weak());

@@ -385,7 +385,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                     out.commands.push(Command::Select(Some(selection)));
                 }
                 if copy.copy_csv {
-                    ctx.copy_text(metrics_csv(&app.world.metrics()));
+                    ctx.copy_text(metrics_csv(&app.metrics()));
                 }
                 if copy.export_csv {
                     state.request(Request::ExportCsv, app, &mut out);
@@ -470,7 +470,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                     state.awaiting_save = true;
                 }
                 FileDialogMode::ExportCsv => {
-                    out.export_csv = Some((path, metrics_csv(&app.world.metrics())));
+                    out.export_csv = Some((path, metrics_csv(&app.metrics())));
                 }
             },
             Some(file_dialog::FileDialogResult::Cancelled) => {}
