@@ -116,7 +116,7 @@ fn drive(
 ) -> Summary {
     let mut k = start;
     let mut cursor = PathCursor::default();
-    let mut previous = path.project_point_coherent(k.position, &mut cursor, 0.0, 0.0);
+    let mut previous = path.project_point_local(k.position, &mut cursor, 0.0);
     let mut summary = Summary::default();
     let mut cross_track_sum = 0.0;
     let mut n_settled = 0;
@@ -125,8 +125,7 @@ fn drive(
         let steering = behaviour(&k);
         integrate(&mut k, limits, steering);
         summary.nan |= !k.position.is_finite() || !k.velocity.is_finite();
-        let window = 2.0 * limits.max_speed * DT + 2.0 * previous.distance + 10.0;
-        let projection = path.project_point_coherent(k.position, &mut cursor, window, 30.0);
+        let projection = path.project_point_local(k.position, &mut cursor, 30.0);
         let mut delta = projection.distance_along - previous.distance_along;
         let length = path.length();
         if path.is_closed() && length > 0.0 {

@@ -24,24 +24,6 @@ fn path() -> impl Strategy<Value = Polyline> {
     (points(), any::<bool>()).prop_map(|(points, closed)| Polyline::new(points, closed))
 }
 
-/// Densely sampled wiggly paths (random walks of 40–160 short steps), where the windowed search
-/// passes over runs of segments it can rule out.
-fn dense_path() -> impl Strategy<Value = Polyline> {
-    (prop::collection::vec((0.2f32..4.0, -0.6f32..0.6), 40..160), any::<bool>()).prop_map(
-        |(steps, closed)| {
-            let mut heading = 0.0f32;
-            let mut point = Vec3::new(-100.0, 0.0, 0.0);
-            let mut points = vec![point];
-            for (length, turn) in steps {
-                heading += turn;
-                point += Vec3::new(heading.cos(), heading.sin(), 0.0) * length;
-                points.push(point);
-            }
-            Polyline::new(points, closed)
-        },
-    )
-}
-
 fn query() -> impl Strategy<Value = Vec3> {
     (-300.0f32..300.0, -300.0f32..300.0, -30.0f32..30.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
@@ -51,17 +33,6 @@ fn assert_finite(projection: &PathProjection) {
     assert!(projection.distance_along.is_finite(), "{projection:?}");
     assert!(projection.point.is_finite(), "{projection:?}");
     assert!(projection.distance.is_finite(), "{projection:?}");
-}
-
-/// Signed arc-length difference `to - from`, taken the short way round on closed paths.
-fn arc_delta(path: &Polyline, from: f32, to: f32) -> f32 {
-    let length = path.length();
-    let delta = to - from;
-    if path.is_closed() && length > 0.0 {
-        (delta + 0.5 * length).rem_euclid(length) - 0.5 * length
-    } else {
-        delta
-    }
 }
 
 /// Arc lengths returned on a closed path lie in [0, length) (0 for a zero-length loop).
@@ -79,7 +50,7 @@ proptest! {
 
     #[test]
     fn no_method_gives_nan(path in path(), q in query(), distance in -2000.0f32..2000.0,
-                           window in 0.0f32..300.0, segment in 0usize..20) {
+                           segment in 0usize..20) {
         prop_assert!(path.length().is_finite() && path.length() >= 0.0);
         prop_assert!(path.point_at_distance(distance).is_finite());
         let direction = path.direction_at_distance(distance);
@@ -95,16 +66,15 @@ proptest! {
         let mut cursor = PathCursor::default();
         for step in 0..3 {
             let moved = q + Vec3::new(step as f32 * 17.0, -(step as f32) * 11.0, 0.0);
-            let coherent = path.project_point_coherent(moved, &mut cursor, window, 50.0);
+            let coherent = path.project_point_local(moved, &mut cursor, 50.0);
             assert_finite(&coherent);
             assert_in_range(&path, coherent.distance_along);
-            let tracked = path.project_point_tracking(moved, &mut cursor, 10.0, 50.0);
+            let tracked = path.project_point_local(moved, &mut cursor, 50.0);
             assert_finite(&tracked);
-            prop_assert!(path.point_at_cursor(&cursor).is_finite());
         }
         // A cursor that names a segment the path does not have is relocated, not trusted.
         let mut wild = PathCursor { segment_idx: segment * 7, distance_along: distance, initialised: true };
-        assert_finite(&path.project_point_coherent(q, &mut wild, window, 50.0));
+        assert_finite(&path.project_point_local(q, &mut wild, 50.0));
     }
 
     #[test]
@@ -128,20 +98,6 @@ proptest! {
     }
 
     #[test]
-    fn windowed_projection_stays_in_the_window_and_is_closest_there(
-        path in path(), start in query(), q in query(), window in 0.0f32..150.0,
-    ) {
-        check_windowed_projection(&path, start, q, window)?;
-    }
-
-    #[test]
-    fn windowed_projection_on_dense_paths_is_closest_in_the_window(
-        path in dense_path(), start in query(), q in query(), window in 0.0f32..150.0,
-    ) {
-        check_windowed_projection(&path, start, q, window)?;
-    }
-
-    #[test]
     fn hinted_lookup_matches_the_plain_lookups(path in path(), distance in -2000.0f32..2000.0, hint in 0usize..40) {
         let (point, direction) = path.point_and_direction_at_distance(distance, hint);
         prop_assert_eq!(point, path.point_at_distance(distance));
@@ -158,45 +114,4 @@ proptest! {
             prop_assert!(here.distance(lap_later) < 1e-2);
         }
     }
-}
-
-/// The windowed projection from a cursor set at `start`'s projection lies within `window` of it,
-/// is where `point_at_distance` says, and no point sampled in the window is closer.
-fn check_windowed_projection(
-    path: &Polyline,
-    start: Vec3,
-    q: Vec3,
-    window: f32,
-) -> Result<(), TestCaseError> {
-    let mut cursor = PathCursor::default();
-    path.project_point_coherent(start, &mut cursor, window, f32::INFINITY);
-    let center = cursor.distance_along;
-    let projection = path.project_point_coherent(q, &mut cursor, window, f32::INFINITY);
-    let length = path.length();
-    let covers_loop = path.is_closed() && 2.0 * window >= length;
-    let delta = arc_delta(path, center, projection.distance_along);
-    if !covers_loop {
-        prop_assert!(delta.abs() <= window + 1e-3, "delta {delta}, window {window}");
-    }
-    prop_assert_eq!(cursor.distance_along, projection.distance_along);
-    prop_assert!((path.point_at_distance(projection.distance_along) - projection.point).length() < 1e-3);
-    if path.segment_count() > 0 {
-        let n_samples = 600;
-        for sample in 0..=n_samples {
-            let offset = -window + 2.0 * window * sample as f32 / n_samples as f32;
-            let distance = center + offset;
-            if !path.is_closed() && !(0.0..=length).contains(&distance) {
-                continue;
-            }
-            let sampled = path.point_at_distance(distance).distance(q);
-            prop_assert!(
-                projection.distance <= sampled + 1e-2,
-                "windowed {} but {} at arc length {}",
-                projection.distance,
-                sampled,
-                distance
-            );
-        }
-    }
-    Ok(())
 }

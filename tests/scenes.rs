@@ -171,7 +171,7 @@ fn predictive_stays_in_its_channel_after_settling() {
     for _ in 0..steps_for(&world, 55.0) {
         world.step();
         let p = world.agents[idx].kinematics.position;
-        let projection = polyline.project_point_coherent(p, &mut cursor, 10.0, 80.0);
+        let projection = polyline.project_point_local(p, &mut cursor, 80.0);
         worst = worst.max(projection.distance);
     }
     // The channel is judged on the predicted position, so the agent itself may graze the edge

@@ -48,7 +48,6 @@ use serde::{Deserialize, Serialize};
 const REST_SPEED: f32 = 0.01;
 /// An agent at rest predicts along the path at this fraction of its max speed.
 const START_SPEED_FRACTION: f32 = 0.25;
-/// Margin added to the tracking window of both projections (world units).
 /// The correction target is at most this fraction of the path radius off the centre line.
 const LATERAL_PULL_FRACTION: f32 = 0.5;
 

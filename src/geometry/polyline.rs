@@ -5,11 +5,12 @@
 //! point back to the first. Arc lengths are measured from point 0; on closed paths every arc
 //! length this module returns lies in `[0, length)` and every arc length it accepts wraps.
 //!
-//! Coherent projection is what path followers use each step: it only looks at the segments whose
-//! arc length lies within a window around the cursor (walking outward from the cursor's segment,
-//! so the cost follows the window, not the path), which keeps an agent on its own leg of a hairpin
-//! or of a figure-eight crossing even where the other leg is closer. It falls back to the global
-//! search only to re-acquire a path the agent has clearly left.
+//! Coherent projection ([`Polyline::project_point_local`]) is what path followers and the path
+//! metrics use each step: starting from the cursor's segment it only moves to an adjacent segment
+//! that is strictly nearer, within an arc-length budget, so its cost is one or two segment
+//! projections whatever the path's length, and an agent stays on its own leg of a hairpin or of a
+//! figure-eight crossing even where the other leg is closer. It falls back to the global search
+//! only to re-acquire a path the agent has clearly left.
 //!
 //! Degenerate input (no points, one point, coincident points, zero-length segments) never
 //! produces NaN or panics: a path without segments projects everything onto its first point (or
@@ -17,7 +18,7 @@
 
 use glam::Vec3;
 
-/// A re-acquiring global projection must be closer than this fraction of the windowed distance.
+/// A re-acquiring global projection must be closer than this fraction of the local distance.
 const REACQUIRE_FACTOR: f32 = 0.5;
 /// Extra arc length (world units) a local projection may move beyond twice the query's distance
 /// from the cursor's old point.
@@ -233,14 +234,6 @@ impl Polyline {
         let (segment_idx, along) = self.locate_near(self.normalise_distance(distance), segment_hint);
         (self.point_on_segment(segment_idx, along), self.segment_direction(segment_idx))
     }
-    /// The point a cursor stands on (its arc length on its segment) in O(1); the path's start for
-    /// an uninitialised cursor.
-    pub fn point_at_cursor(&self, cursor: &PathCursor) -> Vec3 {
-        match self.cursor_start(cursor) {
-            Some((segment_idx, center)) => self.point_on_segment(segment_idx, center - self.cum(segment_idx)),
-            None => self.first_point(),
-        }
-    }
     /// Closest point over the whole path (ties go to the lowest segment index).
     pub fn project_point(&self, point: Vec3) -> PathProjection {
         let count = self.segment_count();
@@ -272,84 +265,6 @@ impl Polyline {
             distance: closest.distance(point),
         }
     }
-    /// Coherent projection: the closest point whose arc length lies within `window` of the
-    /// cursor's, falling back to [`Polyline::project_point`] when the cursor is uninitialised or
-    /// the windowed result is farther than `reacquire_distance` while a global one is much
-    /// closer (less than half as far). Updates the cursor. Cost grows with the number of segments
-    /// the window covers, not with the path's segment count (except when re-acquiring, or when
-    /// the window covers a whole closed path).
-    pub fn project_point_coherent(
-        &self,
-        point: Vec3,
-        cursor: &mut PathCursor,
-        window: f32,
-        reacquire_distance: f32,
-    ) -> PathProjection {
-        match self.cursor_start(cursor) {
-            Some((start_idx, center)) => {
-                self.project_point_from(point, cursor, start_idx, center, window, reacquire_distance)
-            }
-            None => {
-                let projection = self.project_point(point);
-                cursor.set(&projection);
-                projection
-            }
-        }
-    }
-    /// Coherent projection with a window sized from the query itself, for tracking a moving
-    /// point step after step: `1.5·t + 2·d·tan(φ/2) + margin`, where t is the query's offset from
-    /// the cursor's point along the cursor's segment, d its distance from that point and φ the
-    /// sharpest turn of the path (capped at about 150°). Along a leg the closest point moves by
-    /// t (the factor 1.5 allows for the inside of curves); crossing the bisector of a corner
-    /// that turns by φ it jumps by up to 2·d·tan(φ/2). So the window stays a few units wide on a
-    /// densely sampled smooth path, and a result clipped by it catches up on the next step. An
-    /// uninitialised cursor projects globally.
-    pub fn project_point_tracking(
-        &self,
-        point: Vec3,
-        cursor: &mut PathCursor,
-        margin: f32,
-        reacquire_distance: f32,
-    ) -> PathProjection {
-        let Some((start_idx, center)) = self.cursor_start(cursor) else {
-            let projection = self.project_point(point);
-            cursor.set(&projection);
-            return projection;
-        };
-        let geometry = self.geometry(start_idx);
-        let segment_start = self.cum(start_idx);
-        let from = geometry.start + geometry.direction * (center - segment_start);
-        let direction = if geometry.direction == Vec3::ZERO {
-            self.segment_direction(start_idx)
-        } else {
-            geometry.direction
-        };
-        let offset = point - from;
-        let tangential = offset.dot(direction).abs();
-        let window = 1.5 * tangential + 2.0 * self.corner_tangent * offset.length() + margin.max(0.0);
-
-        // Fast path: a window inside the cursor's segment holds only that segment's points.
-        let min_along = center - window - segment_start;
-        let max_along = center + window - segment_start;
-        if min_along >= 0.0 && max_along <= geometry.length {
-            let along = (point - geometry.start).dot(geometry.direction).max(min_along).min(max_along);
-            let closest = geometry.start + geometry.direction * along;
-            let distance = closest.distance(point);
-            if along.is_finite() && distance <= reacquire_distance {
-                let projection = PathProjection {
-                    segment_idx: start_idx,
-                    along_segment: along,
-                    distance_along: self.wrap_end(segment_start + along),
-                    point: closest,
-                    distance,
-                };
-                cursor.set(&projection);
-                return projection;
-            }
-        }
-        self.project_point_from(point, cursor, start_idx, center, window, reacquire_distance)
-    }
-
     /// Coherent projection by local descent, the cheapest way to follow a point that moves a
     /// little each step: project onto the cursor's segment, and step to the neighbouring segment
     /// on the side the projection lies (skipping zero-length ones) while that one is strictly
@@ -385,7 +300,16 @@ impl Polyline {
             cursor.set(&projection);
             return (projection, false);
         }
-        let mut idx = cursor.segment_idx.min(n - 1);
+        // A cursor whose segment does not hold its arc length (the path was edited under it)
+        // is relocated from the arc length.
+        let holds = cursor.segment_idx < n
+            && self.cum(cursor.segment_idx) <= cursor.distance_along
+            && cursor.distance_along <= self.cum(cursor.segment_idx + 1);
+        let mut idx = if holds {
+            cursor.segment_idx
+        } else {
+            self.locate(self.normalise_distance(cursor.distance_along)).0
+        };
         let mut geometry = self.geometry(idx);
         let mut along = (point - geometry.start).dot(geometry.direction).clamp(0.0, geometry.length.max(0.0));
         if !along.is_finite() {
@@ -495,50 +419,6 @@ impl Polyline {
         None
     }
 
-    /// Where a coherent search starts: the cursor's segment and its arc length brought into
-    /// range, or None when the path has no segment or the cursor is unusable (uninitialised or
-    /// not finite), which calls for a global projection.
-    fn cursor_start(&self, cursor: &PathCursor) -> Option<(usize, f32)> {
-        if self.segments.is_empty() || !cursor.initialised || !cursor.distance_along.is_finite() {
-            return None;
-        }
-        let center = self.normalise_distance(cursor.distance_along);
-        let segment_idx = cursor.segment_idx;
-        let holds = segment_idx < self.segments.len()
-            && self.cum(segment_idx) <= center
-            && center <= self.cum(segment_idx + 1);
-        Some((if holds { segment_idx } else { self.locate(center).0 }, center))
-    }
-    /// The windowed search with its fallbacks (whole loop, re-acquiring) and the cursor update.
-    fn project_point_from(
-        &self,
-        point: Vec3,
-        cursor: &mut PathCursor,
-        start_idx: usize,
-        center: f32,
-        window: f32,
-        reacquire_distance: f32,
-    ) -> PathProjection {
-        let window = if window.is_nan() { 0.0 } else { window.max(0.0) };
-        let windowed = if self.closed && 2.0 * window >= self.length() {
-            // The window covers the whole loop: every point is inside it.
-            self.project_point(point)
-        } else {
-            self.project_point_window(point, start_idx, center, window)
-        };
-        let projection = if windowed.distance > reacquire_distance {
-            let global = self.project_point(point);
-            if global.distance < REACQUIRE_FACTOR * windowed.distance {
-                global
-            } else {
-                windowed
-            }
-        } else {
-            windowed
-        };
-        cursor.set(&projection);
-        projection
-    }
     /// The first vertex, or the origin for an empty path.
     fn first_point(&self) -> Vec3 {
         self.points.first().copied().unwrap_or(Vec3::ZERO)
@@ -678,149 +558,6 @@ impl Polyline {
         let along = if along.is_nan() { min_along.max(0.0) } else { along };
         (along, start + direction * along)
     }
-    /// The windowed search behind [`Polyline::project_point_coherent`]: the cursor's segment
-    /// first, then forward until the segments start past the window, then backward until they
-    /// end before it, clipping each segment to the window. Needs at least one segment and, on a
-    /// closed path, a window shorter than half the loop.
-    ///
-    /// Arc length never exceeds distance travelled, so a vertex at distance f from the query,
-    /// with the best distance so far b, rules out every point within f - b of it along the path:
-    /// such runs of segments are passed over by comparing cumulative lengths only, which keeps the
-    /// cost low on densely sampled paths too.
-    fn project_point_window(
-        &self,
-        point: Vec3,
-        start_idx: usize,
-        center: f32,
-        window: f32,
-    ) -> PathProjection {
-        let count = self.segment_count();
-        let lo = center - window;
-        let hi = center + window;
-
-        // The cursor's own segment (so ties stay with it); its range is never empty.
-        let start_of_start = self.cum(start_idx);
-        let start_length = self.length_of(start_idx);
-        let min_along = (lo - start_of_start).max(0.0).min(start_length);
-        let max_along = (hi - start_of_start).min(start_length).max(min_along);
-        let (along, closest) = self.project_on_segment_range(point, start_idx, min_along, max_along);
-        let mut best = WindowBest {
-            distance_sq: closest.distance_squared(point),
-            segment_idx: start_idx,
-            along,
-            unwrapped: start_of_start + along,
-            point: closest,
-        };
-        let (first_vertex, last_vertex) = self.segment_points(start_idx);
-
-        // Forward.
-        let mut idx = start_idx;
-        let mut segment_start = start_of_start + start_length;
-        let mut skip_until = f32::NEG_INFINITY;
-        for step in 0..count {
-            idx += 1;
-            if idx >= count {
-                if !self.closed {
-                    break;
-                }
-                idx = 0;
-            }
-            if segment_start > hi {
-                break;
-            }
-            if step == 0 {
-                // Only now, as most windows end inside the cursor's segment.
-                skip_until = segment_start + point.distance(last_vertex) - best.distance_sq.sqrt();
-            }
-            let segment_length = self.length_of(idx);
-            let segment_end = segment_start + segment_length;
-            if segment_end >= skip_until {
-                let min_along = (lo - segment_start).max(0.0);
-                let max_along = (hi - segment_start).min(segment_length);
-                if min_along <= max_along {
-                    best.consider(self, point, idx, segment_start, min_along, max_along);
-                }
-                let end_vertex = self.segment_points(idx).1;
-                skip_until = segment_end + point.distance(end_vertex) - best.distance_sq.sqrt();
-            }
-            segment_start = segment_end;
-        }
-
-        // Backward.
-        let mut idx = start_idx;
-        let mut segment_end = start_of_start;
-        let mut skip_from = f32::INFINITY;
-        for step in 0..count {
-            if idx == 0 {
-                if !self.closed {
-                    break;
-                }
-                idx = count;
-            }
-            idx -= 1;
-            if segment_end < lo {
-                break;
-            }
-            if step == 0 {
-                skip_from = segment_end - (point.distance(first_vertex) - best.distance_sq.sqrt());
-            }
-            let segment_length = self.length_of(idx);
-            let segment_start = segment_end - segment_length;
-            if segment_start <= skip_from {
-                let min_along = (lo - segment_start).max(0.0);
-                let max_along = (hi - segment_start).min(segment_length);
-                if min_along <= max_along {
-                    best.consider(self, point, idx, segment_start, min_along, max_along);
-                }
-                let start_vertex = self.vertex(idx);
-                skip_from = segment_start - (point.distance(start_vertex) - best.distance_sq.sqrt());
-            }
-            segment_end = segment_start;
-        }
-
-        PathProjection {
-            segment_idx: best.segment_idx,
-            along_segment: best.along,
-            distance_along: self.normalise_distance(best.unwrapped),
-            point: best.point,
-            distance: best.distance_sq.sqrt(),
-        }
-    }
-}
-
-/// The best candidate of a windowed search so far.
-struct WindowBest {
-    distance_sq: f32,
-    segment_idx: usize,
-    along: f32,
-    /// Arc length without wrapping (may be negative or past the length on closed paths).
-    unwrapped: f32,
-    point: Vec3,
-}
-
-impl WindowBest {
-    /// Projects onto the clipped segment and keeps the result if strictly closer.
-    fn consider(
-        &mut self,
-        path: &Polyline,
-        point: Vec3,
-        segment_idx: usize,
-        segment_start: f32,
-        min_along: f32,
-        max_along: f32,
-    ) {
-        let (along, closest) = path.project_on_segment_range(point, segment_idx, min_along, max_along);
-        let distance_sq = closest.distance_squared(point);
-        if distance_sq < self.distance_sq {
-            *self = WindowBest {
-                distance_sq,
-                segment_idx,
-                along,
-                unwrapped: segment_start + along,
-                point: closest,
-            };
-        }
-    }
 }
 
 /// `segment_idx` wrapped into `0..count` (`count` > 0), dividing only when needed.
@@ -919,9 +656,9 @@ mod tests {
         assert_eq!(coincident.point_at_distance(10.0), v(2.0, 2.0));
         assert_eq!(coincident.direction_at_distance(0.0), Vec3::ZERO);
         let mut cursor = PathCursor::default();
-        let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
+        let projection = coincident.project_point_local(v(5.0, 6.0), &mut cursor, 1.0);
         assert_eq!((projection.point, projection.distance), (v(2.0, 2.0), 5.0));
-        let projection = coincident.project_point_coherent(v(5.0, 6.0), &mut cursor, 10.0, 1.0);
+        let projection = coincident.project_point_local(v(5.0, 6.0), &mut cursor, 1.0);
         assert_eq!(
             (projection.point, projection.distance, projection.distance_along),
             (v(2.0, 2.0), 5.0, 0.0)
@@ -999,13 +736,13 @@ mod tests {
     }
 
     #[test]
-    fn coherent_projection_stays_on_the_hairpin_leg_of_the_cursor() {
+    fn local_projection_stays_on_the_hairpin_leg_of_the_cursor() {
         let path = hairpin();
         let mut cursor = PathCursor::default();
-        let first = path.project_point_coherent(v(100.0, 5.0), &mut cursor, 50.0, 40.0);
+        let first = path.project_point_local(v(100.0, 5.0), &mut cursor, 40.0);
         assert_eq!((first.segment_idx, first.distance_along), (0, 100.0));
         // Closer to leg 2 (25 away) than to leg 0 (35 away).
-        let projection = path.project_point_coherent(v(110.0, 35.0), &mut cursor, 50.0, 40.0);
+        let projection = path.project_point_local(v(110.0, 35.0), &mut cursor, 40.0);
         assert_eq!(projection.segment_idx, 0);
         assert_eq!(projection.distance_along, 110.0);
         assert_eq!(projection.distance, 35.0);
@@ -1015,35 +752,26 @@ mod tests {
     }
 
     #[test]
-    fn coherent_projection_reacquires_a_path_it_has_clearly_left() {
+    fn local_projection_reacquires_a_path_it_has_clearly_left() {
         let path = hairpin();
         let mut cursor = PathCursor { segment_idx: 0, distance_along: 100.0, initialised: true };
-        let projection = path.project_point_coherent(v(300.0, 58.0), &mut cursor, 20.0, 40.0);
+        let projection = path.project_point_local(v(300.0, 58.0), &mut cursor, 40.0);
         assert_eq!(projection.segment_idx, 2);
         assert_eq!(projection.distance_along, 560.0);
         assert!((projection.distance - 2.0).abs() < 1e-4);
     }
 
     #[test]
-    fn coherent_projection_clips_to_the_window() {
-        let path = square(false);
-        let mut cursor = PathCursor { segment_idx: 0, distance_along: 50.0, initialised: true };
-        let projection = path.project_point_coherent(v(100.0, 80.0), &mut cursor, 20.0, f32::INFINITY);
-        assert_eq!(projection.distance_along, 70.0);
-        assert_eq!(projection.point, v(70.0, 0.0));
-    }
-
-    #[test]
-    fn coherent_projection_crosses_the_seam_of_a_closed_path() {
+    fn local_projection_crosses_the_seam_of_a_closed_path() {
         let path = square(true);
         let mut cursor = PathCursor::default();
-        let mut previous = path.project_point_coherent(v(-2.0, 40.0), &mut cursor, 10.0, 50.0).distance_along;
+        let mut previous = path.project_point_local(v(-2.0, 40.0), &mut cursor, 50.0).distance_along;
         assert_eq!(previous, 360.0);
         let mut unwrapped_total = 0.0;
         for step in 1..=60 {
             let y = 40.0 - step as f32 * 2.0;
             let query = if y >= 0.0 { v(-2.0, y) } else { v(-y, -2.0) };
-            let projection = path.project_point_coherent(query, &mut cursor, 10.0, 50.0);
+            let projection = path.project_point_local(query, &mut cursor, 50.0);
             assert!(projection.distance_along >= 0.0 && projection.distance_along < path.length());
             let mut delta = projection.distance_along - previous;
             if delta < -200.0 {
@@ -1058,21 +786,23 @@ mod tests {
     }
 
     #[test]
-    fn coherent_projection_walks_backward_over_the_seam() {
+    fn local_projection_walks_backward_over_the_seam() {
         let path = square(true);
         let mut cursor = PathCursor { segment_idx: 0, distance_along: 5.0, initialised: true };
-        let projection = path.project_point_coherent(v(-3.0, 10.0), &mut cursor, 20.0, f32::INFINITY);
+        let projection = path.project_point_local(v(-3.0, 10.0), &mut cursor, f32::INFINITY);
         assert_eq!(projection.segment_idx, 3);
         assert_eq!(projection.distance_along, 390.0);
     }
 
     #[test]
-    fn coherent_projection_with_an_inconsistent_cursor_relocates_it() {
+    fn local_projection_with_an_inconsistent_cursor_relocates_it() {
         let path = square(false);
         let mut cursor = PathCursor { segment_idx: 7, distance_along: 150.0, initialised: true };
-        let projection = path.project_point_coherent(v(110.0, 160.0), &mut cursor, 10.0, f32::INFINITY);
-        assert_eq!(projection.distance_along, 160.0);
+        let projection = path.project_point_local(v(110.0, 160.0), &mut cursor, f32::INFINITY);
+        // Relocated to segment 1 (which holds arc length 150); its nearest point is the corner.
         assert_eq!(cursor.segment_idx, 1);
+        assert_eq!(projection.distance_along, 200.0);
+        assert_eq!(projection.point, v(100.0, 100.0));
     }
 
     /// A lemniscate of half-width 200 sampled at 64 points: a figure-eight crossing itself at
@@ -1092,7 +822,7 @@ mod tests {
     fn cursor_passes_the_figure_eight_crossing_without_jumping_legs() {
         let path = figure_eight();
         let length = path.length();
-        for tracking in [false, true] {
+        {
             let mut cursor = PathCursor::default();
             let mut previous = 0.0;
             let mut travelled = 0.0;
@@ -1102,17 +832,13 @@ mod tests {
                 // Three units to the left of the path, so both legs are near at the crossing.
                 let (on_path, direction) = path.point_and_direction_at_distance(along, 0);
                 let query = on_path + v(-direction.y, direction.x) * 3.0;
-                let projection = if tracking {
-                    path.project_point_tracking(query, &mut cursor, 2.0, 40.0)
-                } else {
-                    path.project_point_coherent(query, &mut cursor, 10.0, 40.0)
-                };
+                let projection = path.project_point_local(query, &mut cursor, 40.0);
                 if step > 0 {
                     let mut delta = projection.distance_along - previous;
                     if delta < -0.5 * length {
                         delta += length;
                     }
-                    assert!((-0.5..=4.0).contains(&delta), "tracking {tracking}, step {step}: delta {delta}");
+                    assert!((-0.5..=4.0).contains(&delta), "step {step}: delta {delta}");
                     travelled += delta;
                 }
                 previous = projection.distance_along;
@@ -1121,14 +847,14 @@ mod tests {
                     global_jumps += 1;
                 }
             }
-            assert!((travelled - 1600.0).abs() < 5.0, "tracking {tracking}: {travelled}");
+            assert!((travelled - 1600.0).abs() < 5.0, "{travelled}");
             // The global projection would have jumped to the other leg near the crossing.
-            assert!(global_jumps > 0, "tracking {tracking}");
+            assert!(global_jumps > 0);
         }
     }
 
     #[test]
-    fn sharpest_corner_sets_the_tracking_allowance() {
+    fn sharpest_corner_bounds_where_a_neighbour_can_be_nearer() {
         assert_eq!(hairpin().corner_tangent, 1.0);
         assert_eq!(Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(20.0, 0.0)], false).corner_tangent, 0.0);
         let reversal = Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(0.0, 0.0)], false);
@@ -1137,18 +863,18 @@ mod tests {
     }
 
     #[test]
-    fn tracking_keeps_the_hairpin_leg_and_finds_the_turn() {
+    fn local_projection_keeps_the_hairpin_leg_and_finds_the_turn() {
         let path = hairpin();
         let mut cursor = PathCursor::default();
-        path.project_point_tracking(v(100.0, 5.0), &mut cursor, 2.0, 40.0);
-        // Closer to the other leg: the window (a few units) keeps leg 0.
-        let projection = path.project_point_tracking(v(102.0, 35.0), &mut cursor, 2.0, 40.0);
+        path.project_point_local(v(100.0, 5.0), &mut cursor, 40.0);
+        // Closer to the other leg: local descent keeps leg 0.
+        let projection = path.project_point_local(v(102.0, 35.0), &mut cursor, 40.0);
         assert_eq!((projection.segment_idx, projection.distance_along), (0, 102.0));
         // Walking around the turn on the inside: the projection reaches the turn leg.
         for x in [380.0, 390.0, 395.0] {
-            path.project_point_tracking(v(x, 10.0), &mut cursor, 2.0, 40.0);
+            path.project_point_local(v(x, 10.0), &mut cursor, 40.0);
         }
-        let projection = path.project_point_tracking(v(396.0, 30.0), &mut cursor, 2.0, 40.0);
+        let projection = path.project_point_local(v(396.0, 30.0), &mut cursor, 40.0);
         assert_eq!(projection.segment_idx, 1);
         assert_eq!(projection.distance_along, 430.0);
     }
@@ -1163,14 +889,5 @@ mod tests {
                 assert_eq!(direction, path.direction_at_distance(distance), "{distance} {hint}");
             }
         }
-    }
-
-    #[test]
-    fn point_at_cursor_is_the_cursor_projection() {
-        let path = square(true);
-        let mut cursor = PathCursor::default();
-        let projection = path.project_point_coherent(v(120.0, 30.0), &mut cursor, 10.0, 10.0);
-        assert_eq!(path.point_at_cursor(&cursor), projection.point);
-        assert_eq!(path.point_at_cursor(&PathCursor::default()), v(0.0, 0.0));
     }
 }
