@@ -180,7 +180,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
     let mut shot_frames = 0u32;
-    let mut frame_count_all = 0u64;
     // For real-window tests: where to publish the panels' widget rectangles (and a little state).
     let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
     let mut frame_count = 0u64;
@@ -257,13 +256,12 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             break;
         }
 
-        if interactive && frame_count_all.is_multiple_of(60) && has_planner(&app) {
+        if !matches!(mode, Mode::Frames { .. }) && frame_count.is_multiple_of(60) && has_planner(&app) {
             // Plan time is wall-clock, so the shell measures it (about once a second).
             let mut metrics = app.world.metrics();
             steerlab::bench::fill_plan_times_with(&app.world, &mut metrics, 3);
             app.plan_time_us = metrics.iter().map(|m| m.planner.and_then(|p| p.plan_time_us)).collect();
         }
-        frame_count_all += 1;
         if interactive {
             app.advance(frame_seconds);
             if app.dirty && get_time() - last_autosave > AUTOSAVE_SECONDS {
@@ -275,11 +273,11 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         render::draw_world(&app);
         egui_macroquad::draw();
         if let Some(path) = &rects_file {
-            frame_count += 1;
             if frame_count.is_multiple_of(5) {
                 write_widget_rects(path, &ui_state, &app);
             }
         }
+        frame_count += 1;
 
         if let Mode::Frames { frames } = &mode {
             app.advance(frame_seconds);

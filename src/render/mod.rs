@@ -343,56 +343,64 @@ fn draw_trails(app: &App) {
     }
 }
 
+/// Every gizmo to draw this frame with its colour and whether it is a planner's, in both views: the gizmos of the agents
+/// shown ([`gizmo_agents`]) that the display toggles allow, except those of a ship being stepped
+/// through (the step-through draws its recorded plan instead).
+pub fn visible_gizmos(app: &App) -> impl Iterator<Item = (&Gizmo, Color, bool)> + '_ {
+    let debugged = debugged_agent(app);
+    gizmo_agents(app)
+        .into_iter()
+        .filter(move |&idx| debugged != Some(idx))
+        .filter_map(|idx| app.world.agents.get(idx))
+        .flat_map(move |agent| {
+            let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
+            agent
+                .gizmos
+                .items()
+                .iter()
+                .filter(move |gizmo| gizmo_visible(app, gizmo, planner))
+                .map(move |gizmo| (gizmo, style::gizmo_color(gizmo.role, planner), planner))
+        })
+}
+
 fn draw_gizmos(app: &App) {
     let zoom = app.camera.zoom;
-    for idx in gizmo_agents(app) {
-        if debugged_agent(app) == Some(idx) {
-            // The step-through draws this ship's plan instead of its live gizmos.
-            continue;
-        }
-        let Some(agent) = app.world.agents.get(idx) else { continue };
-        let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
-        for gizmo in agent.gizmos.items() {
-            if !gizmo_visible(app, gizmo, planner) {
-                continue;
+    for (gizmo, color, _planner) in visible_gizmos(app) {
+        match gizmo.shape {
+            GizmoShape::Point(p) => {
+                let s = to_screen(app, p);
+                match gizmo.role {
+                    GizmoRole::CastHit => {
+                        draw_line(s.x - 5.0, s.y - 5.0, s.x + 5.0, s.y + 5.0, 2.0, color);
+                        draw_line(s.x - 5.0, s.y + 5.0, s.x + 5.0, s.y - 5.0, 2.0, color);
+                    }
+                    GizmoRole::Prediction => draw_circle_lines(s.x, s.y, 5.0, 2.0, color),
+                    _ => draw_circle(s.x, s.y, 4.0, color),
+                }
             }
-            let color = style::gizmo_color(gizmo.role, planner);
-            match gizmo.shape {
-                GizmoShape::Point(p) => {
-                    let s = to_screen(app, p);
-                    match gizmo.role {
-                        GizmoRole::CastHit => {
-                            draw_line(s.x - 5.0, s.y - 5.0, s.x + 5.0, s.y + 5.0, 2.0, color);
-                            draw_line(s.x - 5.0, s.y + 5.0, s.x + 5.0, s.y - 5.0, 2.0, color);
-                        }
-                        GizmoRole::Prediction => draw_circle_lines(s.x, s.y, 5.0, 2.0, color),
-                        _ => draw_circle(s.x, s.y, 4.0, color),
-                    }
+            GizmoShape::Line(a, b) => {
+                let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+                let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
+                draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
+            }
+            GizmoShape::Arrow(a, b) => {
+                draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, color);
+            }
+            GizmoShape::Circle { center, radius } => {
+                let s = to_screen(app, center);
+                let r = radius * zoom;
+                if gizmo.role == GizmoRole::SlowRadius || gizmo.role == GizmoRole::NodeRadius {
+                    draw_dashed_circle(s, r, 1.5, color);
+                } else if gizmo.role == GizmoRole::CastHit {
+                    // The obstacle a planner cast detected: the seed's blue outline.
+                    draw_circle_lines(s.x, s.y, r, 3.0, color);
+                } else {
+                    draw_circle_lines(s.x, s.y, r, 1.5, color);
                 }
-                GizmoShape::Line(a, b) => {
-                    let (sa, sb) = (to_screen(app, a), to_screen(app, b));
-                    let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
-                    draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
-                }
-                GizmoShape::Arrow(a, b) => {
-                    draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, color);
-                }
-                GizmoShape::Circle { center, radius } => {
-                    let s = to_screen(app, center);
-                    let r = radius * zoom;
-                    if gizmo.role == GizmoRole::SlowRadius || gizmo.role == GizmoRole::NodeRadius {
-                        draw_dashed_circle(s, r, 1.5, color);
-                    } else if gizmo.role == GizmoRole::CastHit {
-                        // The obstacle a planner cast detected: the seed's blue outline.
-                        draw_circle_lines(s.x, s.y, r, 3.0, color);
-                    } else {
-                        draw_circle_lines(s.x, s.y, r, 1.5, color);
-                    }
-                }
-                GizmoShape::Value { at, value } => {
-                    let s = to_screen(app, at);
-                    draw_text(format!("T={value:.2}"), s.x + 10.0, s.y + 18.0, 15.0, color);
-                }
+            }
+            GizmoShape::Value { at, value } => {
+                let s = to_screen(app, at);
+                draw_text(format!("T={value:.2}"), s.x + 10.0, s.y + 18.0, 15.0, color);
             }
         }
     }

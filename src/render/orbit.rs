@@ -15,7 +15,7 @@ use macroquad::prelude::{
 
 use super::labels::Labels;
 use super::planner::{self as plan_view, Picture};
-use super::{curve_samples, debugged_agent, gizmo_agents, gizmo_visible, style, waypoint_label};
+use super::{curve_samples, style, waypoint_label};
 use crate::app::{App, Camera, PlannerDebug, Selection};
 use crate::behaviours::{GizmoRole, GizmoShape};
 use crate::sim::Behaviour;
@@ -245,42 +245,31 @@ fn camera_3d(camera: &Camera) -> Camera3D {
 
 fn draw_gizmos(app: &App) {
     let camera = &app.camera;
-    for idx in gizmo_agents(app) {
-        if debugged_agent(app) == Some(idx) {
-            continue;
-        }
-        let Some(agent) = app.world.agents.get(idx) else { continue };
-        let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
-        for gizmo in agent.gizmos.items() {
-            if !gizmo_visible(app, gizmo, planner) {
-                continue;
+    for (gizmo, color, planner) in super::visible_gizmos(app) {
+        match gizmo.shape {
+            GizmoShape::Point(p) => {
+                let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
+                draw_mesh(&sphere_mesh(p, size * units_per_pixel(camera, p), color, 6, 8));
             }
-            let color = style::gizmo_color(gizmo.role, planner);
-            match gizmo.shape {
-                GizmoShape::Point(p) => {
-                    let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
-                    draw_mesh(&sphere_mesh(p, size * units_per_pixel(camera, p), color, 6, 8));
+            GizmoShape::Line(a, b) => {
+                let px = match gizmo.role {
+                    GizmoRole::CurrentSegment if planner => 3.5,
+                    GizmoRole::Probe if planner => 2.0,
+                    GizmoRole::CurrentSegment => 2.5,
+                    _ => 1.0,
+                };
+                if px <= 1.0 {
+                    draw_line_3d(a, b, color);
+                } else {
+                    thick_line(camera, a, b, px, color);
                 }
-                GizmoShape::Line(a, b) => {
-                    let px = match gizmo.role {
-                        GizmoRole::CurrentSegment if planner => 3.5,
-                        GizmoRole::Probe if planner => 2.0,
-                        GizmoRole::CurrentSegment => 2.5,
-                        _ => 1.0,
-                    };
-                    if px <= 1.0 {
-                        draw_line_3d(a, b, color);
-                    } else {
-                        thick_line(camera, a, b, px, color);
-                    }
-                }
-                GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
-                GizmoShape::Circle { center, radius } => match gizmo.role {
-                    GizmoRole::CastHit => outline_sphere(camera, center, radius, color),
-                    _ => ring(camera, center, Vec3::Z, radius, 1.0, color),
-                },
-                GizmoShape::Value { .. } => {}
             }
+            GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
+            GizmoShape::Circle { center, radius } => match gizmo.role {
+                GizmoRole::CastHit => outline_sphere(camera, center, radius, color),
+                _ => ring(camera, center, Vec3::Z, radius, 1.0, color),
+            },
+            GizmoShape::Value { .. } => {}
         }
     }
 }
