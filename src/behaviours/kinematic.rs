@@ -58,17 +58,20 @@ pub fn heading_atan2(y: f32, x: f32) -> f32 {
             + s * (-0.333_173_7
                 + s * (0.198_078_17
                     + s * (-0.132_333_41 + s * (0.079_623_62 + s * (-0.033_604_15 + s * 0.006_811_765))))));
-    if ay > ax {
-        r = FRAC_PI_2 - r;
-    }
-    if x < 0.0 {
-        r = PI - r;
-    }
-    if y < 0.0 {
-        -r
-    } else {
-        r
-    }
+    // The folds to the octant and the final sign are done on the bits, so no branch depends on
+    // the direction: agents heading every which way made such branches mispredict about once
+    // per agent-step. Each fold computes exactly what `if c { K - r } else { r }` would.
+    r = fold(r, ay > ax, FRAC_PI_2);
+    r = fold(r, x < 0.0, PI);
+    f32::from_bits(r.to_bits() ^ (u32::from(y < 0.0) << 31))
+}
+
+/// `K − r` when `flip`, else `r` (for r ≥ 0), without a branch.
+#[inline(always)]
+fn fold(r: f32, flip: bool, k: f32) -> f32 {
+    let mask = super::branchless::mask(flip);
+    let negated = f32::from_bits(r.to_bits() ^ (mask & 0x8000_0000));
+    negated + f32::from_bits(k.to_bits() & mask)
 }
 
 /// Kinematic seek: velocity at `max_speed` toward `target` ([`Steering::Velocity`]); zero when on it.

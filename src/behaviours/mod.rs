@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod arrive;
 pub mod avoid;
+pub mod branchless;
 pub mod kinematic;
 pub mod parametric;
 pub mod predictive;
@@ -84,7 +85,7 @@ pub fn accelerate_toward_velocity(
     max_acceleration: f32,
 ) -> Vec3 {
     let time = time_to_target.max(1e-4);
-    ((desired - velocity) / time).clamp_length_max(max_acceleration.max(0.0))
+    branchless::clamp_length_max((desired - velocity) / time, max_acceleration.max(0.0))
 }
 
 /// Dynamic seek toward a point at full speed: the steering the path followers use once they

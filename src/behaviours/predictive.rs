@@ -76,36 +76,90 @@ pub struct PredictiveState {
     pub predicted_cursor: PathCursor,
     /// True once the end of an open path is reached.
     pub finished: bool,
-    /// The agent's projection onto this path at a position, made by the simulation for its
-    /// metrics with the same tracking rule after the last step; used instead of projecting again
-    /// when the agent is still exactly there (a drag in the editor moves it, and then it is not).
-    pub handoff: Option<(Vec3, PathProjection)>,
+    /// Whether `observation` holds steps 1–3 made ahead of time by [`observe`] (the
+    /// simulation calls it right after moving the agent); the next [`predictive`] call uses
+    /// them when they were made for exactly the same position, velocity, parameters and max
+    /// speed, and makes them afresh otherwise (a drag in the editor moves the agent, a slider
+    /// changes the parameters).
+    pub observed: bool,
+    /// Steps 1–3 made ahead of time (meaningful while `observed`).
+    pub observation: Observation,
 }
 
-/// Predict, project, and correct only when outside the channel.
-pub fn predictive(
+/// Where the agent and its prediction are on the path (steps 1–3), and what they were made
+/// from.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Observation {
+    /// The agent's position it was made for.
+    pub position: Vec3,
+    /// The agent's velocity it was made for.
+    pub velocity: Vec3,
+    /// The parameters it was made with.
+    pub params: PredictiveParams,
+    /// The max speed it was made with (an agent at rest predicts with it).
+    pub max_speed: f32,
+    /// Arc length of the agent's projection onto the path.
+    pub agent_along: f32,
+    /// The path's direction under the agent.
+    pub path_direction: Vec3,
+    /// The unit direction of motion (the path's when at rest).
+    pub heading: Vec3,
+    /// The predicted position.
+    pub predicted: Vec3,
+    /// Its projection onto the path.
+    pub prediction: PathProjection,
+}
+
+impl Observation {
+    /// Whether it was made for exactly this state.
+    #[inline]
+    fn made_for(&self, k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> bool {
+        self.position == k.position
+            && self.velocity == k.velocity
+            && self.params == *p
+            && self.max_speed == limits.max_speed
+    }
+}
+
+/// Steps 1–3 ahead of time, for the next [`predictive`] call: the simulation calls this after
+/// moving the agent, with the projection of the agent its metrics just made by the same
+/// tracking rule (so it is not made twice). Done here, the prediction's projection runs beside
+/// the metrics' instead of at the head of the next step's chain of dependent arithmetic. Does
+/// nothing for a finished agent or a path without segments.
+#[inline]
+pub fn observe(
     k: &Kinematics,
     limits: &Limits,
     path: &Polyline,
     state: &mut PredictiveState,
     p: &PredictiveParams,
-    gizmos: &mut Gizmos,
-) -> Steering {
-    if path.segment_count() == 0 {
-        return super::projected::follow_single_point(k, limits, path, &mut state.finished, gizmos);
+    agent_projection: Option<PathProjection>,
+) {
+    state.observed = false;
+    if path.segment_count() == 0 || state.finished {
+        return;
     }
-    if state.finished {
-        return Steering::Acceleration(brake_acceleration(k, limits));
-    }
+    state.observation = make_observation(k, limits, path, state, p, agent_projection);
+    state.observed = true;
+}
+
+/// Steps 1–3; `agent_projection`, when given, is the agent's projection made by the same
+/// tracking rule (used only when the agent's cursor is already initialised).
+#[inline(always)]
+fn make_observation(
+    k: &Kinematics,
+    limits: &Limits,
+    path: &Polyline,
+    state: &mut PredictiveState,
+    p: &PredictiveParams,
+    agent_projection: Option<PathProjection>,
+) -> Observation {
     let prediction_time = non_negative(p.prediction_time);
-    let path_radius = non_negative(p.path_radius);
-    let reacquire_distance = (4.0 * path_radius).max(100.0);
-    let closed = path.is_closed();
-    let length = path.length();
+    let reacquire_distance = (4.0 * non_negative(p.path_radius)).max(100.0);
 
     // 1. Where the agent is on the path.
-    let agent = match state.handoff.take() {
-        Some((position, projection)) if position == k.position && state.cursor.initialised => {
+    let agent = match agent_projection {
+        Some(projection) if state.cursor.initialised => {
             state.cursor = PathCursor {
                 segment_idx: projection.segment_idx,
                 distance_along: projection.distance_along,
@@ -131,6 +185,60 @@ pub fn predictive(
         state.predicted_cursor = state.cursor;
     }
     let prediction = path.project_point_local(predicted, &mut state.predicted_cursor, reacquire_distance);
+    Observation {
+        position: k.position,
+        velocity: k.velocity,
+        params: *p,
+        max_speed: limits.max_speed,
+        agent_along: agent.distance_along,
+        path_direction,
+        heading,
+        predicted,
+        prediction,
+    }
+}
+
+/// [`make_observation`] out of line, for a step that was not observed ahead of time.
+#[inline(never)]
+fn observe_now(
+    k: &Kinematics,
+    limits: &Limits,
+    path: &Polyline,
+    state: &mut PredictiveState,
+    p: &PredictiveParams,
+) -> Observation {
+    make_observation(k, limits, path, state, p, None)
+}
+
+/// Predict, project, and correct only when outside the channel.
+pub fn predictive(
+    k: &Kinematics,
+    limits: &Limits,
+    path: &Polyline,
+    state: &mut PredictiveState,
+    p: &PredictiveParams,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    if path.segment_count() == 0 {
+        state.observed = false;
+        return super::projected::follow_single_point(k, limits, path, &mut state.finished, gizmos);
+    }
+    if state.finished {
+        state.observed = false;
+        return Steering::Acceleration(brake_acceleration(k, limits));
+    }
+    let path_radius = non_negative(p.path_radius);
+    let closed = path.is_closed();
+    let length = path.length();
+
+    // 1–3, made ahead of time for exactly this state, or now.
+    let observed = std::mem::take(&mut state.observed);
+    let Observation { agent_along, path_direction, heading, predicted, prediction, .. } =
+        if observed && state.observation.made_for(k, limits, p) {
+            state.observation
+        } else {
+            observe_now(k, limits, path, state, p)
+        };
 
     if gizmos.is_enabled() {
         let (segment_start, segment_end) = path.segment(prediction.segment_idx);
@@ -145,7 +253,7 @@ pub fn predictive(
     }
 
     // 5. The target a little ahead of the farther projection (arc lengths compared modulo laps).
-    let mut ahead = prediction.distance_along - agent.distance_along;
+    let mut ahead = prediction.distance_along - agent_along;
     if closed {
         // Both lie in [0, length): one lap at most either way.
         if ahead > 0.5 * length {
@@ -155,7 +263,7 @@ pub fn predictive(
         }
     }
     let lead = path_radius.max(limits.radius).max(1.0);
-    let target_distance = agent.distance_along + ahead.max(0.0) + lead;
+    let target_distance = agent_along + ahead.max(0.0) + lead;
 
     // 6. The end of an open path.
     if !closed && target_distance >= length {

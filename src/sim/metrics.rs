@@ -190,9 +190,9 @@ impl AgentMetrics {
         acc.last_cross_track = projection.distance;
         acc.cross_track_sum += projection.distance as f64;
         acc.max_cross_track = acc.max_cross_track.max(projection.distance);
-        if projection.distance > path_radius {
-            acc.time_outside += sample.dt as f64;
-        }
+        // Without a branch: whether an agent is outside its channel changes from agent to agent.
+        let outside = crate::behaviours::branchless::mask(projection.distance > path_radius);
+        acc.time_outside += crate::behaviours::branchless::select_f32(outside, sample.dt, 0.0) as f64;
         projection
     }
 
