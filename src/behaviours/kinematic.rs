@@ -52,12 +52,15 @@ pub fn heading_atan2(y: f32, x: f32) -> f32 {
         };
     }
     let a = small / large;
+    // The polynomial by Estrin's scheme rather than Horner's: the same coefficients in three
+    // short independent chains instead of one long one, which matters when every agent
+    // computes its heading at the end of its step.
     let s = a * a;
-    let mut r = a
-        * (0.999_996_1
-            + s * (-0.333_173_7
-                + s * (0.198_078_17
-                    + s * (-0.132_333_41 + s * (0.079_623_62 + s * (-0.033_604_15 + s * 0.006_811_765))))));
+    let s2 = s * s;
+    let s4 = s2 * s2;
+    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
+    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
+    let mut r = a * (low + high * s4);
     // The folds to the octant and the final sign are done on the bits, so no branch depends on
     // the direction: agents heading every which way made such branches mispredict about once
     // per agent-step. Each fold computes exactly what `if c { K - r } else { r }` would.

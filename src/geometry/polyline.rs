@@ -357,16 +357,20 @@ impl Polyline {
         let distance_sq = closest.distance_squared(point);
         // Neither neighbour can be nearer when the foot is farther than d·tan(φ/2) from both
         // vertices (compared squared: t − margin > d·tan(φ/2)·safety).
-        let to_vertex = along.min(geometry.length - along) - REACH_MARGIN;
-        let local = if to_vertex > 0.0 && to_vertex * to_vertex > distance_sq * self.reach_factor_sq {
-            let distance = distance_sq.sqrt();
+        let local = if self.stays(along, geometry.length, distance_sq) {
             PathProjection {
                 segment_idx: idx,
                 along_segment: along,
                 distance_along: self.wrap_end(geometry.start_distance + along),
                 point: closest,
-                distance,
+                distance: distance_sq.sqrt(),
             }
+        } else if let Some(next) =
+            self.one_step_forward(point, cursor.distance_along, idx, &geometry, along, distance_sq)
+        {
+            // A point that moved on past the end of its segment, as on a finely divided path
+            // every step: what the descent below would find, without its loop.
+            next
         } else {
             self.descend(point, cursor.distance_along, idx, geometry, along, closest, distance_sq)
         };
@@ -408,6 +412,83 @@ impl Polyline {
         (local, false)
     }
 
+    /// Whether the descent stops on a segment where the point's foot is `along` of `length`
+    /// from its start and `distance_sq` away: neither neighbour can then be nearer.
+    #[inline(always)]
+    fn stays(&self, along: f32, length: f32, distance_sq: f32) -> bool {
+        let to_vertex = along.min(length - along) - REACH_MARGIN;
+        to_vertex > 0.0 && to_vertex * to_vertex > distance_sq * self.reach_factor_sq
+    }
+
+    /// Whether a move of the descent from arc length `cursor_distance` on segment `from` to arc
+    /// length `distance` keeps within its budget: twice the distance from the cursor's old
+    /// point to the query, plus a margin (compared squared, without a square root).
+    #[inline(always)]
+    fn within_budget(
+        &self,
+        point: Vec3,
+        cursor_distance: f32,
+        from: &SegmentGeometry,
+        distance: f32,
+    ) -> bool {
+        let old_along = (cursor_distance - from.start_distance).max(0.0).min(from.length);
+        let old_point = from.start + from.direction * old_along;
+        let mut delta = distance - cursor_distance;
+        if self.closed {
+            let length_total = self.length();
+            if delta > 0.5 * length_total {
+                delta -= length_total;
+            } else if delta < -0.5 * length_total {
+                delta += length_total;
+            }
+        }
+        // |delta| ≤ 2·|old_point − point| + margin; NaN never is.
+        let half_excess = 0.5 * (delta.abs() - LOCAL_MARGIN);
+        half_excess <= 0.0 || half_excess * half_excess <= old_point.distance_squared(point)
+    }
+
+    /// The descent's result when it moves exactly one segment forward from `idx` and stops
+    /// there (the next segment has a length, is strictly nearer, within the budget, and the
+    /// point's foot on it is clear of both its vertices); None for anything else, which the
+    /// full descent then handles.
+    #[inline(always)]
+    fn one_step_forward(
+        &self,
+        point: Vec3,
+        cursor_distance: f32,
+        idx: usize,
+        geometry: &SegmentGeometry,
+        along: f32,
+        distance_sq: f32,
+    ) -> Option<PathProjection> {
+        if along < 0.5 * geometry.length {
+            return None;
+        }
+        let next_idx = if idx + 1 < self.segments.len() {
+            idx + 1
+        } else if self.closed && idx != 0 {
+            0
+        } else {
+            return None;
+        };
+        let next = self.segments.get(next_idx)?;
+        let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
+        let next_closest = next.start + next.direction * next_along;
+        let next_distance_sq = next_closest.distance_squared(point);
+        let next_distance_along = next.start_distance + next_along;
+        let moves = next.length > 0.0
+            && next_distance_sq < distance_sq * (1.0 - 1e-6)
+            && self.within_budget(point, cursor_distance, geometry, next_distance_along)
+            && self.stays(next_along, next.length, next_distance_sq);
+        moves.then(|| PathProjection {
+            segment_idx: next_idx,
+            along_segment: next_along,
+            distance_along: self.wrap_end(next_distance_along),
+            point: next_closest,
+            distance: next_distance_sq.sqrt(),
+        })
+    }
+
     /// The descent of [`Polyline::project_point_local`] from segment `idx`, where the point's
     /// foot is `along` from the start at `closest`, `distance_sq` away; `cursor_distance` is
     /// the cursor's arc length before this projection.
@@ -427,17 +508,15 @@ impl Polyline {
         // Moves to other segments may change the arc length by at most twice the distance from
         // the cursor's old point to the query, plus a margin: enough for the legitimate jump
         // round the inside of a bend (about 2·d·tan(φ/2)), not for a hop to a hairpin's other
-        // leg through a short connecting segment. Computed on the first move only.
-        let mut budget = f32::NAN;
+        // leg through a short connecting segment.
         for _ in 0..self.segments.len() {
             // Look at the neighbour on the side of the segment the projection is on: on the
             // inside of a bend the next segment can be nearer before the projection reaches
             // this segment's end.
-            let forward = along >= 0.5 * geometry.length;
-            let to_vertex = if forward { geometry.length - along } else { along } - REACH_MARGIN;
-            if to_vertex > 0.0 && to_vertex * to_vertex > distance_sq * self.reach_factor_sq {
+            if self.stays(along, geometry.length, distance_sq) {
                 break;
             }
+            let forward = along >= 0.5 * geometry.length;
             let Some(next) = self.neighbour_with_length(idx, forward) else { break };
             let next_geometry = self.geometry(next);
             let next_along =
@@ -446,25 +525,14 @@ impl Polyline {
             let next_distance_sq = next_closest.distance_squared(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
             let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
-            if !nearer {
-                break;
-            }
-            if budget.is_nan() {
-                let old_along =
-                    (cursor_distance - start_geometry.start_distance).max(0.0).min(start_geometry.length);
-                let old_point = start_geometry.start + start_geometry.direction * old_along;
-                budget = 2.0 * old_point.distance(point) + LOCAL_MARGIN;
-            }
-            let mut delta = next_geometry.start_distance + next_along - cursor_distance;
-            if self.closed {
-                let length_total = self.length();
-                if delta > 0.5 * length_total {
-                    delta -= length_total;
-                } else if delta < -0.5 * length_total {
-                    delta += length_total;
-                }
-            }
-            if delta.abs() > budget {
+            if !nearer
+                || !self.within_budget(
+                    point,
+                    cursor_distance,
+                    &start_geometry,
+                    next_geometry.start_distance + next_along,
+                )
+            {
                 break;
             }
             idx = next;
