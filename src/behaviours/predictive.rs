@@ -298,13 +298,10 @@ pub fn predictive(
     Steering::Acceleration(seek_acceleration(k, limits, target))
 }
 
-/// `value` clamped to ≥ 0, NaN read as 0.
+/// `value` clamped to ≥ 0, NaN read as 0 (`f32::max` returns the other operand for NaN).
+#[inline(always)]
 fn non_negative(value: f32) -> f32 {
-    if value.is_nan() {
-        0.0
-    } else {
-        value.max(0.0)
-    }
+    value.max(0.0)
 }
 
 #[cfg(test)]

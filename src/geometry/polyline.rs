@@ -44,6 +44,8 @@ pub struct Polyline {
     /// tan(φ/2) of the sharpest turn φ between consecutive segments with length, capped at
     /// [`MAX_CORNER_TANGENT`] (0 for a straight or degenerate path).
     corner_tangent: f32,
+    /// Total arc length (the last cumulative length; zero without points).
+    length: f32,
     /// `(REACH_SAFETY · corner_tangent)²`: the local projection compares squared distances
     /// with it (see [`Polyline::project_point_local`]).
     reach_factor_sq: f32,
@@ -120,11 +122,13 @@ impl Polyline {
                 cumulative.push(total);
             }
         }
+        let length = cumulative.last().copied().unwrap_or(0.0);
         let mut path = Polyline {
             points,
             cumulative,
             segments: Vec::new(),
             corner_tangent: 0.0,
+            length,
             reach_factor_sq: 1.0,
             closed,
         };
@@ -153,8 +157,9 @@ impl Polyline {
         self.closed
     }
     /// Total arc length.
+    #[inline]
     pub fn length(&self) -> f32 {
-        self.cumulative.last().copied().unwrap_or(0.0)
+        self.length
     }
     /// Number of segments (points - 1 when open, points when closed with ≥ 2 points).
     #[inline]
@@ -343,8 +348,7 @@ impl Polyline {
             Some(segment)
                 if cursor.initialised
                     && segment.start_distance <= cursor.distance_along
-                    && cursor.distance_along <= segment.start_distance + segment.length
-                    && point.is_finite() =>
+                    && cursor.distance_along <= segment.start_distance + segment.length =>
             {
                 (cursor.segment_idx, *segment)
             }
@@ -355,6 +359,11 @@ impl Polyline {
         let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
         let closest = geometry.start + geometry.direction * along;
         let distance_sq = closest.distance_squared(point);
+        // A point that is not finite (the only way to a distance that is not) starts again
+        // globally, as a new cursor does.
+        if !distance_sq.is_finite() {
+            return self.project_point_relocating(point, cursor, reacquire_distance);
+        }
         // Neither neighbour can be nearer when the foot is farther than d·tan(φ/2) from both
         // vertices (compared squared: t − margin > d·tan(φ/2)·safety).
         let local = if self.stays(along, geometry.length, distance_sq) {
