@@ -141,9 +141,11 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
 
 /// Nanoseconds per agent-step of predictive following alone — the behaviour (its two path
 /// projections included) and the integration, without the simulation's metrics and events —
-/// the job peers' figures measure. `n_agents` agents on a closed path of `segments` segments.
+/// the job peers' figures measure. `n_agents` agents on a closed path of `segments` segments,
+/// stepped as the simulation steps them: every agent's steering, then every agent's
+/// integration followed by the behaviour's observation of where it now is.
 pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64) -> f64 {
-    use crate::behaviours::{predictive, Gizmos, PredictiveParams, PredictiveState};
+    use crate::behaviours::{predictive, Gizmos, PredictiveParams, PredictiveState, Steering};
     let path = circle_path(segments);
     let world = world_for(Kernel::Predictive, n_agents, segments);
     let mut agents: Vec<(crate::behaviours::Kinematics, PredictiveState)> =
@@ -151,15 +153,21 @@ pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64
     let limits = world.agents.first().map(|a| a.limits).unwrap_or_default();
     let params = PredictiveParams::default();
     let mut gizmos = Gizmos::disabled();
+    let mut steerings: Vec<Steering> = Vec::with_capacity(n_agents);
     let dt = world.dt;
-    let mut run = |agents: &mut Vec<(crate::behaviours::Kinematics, PredictiveState)>, steps: u64| {
-        for _ in 0..steps {
-            for (k, state) in agents.iter_mut() {
-                let steering = predictive::predictive(k, &limits, &path, state, &params, &mut gizmos);
-                crate::sim::integrate(k, &limits, steering, dt);
+    let mut run =
+        |agents: &mut Vec<(crate::behaviours::Kinematics, PredictiveState)>, steps: u64| {
+            for _ in 0..steps {
+                steerings.clear();
+                steerings.extend(agents.iter_mut().map(|(k, state)| {
+                    predictive::predictive(k, &limits, &path, state, &params, &mut gizmos)
+                }));
+                for ((k, state), steering) in agents.iter_mut().zip(&steerings) {
+                    crate::sim::integrate(k, &limits, *steering, dt);
+                    predictive::observe(k, &limits, &path, state, &params, None);
+                }
             }
-        }
-    };
+        };
     run(&mut agents, 5);
     let start = Instant::now();
     run(&mut agents, steps);

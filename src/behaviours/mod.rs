@@ -85,7 +85,7 @@ pub fn accelerate_toward_velocity(
     max_acceleration: f32,
 ) -> Vec3 {
     let time = time_to_target.max(1e-4);
-    branchless::clamp_length_max((desired - velocity) / time, max_acceleration.max(0.0))
+    ((desired - velocity) / time).clamp_length_max(max_acceleration.max(0.0))
 }
 
 /// Dynamic seek toward a point at full speed: the steering the path followers use once they

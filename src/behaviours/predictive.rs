@@ -126,7 +126,7 @@ impl Observation {
 /// tracking rule (so it is not made twice). Done here, the prediction's projection runs beside
 /// the metrics' instead of at the head of the next step's chain of dependent arithmetic. Does
 /// nothing for a finished agent or a path without segments.
-#[inline]
+#[inline(always)]
 pub fn observe(
     k: &Kinematics,
     limits: &Limits,
@@ -211,6 +211,7 @@ fn observe_now(
 }
 
 /// Predict, project, and correct only when outside the channel.
+#[inline(always)]
 pub fn predictive(
     k: &Kinematics,
     limits: &Limits,

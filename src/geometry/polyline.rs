@@ -374,14 +374,17 @@ impl Polyline {
                 point: closest,
                 distance: distance_sq.sqrt(),
             }
-        } else if let Some(next) =
-            self.one_step_forward(point, cursor.distance_along, idx, &geometry, along, distance_sq)
-        {
-            // A point that moved on past the end of its segment, as on a finely divided path
-            // every step: what the descent below would find, without its loop.
-            next
         } else {
-            self.descend(point, cursor.distance_along, idx, geometry, along, closest, distance_sq)
+            self.descend_forward(
+                point,
+                cursor.distance_along,
+                &geometry,
+                idx,
+                geometry,
+                along,
+                closest,
+                distance_sq,
+            )
         };
         if local.distance > reacquire_distance {
             return self.reacquire(point, local, cursor);
@@ -413,7 +416,8 @@ impl Polyline {
         let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
         let closest = geometry.start + geometry.direction * along;
         let distance_sq = closest.distance_squared(point);
-        let local = self.descend(point, cursor.distance_along, idx, geometry, along, closest, distance_sq);
+        let local =
+            self.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq);
         if local.distance > reacquire_distance {
             return self.reacquire(point, local, cursor);
         }
@@ -442,9 +446,15 @@ impl Polyline {
     ) -> bool {
         let old_along = (cursor_distance - from.start_distance).max(0.0).min(from.length);
         let old_point = from.start + from.direction * old_along;
+        self.within_budget_of(point, old_point, cursor_distance, distance)
+    }
+
+    /// [`Polyline::within_budget`] with the cursor's old point already found.
+    #[inline(always)]
+    fn within_budget_of(&self, point: Vec3, old_point: Vec3, cursor_distance: f32, distance: f32) -> bool {
         let mut delta = distance - cursor_distance;
         if self.closed {
-            let length_total = self.length();
+            let length_total = self.length;
             if delta > 0.5 * length_total {
                 delta -= length_total;
             } else if delta < -0.5 * length_total {
@@ -456,46 +466,87 @@ impl Polyline {
         half_excess <= 0.0 || half_excess * half_excess <= old_point.distance_squared(point)
     }
 
-    /// The descent's result when it moves exactly one segment forward from `idx` and stops
-    /// there (the next segment has a length, is strictly nearer, within the budget, and the
-    /// point's foot on it is clear of both its vertices); None for anything else, which the
-    /// full descent then handles.
+    /// The descent of [`Polyline::project_point_local`] while it moves forward, as a point
+    /// that moves on along the path does (on a finely divided path, every step): the same
+    /// moves as [`Polyline::descend`], without its search for neighbours with a length, which
+    /// it hands over to as soon as a step would need it (a move backward, a zero-length next
+    /// segment). `budget_from` is the cursor's segment, where the move budget is measured from.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn one_step_forward(
+    fn descend_forward(
         &self,
         point: Vec3,
         cursor_distance: f32,
-        idx: usize,
-        geometry: &SegmentGeometry,
-        along: f32,
-        distance_sq: f32,
-    ) -> Option<PathProjection> {
-        if along < 0.5 * geometry.length {
-            return None;
+        budget_from: &SegmentGeometry,
+        mut idx: usize,
+        mut geometry: SegmentGeometry,
+        mut along: f32,
+        mut closest: Vec3,
+        mut distance_sq: f32,
+    ) -> PathProjection {
+        let n = self.segments.len();
+        // Where the cursor was (the budget's origin), once.
+        let old_along = (cursor_distance - budget_from.start_distance).max(0.0).min(budget_from.length);
+        let old_point = budget_from.start + budget_from.direction * old_along;
+        for _ in 0..n {
+            if self.stays(along, geometry.length, distance_sq) {
+                break;
+            }
+            let forward = along >= 0.5 * geometry.length;
+            let next_idx = if idx + 1 < n {
+                idx + 1
+            } else if self.closed && idx != 0 {
+                0
+            } else if forward {
+                // The end of an open path (or a closed path of one segment): no neighbour.
+                break;
+            } else {
+                return self.descend(
+                    point,
+                    cursor_distance,
+                    budget_from,
+                    idx,
+                    geometry,
+                    along,
+                    closest,
+                    distance_sq,
+                );
+            };
+            let Some(next) = self.segments.get(next_idx).filter(|next| forward && next.length > 0.0) else {
+                return self.descend(
+                    point,
+                    cursor_distance,
+                    budget_from,
+                    idx,
+                    geometry,
+                    along,
+                    closest,
+                    distance_sq,
+                );
+            };
+            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
+            let next_closest = next.start + next.direction * next_along;
+            let next_distance_sq = next_closest.distance_squared(point);
+            // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
+            let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
+            if !nearer
+                || !self.within_budget_of(point, old_point, cursor_distance, next.start_distance + next_along)
+            {
+                break;
+            }
+            idx = next_idx;
+            geometry = *next;
+            along = next_along;
+            closest = next_closest;
+            distance_sq = next_distance_sq;
         }
-        let next_idx = if idx + 1 < self.segments.len() {
-            idx + 1
-        } else if self.closed && idx != 0 {
-            0
-        } else {
-            return None;
-        };
-        let next = self.segments.get(next_idx)?;
-        let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
-        let next_closest = next.start + next.direction * next_along;
-        let next_distance_sq = next_closest.distance_squared(point);
-        let next_distance_along = next.start_distance + next_along;
-        let moves = next.length > 0.0
-            && next_distance_sq < distance_sq * (1.0 - 1e-6)
-            && self.within_budget(point, cursor_distance, geometry, next_distance_along)
-            && self.stays(next_along, next.length, next_distance_sq);
-        moves.then(|| PathProjection {
-            segment_idx: next_idx,
-            along_segment: next_along,
-            distance_along: self.wrap_end(next_distance_along),
-            point: next_closest,
-            distance: next_distance_sq.sqrt(),
-        })
+        PathProjection {
+            segment_idx: idx,
+            along_segment: along,
+            distance_along: self.wrap_end(geometry.start_distance + along),
+            point: closest,
+            distance: distance_sq.max(0.0).sqrt(),
+        }
     }
 
     /// The descent of [`Polyline::project_point_local`] from segment `idx`, where the point's
@@ -507,13 +558,13 @@ impl Polyline {
         &self,
         point: Vec3,
         cursor_distance: f32,
+        budget_from: &SegmentGeometry,
         mut idx: usize,
         mut geometry: SegmentGeometry,
         mut along: f32,
         mut closest: Vec3,
         mut distance_sq: f32,
     ) -> PathProjection {
-        let start_geometry = geometry;
         // Moves to other segments may change the arc length by at most twice the distance from
         // the cursor's old point to the query, plus a margin: enough for the legitimate jump
         // round the inside of a bend (about 2·d·tan(φ/2)), not for a hop to a hairpin's other
@@ -538,7 +589,7 @@ impl Polyline {
                 || !self.within_budget(
                     point,
                     cursor_distance,
-                    &start_geometry,
+                    budget_from,
                     next_geometry.start_distance + next_along,
                 )
             {

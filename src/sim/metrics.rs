@@ -91,6 +91,7 @@ pub(crate) struct StepSample<'a> {
 impl AgentMetrics {
     /// Adds one step; pushes collision events.
     /// Returns the projection of the agent's new position onto its path, if it follows one.
+    #[inline(always)]
     pub(crate) fn record(&mut self, sample: &StepSample, events: &mut Vec<Event>) -> Option<PathProjection> {
         self.steps += 1;
         let moved = sample.after.position.distance(sample.before.position);
@@ -117,6 +118,7 @@ impl AgentMetrics {
         projection
     }
 
+    #[inline(never)]
     fn record_obstacles(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
         if sample.spheres.is_empty() {
             return;
@@ -151,6 +153,7 @@ impl AgentMetrics {
         self.min_clearance = Some(self.min_clearance.map_or(min_gap, |m| m.min(min_gap)));
     }
 
+    #[inline(always)]
     fn record_path(
         &mut self,
         polyline: &Polyline,

@@ -15,8 +15,8 @@
 use glam::Vec3;
 
 use crate::behaviours::{
-    self, arrive, avoid, branchless, kinematic, parametric, predictive, projected, waypoints, AvoidParams,
-    Gizmos, Kinematics, Limits, Steering,
+    self, arrive, avoid, kinematic, parametric, predictive, projected, waypoints, AvoidParams, Gizmos,
+    Kinematics, Limits, Steering,
 };
 use crate::geometry::{Curve, Polyline, Sphere};
 use crate::planner;
@@ -505,6 +505,7 @@ struct StepContext<'a> {
 }
 
 /// The first half of an agent's step: its behaviour's request, with avoidance.
+#[inline(always)]
 fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
     let steering = behaviour_steering(agent, ctx);
@@ -516,6 +517,7 @@ fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
 }
 
 /// The second half: integrate the request, then events and metrics.
+#[inline(always)]
 fn move_agent(
     agent_idx: usize,
     agent: &mut Agent,
@@ -565,6 +567,7 @@ fn move_agent(
     }
 }
 
+#[inline(always)]
 fn behaviour_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
     let Agent { kinematics: k, limits, behaviour, state, gizmos, .. } = agent;
     let (k, limits) = (&*k, &*limits);
@@ -659,6 +662,7 @@ fn add_avoidance(steering: Steering, agent: &mut Agent, ctx: &StepContext) -> St
 }
 
 /// Applies a steering request within the limits for `dt` seconds.
+#[inline(always)]
 pub fn integrate(k: &mut Kinematics, limits: &Limits, steering: Steering, dt: f32) {
     let max_speed = limits.max_speed.max(0.0);
     match steering {
@@ -667,9 +671,8 @@ pub fn integrate(k: &mut Kinematics, limits: &Limits, steering: Steering, dt: f3
             k.position += k.velocity * dt;
         }
         Steering::Acceleration(linear) => {
-            let linear =
-                branchless::clamp_length_max(finite_or_zero(linear), limits.max_acceleration.max(0.0));
-            k.velocity = branchless::clamp_length_max(k.velocity + linear * dt, max_speed);
+            let linear = finite_or_zero(linear).clamp_length_max(limits.max_acceleration.max(0.0));
+            k.velocity = (k.velocity + linear * dt).clamp_length_max(max_speed);
             k.position += k.velocity * dt;
         }
         Steering::Position(point) => {
@@ -692,6 +695,7 @@ fn finite_or_zero(v: Vec3) -> Vec3 {
     }
 }
 
+#[inline(always)]
 fn has_arrived(agent: &Agent, ctx: &StepContext) -> bool {
     let position = agent.kinematics.position;
     match &agent.behaviour {
