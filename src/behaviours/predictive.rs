@@ -198,7 +198,8 @@ fn make_observation(
     }
 }
 
-/// [`make_observation`] out of line, for a step that was not observed ahead of time.
+/// [`make_observation`] out of line into the state, for a step that was not observed ahead
+/// of time.
 #[inline(never)]
 fn observe_now(
     k: &Kinematics,
@@ -206,8 +207,8 @@ fn observe_now(
     path: &Polyline,
     state: &mut PredictiveState,
     p: &PredictiveParams,
-) -> Observation {
-    make_observation(k, limits, path, state, p, None)
+) {
+    state.observation = make_observation(k, limits, path, state, p, None);
 }
 
 /// Predict, project, and correct only when outside the channel.
@@ -234,12 +235,10 @@ pub fn predictive(
 
     // 1–3, made ahead of time for exactly this state, or now.
     let observed = std::mem::take(&mut state.observed);
-    let Observation { agent_along, path_direction, heading, predicted, prediction, .. } =
-        if observed && state.observation.made_for(k, limits, p) {
-            state.observation
-        } else {
-            observe_now(k, limits, path, state, p)
-        };
+    if !(observed && state.observation.made_for(k, limits, p)) {
+        observe_now(k, limits, path, state, p);
+    }
+    let Observation { agent_along, path_direction, heading, predicted, prediction, .. } = state.observation;
 
     if gizmos.is_enabled() {
         let (segment_start, segment_end) = path.segment(prediction.segment_idx);

@@ -533,16 +533,19 @@ fn move_agent(
     if arrived_now {
         events.push(Event { time: ctx.time, agent: agent_idx, kind: EventKind::Arrived });
     }
-    let path = agent.behaviour.path().and_then(|idx| ctx.paths.get(idx));
-    let path_radius = match (&agent.behaviour, path) {
-        (Behaviour::Predictive { params, .. }, _) => params.path_radius,
-        (_, Some(named)) => named.radius,
-        _ => 0.0,
-    };
-    // Speed error is measured while the curve is being followed, not once an open curve ended.
-    let set_speed = match &agent.behaviour {
-        Behaviour::Parametric { params, .. } if !(was_finished || arrived_now) => Some(params.speed.abs()),
-        _ => None,
+    // The followed path and the channel it is judged against; the set speed of a curve
+    // follower, measured while the curve is being followed, not once an open curve ended.
+    let (path, set_speed) = match &agent.behaviour {
+        Behaviour::Predictive { path, params } => {
+            (ctx.paths.get(*path).map(|named| (named, params.path_radius)), None)
+        }
+        Behaviour::Projected { path, .. } | Behaviour::Waypoints { path, .. } => {
+            (ctx.paths.get(*path).map(|named| (named, named.radius)), None)
+        }
+        Behaviour::Parametric { params, .. } if !(was_finished || arrived_now) => {
+            (None, Some(params.speed.abs()))
+        }
+        _ => (None, None),
     };
     let sample = metrics::StepSample {
         agent_idx,
@@ -552,7 +555,7 @@ fn move_agent(
         dt: ctx.dt,
         time: ctx.time,
         spheres: ctx.spheres,
-        path: path.map(|named| (&named.polyline, path_radius)),
+        path: path.map(|(named, path_radius)| (&named.polyline, path_radius)),
         parametric_speed: set_speed,
         arrived_now,
     };
@@ -560,7 +563,7 @@ fn move_agent(
     // Predictive following starts its next step by projecting the agent and its prediction
     // onto the path: the metrics just projected the agent with the same rule, so hand that over
     // and make the prediction's projection now, beside it.
-    if let (Behaviour::Predictive { params, .. }, BehaviourState::Predictive(state), Some(named)) =
+    if let (Behaviour::Predictive { params, .. }, BehaviourState::Predictive(state), Some((named, _))) =
         (&agent.behaviour, &mut agent.state, path)
     {
         predictive::observe(&agent.kinematics, &agent.limits, &named.polyline, state, params, projection);
