@@ -386,3 +386,52 @@ fn timing_of_predictive_steps() {
         println!("predictive, {name}: {best:.1} ns per agent-step");
     }
 }
+
+/// Predictive following with its steps 1–3 observed ahead of time (right after each move, as
+/// the simulation does) moves exactly as when it makes them itself at the start of each step,
+/// bit for bit, on every test path; and an observation made for another position, velocity or
+/// parameter set is never used.
+#[test]
+fn predictive_observed_ahead_moves_exactly_as_observed_on_demand() {
+    use steerlab::behaviours::predictive::observe;
+    let limits = Limits::default();
+    for (name, path) in [
+        ("open hairpin", hairpin(false)),
+        ("closed hairpin", hairpin(true)),
+        ("figure-eight", figure_eight()),
+        ("loop", circle(300.0, 48)),
+        ("zig-zag", zigzag()),
+    ] {
+        let p = predictive_params();
+        let (mut ahead, mut on_demand) = (at_start(&path), at_start(&path));
+        let (mut ahead_state, mut on_demand_state) = (PredictiveState::default(), PredictiveState::default());
+        let mut gizmos = Gizmos::disabled();
+        for step in 0..(SECONDS / DT) as usize {
+            let steering = predictive(&ahead, &limits, &path, &mut ahead_state, &p, &mut gizmos);
+            integrate(&mut ahead, &limits, steering);
+            observe(&ahead, &limits, &path, &mut ahead_state, &p, None);
+            let steering = predictive(&on_demand, &limits, &path, &mut on_demand_state, &p, &mut gizmos);
+            integrate(&mut on_demand, &limits, steering);
+            assert_eq!(ahead, on_demand, "{name}, step {step}");
+        }
+        assert!(ahead_state.observed || ahead_state.finished, "{name}: observations were made");
+        // A stale observation (the agent was dragged, a slider moved) is made afresh.
+        let dragged = Kinematics { position: ahead.position + v(5.0, -3.0), ..ahead };
+        let mut fresh_state = ahead_state;
+        fresh_state.observed = false;
+        let mut stale_state = ahead_state;
+        assert_eq!(
+            predictive(&dragged, &limits, &path, &mut stale_state, &p, &mut gizmos),
+            predictive(&dragged, &limits, &path, &mut fresh_state, &p, &mut gizmos),
+            "{name}: dragged"
+        );
+        let slower = PredictiveParams { prediction_time: 0.2, ..p };
+        let (mut stale_state, mut fresh_state) = (ahead_state, ahead_state);
+        fresh_state.observed = false;
+        assert_eq!(
+            predictive(&ahead, &limits, &path, &mut stale_state, &slower, &mut gizmos),
+            predictive(&ahead, &limits, &path, &mut fresh_state, &slower, &mut gizmos),
+            "{name}: parameters changed"
+        );
+    }
+}

@@ -488,6 +488,13 @@ impl Polyline {
         // Where the cursor was (the budget's origin), once.
         let old_along = (cursor_distance - budget_from.start_distance).max(0.0).min(budget_from.length);
         let old_point = budget_from.start + budget_from.direction * old_along;
+        // The first move, off the cursor's own segment to the next, cannot exceed the budget
+        // when the point lies past that segment's end vertex V (its foot clamped to V): with
+        // a = |V − old point| and u = point − V, u·direction ≥ 0 makes
+        // |old point − point|² ≥ a² + |u|², so the arc length moved, at most a + |u|, is at
+        // most √2·|old point − point|, inside the budget of twice that plus a margin. This is
+        // every step on a path divided more finely than an agent moves in a step.
+        let mut first_move = true;
         for _ in 0..n {
             if self.stays(along, geometry.length, distance_sq) {
                 break;
@@ -529,11 +536,19 @@ impl Polyline {
             let next_distance_sq = next_closest.distance_squared(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
             let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
+            let past_end = first_move && along >= geometry.length;
             if !nearer
-                || !self.within_budget_of(point, old_point, cursor_distance, next.start_distance + next_along)
+                || !(past_end
+                    || self.within_budget_of(
+                        point,
+                        old_point,
+                        cursor_distance,
+                        next.start_distance + next_along,
+                    ))
             {
                 break;
             }
+            first_move = false;
             idx = next_idx;
             geometry = *next;
             along = next_along;
@@ -1135,6 +1150,86 @@ mod tests {
                 assert_eq!(point, path.point_at_distance(distance), "{distance} {hint}");
                 assert_eq!(direction, path.direction_at_distance(distance), "{distance} {hint}");
             }
+        }
+    }
+
+    /// The full descent from the cursor's segment, as the fast paths must reproduce it.
+    fn reference_descent(path: &Polyline, point: Vec3, cursor: &PathCursor) -> PathProjection {
+        let idx = cursor.segment_idx;
+        let geometry = path.geometry(idx);
+        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
+        let closest = geometry.start + geometry.direction * along;
+        let distance_sq = closest.distance_squared(point);
+        path.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The inlined stay, the forward descent and its skipped budget check all give what the
+        /// general descent gives, on random paths (dense, sparse, sharp, with repeated points)
+        /// and points moving a random amount from where the cursor last was.
+        #[test]
+        fn fast_paths_of_the_local_projection_match_the_full_descent(
+            raw in proptest::collection::vec((-100.0f32..100.0, -100.0f32..100.0), 2..40),
+            repeat in proptest::collection::vec(proptest::bool::weighted(0.1), 40),
+            closed in proptest::bool::ANY,
+            walk in proptest::collection::vec((-8.0f32..8.0, -8.0f32..8.0), 1..30),
+            start in (-100.0f32..100.0, -100.0f32..100.0),
+        ) {
+            let mut points: Vec<Vec3> = Vec::new();
+            for (idx, &(x, y)) in raw.iter().enumerate() {
+                let point = match points.last() {
+                    Some(&last) if repeat.get(idx).copied().unwrap_or(false) => last,
+                    _ => v(x, y),
+                };
+                points.push(point);
+            }
+            let path = Polyline::new(points, closed);
+            let mut cursor = PathCursor::default();
+            let mut point = v(start.0, start.1);
+            path.project_point_local(point, &mut cursor, f32::INFINITY);
+            for (dx, dy) in walk {
+                point += v(dx, dy);
+                let before = cursor;
+                let holds = path.segments.get(before.segment_idx).is_some_and(|segment| {
+                    segment.start_distance <= before.distance_along
+                        && before.distance_along <= segment.start_distance + segment.length
+                });
+                let fast = path.project_point_local(point, &mut cursor, f32::INFINITY);
+                if holds {
+                    let reference = reference_descent(&path, point, &before);
+                    proptest::prop_assert_eq!(fast.segment_idx, reference.segment_idx);
+                    proptest::prop_assert_eq!(fast.along_segment.to_bits(), reference.along_segment.to_bits());
+                    proptest::prop_assert_eq!(fast.distance_along.to_bits(), reference.distance_along.to_bits());
+                    proptest::prop_assert_eq!(fast.point, reference.point);
+                    proptest::prop_assert_eq!(fast.distance.to_bits(), reference.distance.to_bits());
+                }
+            }
+        }
+
+        /// The budget of a first move off the cursor's segment to the next always holds when the
+        /// point lies past the shared vertex, as the forward descent assumes.
+        #[test]
+        fn a_first_move_past_the_vertex_is_always_within_budget(
+            first in (-100.0f32..100.0, -100.0f32..100.0, -100.0f32..100.0),
+            vertex in (-100.0f32..100.0, -100.0f32..100.0, -100.0f32..100.0),
+            last in (-100.0f32..100.0, -100.0f32..100.0, -100.0f32..100.0),
+            cursor_fraction in 0.0f32..1.0,
+            offset in (-200.0f32..200.0, -200.0f32..200.0, -200.0f32..200.0),
+            closed in proptest::bool::ANY,
+        ) {
+            let path = Polyline::new(
+                vec![Vec3::from(first), Vec3::from(vertex), Vec3::from(last)],
+                closed,
+            );
+            let (from, next) = (path.geometry(0), path.geometry(1));
+            proptest::prop_assume!(from.length > 1e-3 && next.length > 1e-3);
+            let point = Vec3::from(vertex) + Vec3::from(offset);
+            proptest::prop_assume!((point - from.start).dot(from.direction) >= from.length);
+            let cursor_distance = from.start_distance + cursor_fraction * from.length;
+            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
+            proptest::prop_assert!(path.within_budget(point, cursor_distance, &from, next.start_distance + next_along));
         }
     }
 }
