@@ -783,6 +783,14 @@ impl Polyline {
                 segment_idx = count - 1;
             }
         }
+        // Jump by whole mean segment lengths first: exact on an evenly divided path (a target
+        // some way ahead on a finely divided one is many segments on), and the walk below
+        // corrects any guess.
+        let mean_length = length / count as f32;
+        if mean_length > 0.0 {
+            let jump = ((distance - self.cum(segment_idx)) / mean_length) as isize;
+            segment_idx = segment_idx.saturating_add_signed(jump).min(count - 1);
+        }
         for _ in 0..MAX_STEPS {
             if distance < self.cum(segment_idx) {
                 match segment_idx.checked_sub(1) {
@@ -1205,6 +1213,28 @@ mod tests {
                     proptest::prop_assert_eq!(fast.point, reference.point);
                     proptest::prop_assert_eq!(fast.distance.to_bits(), reference.distance.to_bits());
                 }
+            }
+        }
+
+        /// The hinted lookup finds what the binary search finds, whatever the hint, on evenly
+        /// and unevenly divided paths with repeated points.
+        #[test]
+        fn hinted_lookup_matches_the_binary_search(
+            lengths in proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just(0.0f32), 0.01f32..50.0], 1..60),
+            closed in proptest::bool::ANY,
+            distances in proptest::collection::vec(-100.0f32..2000.0, 1..20),
+            hints in proptest::collection::vec(0usize..80, 1..20),
+        ) {
+            let mut points = vec![v(0.0, 0.0)];
+            let mut x = 0.0;
+            for (idx, length) in lengths.iter().enumerate() {
+                x += length;
+                points.push(v(x, if idx % 2 == 0 { 0.0 } else { 0.001 }));
+            }
+            let path = Polyline::new(points, closed);
+            for (&distance, &hint) in distances.iter().zip(hints.iter().cycle()) {
+                let normalised = path.normalise_distance(distance);
+                proptest::prop_assert_eq!(path.locate_near(normalised, hint), path.locate(normalised));
             }
         }
 
