@@ -1,13 +1,14 @@
-//! Branch-free selection of small values on the per-step path.
+//! Branch-free selection on the per-step path.
 //!
-//! A branch whose direction depends on data that differs from agent to agent (which quadrant
-//! an agent heads into, whether it is outside its channel) is mispredicted often, and with
-//! thousands of agents that costs more than doing both sides when both are cheap. These
-//! helpers pick one of two values with bit masks, giving exactly the result of the branching
-//! version. (Where one side is expensive, a square root and a division, measuring showed the
-//! branch to be cheaper: glam's `clamp_length_max` stays as it is.)
+//! A branch whose direction depends on data that differs from agent to agent, such as which
+//! quadrant an agent heads into, is mispredicted often, and with thousands of agents that
+//! costs more than computing both sides when both are cheap. [`mask`] gives a bit mask the
+//! optimiser cannot turn back into a jump, for picking between two values with bit operations
+//! (the heading's octant folds in `kinematic`). Where one side is expensive (a square root and
+//! a division, as in clamping a vector's length) measuring showed the branch to be cheaper, so
+//! glam's `clamp_length_max` is used as it is.
 
-/// `value`, hidden from the optimiser: it would otherwise turn the masking below back into a
+/// `value`, hidden from the optimiser: it would otherwise turn a masking select back into a
 /// conditional jump (LLVM does, for a select between a constant and zero).
 #[inline(always)]
 pub fn opaque(value: u32) -> u32 {
@@ -33,19 +34,14 @@ pub fn mask(condition: bool) -> u32 {
     opaque(u32::from(condition).wrapping_neg())
 }
 
-/// `if mask is all ones { a } else { b }` for a mask from [`mask`].
-#[inline(always)]
-pub fn select_f32(mask: u32, a: f32, b: f32) -> f32 {
-    f32::from_bits((a.to_bits() & mask) | (b.to_bits() & !mask))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn select_picks_by_mask() {
-        assert_eq!(select_f32(mask(true), 1.0, 2.0), 1.0);
-        assert_eq!(select_f32(mask(false), 1.0, 2.0), 2.0);
+    fn mask_is_all_ones_or_zero() {
+        assert_eq!(mask(true), u32::MAX);
+        assert_eq!(mask(false), 0);
+        assert_eq!(opaque(12345), 12345);
     }
 }

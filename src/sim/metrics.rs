@@ -102,7 +102,9 @@ impl AgentMetrics {
         if sample.arrived_now && self.arrived_at.is_none() {
             self.arrived_at = Some(sample.time);
         }
-        self.record_obstacles(sample, events);
+        if !sample.spheres.is_empty() {
+            self.record_obstacles(sample, events);
+        }
         let projection =
             sample.path.map(|(polyline, path_radius)| self.record_path(polyline, path_radius, sample, moved));
         if let Some(set_speed) = sample.parametric_speed {
@@ -193,9 +195,9 @@ impl AgentMetrics {
         acc.last_cross_track = projection.distance;
         acc.cross_track_sum += projection.distance as f64;
         acc.max_cross_track = acc.max_cross_track.max(projection.distance);
-        // Without a branch: whether an agent is outside its channel changes from agent to agent.
-        let outside = crate::behaviours::branchless::mask(projection.distance > path_radius);
-        acc.time_outside += crate::behaviours::branchless::select_f32(outside, sample.dt, 0.0) as f64;
+        if projection.distance > path_radius {
+            acc.time_outside += sample.dt as f64;
+        }
         projection
     }
 
