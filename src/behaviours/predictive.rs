@@ -30,6 +30,14 @@
 //! 6. On an open path, once that target would reach the end, the agent approaches the end with an
 //!    arrive-like speed ramp, is `finished` within its body radius of it, and then brakes.
 //!
+//! Steps 1–3 depend only on where the agent is and how it moves, so [`observe`] can make them
+//! as soon as the agent has moved, and [`predictive`] uses them at the next step if nothing
+//! changed in between (compared bit for bit), or makes them itself. The simulation observes
+//! right after integrating, handing over the projection of the agent its metrics just made: the
+//! prediction's projection then runs beside the metrics' projection rather than at the head of
+//! the next step's chain of dependent arithmetic. Either way the agent moves exactly the same
+//! (tested bit for bit).
+//!
 //! Gizmos: the prediction (point), its projection (point and the line from the prediction), the
 //! channel (a circle of `path_radius` at the projection), the current segment, and the target
 //! when there is one.

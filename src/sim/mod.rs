@@ -4,10 +4,17 @@
 //! The world never reads a clock and holds no randomness of its own beyond a seeded generator,
 //! so the same scene stepped the same number of times gives a bit-identical result. Each step:
 //! 1. targets and obstacles move with their velocities (bouncing inside the world's bounds);
-//! 2. every agent asks its behaviour for a [`Steering`] (a pure function of its state), adds
-//!    obstacle avoidance when `avoid_obstacles` is on, and integrates within its limits
-//!    (semi-implicit Euler: velocity first, then position);
-//! 3. metrics are accumulated and events (arrived, collision) recorded for this step.
+//! 2. every agent asks its behaviour for a [`Steering`] (a pure function of its state) and adds
+//!    obstacle avoidance when `avoid_obstacles` is on;
+//! 3. every agent integrates its request within its limits (semi-implicit Euler: velocity first,
+//!    then position), its metrics are accumulated, events (arrived, collision) recorded, and a
+//!    predictive follower observes where it now is on its path for the next step.
+//!
+//! Steps 2 and 3 are two passes over the agents. Agents never read one another within a step,
+//! so this is the same as one pass, but each pass's work per agent is a shorter chain of
+//! dependent arithmetic, which the processor overlaps with the next agent's (measured faster on
+//! 10,000 predictive followers than one pass). The per-agent functions of the step are
+//! always inlined, so the compiler's inlining choices cannot swing the speed between builds.
 //!
 //! The editor (`app`) changes the world through its public fields between steps; indices that
 //! no longer resolve (a deleted path) make the agent stand still rather than panic.
