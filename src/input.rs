@@ -20,10 +20,14 @@ const BUTTONS: [(MqButton, MouseButton); 3] = [
     (MqButton::Middle, MouseButton::Middle),
 ];
 
-const KEYS: [(KeyCode, Key); 14] = [
+const KEYS: [(KeyCode, Key); 18] = [
     (KeyCode::Space, Key::Space),
     (KeyCode::Right, Key::Right),
     (KeyCode::Period, Key::Period),
+    (KeyCode::Left, Key::Left),
+    (KeyCode::Comma, Key::Comma),
+    (KeyCode::Home, Key::Home),
+    (KeyCode::End, Key::End),
     (KeyCode::Delete, Key::Delete),
     (KeyCode::Backspace, Key::Backspace),
     (KeyCode::Escape, Key::Escape),

@@ -344,3 +344,35 @@ fn step_through_closes_when_its_agent_goes_and_refuses_non_planners() {
     assert!(app.planner_debug.is_none());
     assert!(app.message.as_ref().is_some_and(|m| m.is_error));
 }
+
+fn keys(app: &mut App, keys: &[steerlab::app::Key]) {
+    for &key in keys {
+        tools::handle_input(app, &InputFrame { keys: vec![key], ..frame(Vec2::new(5.0, 5.0)) });
+    }
+}
+
+#[test]
+fn keys_move_through_the_step_through_and_esc_closes_it() {
+    use steerlab::app::Key;
+    let mut app = orbit_app(one_ship_world());
+    app.apply(Command::OpenPlannerDebug { agent: 0 });
+    let iteration = |app: &App| app.planner_debug.as_ref().map(|d| d.iteration);
+    let steps = app.world.steps;
+    keys(&mut app, &[Key::Right, Key::Period]);
+    assert_eq!(iteration(&app), Some(2), "Right and . go to the next iteration");
+    assert_eq!(app.world.steps, steps, "and do not step the simulation while it is open");
+    keys(&mut app, &[Key::Left]);
+    assert_eq!(iteration(&app), Some(1));
+    keys(&mut app, &[Key::Comma, Key::Comma]);
+    assert_eq!(iteration(&app), Some(0), "Prev stops at the first iteration");
+    keys(&mut app, &[Key::End]);
+    assert_eq!(iteration(&app), Some(7), "End goes to the last of the eight iterations");
+    keys(&mut app, &[Key::Right]);
+    assert_eq!(iteration(&app), Some(7), "Next stops at the last iteration");
+    keys(&mut app, &[Key::Home]);
+    assert_eq!(iteration(&app), Some(0));
+    keys(&mut app, &[Key::Escape]);
+    assert_eq!(iteration(&app), None, "Esc closes the step-through");
+    keys(&mut app, &[Key::Right]);
+    assert_eq!(app.world.steps, steps + 1, "with it closed, Right steps the simulation again");
+}

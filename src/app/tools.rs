@@ -154,10 +154,18 @@ pub enum MouseButton {
 pub enum Key {
     /// Play/pause.
     Space,
-    /// Step.
+    /// Step (the step-through: next iteration).
     Right,
-    /// Step.
+    /// Step (the step-through: next iteration).
     Period,
+    /// The step-through: previous iteration.
+    Left,
+    /// The step-through: previous iteration.
+    Comma,
+    /// The step-through: first iteration.
+    Home,
+    /// The step-through: last iteration.
+    End,
     /// Delete the selection.
     Delete,
     /// Delete the selection.
@@ -294,6 +302,27 @@ pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<ShellAction> {
     actions
 }
 
+/// While the planner step-through is open, the arrow keys (or `,` and `.`), Home and End move
+/// through its iterations as its First / Prev / Next / Last buttons do, and Esc closes it.
+/// Returns whether the key was used.
+fn step_through_key(app: &mut App, key: Key) -> bool {
+    let Some(debug) = &app.planner_debug else { return false };
+    let (current, last) = (debug.iteration, debug.count().saturating_sub(1));
+    let target = match key {
+        Key::Right | Key::Period => (current + 1).min(last),
+        Key::Left | Key::Comma => current.saturating_sub(1),
+        Key::Home => 0,
+        Key::End => last,
+        Key::Escape => {
+            app.apply(Command::ClosePlannerDebug);
+            return true;
+        }
+        _ => return false,
+    };
+    app.apply(Command::PlannerDebugGoto(target));
+    true
+}
+
 fn handle_keys(app: &mut App, input: &InputFrame, actions: &mut Vec<ShellAction>) {
     for &key in &input.keys {
         if input.ctrl {
@@ -307,6 +336,9 @@ fn handle_keys(app: &mut App, input: &InputFrame, actions: &mut Vec<ShellAction>
                 Key::Letter('N') => actions.push(ShellAction::New),
                 _ => {}
             }
+            continue;
+        }
+        if step_through_key(app, key) {
             continue;
         }
         match key {

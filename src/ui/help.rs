@@ -4,9 +4,11 @@
 use crate::app::Tool;
 
 /// Keyboard actions besides the tool keys: (keys, what they do).
-pub const KEYS: [(&str, &str); 18] = [
+pub const KEYS: [(&str, &str); 20] = [
     ("Space", "play or pause"),
     ("Right arrow or .", "run one step (pauses)"),
+    ("Left/Right arrow, , or .", "step-through open: previous or next iteration"),
+    ("Home or End", "step-through open: first or last iteration (Esc closes it)"),
     ("R", "reset to the scene's start"),
     ("F", "fit the scene in the view"),
     ("Tab", "switch between the top view and the 3D view"),

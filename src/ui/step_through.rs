@@ -22,10 +22,10 @@ pub fn step_through_panel(
     ui.horizontal(|ui| {
         let last = count.saturating_sub(1);
         let buttons: [(&str, &str, &str, bool, usize); 4] = [
-            ("⏮ First", "step:first", "The first iteration", k > 0, 0),
-            ("◀ Prev", "step:prev", "The previous iteration", k > 0, k.saturating_sub(1)),
-            ("Next ▶", "step:next", "The next iteration", k < last, (k + 1).min(last)),
-            ("Last ⏭", "step:last", "The last iteration: the finished plan", k < last, last),
+            ("⏮ First", "step:first", "The first iteration (Home)", k > 0, 0),
+            ("◀ Prev", "step:prev", "The previous iteration (Left arrow or ,)", k > 0, k.saturating_sub(1)),
+            ("Next ▶", "step:next", "The next iteration (Right arrow or .)", k < last, (k + 1).min(last)),
+            ("Last ⏭", "step:last", "The last iteration: the finished plan (End)", k < last, last),
         ];
         for (label, name, doc, enabled, goto) in buttons {
             let response = ui.add_enabled(enabled, egui::Button::new(label)).on_hover_text(doc);
