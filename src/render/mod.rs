@@ -343,10 +343,23 @@ fn draw_trails(app: &App) {
     }
 }
 
-/// Every gizmo to draw this frame with its colour and whether it is a planner's, in both views: the gizmos of the agents
-/// shown ([`gizmo_agents`]) that the display toggles allow, except those of a ship being stepped
+/// A gizmo to draw, for both views.
+pub struct VisibleGizmo<'a> {
+    /// The gizmo.
+    pub gizmo: &'a Gizmo,
+    /// Its colour (by role; the seed's colours for a planner's).
+    pub color: Color,
+    /// Whether it is a planner ship's.
+    pub planner: bool,
+    /// The agent's own colour: a ship's planned path carries a stripe of it over the seed's
+    /// green, so several ships' routes can be told apart.
+    pub agent_color: Color,
+}
+
+/// Every gizmo to draw this frame, in both views: the gizmos of the agents shown
+/// ([`gizmo_agents`]) that the display toggles allow, except those of a ship being stepped
 /// through (the step-through draws its recorded plan instead).
-pub fn visible_gizmos(app: &App) -> impl Iterator<Item = (&Gizmo, Color, bool)> + '_ {
+pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ {
     let debugged = debugged_agent(app);
     gizmo_agents(app)
         .into_iter()
@@ -354,18 +367,20 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = (&Gizmo, Color, bool)> 
         .filter_map(|idx| app.world.agents.get(idx))
         .flat_map(move |agent| {
             let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
-            agent
-                .gizmos
-                .items()
-                .iter()
-                .filter(move |gizmo| gizmo_visible(app, gizmo, planner))
-                .map(move |gizmo| (gizmo, style::gizmo_color(gizmo.role, planner), planner))
+            agent.gizmos.items().iter().filter(move |gizmo| gizmo_visible(app, gizmo, planner)).map(
+                move |gizmo| VisibleGizmo {
+                    gizmo,
+                    color: style::gizmo_color(gizmo.role, planner),
+                    planner,
+                    agent_color: style::agent_color(agent.color, 1.0),
+                },
+            )
         })
 }
 
 fn draw_gizmos(app: &App) {
     let zoom = app.camera.zoom;
-    for (gizmo, color, _planner) in visible_gizmos(app) {
+    for VisibleGizmo { gizmo, color, planner, agent_color } in visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let s = to_screen(app, p);
@@ -382,6 +397,9 @@ fn draw_gizmos(app: &App) {
                 let (sa, sb) = (to_screen(app, a), to_screen(app, b));
                 let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
                 draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
+                if planner && gizmo.role == GizmoRole::CurrentSegment {
+                    draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, agent_color);
+                }
             }
             GizmoShape::Arrow(a, b) => {
                 draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, color);

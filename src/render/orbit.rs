@@ -245,7 +245,7 @@ fn camera_3d(camera: &Camera) -> Camera3D {
 
 fn draw_gizmos(app: &App) {
     let camera = &app.camera;
-    for (gizmo, color, planner) in super::visible_gizmos(app) {
+    for super::VisibleGizmo { gizmo, color, planner, agent_color } in super::visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
@@ -262,6 +262,16 @@ fn draw_gizmos(app: &App) {
                     draw_line_3d(a, b, color);
                 } else {
                     thick_line(camera, a, b, px, color);
+                }
+                if planner && gizmo.role == GizmoRole::CurrentSegment {
+                    // The ship's own colour as a stripe on the near side of the green tube (a
+                    // thinner tube inside it would be hidden).
+                    let middle = (a + b) * 0.5;
+                    let toward = (camera.eye() - middle).normalize_or_zero()
+                        * 0.5
+                        * px
+                        * units_per_pixel(camera, middle);
+                    thick_line(camera, a + toward, b + toward, 1.5, agent_color);
                 }
             }
             GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
