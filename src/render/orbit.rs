@@ -115,6 +115,58 @@ pub fn tube_mesh(a: Vec3, b: Vec3, radius: f32, color: Color) -> Option<Mesh> {
     Some(Mesh { vertices, indices, texture: None })
 }
 
+/// The channel of half-width `radius` around a path, as in the top view: a flat band in the
+/// horizontal plane through each segment and a disc at each point (so bends are filled), sunk
+/// a third of a pixel below the path's height so the centre line and the agents' trails, drawn
+/// at that height, stay on top of it.
+fn draw_channel(path: &crate::geometry::Polyline, radius: f32, upp: f32) {
+    if radius.is_nan() || radius <= 0.0 {
+        return;
+    }
+    let lift = Vec3::new(0.0, 0.0, -0.3 * upp);
+    let color: [u8; 4] = style::PATH_BAND.into();
+    let mut vertices = Vec::new();
+    let mut indices: Vec<u16> = Vec::new();
+    let flush = |vertices: &mut Vec<Vertex>, indices: &mut Vec<u16>| {
+        if !indices.is_empty() {
+            draw_mesh(&Mesh {
+                vertices: std::mem::take(vertices),
+                indices: std::mem::take(indices),
+                texture: None,
+            });
+        }
+    };
+    for segment in 0..path.segment_count() {
+        let (a, b) = path.segment(segment);
+        let Some(along) = (b - a).with_z(0.0).try_normalize() else { continue };
+        let side = Vec3::new(-along.y, along.x, 0.0) * radius;
+        if vertices.len() + 4 > u16::MAX as usize {
+            flush(&mut vertices, &mut indices);
+        }
+        let base = vertices.len() as u16;
+        for p in [a - side, a + side, b + side, b - side] {
+            vertices.push(vertex(p + lift, color));
+        }
+        indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    const SECTORS: u16 = 24;
+    for &p in path.points() {
+        if vertices.len() + SECTORS as usize + 1 > u16::MAX as usize {
+            flush(&mut vertices, &mut indices);
+        }
+        let base = vertices.len() as u16;
+        vertices.push(vertex(p + lift, color));
+        for i in 0..SECTORS {
+            let angle = std::f32::consts::TAU * f32::from(i) / f32::from(SECTORS);
+            vertices.push(vertex(p + lift + Vec3::new(angle.cos(), angle.sin(), 0.0) * radius, color));
+        }
+        for i in 0..SECTORS {
+            indices.extend_from_slice(&[base, base + 1 + i, base + 1 + (i + 1) % SECTORS]);
+        }
+    }
+    flush(&mut vertices, &mut indices);
+}
+
 /// A regular octahedron (a diamond) of `radius` around `center`.
 pub fn diamond_mesh(center: Vec3, radius: f32, color: Color) -> Mesh {
     let tips = [Vec3::X, Vec3::Y, -Vec3::X, -Vec3::Y];
@@ -364,6 +416,11 @@ pub fn draw_orbit(app: &App) {
         draw_ground(app);
     }
     let focus_upp = units_per_pixel(camera, camera.center);
+    if app.display.path_radius {
+        for path in &app.world.paths {
+            draw_channel(&path.polyline, path.radius, focus_upp);
+        }
+    }
     for (idx, path) in app.world.paths.iter().enumerate() {
         let color =
             if app.selection.and_then(Selection::path) == Some(idx) { style::SELECTED } else { style::PATH };
