@@ -482,6 +482,17 @@ fn step_through_next_button_advances_the_iteration() {
     assert_ne!(first, third, "the world view draws the iteration shown");
     app.click(app.rect("step:last"));
     app.wait_for(|s| s["planner_debug"]["iteration"] == 7, "the last iteration");
+    // The keys do what the buttons do.
+    for (key, iteration) in [("Home", 0), ("Right", 1), ("period", 2), ("Left", 1), ("comma", 0), ("End", 7)]
+    {
+        app.key(key);
+        app.wait_for(|s| s["planner_debug"]["iteration"] == iteration, key);
+    }
+    assert_eq!(app.state()["steps"], 0, "the arrow keys move the step-through, not the simulation");
     app.click(app.rect("step:close"));
     app.wait_for(|s| s["planner_debug"].is_null(), "the step-through closed");
+    app.click(app.rect("planner_step_through"));
+    app.wait_for(|s| s["planner_debug"]["count"].as_u64() == Some(8), "the step-through again");
+    app.key("Escape");
+    app.wait_for(|s| s["planner_debug"].is_null(), "Esc closed the step-through");
 }
