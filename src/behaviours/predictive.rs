@@ -98,14 +98,8 @@ pub struct PredictiveState {
 /// from.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Observation {
-    /// The agent's position it was made for.
-    pub position: Vec3,
-    /// The agent's velocity it was made for.
-    pub velocity: Vec3,
-    /// The parameters it was made with.
-    pub params: PredictiveParams,
-    /// The max speed it was made with (an agent at rest predicts with it).
-    pub max_speed: f32,
+    /// What it was made from: position (3), velocity (3), prediction time, path radius, max speed.
+    pub inputs: [f32; 9],
     /// Arc length of the agent's projection onto the path.
     pub agent_along: f32,
     /// The path's direction under the agent.
@@ -119,36 +113,32 @@ pub struct Observation {
 }
 
 impl Observation {
-    /// Whether it was made for exactly this state.
+    /// Whether it was made for exactly this state, compared bit for bit without a branch per
+    /// number: the same bits in give the same observation out.
     #[inline]
-    /// Compared bit for bit, without a branch per number: the same bits in give the same
-    /// observation out.
     fn made_for(&self, k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> bool {
-        let made = [
-            self.position.x,
-            self.position.y,
-            self.position.z,
-            self.velocity.x,
-            self.velocity.y,
-            self.velocity.z,
-            self.params.prediction_time,
-            self.params.path_radius,
-            self.max_speed,
-        ];
-        let now = [
-            k.position.x,
-            k.position.y,
-            k.position.z,
-            k.velocity.x,
-            k.velocity.y,
-            k.velocity.z,
-            p.prediction_time,
-            p.path_radius,
-            limits.max_speed,
-        ];
-        let differing = made.iter().zip(&now).fold(0u32, |acc, (a, b)| acc | (a.to_bits() ^ b.to_bits()));
+        let now = inputs(k, limits, p);
+        let differing =
+            self.inputs.iter().zip(&now).fold(0u32, |acc, (a, b)| acc | (a.to_bits() ^ b.to_bits()));
         differing == 0
     }
+}
+
+/// The numbers steps 1–3 depend on: the agent's position and velocity, the parameters, and the
+/// max speed (an agent at rest predicts with it).
+#[inline(always)]
+fn inputs(k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> [f32; 9] {
+    [
+        k.position.x,
+        k.position.y,
+        k.position.z,
+        k.velocity.x,
+        k.velocity.y,
+        k.velocity.z,
+        p.prediction_time,
+        p.path_radius,
+        limits.max_speed,
+    ]
 }
 
 /// Steps 1–3 ahead of time, for the next [`predictive`] call: the simulation calls this after
@@ -216,10 +206,7 @@ fn make_observation(
     }
     let prediction = path.project_point_local(predicted, &mut state.predicted_cursor, reacquire_distance);
     Observation {
-        position: k.position,
-        velocity: k.velocity,
-        params: *p,
-        max_speed: limits.max_speed,
+        inputs: inputs(k, limits, p),
         agent_along: agent.distance_along,
         path_direction,
         heading,
