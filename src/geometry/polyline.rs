@@ -67,43 +67,6 @@ struct SegmentGeometry {
     start_distance: f32,
 }
 
-/// Where a point's foot lies on one segment.
-#[derive(Clone, Copy, Debug)]
-struct Foot {
-    /// Distance from the segment's start to the closest point.
-    along: f32,
-    /// The closest point.
-    closest: Vec3,
-    /// Squared distance from the point to it.
-    distance_sq: f32,
-}
-
-impl SegmentGeometry {
-    /// The closest point of this segment to `point`. `max` then `min` rather than `clamp`: a
-    /// NaN dot product (overflowing coordinates) becomes 0 instead of propagating.
-    #[inline(always)]
-    fn foot(&self, point: Vec3) -> Foot {
-        let along = (point - self.start).dot(self.direction).max(0.0).min(self.length);
-        let closest = self.start + self.direction * along;
-        Foot { along, closest, distance_sq: closest.distance_squared(point) }
-    }
-}
-
-/// What a descent starts from: the query point and the cursor it started at (its arc length
-/// and segment, where the move budget is measured from).
-struct Descent {
-    point: Vec3,
-    cursor_distance: f32,
-    budget_from: SegmentGeometry,
-}
-
-/// The point at arc length `cursor_distance` on segment `from` (clamped to it).
-#[inline(always)]
-fn cursor_point(cursor_distance: f32, from: &SegmentGeometry) -> Vec3 {
-    let along = (cursor_distance - from.start_distance).max(0.0).min(from.length);
-    from.start + from.direction * along
-}
-
 /// The closest point of a path to a query point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PathProjection {
@@ -391,19 +354,37 @@ impl Polyline {
             }
             _ => return self.project_point_relocating(point, cursor, reacquire_distance),
         };
-        let foot = geometry.foot(point);
+        // `max` then `min` rather than `clamp`: a NaN dot product (overflowing coordinates)
+        // becomes 0 instead of propagating.
+        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
+        let closest = geometry.start + geometry.direction * along;
+        let distance_sq = closest.distance_squared(point);
         // A point that is not finite (the only way to a distance that is not) starts again
         // globally, as a new cursor does.
-        if !foot.distance_sq.is_finite() {
+        if !distance_sq.is_finite() {
             return self.project_point_relocating(point, cursor, reacquire_distance);
         }
         // Neither neighbour can be nearer when the foot is farther than d·tan(φ/2) from both
         // vertices (compared squared: t − margin > d·tan(φ/2)·safety).
-        let start = Descent { point, cursor_distance: cursor.distance_along, budget_from: geometry };
-        let local = if self.stays(&geometry, &foot) {
-            self.projection_at(idx, &geometry, &foot)
+        let local = if self.stays(along, geometry.length, distance_sq) {
+            PathProjection {
+                segment_idx: idx,
+                along_segment: along,
+                distance_along: self.wrap_end(geometry.start_distance + along),
+                point: closest,
+                distance: distance_sq.sqrt(),
+            }
         } else {
-            self.descend_forward(&start, idx, geometry, foot)
+            self.descend_forward(
+                point,
+                cursor.distance_along,
+                &geometry,
+                idx,
+                geometry,
+                along,
+                closest,
+                distance_sq,
+            )
         };
         if local.distance > reacquire_distance {
             return self.reacquire(point, local, cursor);
@@ -432,8 +413,11 @@ impl Polyline {
         }
         let idx = self.locate(self.normalise_distance(cursor.distance_along)).0;
         let geometry = self.geometry(idx);
-        let start = Descent { point, cursor_distance: cursor.distance_along, budget_from: geometry };
-        let local = self.descend(&start, idx, geometry, geometry.foot(point));
+        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
+        let closest = geometry.start + geometry.direction * along;
+        let distance_sq = closest.distance_squared(point);
+        let local =
+            self.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq);
         if local.distance > reacquire_distance {
             return self.reacquire(point, local, cursor);
         }
@@ -441,24 +425,12 @@ impl Polyline {
         (local, false)
     }
 
-    /// The projection onto segment `idx` at `foot`.
+    /// Whether the descent stops on a segment where the point's foot is `along` of `length`
+    /// from its start and `distance_sq` away: neither neighbour can then be nearer.
     #[inline(always)]
-    fn projection_at(&self, idx: usize, geometry: &SegmentGeometry, foot: &Foot) -> PathProjection {
-        PathProjection {
-            segment_idx: idx,
-            along_segment: foot.along,
-            distance_along: self.wrap_end(geometry.start_distance + foot.along),
-            point: foot.closest,
-            distance: foot.distance_sq.max(0.0).sqrt(),
-        }
-    }
-
-    /// Whether the descent stops on a segment where the point's foot is as given: neither
-    /// neighbour can then be nearer.
-    #[inline(always)]
-    fn stays(&self, geometry: &SegmentGeometry, foot: &Foot) -> bool {
-        let to_vertex = foot.along.min(geometry.length - foot.along) - REACH_MARGIN;
-        to_vertex > 0.0 && to_vertex * to_vertex > foot.distance_sq * self.reach_factor_sq
+    fn stays(&self, along: f32, length: f32, distance_sq: f32) -> bool {
+        let to_vertex = along.min(length - along) - REACH_MARGIN;
+        to_vertex > 0.0 && to_vertex * to_vertex > distance_sq * self.reach_factor_sq
     }
 
     /// Whether a move of the descent from arc length `cursor_distance` on segment `from` to arc
@@ -472,7 +444,9 @@ impl Polyline {
         from: &SegmentGeometry,
         distance: f32,
     ) -> bool {
-        self.within_budget_of(point, cursor_point(cursor_distance, from), cursor_distance, distance)
+        let old_along = (cursor_distance - from.start_distance).max(0.0).min(from.length);
+        let old_point = from.start + from.direction * old_along;
+        self.within_budget_of(point, old_point, cursor_distance, distance)
     }
 
     /// [`Polyline::within_budget`] with the cursor's old point already found.
@@ -496,18 +470,24 @@ impl Polyline {
     /// that moves on along the path does (on a finely divided path, every step): the same
     /// moves as [`Polyline::descend`], without its search for neighbours with a length, which
     /// it hands over to as soon as a step would need it (a move backward, a zero-length next
-    /// segment).
+    /// segment). `budget_from` is the cursor's segment, where the move budget is measured from.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn descend_forward(
         &self,
-        start: &Descent,
+        point: Vec3,
+        cursor_distance: f32,
+        budget_from: &SegmentGeometry,
         mut idx: usize,
         mut geometry: SegmentGeometry,
-        mut foot: Foot,
+        mut along: f32,
+        mut closest: Vec3,
+        mut distance_sq: f32,
     ) -> PathProjection {
         let n = self.segments.len();
         // Where the cursor was (the budget's origin), once.
-        let old_point = cursor_point(start.cursor_distance, &start.budget_from);
+        let old_along = (cursor_distance - budget_from.start_distance).max(0.0).min(budget_from.length);
+        let old_point = budget_from.start + budget_from.direction * old_along;
         // The first move, off the cursor's own segment to the next, cannot exceed the budget
         // when the point lies past that segment's end vertex V (its foot clamped to V): with
         // a = |V − old point| and u = point − V, u·direction ≥ 0 makes
@@ -516,55 +496,89 @@ impl Polyline {
         // every step on a path divided more finely than an agent moves in a step.
         let mut first_move = true;
         for _ in 0..n {
-            if self.stays(&geometry, &foot) {
+            if self.stays(along, geometry.length, distance_sq) {
                 break;
             }
-            let forward = foot.along >= 0.5 * geometry.length;
+            let forward = along >= 0.5 * geometry.length;
             let next_idx = if idx + 1 < n {
-                Some(idx + 1)
+                idx + 1
             } else if self.closed && idx != 0 {
-                Some(0)
-            } else {
+                0
+            } else if forward {
                 // The end of an open path (or a closed path of one segment): no neighbour.
-                None
+                break;
+            } else {
+                return self.descend(
+                    point,
+                    cursor_distance,
+                    budget_from,
+                    idx,
+                    geometry,
+                    along,
+                    closest,
+                    distance_sq,
+                );
             };
-            let next =
-                next_idx.and_then(|next_idx| self.segments.get(next_idx).map(|next| (next_idx, *next)));
-            let (next_idx, next) = match next {
-                Some((next_idx, next)) if forward && next.length > 0.0 => (next_idx, next),
-                None if forward => break,
-                _ => return self.descend(start, idx, geometry, foot),
+            let Some(next) = self.segments.get(next_idx).filter(|next| forward && next.length > 0.0) else {
+                return self.descend(
+                    point,
+                    cursor_distance,
+                    budget_from,
+                    idx,
+                    geometry,
+                    along,
+                    closest,
+                    distance_sq,
+                );
             };
-            let next_foot = next.foot(start.point);
+            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
+            let next_closest = next.start + next.direction * next_along;
+            let next_distance_sq = next_closest.distance_squared(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
-            let nearer = next_foot.distance_sq < foot.distance_sq * (1.0 - 1e-6);
-            let past_end = first_move && foot.along >= geometry.length;
+            let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
+            let past_end = first_move && along >= geometry.length;
             if !nearer
                 || !(past_end
                     || self.within_budget_of(
-                        start.point,
+                        point,
                         old_point,
-                        start.cursor_distance,
-                        next.start_distance + next_foot.along,
+                        cursor_distance,
+                        next.start_distance + next_along,
                     ))
             {
                 break;
             }
             first_move = false;
-            (idx, geometry, foot) = (next_idx, next, next_foot);
+            idx = next_idx;
+            geometry = *next;
+            along = next_along;
+            closest = next_closest;
+            distance_sq = next_distance_sq;
         }
-        self.projection_at(idx, &geometry, &foot)
+        PathProjection {
+            segment_idx: idx,
+            along_segment: along,
+            distance_along: self.wrap_end(geometry.start_distance + along),
+            point: closest,
+            distance: distance_sq.max(0.0).sqrt(),
+        }
     }
 
     /// The descent of [`Polyline::project_point_local`] from segment `idx`, where the point's
-    /// foot is `foot`.
+    /// foot is `along` from the start at `closest`, `distance_sq` away; `cursor_distance` is
+    /// the cursor's arc length before this projection.
+    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn descend(
         &self,
-        start: &Descent,
+        point: Vec3,
+        cursor_distance: f32,
+        budget_from: &SegmentGeometry,
         mut idx: usize,
         mut geometry: SegmentGeometry,
-        mut foot: Foot,
+        mut along: f32,
+        mut closest: Vec3,
+        mut distance_sq: f32,
     ) -> PathProjection {
         // Moves to other segments may change the arc length by at most twice the distance from
         // the cursor's old point to the query, plus a margin: enough for the legitimate jump
@@ -574,28 +588,41 @@ impl Polyline {
             // Look at the neighbour on the side of the segment the projection is on: on the
             // inside of a bend the next segment can be nearer before the projection reaches
             // this segment's end.
-            if self.stays(&geometry, &foot) {
+            if self.stays(along, geometry.length, distance_sq) {
                 break;
             }
-            let forward = foot.along >= 0.5 * geometry.length;
+            let forward = along >= 0.5 * geometry.length;
             let Some(next) = self.neighbour_with_length(idx, forward) else { break };
             let next_geometry = self.geometry(next);
-            let next_foot = next_geometry.foot(start.point);
+            let next_along =
+                (point - next_geometry.start).dot(next_geometry.direction).max(0.0).min(next_geometry.length);
+            let next_closest = next_geometry.start + next_geometry.direction * next_along;
+            let next_distance_sq = next_closest.distance_squared(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
-            let nearer = next_foot.distance_sq < foot.distance_sq * (1.0 - 1e-6);
+            let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
             if !nearer
                 || !self.within_budget(
-                    start.point,
-                    start.cursor_distance,
-                    &start.budget_from,
-                    next_geometry.start_distance + next_foot.along,
+                    point,
+                    cursor_distance,
+                    budget_from,
+                    next_geometry.start_distance + next_along,
                 )
             {
                 break;
             }
-            (idx, geometry, foot) = (next, next_geometry, next_foot);
+            idx = next;
+            geometry = next_geometry;
+            along = next_along;
+            closest = next_closest;
+            distance_sq = next_distance_sq;
         }
-        self.projection_at(idx, &geometry, &foot)
+        PathProjection {
+            segment_idx: idx,
+            along_segment: along,
+            distance_along: self.wrap_end(geometry.start_distance + along),
+            point: closest,
+            distance: distance_sq.max(0.0).sqrt(),
+        }
     }
 
     /// The global projection for a cursor that has none yet (or a point that is not finite).
@@ -1138,8 +1165,10 @@ mod tests {
     fn reference_descent(path: &Polyline, point: Vec3, cursor: &PathCursor) -> PathProjection {
         let idx = cursor.segment_idx;
         let geometry = path.geometry(idx);
-        let start = Descent { point, cursor_distance: cursor.distance_along, budget_from: geometry };
-        path.descend(&start, idx, geometry, geometry.foot(point))
+        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
+        let closest = geometry.start + geometry.direction * along;
+        let distance_sq = closest.distance_squared(point);
+        path.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq)
     }
 
     proptest::proptest! {
@@ -1229,7 +1258,7 @@ mod tests {
             let point = Vec3::from(vertex) + Vec3::from(offset);
             proptest::prop_assume!((point - from.start).dot(from.direction) >= from.length);
             let cursor_distance = from.start_distance + cursor_fraction * from.length;
-            let next_along = next.foot(point).along;
+            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
             proptest::prop_assert!(path.within_budget(point, cursor_distance, &from, next.start_distance + next_along));
         }
     }
