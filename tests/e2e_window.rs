@@ -130,7 +130,7 @@ impl Steerlab {
     }
 
     fn find_window(&self) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_secs(120);
         while Instant::now() < deadline {
             let found = self.xdotool(&["search", "--name", "steerlab"]);
             if let Some(id) = found.lines().next().filter(|l| !l.is_empty()) {
