@@ -23,7 +23,7 @@ pub mod tools;
 pub use camera::{Camera, ViewMode};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
-pub use planner_debug::PlannerDebug;
+pub use planner_debug::{PlannerDebug, StepMove};
 pub use tools::{InputFrame, Key, MouseButton, Tool};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).

@@ -13,6 +13,19 @@ use crate::geometry::Sphere;
 use crate::planner::{plan_spheres, Plan, PlanIteration, PlanOptions, WaypointKind};
 use crate::sim::{Behaviour, BehaviourState, World};
 
+/// A move through the recorded iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepMove {
+    /// To the first iteration.
+    First,
+    /// One back.
+    Previous,
+    /// One on.
+    Next,
+    /// To the last iteration: the finished plan.
+    Last,
+}
+
 /// A recorded plan and the iteration being looked at.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlannerDebug {
@@ -72,6 +85,17 @@ impl PlannerDebug {
     /// Moves the cursor to `iteration`, clamped to the recorded range.
     pub fn goto(&mut self, iteration: usize) {
         self.iteration = iteration.min(self.count().saturating_sub(1));
+    }
+
+    /// The iteration a move leads to from the one shown (the panel's buttons and the keys).
+    pub fn target(&self, step: StepMove) -> usize {
+        let last = self.count().saturating_sub(1);
+        match step {
+            StepMove::First => 0,
+            StepMove::Previous => self.iteration.saturating_sub(1),
+            StepMove::Next => (self.iteration + 1).min(last),
+            StepMove::Last => last,
+        }
     }
 
     /// Real waypoints placed before the loop began (exits from a start inside an obstacle).

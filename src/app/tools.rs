@@ -10,7 +10,7 @@ use glam::{Vec2, Vec3};
 
 use super::camera::ViewMode;
 use super::edit::{self, BehaviourKind};
-use super::{App, Command, Selection};
+use super::{App, Command, Selection, StepMove};
 use crate::geometry::CurveKind;
 
 /// The editing tools of the toolbar.
@@ -307,18 +307,18 @@ pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<ShellAction> {
 /// Returns whether the key was used.
 fn step_through_key(app: &mut App, key: Key) -> bool {
     let Some(debug) = &app.planner_debug else { return false };
-    let (current, last) = (debug.iteration, debug.count().saturating_sub(1));
-    let target = match key {
-        Key::Right | Key::Period => (current + 1).min(last),
-        Key::Left | Key::Comma => current.saturating_sub(1),
-        Key::Home => 0,
-        Key::End => last,
+    let step = match key {
+        Key::Right | Key::Period => StepMove::Next,
+        Key::Left | Key::Comma => StepMove::Previous,
+        Key::Home => StepMove::First,
+        Key::End => StepMove::Last,
         Key::Escape => {
             app.apply(Command::ClosePlannerDebug);
             return true;
         }
         _ => return false,
     };
+    let target = debug.target(step);
     app.apply(Command::PlannerDebugGoto(target));
     true
 }

@@ -120,11 +120,10 @@ impl AgentMetrics {
         projection
     }
 
+    /// Collisions and clearance against the obstacles; called only when there are some (out of
+    /// line: most scenes and every benchmark run without obstacles).
     #[inline(never)]
     fn record_obstacles(&mut self, sample: &StepSample, events: &mut Vec<Event>) {
-        if sample.spheres.is_empty() {
-            return;
-        }
         let words = sample.spheres.len().div_ceil(64);
         if self.inside.len() < words {
             self.inside.resize(words, 0);

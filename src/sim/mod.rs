@@ -468,11 +468,8 @@ impl World {
             spheres: &self.spheres,
             avoidance: &self.avoidance,
         };
-        // Two passes over the agents: every behaviour first, then every integration and its
-        // metrics. Agents do not read one another within a step, so this gives the same result
-        // as one pass, but each pass's work per agent is a short chain of dependent arithmetic
-        // that the processor can overlap with the next agent's (one pass of both made a chain
-        // too long to overlap, and ran about half as fast).
+        // Two passes over the agents (why: see the module documentation): every behaviour
+        // first, then every integration with its metrics and events.
         let mut steerings = std::mem::take(&mut self.steerings);
         steerings.clear();
         steerings.extend(self.agents.iter_mut().map(|agent| steer_agent(agent, &ctx)));

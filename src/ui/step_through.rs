@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::app::planner_debug::fmt_point;
-use crate::app::{Command, PlannerDebug};
+use crate::app::{Command, PlannerDebug, StepMove};
 
 /// Draws the step-through controls for `debug`; returns the commands.
 pub fn step_through_panel(
@@ -20,15 +20,15 @@ pub fn step_through_panel(
     let k = debug.iteration;
     ui.label(format!("{agent_name}: replanned from where it stood, every iteration recorded."));
     ui.horizontal(|ui| {
-        let last = count.saturating_sub(1);
-        let buttons: [(&str, &str, &str, bool, usize); 4] = [
-            ("⏮ First", "step:first", "The first iteration (Home)", k > 0, 0),
-            ("◀ Prev", "step:prev", "The previous iteration (Left arrow or ,)", k > 0, k.saturating_sub(1)),
-            ("Next ▶", "step:next", "The next iteration (Right arrow or .)", k < last, (k + 1).min(last)),
-            ("Last ⏭", "step:last", "The last iteration: the finished plan (End)", k < last, last),
+        let buttons: [(&str, &str, &str, StepMove); 4] = [
+            ("⏮ First", "step:first", "The first iteration (Home)", StepMove::First),
+            ("◀ Prev", "step:prev", "The previous iteration (Left arrow or ,)", StepMove::Previous),
+            ("Next ▶", "step:next", "The next iteration (Right arrow or .)", StepMove::Next),
+            ("Last ⏭", "step:last", "The last iteration: the finished plan (End)", StepMove::Last),
         ];
-        for (label, name, doc, enabled, goto) in buttons {
-            let response = ui.add_enabled(enabled, egui::Button::new(label)).on_hover_text(doc);
+        for (label, name, doc, step) in buttons {
+            let goto = debug.target(step);
+            let response = ui.add_enabled(goto != k, egui::Button::new(label)).on_hover_text(doc);
             rects.insert(name.to_string(), response.rect);
             if response.clicked() {
                 commands.push(Command::PlannerDebugGoto(goto));
