@@ -67,6 +67,25 @@ struct SegmentGeometry {
     start_distance: f32,
 }
 
+impl SegmentGeometry {
+    /// The closest point of this segment to `point`: its distance from the start, the point,
+    /// and the squared distance to it. `max` then `min` rather than `clamp`: a NaN dot product
+    /// (overflowing coordinates) becomes 0 instead of propagating.
+    #[inline(always)]
+    fn foot(&self, point: Vec3) -> (f32, Vec3, f32) {
+        let along = (point - self.start).dot(self.direction).max(0.0).min(self.length);
+        let closest = self.start + self.direction * along;
+        (along, closest, closest.distance_squared(point))
+    }
+
+    /// The point at arc length `distance` on this segment (clamped to it): where a cursor at
+    /// that arc length was.
+    #[inline(always)]
+    fn point_at(&self, distance: f32) -> Vec3 {
+        self.start + self.direction * (distance - self.start_distance).max(0.0).min(self.length)
+    }
+}
+
 /// The closest point of a path to a query point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PathProjection {
@@ -354,11 +373,7 @@ impl Polyline {
             }
             _ => return self.project_point_relocating(point, cursor, reacquire_distance),
         };
-        // `max` then `min` rather than `clamp`: a NaN dot product (overflowing coordinates)
-        // becomes 0 instead of propagating.
-        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
-        let closest = geometry.start + geometry.direction * along;
-        let distance_sq = closest.distance_squared(point);
+        let (along, closest, distance_sq) = geometry.foot(point);
         // A point that is not finite (the only way to a distance that is not) starts again
         // globally, as a new cursor does.
         if !distance_sq.is_finite() {
@@ -413,9 +428,7 @@ impl Polyline {
         }
         let idx = self.locate(self.normalise_distance(cursor.distance_along)).0;
         let geometry = self.geometry(idx);
-        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
-        let closest = geometry.start + geometry.direction * along;
-        let distance_sq = closest.distance_squared(point);
+        let (along, closest, distance_sq) = geometry.foot(point);
         let local =
             self.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq);
         if local.distance > reacquire_distance {
@@ -444,9 +457,7 @@ impl Polyline {
         from: &SegmentGeometry,
         distance: f32,
     ) -> bool {
-        let old_along = (cursor_distance - from.start_distance).max(0.0).min(from.length);
-        let old_point = from.start + from.direction * old_along;
-        self.within_budget_of(point, old_point, cursor_distance, distance)
+        self.within_budget_of(point, from.point_at(cursor_distance), cursor_distance, distance)
     }
 
     /// [`Polyline::within_budget`] with the cursor's old point already found.
@@ -486,8 +497,7 @@ impl Polyline {
     ) -> PathProjection {
         let n = self.segments.len();
         // Where the cursor was (the budget's origin), once.
-        let old_along = (cursor_distance - budget_from.start_distance).max(0.0).min(budget_from.length);
-        let old_point = budget_from.start + budget_from.direction * old_along;
+        let old_point = budget_from.point_at(cursor_distance);
         // The first move, off the cursor's own segment to the next, cannot exceed the budget
         // when the point lies past that segment's end vertex V (its foot clamped to V): with
         // a = |V − old point| and u = point − V, u·direction ≥ 0 makes
@@ -531,9 +541,7 @@ impl Polyline {
                     distance_sq,
                 );
             };
-            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
-            let next_closest = next.start + next.direction * next_along;
-            let next_distance_sq = next_closest.distance_squared(point);
+            let (next_along, next_closest, next_distance_sq) = next.foot(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
             let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
             let past_end = first_move && along >= geometry.length;
@@ -594,10 +602,7 @@ impl Polyline {
             let forward = along >= 0.5 * geometry.length;
             let Some(next) = self.neighbour_with_length(idx, forward) else { break };
             let next_geometry = self.geometry(next);
-            let next_along =
-                (point - next_geometry.start).dot(next_geometry.direction).max(0.0).min(next_geometry.length);
-            let next_closest = next_geometry.start + next_geometry.direction * next_along;
-            let next_distance_sq = next_closest.distance_squared(point);
+            let (next_along, next_closest, next_distance_sq) = next_geometry.foot(point);
             // Strictly nearer only (NaN never is), so the descent cannot ping-pong.
             let nearer = next_distance_sq < distance_sq * (1.0 - 1e-6);
             if !nearer
@@ -1165,9 +1170,7 @@ mod tests {
     fn reference_descent(path: &Polyline, point: Vec3, cursor: &PathCursor) -> PathProjection {
         let idx = cursor.segment_idx;
         let geometry = path.geometry(idx);
-        let along = (point - geometry.start).dot(geometry.direction).max(0.0).min(geometry.length);
-        let closest = geometry.start + geometry.direction * along;
-        let distance_sq = closest.distance_squared(point);
+        let (along, closest, distance_sq) = geometry.foot(point);
         path.descend(point, cursor.distance_along, &geometry, idx, geometry, along, closest, distance_sq)
     }
 
@@ -1258,7 +1261,7 @@ mod tests {
             let point = Vec3::from(vertex) + Vec3::from(offset);
             proptest::prop_assume!((point - from.start).dot(from.direction) >= from.length);
             let cursor_distance = from.start_distance + cursor_fraction * from.length;
-            let next_along = (point - next.start).dot(next.direction).max(0.0).min(next.length);
+            let next_along = next.foot(point).0;
             proptest::prop_assert!(path.within_budget(point, cursor_distance, &from, next.start_distance + next_along));
         }
     }
