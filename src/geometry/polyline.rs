@@ -505,31 +505,30 @@ impl Polyline {
         // most √2·|old point − point|, inside the budget of twice that plus a margin. This is
         // every step on a path divided more finely than an agent moves in a step.
         let mut first_move = true;
-        for _ in 0..n {
+        'descent: for _ in 0..n {
             if self.stays(along, geometry.length, distance_sq) {
                 break;
             }
             let forward = along >= 0.5 * geometry.length;
-            let next_idx = if idx + 1 < n {
-                idx + 1
-            } else if self.closed && idx != 0 {
-                0
-            } else if forward {
-                // The end of an open path (or a closed path of one segment): no neighbour.
-                break;
-            } else {
-                return self.descend(
-                    point,
-                    cursor_distance,
-                    budget_from,
-                    idx,
-                    geometry,
-                    along,
-                    closest,
-                    distance_sq,
-                );
+            // The next segment, when this is a forward move onto one with a length; anything
+            // else (a move backward, a zero-length neighbour) is the general descent's.
+            let next = 'next: {
+                let next_idx = if idx + 1 < n {
+                    idx + 1
+                } else if self.closed && idx != 0 {
+                    0
+                } else if forward {
+                    // The end of an open path (or a closed path of one segment): no neighbour.
+                    break 'descent;
+                } else {
+                    break 'next None;
+                };
+                self.segments
+                    .get(next_idx)
+                    .filter(|next| forward && next.length > 0.0)
+                    .map(|next| (next_idx, next))
             };
-            let Some(next) = self.segments.get(next_idx).filter(|next| forward && next.length > 0.0) else {
+            let Some((next_idx, next)) = next else {
                 return self.descend(
                     point,
                     cursor_distance,
