@@ -376,3 +376,27 @@ fn keys_move_through_the_step_through_and_esc_closes_it() {
     keys(&mut app, &[Key::Right]);
     assert_eq!(app.world.steps, steps + 1, "with it closed, Right steps the simulation again");
 }
+
+/// With several ships, each planned path carries its ship's colour over the seed's green, so
+/// the routes can be told apart; a lone ship keeps the seed's plain green.
+#[test]
+fn planned_paths_carry_their_ship_colour_only_when_there_are_several_ships() {
+    use steerlab::behaviours::GizmoRole;
+    let stripes = |name: &str| {
+        let mut app = App::new(scene(name), None);
+        app.world.set_gizmos_enabled(true);
+        app.world.run_steps(2);
+        steerlab::render::visible_gizmos(&app)
+            .filter(|g| g.planner && g.gizmo.role == GizmoRole::CurrentSegment)
+            .map(|g| g.stripe.map(|c| [c.r, c.g, c.b].map(|v| (v * 255.0).round() as u8)))
+            .collect::<Vec<_>>()
+    };
+    let several = stripes("planner-field.json");
+    assert!(!several.is_empty() && several.iter().all(Option::is_some), "{several:?}");
+    let mut colours: Vec<[u8; 3]> = several.into_iter().flatten().collect();
+    colours.sort();
+    colours.dedup();
+    assert_eq!(colours.len(), 3, "one stripe colour per ship: {colours:?}");
+    let lone = stripes("planner-two-waypoints.json");
+    assert!(!lone.is_empty() && lone.iter().all(Option::is_none), "{lone:?}");
+}

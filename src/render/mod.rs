@@ -351,9 +351,10 @@ pub struct VisibleGizmo<'a> {
     pub color: Color,
     /// Whether it is a planner ship's.
     pub planner: bool,
-    /// The agent's own colour: a ship's planned path carries a stripe of it over the seed's
-    /// green, so several ships' routes can be told apart.
-    pub agent_color: Color,
+    /// With more than one planner ship, a ship's own colour: its planned path carries a stripe
+    /// of it over the seed's green, so the routes can be told apart (one ship keeps the seed's
+    /// plain green).
+    pub stripe: Option<Color>,
 }
 
 /// Every gizmo to draw this frame, in both views: the gizmos of the agents shown
@@ -361,6 +362,7 @@ pub struct VisibleGizmo<'a> {
 /// through (the step-through draws its recorded plan instead).
 pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ {
     let debugged = debugged_agent(app);
+    let ships = app.world.agents.iter().filter(|a| matches!(a.behaviour, Behaviour::Planner { .. })).count();
     gizmo_agents(app)
         .into_iter()
         .filter(move |&idx| debugged != Some(idx))
@@ -372,7 +374,7 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ 
                     gizmo,
                     color: style::gizmo_color(gizmo.role, planner),
                     planner,
-                    agent_color: style::agent_color(agent.color, 1.0),
+                    stripe: (planner && ships > 1).then(|| style::agent_color(agent.color, 1.0)),
                 },
             )
         })
@@ -380,7 +382,7 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ 
 
 fn draw_gizmos(app: &App) {
     let zoom = app.camera.zoom;
-    for VisibleGizmo { gizmo, color, planner, agent_color } in visible_gizmos(app) {
+    for VisibleGizmo { gizmo, color, stripe, .. } in visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let s = to_screen(app, p);
@@ -397,8 +399,8 @@ fn draw_gizmos(app: &App) {
                 let (sa, sb) = (to_screen(app, a), to_screen(app, b));
                 let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
                 draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
-                if planner && gizmo.role == GizmoRole::CurrentSegment {
-                    draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, agent_color);
+                if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
+                    draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, stripe);
                 }
             }
             GizmoShape::Arrow(a, b) => {

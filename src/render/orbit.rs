@@ -297,7 +297,7 @@ fn camera_3d(camera: &Camera) -> Camera3D {
 
 fn draw_gizmos(app: &App) {
     let camera = &app.camera;
-    for super::VisibleGizmo { gizmo, color, planner, agent_color } in super::visible_gizmos(app) {
+    for super::VisibleGizmo { gizmo, color, planner, stripe } in super::visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
@@ -315,7 +315,7 @@ fn draw_gizmos(app: &App) {
                 } else {
                     thick_line(camera, a, b, px, color);
                 }
-                if planner && gizmo.role == GizmoRole::CurrentSegment {
+                if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
                     // The ship's own colour as a stripe on the near side of the green tube (a
                     // thinner tube inside it would be hidden).
                     let middle = (a + b) * 0.5;
@@ -323,7 +323,7 @@ fn draw_gizmos(app: &App) {
                         * 0.5
                         * px
                         * units_per_pixel(camera, middle);
-                    thick_line(camera, a + toward, b + toward, 1.5, agent_color);
+                    thick_line(camera, a + toward, b + toward, 1.5, stripe);
                 }
             }
             GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
