@@ -69,8 +69,20 @@ impl VirtualDisplay {
             while !Path::new(&socket).exists() && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(50));
             }
-            if Path::new(&socket).exists() {
-                return VirtualDisplay { server, name };
+            // The socket appears before the server answers; an app started in between cannot
+            // open the display and exits. Wait until a client gets an answer.
+            while Path::new(&socket).exists() && Instant::now() < deadline {
+                let answered = Command::new("xdotool")
+                    .arg("getdisplaygeometry")
+                    .env("DISPLAY", &name)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success());
+                if answered {
+                    return VirtualDisplay { server, name };
+                }
+                std::thread::sleep(Duration::from_millis(50));
             }
             let _ = server.kill();
             let _ = server.wait();
@@ -81,6 +93,19 @@ impl VirtualDisplay {
 
 impl Drop for VirtualDisplay {
     fn drop(&mut self) {
+        // SIGTERM first, so the server removes its socket and lock file (SIGKILL leaves them in
+        // /tmp, and runs pile them up); SIGKILL if it does not go.
+        let terminated =
+            Command::new("kill").arg(self.server.id().to_string()).status().is_ok_and(|s| s.success());
+        if terminated {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if matches!(self.server.try_wait(), Ok(Some(_))) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         let _ = self.server.kill();
         let _ = self.server.wait();
     }
@@ -129,9 +154,16 @@ impl Steerlab {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
-    fn find_window(&self) -> String {
+    fn find_window(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_secs(120);
         while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let mut stderr = String::new();
+                if let Some(pipe) = self.child.stderr.as_mut() {
+                    let _ = std::io::Read::read_to_string(pipe, &mut stderr);
+                }
+                panic!("steerlab exited ({status}) before its window appeared: {stderr}");
+            }
             let found = self.xdotool(&["search", "--name", "steerlab"]);
             if let Some(id) = found.lines().next().filter(|l| !l.is_empty()) {
                 return id.to_string();
@@ -436,6 +468,7 @@ fn tab_switches_to_the_3d_view_and_the_picture_changes() {
     if !tools_available("tab_3d") {
         return;
     }
+    let _serial = serial();
     let (app, _file) = launch_on("tab_3d", "planner-field.json");
     app.key("space"); // pause, so only the view changes the picture
     app.wait_for(|s| s["running"] == false && s["view"] == "top", "paused in the top view");
@@ -461,6 +494,7 @@ fn step_through_next_button_advances_the_iteration() {
     if !tools_available("step_through") {
         return;
     }
+    let _serial = serial();
     let (app, _file) = launch_on("step_through", "planner-two-waypoints.json");
     app.key("space"); // pause
     app.wait_for(|s| s["running"] == false, "pause");
