@@ -16,6 +16,7 @@ pub mod arrive;
 pub mod avoid;
 pub mod branchless;
 pub mod kinematic;
+pub mod param;
 pub mod parametric;
 pub mod predictive;
 pub mod projected;

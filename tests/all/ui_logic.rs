@@ -1,8 +1,6 @@
 //! Tests of the UI's pure helpers: behaviour parameters as data, the metrics CSV and table
 //! sorting, the expression validator, the file dialog's listing, output merging.
 
-mod ui_support;
-
 use glam::Vec3;
 use steerlab::app::{BehaviourKind, Command};
 use steerlab::behaviours::ParametricMethod;

@@ -2,7 +2,7 @@
 //! opens the step-through, the panel's buttons move through the iterations, its stack rows are
 //! the recorded stack, and Close closes it.
 
-mod ui_support;
+use crate::ui_support;
 
 use std::path::Path;
 

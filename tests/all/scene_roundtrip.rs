@@ -2,7 +2,7 @@
 //! scene text → World → text → World for worlds that the geometry-free parts can build now.
 //! The full-world round trips need curves and polylines and are enabled after the merge.
 
-mod scene_fixtures;
+use crate::scene_fixtures;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! one-line error with a real position. Scenes that are still accepted after a mutation must
 //! also survive a save and reload unchanged.
 
-mod scene_fixtures;
+use crate::scene_fixtures;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};

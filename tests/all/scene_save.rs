@@ -1,7 +1,7 @@
 //! Saving is atomic: a failed save writes nothing and leaves the old file as it was, a good save
 //! replaces the file whole, and no temporary file is left behind either way.
 
-mod scene_fixtures;
+use crate::scene_fixtures;
 
 use std::fs;
 use std::path::{Path, PathBuf};

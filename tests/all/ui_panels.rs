@@ -2,7 +2,7 @@
 //! with different worlds and selections, and clicks are simulated with raw pointer events at
 //! the rectangles the panels recorded.
 
-mod ui_support;
+use crate::ui_support;
 
 use steerlab::app::tools::ShellAction;
 use steerlab::app::{App, Command, Selection, Tool};

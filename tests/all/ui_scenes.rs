@@ -2,7 +2,7 @@
 //! path, curve, target and obstacle selected, and after some simulated seconds (so the plots
 //! and metrics have data). Nothing may panic and no frame without input may emit commands.
 
-mod ui_support;
+use crate::ui_support;
 
 use steerlab::app::{App, Command, Selection};
 use steerlab::scene::parse_scene;
@@ -36,7 +36,7 @@ fn every_selection(app: &App) -> Vec<Selection> {
 
 #[test]
 fn the_default_scene_runs_with_every_panel_open() {
-    let world = parse_scene(include_str!("../scenes/compare.json"), "compare.json").unwrap();
+    let world = parse_scene(include_str!("../../scenes/compare.json"), "compare.json").unwrap();
     let mut app = App::new(world, None);
     let mut state = all_panels();
     state.help_open = true;
@@ -113,7 +113,7 @@ fn an_expression_curve_in_a_scene_fills_the_editor_and_apply_sends_set_curve_onl
 
 #[test]
 fn typing_into_an_expression_field_validates_as_you_type() {
-    let world = parse_scene(include_str!("../scenes/parametric.json"), "parametric.json").unwrap();
+    let world = parse_scene(include_str!("../../scenes/parametric.json"), "parametric.json").unwrap();
     let mut app = App::new(world, None);
     let curve = app
         .world
