@@ -9,12 +9,15 @@
 //! bounds and an agent far away costs nothing extra.
 //!
 //! Implementation: [`NeighbourGrid::rebuild`] takes positions as a slice (structure-of-arrays:
-//! the caller keeps velocities and the rest in parallel slices), hashes each agent's cell
-//! `(⌊x/cell⌋, ⌊y/cell⌋)` into one of a power-of-two number of buckets (at least twice the agent
-//! count) and counting-sorts the agents by bucket: `order` lists agent indices bucket by bucket,
+//! the caller keeps velocities and the rest in parallel slices) and gives each agent's cell
+//! `(⌊x/cell⌋, ⌊y/cell⌋)` a bucket: when the crowd's bounding box holds at most four cells per
+//! agent (a crowd of roughly even density) the bucket is the cell's row-major index in that box,
+//! so the cells of one row of a query are one contiguous range (three ranges per query instead of
+//! nine); otherwise (a sparse crowd, a far outlier) the cell is hashed into one of a power-of-two
+//! number of buckets, at least twice the agent count. Then it counting-sorts the agents by bucket: `order` lists agent indices bucket by bucket,
 //! stable, so the same positions always give the same order (deterministic), and
 //! `sorted_positions` holds their positions in that order, so a query reads contiguous memory.
-//! A query visits the buckets of the cells its circle's bounding box overlaps (each bucket once,
+//! A hashed query visits the buckets of the cells its circle's bounding box overlaps (each bucket once,
 //! even when two cells hash to the same bucket) and filters candidates by exact distance, so
 //! hash collisions cost time, never correctness. Cells are 2D (x and y; scenes with agents live on
 //! z = 0); the distance test is 3D. Non-finite positions land in a cell of their own (the
@@ -32,8 +35,10 @@ use glam::Vec3;
 pub struct NeighbourGrid {
     cell_size: f32,
     inv_cell: f32,
-    /// `log2` of the bucket count.
+    /// `log2` of the bucket count (hashed mode).
     bits: u32,
+    /// Dense mode: the grid's lowest cell and its width and height in cells; `None` = hashed.
+    dense: Option<DenseGrid>,
     /// `starts[b]..starts[b + 1]` is bucket `b`'s range in `order` (length buckets + 1).
     starts: Vec<u32>,
     /// Agent indices, bucket by bucket, ascending within a bucket.
@@ -42,6 +47,16 @@ pub struct NeighbourGrid {
     sorted_positions: Vec<Vec3>,
     /// Each agent's bucket, scratch for the sort.
     agent_bucket: Vec<u32>,
+}
+
+/// A dense row-major grid over the crowd's bounding box, used when it is small enough: then the
+/// cells of one row of a query are one contiguous range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DenseGrid {
+    min_x: i32,
+    min_y: i32,
+    width: i32,
+    height: i32,
 }
 
 /// The largest number of cells a query visits through the hash; beyond it (a radius many cells
@@ -61,7 +76,30 @@ impl NeighbourGrid {
         self.cell_size = cell_size;
         self.inv_cell = 1.0 / cell_size;
         let n = positions.len();
-        let buckets = (2 * n).max(16).next_power_of_two();
+        // Dense when the bounding box of the finite positions has at most 4 cells per agent.
+        let mut bounds: Option<(i32, i32, i32, i32)> = None;
+        for p in positions.iter().filter(|p| p.is_finite()) {
+            let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
+            bounds = Some(match bounds {
+                None => (cx, cy, cx, cy),
+                Some((x0, y0, x1, y1)) => (x0.min(cx), y0.min(cy), x1.max(cx), y1.max(cy)),
+            });
+        }
+        self.dense = bounds.and_then(|(x0, y0, x1, y1)| {
+            let width = x1 as i64 - x0 as i64 + 1;
+            let height = y1 as i64 - y0 as i64 + 1;
+            (width * height <= (4 * n as i64).max(64)).then_some(DenseGrid {
+                min_x: x0,
+                min_y: y0,
+                width: width as i32,
+                height: height as i32,
+            })
+        });
+        // One extra bucket in dense mode holds the non-finite positions, never queried.
+        let buckets = match self.dense {
+            Some(g) => (g.width * g.height) as usize + 1,
+            None => (2 * n).max(16).next_power_of_two(),
+        };
         self.bits = buckets.trailing_zeros();
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
@@ -145,6 +183,30 @@ impl NeighbourGrid {
             }
             return;
         }
+        if let Some(g) = self.dense {
+            // Rows of the query clipped to the grid; each row is one contiguous range.
+            let x0 = lo_x.max(g.min_x);
+            let x1 = hi_x.min(g.min_x + g.width - 1);
+            let y0 = lo_y.max(g.min_y);
+            let y1 = hi_y.min(g.min_y + g.height - 1);
+            if x0 > x1 || y0 > y1 {
+                return;
+            }
+            for cy in y0..=y1 {
+                let row = ((cy - g.min_y) * g.width) as usize;
+                let first = row + (x0 - g.min_x) as usize;
+                let last = row + (x1 - g.min_x) as usize;
+                let start = self.starts.get(first).copied().unwrap_or(0) as usize;
+                let end = self.starts.get(last + 1).copied().unwrap_or(0) as usize;
+                let Some(candidates) = self.sorted_positions.get(start..end) else { continue };
+                for (offset, &p) in candidates.iter().enumerate() {
+                    if (p - point).length_squared() <= radius_sq {
+                        visit(start + offset, p);
+                    }
+                }
+            }
+            return;
+        }
         let mut seen = [u32::MAX; MAX_QUERY_CELLS];
         let mut n_seen = 0;
         for cy in lo_y..=hi_y {
@@ -182,7 +244,12 @@ impl NeighbourGrid {
 
     #[inline]
     fn bucket_of_point(&self, p: Vec3) -> u32 {
-        self.bucket_of_cell(cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell))
+        let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
+        match self.dense {
+            Some(g) if p.is_finite() => ((cy - g.min_y) * g.width + (cx - g.min_x)) as u32,
+            Some(g) => (g.width * g.height) as u32,
+            None => self.bucket_of_cell(cx, cy),
+        }
     }
 
     #[inline]
@@ -202,7 +269,13 @@ impl NeighbourGrid {
 /// The integer cell of a scaled coordinate (saturating: NaN → 0, ±∞ → the extreme cells).
 #[inline]
 fn cell_coord(scaled: f32) -> i32 {
-    scaled.floor() as i32
+    // `floor` without the libm call: truncate, then step down for negative non-integers.
+    let truncated = scaled as i32;
+    if (truncated as f32) > scaled {
+        truncated.saturating_sub(1)
+    } else {
+        truncated
+    }
 }
 
 #[cfg(test)]
@@ -277,8 +350,14 @@ mod tests {
             radius in 0.0f32..120.0,
             qx in -220.0f32..220.0,
             qy in -220.0f32..220.0,
+            outlier in proptest::bool::ANY,
         ) {
-            let positions: Vec<Vec3> = raw.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
+            // A far outlier makes the bounding box sparse, so both the dense and the hashed
+            // layouts are exercised.
+            let mut positions: Vec<Vec3> = raw.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
+            if outlier {
+                positions.push(Vec3::new(1e6, -1e6, 0.0));
+            }
             let mut grid = NeighbourGrid::new();
             grid.rebuild(&positions, cell);
             let point = Vec3::new(qx, qy, 0.0);
