@@ -25,7 +25,10 @@ pub mod waypoints;
 // The classic behaviours (issue 10 §2), one file each.
 pub mod alignment;
 pub mod cohesion;
+pub mod collision_avoidance;
+pub mod evade;
 pub mod neighbourhood;
+pub mod pursuit;
 pub mod separation;
 pub mod wander;
 
