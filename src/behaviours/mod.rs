@@ -27,6 +27,8 @@ pub mod alignment;
 pub mod cohesion;
 pub mod collision_avoidance;
 pub mod evade;
+pub mod hide;
+pub mod interpose;
 pub mod leader_following;
 pub mod neighbourhood;
 pub mod offset_pursuit;
