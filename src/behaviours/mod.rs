@@ -26,6 +26,7 @@ pub mod waypoints;
 pub mod alignment;
 pub mod cohesion;
 pub mod collision_avoidance;
+pub mod containment;
 pub mod evade;
 pub mod hide;
 pub mod interpose;
