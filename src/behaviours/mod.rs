@@ -28,6 +28,8 @@ pub mod cohesion;
 pub mod collision_avoidance;
 pub mod containment;
 pub mod evade;
+pub mod face;
+pub mod flow_field;
 pub mod hide;
 pub mod interpose;
 pub mod leader_following;
