@@ -83,7 +83,7 @@ impl FlowField {
         height: usize,
         f: impl Fn(Vec3) -> Vec3,
     ) -> Result<FlowField, String> {
-        if !(cell_size.is_finite() && cell_size > 0.0) || !origin.is_finite() {
+        if !(cell_size.is_finite() && cell_size > 0.0 && origin.is_finite()) {
             return Err(format!(
                 "a flow field needs a positive cell size and a finite origin, not {cell_size}"
             ));
