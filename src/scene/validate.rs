@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use super::format::{BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION};
 use crate::sim::Rgb;
 
-/// Largest |coordinate| of any position, point, centre or waypoint.
-pub const MAX_COORDINATE: f32 = 1e6;
+/// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
+pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
 /// Largest radius, size, amplitude or distance parameter.
 pub const MAX_DISTANCE: f32 = 1e6;
 /// Largest speed (max_speed, parametric speed, |velocity|).
@@ -34,8 +34,8 @@ pub const MAX_PARAMETER: f32 = 1e6;
 pub const MAX_FREQUENCY: f32 = 1000.0;
 /// Largest parametric delta T.
 pub const MAX_DELTA_T: f32 = 10.0;
-/// Longest expression, in characters.
-pub const MAX_EXPRESSION_LEN: usize = 256;
+/// Longest expression, in characters (the curve code's limit, checked here first for the path).
+pub use crate::geometry::curve::MAX_EXPRESSION_LEN;
 
 /// A problem: the JSON path of the offending value and what is wrong with it.
 pub type Issue = (String, String);
