@@ -83,7 +83,8 @@ pub use format::{
     SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
 };
 pub use io::{
-    load_scene, parse_scene, parse_scene_file, save_scene, scene_to_json, SceneError, UNSAVED_LABEL,
+    escape_controls, io_reason, load_scene, parse_scene, parse_scene_bytes, parse_scene_file,
+    read_scene_bytes, save_scene, scene_to_json, AtomicFile, SceneError, MAX_FILE_BYTES, UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
 pub use validate::{validate_scene, Issue};

@@ -21,6 +21,9 @@ pub const MAX_SPEED: f32 = 1e6;
 pub const MAX_ACCELERATION: f32 = 1e6;
 /// Largest fixed step in seconds.
 pub const MAX_DT: f32 = 0.1;
+/// Smallest fixed step in seconds (10,000 steps per simulated second; a step of 1e-40 s made
+/// `run --seconds 1` loop forever).
+pub const MIN_DT: f32 = 1e-4;
 /// Largest duration parameter in seconds (time_to_target, prediction_time, replan_interval,
 /// look_ahead).
 pub const MAX_SECONDS: f32 = 3600.0;
@@ -49,10 +52,10 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         ));
     }
     finite("dt", "dt", scene.dt)?;
-    if !(scene.dt > 0.0 && scene.dt <= MAX_DT) {
+    if !(MIN_DT..=MAX_DT).contains(&scene.dt) {
         return Err((
             "dt".into(),
-            format!("`dt` must be greater than 0 and at most {MAX_DT} seconds, got {}", scene.dt),
+            format!("`dt` must be from {MIN_DT} to {MAX_DT} seconds, got {}", scene.dt),
         ));
     }
     if let Some(bounds) = &scene.bounds {

@@ -17,6 +17,7 @@ mod planner_index;
 mod planner_index_cache;
 mod planner_ship;
 mod planner_walkthrough;
+mod robust_cli;
 mod robust_expr;
 mod scene_fixtures;
 mod scene_malformed;
