@@ -8,6 +8,7 @@ mod e2e_window;
 mod p3d_app;
 mod p3d_fire;
 mod p3d_ui;
+mod params_declared;
 mod paths_behaviours;
 mod paths_local;
 mod paths_props;
