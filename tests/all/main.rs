@@ -25,6 +25,7 @@ mod scene_roundtrip;
 mod scene_save;
 mod scenes;
 mod tidy;
+mod ui_commands;
 mod ui_logic;
 mod ui_panels;
 mod ui_scenes;
