@@ -23,6 +23,16 @@ pub mod predictive;
 pub mod projected;
 pub mod waypoints;
 
+// The classic behaviours (issue 10 §2), one file each.
+pub mod alignment;
+pub mod cohesion;
+pub mod collision_avoidance;
+pub mod evade;
+pub mod neighbourhood;
+pub mod pursuit;
+pub mod separation;
+pub mod wander;
+
 pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
@@ -174,6 +184,16 @@ pub enum GizmoRole {
     AvoidanceVector,
     /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
     Disturbance,
+    /// The radius within which a group behaviour sees its neighbours.
+    NeighbourRadius,
+    /// A line from an agent to a neighbour it reacts to.
+    NeighbourLink,
+    /// Wander's circle ahead of the agent.
+    WanderCircle,
+    /// A region's boundary or a hiding obstacle the behaviour reacts to.
+    Boundary,
+    /// A sampled vector of a flow field.
+    FlowVector,
 }
 
 /// A shape in world coordinates.
