@@ -16,8 +16,8 @@ use crate::behaviours::{
 use crate::planner::PlannerParams;
 use crate::sim::Rgb;
 
-/// Largest |coordinate| of any position, point, centre or waypoint.
-pub const MAX_COORDINATE: f32 = 1e6;
+/// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
+pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
 /// Largest radius, size, amplitude or distance parameter.
 pub const MAX_DISTANCE: f32 = 1e6;
 /// Largest speed (max_speed, parametric speed, |velocity|).
@@ -28,8 +28,8 @@ pub const MAX_DT: f32 = 0.1;
 pub const MAX_PARAMETER: f32 = 1e6;
 /// Largest |frequency| of a Lissajous curve and number of helix turns.
 pub const MAX_FREQUENCY: f32 = 1000.0;
-/// Longest expression, in characters.
-pub const MAX_EXPRESSION_LEN: usize = 256;
+/// Longest expression, in characters (the curve code's limit, checked here first for the path).
+pub use crate::geometry::curve::MAX_EXPRESSION_LEN;
 
 /// A problem: the JSON path of the offending value and what is wrong with it.
 pub type Issue = (String, String);

@@ -18,6 +18,7 @@ mod planner_index;
 mod planner_index_cache;
 mod planner_ship;
 mod planner_walkthrough;
+mod robust_expr;
 mod scene_fixtures;
 mod scene_malformed;
 mod scene_no_panic;
