@@ -641,9 +641,9 @@ mod tests {
                 Sphere { center: p + Vec3::new(r * a.cos(), r * a.sin(), zc) * 46.0, radius: 20.0 }
             })
             .collect();
-        let oracle = Oracle::new(&shell, &[Vec3::ZERO, p], 10.0);
-        assert_eq!(oracle.verdict(Vec3::ZERO, p), Verdict::Unreachable);
         let outside = Vec3::new(300.0, 120.0, 0.0);
+        let oracle = Oracle::new(&shell, &[Vec3::ZERO, p, outside], 10.0);
+        assert_eq!(oracle.verdict(Vec3::ZERO, p), Verdict::Unreachable);
         let Verdict::Reachable(length) = oracle.verdict(Vec3::ZERO, outside) else { panic!("open space") };
         // Within the 26-grid's detour of the straight line.
         let straight = outside.length();
