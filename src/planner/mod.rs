@@ -15,6 +15,8 @@
 //!   (accumulated from `dt`, never a clock), drops reached waypoints, thrusts toward the next real
 //!   waypoint within the agent's limits and brakes to stop on the last one.
 //! - [`bench_field`] (`field.rs`): deterministic random fields for the benchmark and tests.
+//! - [`dense::dense_field`] (`dense.rs`): seeded dense fields, an independent grid oracle of
+//!   reachability and the flight checker of issue 9.
 //!
 //! # Parameters
 //! [`PlannerParams`]: `waypoints`, `clearance`, `iteration_limit`, `replan_interval` (seed: 0.5 s),
@@ -28,6 +30,7 @@ use crate::geometry::Sphere;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+pub mod dense;
 pub mod field;
 pub mod grid;
 pub mod plan;
@@ -233,6 +236,9 @@ pub struct ShipState {
     pub hold: Option<Vec3>,
     /// User waypoints dropped because a plan found them unreachable.
     pub skipped: u32,
+    /// Those waypoints with the reason each was reported unreachable, in the order reported
+    /// (`index` counts in the scene's waypoint list).
+    pub unreachable: Vec<Unreachable>,
     /// Replans made early because the ship was knocked off its leg (included in `replans`).
     pub early_replans: u32,
     /// How the latest plan ended.

@@ -14,6 +14,7 @@ mod paths_local;
 mod paths_props;
 mod planner_checker;
 mod planner_degenerate;
+mod planner_dense;
 mod planner_index;
 mod planner_index_cache;
 mod planner_ship;
