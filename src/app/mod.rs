@@ -15,12 +15,14 @@ use crate::behaviours::{Kinematics, Limits};
 use crate::sim::{Agent, Behaviour, Rgb, World};
 
 pub mod camera;
+pub mod commands;
 pub mod edit;
 pub mod history;
 pub mod planner_debug;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
+pub use commands::{CommandId, FileCommand, Focus};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
@@ -306,6 +308,20 @@ pub enum Command {
     ClosePlannerDebug,
     /// Replace the world with an empty scene.
     NewScene,
+    /// Finish the path or spline being drawn (a spline of two or more points becomes a curve);
+    /// the Path tool's next click starts a new path.
+    FinishDrawing,
+    /// A file or window command for the shell (it asks about unsaved changes first).
+    File(FileCommand),
+    /// Show or hide the help overlay (the shell's).
+    ToggleHelp,
+}
+
+impl Command {
+    /// Whether the shell, not [`App::apply`], carries this command out.
+    pub fn is_shell(&self) -> bool {
+        matches!(self, Command::File(_) | Command::ToggleHelp)
+    }
 }
 
 /// A snapshot for undo.
@@ -324,6 +340,8 @@ pub struct App {
     pub world: World,
     /// The file the scene came from or was last saved to.
     pub file: Option<PathBuf>,
+    /// The shipped example this untitled scene is a copy of (its file name): Save asks where.
+    pub example: Option<String>,
     /// Unsaved changes.
     pub dirty: bool,
     /// Whether time runs.
@@ -373,6 +391,7 @@ impl App {
         let mut app = App {
             world,
             file,
+            example: None,
             dirty: false,
             running: true,
             time_scale: 1.0,
@@ -405,11 +424,20 @@ impl App {
         self.checkpoint(None);
         self.world = world;
         self.file = file;
+        self.example = None;
         self.dirty = false;
         self.selection = None;
         self.hover = None;
         self.after_world_replaced();
         self.info(format!("opened {}", self.display_name()));
+    }
+
+    /// Opens a shipped example as an untitled copy named after it ("compare (example)"): Save
+    /// asks where, so the shipped file is never overwritten.
+    pub fn open_example(&mut self, world: World, example: &str) {
+        self.open_world(world, None);
+        self.example = Some(example.to_string());
+        self.info(format!("opened {}; Save asks where to keep your copy", self.display_name()));
     }
 
     fn after_world_replaced(&mut self) {
@@ -425,13 +453,15 @@ impl App {
         self.fit_view();
     }
 
-    /// The scene's file name, or "untitled".
+    /// The scene's file name, "NAME (example)" for a copy of a shipped example, or "untitled".
     pub fn display_name(&self) -> String {
-        self.file
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_else(|| "untitled".to_string())
+        if let Some(name) = self.file.as_ref().and_then(|p| p.file_name()) {
+            return name.to_string_lossy().to_string();
+        }
+        match &self.example {
+            Some(example) => format!("{} (example)", example.strip_suffix(".json").unwrap_or(example)),
+            None => "untitled".to_string(),
+        }
     }
 
     /// The window title: name, a star for unsaved changes.
@@ -452,6 +482,7 @@ impl App {
     /// Records that the scene was saved to `file`.
     pub fn mark_saved(&mut self, file: PathBuf) {
         self.file = Some(file);
+        self.example = None;
         self.dirty = false;
         self.info(format!("saved {}", self.display_name()));
     }
@@ -585,9 +616,30 @@ impl App {
         }
     }
 
-    /// Applies a command.
+    /// Whether a path or spline is being drawn (Enter or Esc finishes it).
+    pub fn is_drawing(&self) -> bool {
+        self.tool_state.pending_path_point.is_some()
+            || self.tool_state.active_path.is_some()
+            || !self.tool_state.spline_points.is_empty()
+    }
+
+    /// Applies a command (shell commands, [`Command::is_shell`], are left to the shell).
     pub fn apply(&mut self, command: Command) {
         match command {
+            Command::File(_) | Command::ToggleHelp => {}
+            Command::FinishDrawing => {
+                self.tool_state.pending_path_point = None;
+                self.tool_state.active_path = None;
+                if self.selection.and_then(Selection::path).is_some() {
+                    self.selection = None;
+                }
+                let points = std::mem::take(&mut self.tool_state.spline_points);
+                if points.len() >= 2 {
+                    self.apply(Command::AddCurve {
+                        kind: crate::geometry::CurveKind::Spline { points, closed: false },
+                    });
+                }
+            }
             Command::TogglePlay => self.running = !self.running,
             Command::SetRunning(running) => self.running = running,
             Command::Step => {
@@ -839,6 +891,7 @@ impl App {
                 world.description = "A new scene.".to_string();
                 self.world = world;
                 self.file = None;
+                self.example = None;
                 self.selection = None;
                 self.after_world_replaced();
                 self.dirty = false;
