@@ -299,8 +299,53 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
         SceneError::located(file, text, format_path(&segments), reason, at_key)
     })?;
 
+    if let Some((path, reason)) = serde_only_form(&value, &scene) {
+        return Err(SceneError::located(file, text, format_path(&path), reason, false));
+    }
     validate_scene(&scene).map_err(|(path, reason)| SceneError::located(file, text, path, reason, false))?;
     Ok(scene)
+}
+
+/// Finds a value written in a form serde accepts but the format does not have: an object
+/// written as an array of its field values (`"targets": [["t", [0, 0]]]`) or a name written as
+/// a map (`"method": {"secant": null}`). It compares the text's value with the scene written
+/// back: where the scene writes an object the text must have an object, and where it writes a
+/// string the text must have a string. Fields the scene does not write are not compared.
+fn serde_only_form(original: &Value, scene: &SceneFile) -> Option<(Vec<PathSegment>, String)> {
+    let written = serde_json::to_value(scene).ok()?;
+    let mut stack: Vec<(Vec<PathSegment>, &Value, &Value)> = vec![(Vec::new(), original, &written)];
+    while let Some((path, given, expected)) = stack.pop() {
+        match (given, expected) {
+            (Value::Array(_), Value::Object(_)) => {
+                return Some((path, "expected an object `{ ... }` with named fields, not an array".into()))
+            }
+            (Value::Object(_), Value::String(_)) => {
+                return Some((path, "expected a string, not an object".into()));
+            }
+            (Value::Object(given), Value::Object(expected)) => {
+                for (key, value) in given {
+                    if let Some(expected_value) = expected.get(key) {
+                        let mut inner = path.clone();
+                        inner.push(PathSegment::Key(key.clone()));
+                        stack.push((inner, value, expected_value));
+                    }
+                }
+            }
+            (Value::Array(given), Value::Array(expected)) => {
+                // Vectors of numbers need no walk; lists of objects do.
+                for (idx, (value, expected_value)) in given.iter().zip(expected).enumerate().rev() {
+                    let is_vector = value.as_array().is_some_and(|items| items.iter().all(Value::is_number));
+                    if value.is_object() || (value.is_array() && !is_vector) {
+                        let mut inner = path.clone();
+                        inner.push(PathSegment::Index(idx));
+                        stack.push((inner, value, expected_value));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// When an error is reported at a curve or a behaviour as a whole, reads that object again
