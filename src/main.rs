@@ -86,6 +86,9 @@ enum Command {
         /// Fewer steps and smaller sizes (a smoke run).
         #[arg(long)]
         quick: bool,
+        /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
+        #[arg(long)]
+        flock: bool,
     },
 }
 
@@ -107,7 +110,11 @@ fn main() -> ExitCode {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
         Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
-        Some(Command::Bench { quick }) => {
+        Some(Command::Bench { quick, flock: true }) => {
+            steerlab::bench::print_flocking(quick);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { quick, flock: false }) => {
             steerlab::bench::print_report(quick);
             ExitCode::SUCCESS
         }

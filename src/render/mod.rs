@@ -61,6 +61,9 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::PathRadius => d.path_radius,
         GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
         GizmoRole::Disturbance => true,
+        GizmoRole::WanderCircle => d.targets,
+        GizmoRole::FlowVector => d.steering,
+        GizmoRole::NeighbourRadius | GizmoRole::NeighbourLink | GizmoRole::Boundary => d.probes,
         GizmoRole::Probe | GizmoRole::CastHit | GizmoRole::AvoidanceVector => {
             if planner {
                 d.plan

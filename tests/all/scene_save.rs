@@ -79,7 +79,7 @@ fn a_refused_save_leaves_the_old_file_untouched() {
     let err = save_scene(&world, &target).unwrap_err();
     assert_eq!(err.file, target.display().to_string());
     assert_eq!(err.json_path, "agents[0].radius");
-    assert_eq!(err.reason, "`radius` must be greater than 0, got -1");
+    assert_eq!(err.reason, "`radius` must be from 0.5 to 500 u, got -1");
     assert_eq!(fs::read_to_string(&target).unwrap(), "the old contents");
     assert_eq!(scratch.file_names(), ["scene.json"]);
 }
