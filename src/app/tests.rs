@@ -507,3 +507,116 @@ fn an_example_is_an_untitled_copy_named_after_it() {
     assert_eq!(app.display_name(), "mine.json");
     assert_eq!(app.example, None);
 }
+
+#[test]
+fn compare_clones_never_repeat_a_colour_in_use() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+    app.apply(Command::AddAgent { position: Vec3::new(0.0, 50.0, 0.0), kind: BehaviourKind::Predictive });
+    // The user recolours the second agent to the colour the next clone would have taken.
+    let taken = free_colour(&app.world);
+    app.world.agents[1].color = taken;
+    app.apply(Command::Compare { agent: 0 });
+    let colours: Vec<Rgb> = app.world.agents.iter().map(|a| a.color).collect();
+    let distinct: std::collections::HashSet<_> = colours.iter().collect();
+    assert_eq!(distinct.len(), colours.len(), "{colours:?}");
+}
+
+#[test]
+fn the_palette_is_distinct_and_free_colour_cycles_only_when_all_are_used() {
+    let distinct: std::collections::HashSet<_> = PALETTE.iter().collect();
+    assert_eq!(distinct.len(), PALETTE.len());
+    // Clearly distinct: no two colours closer than 60 in RGB distance.
+    for (i, a) in PALETTE.iter().enumerate() {
+        for b in &PALETTE[i + 1..] {
+            let d = ((a.0 as f32 - b.0 as f32).powi(2)
+                + (a.1 as f32 - b.1 as f32).powi(2)
+                + (a.2 as f32 - b.2 as f32).powi(2))
+            .sqrt();
+            assert!(d > 60.0, "{a:?} and {b:?} are too close ({d:.0})");
+        }
+    }
+    let mut app = app_with(world_with_path());
+    for i in 0..PALETTE.len() {
+        app.apply(Command::AddAgent {
+            position: Vec3::new(i as f32 * 10.0, 0.0, 0.0),
+            kind: BehaviourKind::Projected,
+        });
+    }
+    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.color).collect();
+    assert_eq!(colours.len(), PALETTE.len(), "every colour once before any repeats");
+}
+
+#[test]
+fn show_and_solo_hide_agents_by_name_without_an_undo_step() {
+    let mut app = app_with(world_with_path());
+    for x in [0.0, 50.0, 100.0] {
+        app.apply(Command::AddAgent { position: Vec3::new(x, 0.0, 0.0), kind: BehaviourKind::Projected });
+    }
+    let undo_before = app.can_undo();
+    app.apply(Command::SetAgentVisible { agent: 1, visible: false });
+    assert_eq!((0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(), [false, true, false]);
+    app.apply(Command::Solo { agent: 2 });
+    assert_eq!((0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(), [true, true, false]);
+    app.apply(Command::Solo { agent: 2 });
+    assert_eq!(
+        (0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(),
+        [false, false, false],
+        "solo again shows all"
+    );
+    app.apply(Command::SetAgentVisible { agent: 2, visible: false });
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::DeleteSelection);
+    assert!(app.is_hidden(1), "hiding follows the agent when indices shift");
+    assert_eq!(undo_before, app.can_undo());
+}
+
+#[test]
+fn notes_expire_and_errors_stay() {
+    let mut app = empty_app();
+    app.info("saved x.json");
+    app.age_message(NOTE_SECONDS - 0.5);
+    assert!(app.message.is_some());
+    app.age_message(1.0);
+    assert!(app.message.is_none(), "a note goes after a few seconds");
+    app.set_error("error: bad file");
+    app.age_message(1000.0);
+    assert!(app.message.is_some(), "an error stays until dismissed or replaced");
+    app.age_message(f32::NAN);
+    assert!(app.message.is_some());
+}
+
+#[test]
+fn counts_read_as_english() {
+    assert_eq!(plural(1, "agent"), "1 agent");
+    assert_eq!(plural(0, "agent"), "0 agents");
+    assert_eq!(plural(3, "agent"), "3 agents");
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Arrive });
+    app.apply(Command::Compare { agent: 0 });
+    let text = app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(!text.contains("1 agents"), "{text}");
+}
+
+#[test]
+fn opening_a_scene_in_3d_frames_the_new_scene() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::ToggleView);
+    let far = {
+        let mut world = World::default();
+        world.paths.push(NamedPath {
+            id: "far".into(),
+            polyline: Polyline::new(
+                vec![Vec3::new(5000.0, 5000.0, 0.0), Vec3::new(5400.0, 5000.0, 0.0)],
+                false,
+            ),
+            radius: 20.0,
+        });
+        world
+    };
+    app.open_world(far, None);
+    assert_eq!(app.camera.mode, ViewMode::Orbit, "the view stays 3D");
+    assert!((app.camera.center - Vec3::new(5200.0, 5000.0, 0.0)).length() < 50.0, "{:?}", app.camera.center);
+    let centre = app.camera.project_orbit(Vec3::new(5200.0, 5000.0, 0.0));
+    assert!(centre.is_some_and(|s| s.x > 0.0 && s.x < SCREEN.x && s.y > 0.0 && s.y < SCREEN.y), "{centre:?}");
+}

@@ -22,7 +22,7 @@
 //! | target | `velocity` | `[0, 0]` |
 //! | obstacle | `velocity`, `id` | `[0, 0]`, none |
 //! | agent | `name` | `agent N` (N counts agents from 1) |
-//! | agent | `color` | [`PALETTE`]`[index % 10]` |
+//! | agent | `color` | [`PALETTE`]`[index % 12]` |
 //! | agent | `velocity`, `orientation` | `[0, 0]`, 0 |
 //! | agent | `radius`, `max_speed`, `max_acceleration` | 8, 150, 400 |
 //! | agent | `avoid_obstacles` | `false` |
