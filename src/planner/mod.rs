@@ -31,6 +31,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 pub mod dense;
+pub mod fallback;
 pub mod field;
 pub mod grid;
 pub mod plan;
@@ -39,8 +40,8 @@ pub mod ship;
 pub use field::{bench_field, bench_scenario, BenchField, SplitMix64};
 pub use grid::{IndexHit, IndexStats, ObstacleIndex};
 pub use plan::{
-    path_length, plan, plan_spheres, straight_length, Avoidance, Plan, PlanHit, PlanIteration, PlanNote,
-    PlanOptions, PlanStatus, Unreachable, UnreachableReason, WaypointKind,
+    path_length, plan, plan_spheres, straight_length, Avoidance, FallbackMode, Plan, PlanHit, PlanIteration,
+    PlanNote, PlanOptions, PlanStatus, Unreachable, UnreachableReason, WaypointKind,
 };
 
 /// Parameters of the `planner` behaviour (scene fields besides `waypoints`).
@@ -195,6 +196,7 @@ impl PlannerParams {
             iteration_limit: self.iteration_limit,
             smoothing: self.smoothing,
             record: false,
+            fallback: FallbackMode::WhenStuck,
         }
     }
 }
