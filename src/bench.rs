@@ -12,7 +12,7 @@ use crate::behaviours::{
     alignment::AlignmentParams, cohesion::CohesionParams, separation::SeparationParams, Kinematics, Limits,
 };
 use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
-use crate::planner::{bench_scenario, plan, ObstacleIndex, PlanOptions};
+use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions};
 use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
@@ -226,8 +226,13 @@ pub fn fill_plan_times_with(world: &World, metrics: &mut [MetricsSummary], runs:
 /// Planner timings for a field of `n_obstacles`: (µs to build the index, µs to plan, iterations, status).
 pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String) {
     let field = bench_scenario(n_obstacles, 1);
-    let options =
-        PlanOptions { clearance: field.clearance, iteration_limit: 256, smoothing: false, record: false };
+    let options = PlanOptions {
+        clearance: field.clearance,
+        iteration_limit: 256,
+        smoothing: false,
+        record: false,
+        fallback: FallbackMode::Off,
+    };
     let query = field.ship_radius + field.clearance;
     let start = Instant::now();
     for _ in 0..runs {

@@ -40,6 +40,7 @@ pub struct CollisionAvoidanceParams {
 
 /// How far ahead approaches count.
 pub const HORIZON: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "horizon",
     label: "horizon",
     unit: "s",
@@ -50,6 +51,7 @@ pub const HORIZON: Param = Param {
 };
 /// Extra clearance.
 pub const MARGIN: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "margin",
     label: "margin",
     unit: "u",

@@ -10,6 +10,7 @@
 //!   its velocity becomes the displacement over `dt`.
 
 use glam::Vec3;
+use param::{Param, ParamKind};
 use serde::{Deserialize, Serialize};
 
 pub mod arrive;
@@ -69,9 +70,51 @@ pub struct Limits {
     pub max_acceleration: f32,
 }
 
+impl Limits {
+    /// Declaration of the agent's `radius`.
+    pub const RADIUS: Param = Param {
+        key: "radius",
+        label: "radius",
+        unit: "u",
+        min: 0.5,
+        max: 500.0,
+        default: 8.0,
+        help: "Body radius, for collisions and casts.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of the agent's `max_speed`.
+    pub const MAX_SPEED: Param = Param {
+        key: "max_speed",
+        label: "max speed",
+        unit: "u/s",
+        min: 0.0,
+        max: 5000.0,
+        default: 150.0,
+        help: "Maximum speed.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of the agent's `max_acceleration`.
+    pub const MAX_ACCELERATION: Param = Param {
+        key: "max_acceleration",
+        label: "max acceleration",
+        unit: "u/s²",
+        min: 0.0,
+        max: 50000.0,
+        default: 400.0,
+        help: "Maximum acceleration (dynamic behaviours and avoidance).",
+        kind: ParamKind::Float,
+    };
+    /// Every limit, in field order.
+    pub const PARAMS: &'static [Param] = &[Self::RADIUS, Self::MAX_SPEED, Self::MAX_ACCELERATION];
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits { radius: 8.0, max_speed: 150.0, max_acceleration: 400.0 }
+        Limits {
+            radius: Self::RADIUS.default,
+            max_speed: Self::MAX_SPEED.default,
+            max_acceleration: Self::MAX_ACCELERATION.default,
+        }
     }
 }
 

@@ -32,11 +32,21 @@ pub struct Neighbour {
 
 /// The neighbourhood radius declaration shared in shape by the group behaviours.
 pub const fn radius_param(default: f32, help: &'static str) -> Param {
-    Param { key: "radius", label: "neighbour radius", unit: "u", min: 0.0, max: 1000.0, default, help }
+    Param {
+        kind: crate::behaviours::param::ParamKind::Float,
+        key: "radius",
+        label: "neighbour radius",
+        unit: "u",
+        min: 0.0,
+        max: 1000.0,
+        default,
+        help,
+    }
 }
 
 /// The view-angle declaration shared in shape by the group behaviours.
 pub const VIEW_ANGLE: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "view_angle",
     label: "view angle",
     unit: "rad",

@@ -32,6 +32,7 @@ pub struct PursuitParams {
 
 /// The cap on the prediction time.
 pub const MAX_PREDICTION: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "max_prediction",
     label: "max prediction",
     unit: "s",

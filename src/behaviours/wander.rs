@@ -43,6 +43,7 @@ pub struct WanderParams {
 
 /// Radius of the wander circle.
 pub const RADIUS: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "radius",
     label: "wander radius",
     unit: "u",
@@ -53,6 +54,7 @@ pub const RADIUS: Param = Param {
 };
 /// Distance of the circle ahead.
 pub const DISTANCE: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "distance",
     label: "wander distance",
     unit: "u",
@@ -63,6 +65,7 @@ pub const DISTANCE: Param = Param {
 };
 /// Jitter rate.
 pub const JITTER: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "jitter",
     label: "jitter",
     unit: "u/s",

@@ -44,7 +44,7 @@
 //! [`PlannerParams`] (clearance, iteration limit, replan interval, arrival radius, smoothing) and
 //! the agent's [`Limits`] (radius for the casts, max speed, max acceleration).
 
-use super::plan::{plan, straight_length, PlanOptions, WaypointKind};
+use super::plan::{plan, straight_length, PlanOptions, Unreachable, WaypointKind};
 use super::{ObstacleIndex, PlannerParams, ShipState, SplitMix64};
 use crate::behaviours::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
@@ -211,6 +211,11 @@ fn replan(
             state.skipped += 1;
         }
     }
+    // Recorded with the index into the scene's waypoint list (the plan's indexes `remaining`).
+    state.unreachable.extend(new_plan.unreachable().iter().map(|u| Unreachable {
+        index: params.waypoints.iter().position(|w| *w == u.position).unwrap_or(u.index),
+        ..*u
+    }));
     state.kinds = new_plan
         .kinds
         .iter()
