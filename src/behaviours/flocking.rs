@@ -22,7 +22,7 @@
 use super::alignment::AlignmentParams;
 use super::cohesion::CohesionParams;
 use super::neighbourhood::{Neighbour, View};
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
 use super::{accelerate_toward_velocity, Kinematics, Limits, STEER_TIME};
 use glam::Vec3;
@@ -41,7 +41,7 @@ pub struct FlockingWeights {
 }
 
 const fn weight(key: &'static str, label: &'static str, default: f32, help: &'static str) -> Param {
-    Param { key, label, unit: "", min: 0.0, max: 10.0, default, help }
+    Param { key, label, unit: "", min: 0.0, max: 10.0, default, help, kind: ParamKind::Float }
 }
 
 /// Weight of separation.
