@@ -21,7 +21,7 @@
 
 use super::alignment::AlignmentParams;
 use super::cohesion::CohesionParams;
-use super::neighbourhood::{Neighbour, View};
+use super::neighbourhood::{forward, Neighbour, View};
 use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
 use super::{accelerate_toward_velocity, Kinematics, Limits, STEER_TIME};
@@ -80,9 +80,10 @@ pub fn flocking(
     cohesion: &CohesionParams,
     weights: &FlockingWeights,
 ) -> Vec3 {
-    let sep_view = View::new(k, separation.radius, separation.view_angle);
-    let ali_view = View::new(k, alignment.radius, alignment.view_angle);
-    let coh_view = View::new(k, cohesion.radius, cohesion.view_angle);
+    let fwd = forward(k);
+    let sep_view = View::with_forward(k.position, fwd, separation.radius, separation.view_angle);
+    let ali_view = View::with_forward(k.position, fwd, alignment.radius, alignment.view_angle);
+    let coh_view = View::with_forward(k.position, fwd, cohesion.radius, cohesion.view_angle);
     let (sep_r2, ali_r2, coh_r2) = (sq(sep_view.radius), sq(ali_view.radius), sq(coh_view.radius));
     let max_r2 = sep_r2.max(ali_r2).max(coh_r2);
     let mut push = Vec3::ZERO;
