@@ -191,6 +191,22 @@ impl Behaviour {
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
         }
     }
+    /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
+    /// snapshot of every agent's kinematics first, so that the order of agents never matters.
+    pub fn reads_other_agents(&self) -> bool {
+        match self {
+            Behaviour::Seek { .. }
+            | Behaviour::Flee { .. }
+            | Behaviour::Arrive { .. }
+            | Behaviour::Parametric { .. }
+            | Behaviour::Waypoints { .. }
+            | Behaviour::Projected { .. }
+            | Behaviour::Predictive { .. }
+            | Behaviour::Planner { .. }
+            | Behaviour::AvoidObstacles { .. } => false,
+        }
+    }
+
     /// The path a path follower follows.
     pub fn path(&self) -> Option<usize> {
         match self {
@@ -390,6 +406,8 @@ pub struct World {
     spheres: Vec<Sphere>,
     /// Scratch: each agent's request of the current step.
     steerings: Vec<Steering>,
+    /// Scratch: every agent's kinematics at the start of the step (agent–agent behaviours).
+    snapshot: Vec<Kinematics>,
     gizmos_enabled: bool,
 }
 
@@ -412,6 +430,7 @@ impl Default for World {
             events: Vec::new(),
             spheres: Vec::new(),
             steerings: Vec::new(),
+            snapshot: Vec::new(),
             gizmos_enabled: false,
         }
     }
@@ -497,6 +516,14 @@ impl World {
         self.spheres.clear();
         self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
 
+        self.snapshot.clear();
+        let reads_others = self.agents.iter().any(|agent| {
+            agent.behaviour.reads_other_agents()
+                || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
+        });
+        if reads_others {
+            self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
+        }
         let ctx = StepContext {
             dt,
             time,
@@ -504,6 +531,7 @@ impl World {
             curves: &self.curves,
             targets: &self.targets,
             spheres: &self.spheres,
+            agents: &self.snapshot,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
@@ -542,6 +570,10 @@ struct StepContext<'a> {
     curves: &'a [NamedCurve],
     targets: &'a [Target],
     spheres: &'a [Sphere],
+    /// Every agent's kinematics at the start of the step, by agent index (empty unless some
+    /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
+    #[allow(dead_code)] // Read by the agent–agent behaviours.
+    agents: &'a [Kinematics],
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
