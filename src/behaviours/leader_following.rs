@@ -44,6 +44,7 @@ pub struct LeaderFollowingParams {
 
 /// Distance behind.
 pub const BEHIND: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "behind",
     label: "behind",
     unit: "u",
@@ -54,6 +55,7 @@ pub const BEHIND: Param = Param {
 };
 /// Sight distance.
 pub const SIGHT_DISTANCE: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_distance",
     label: "sight distance",
     unit: "u",
@@ -64,6 +66,7 @@ pub const SIGHT_DISTANCE: Param = Param {
 };
 /// Sight radius.
 pub const SIGHT_RADIUS: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_radius",
     label: "sight radius",
     unit: "u",
