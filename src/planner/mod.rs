@@ -154,6 +154,15 @@ pub struct ShipState {
     pub hits: u32,
     /// The latest hit: where the ship was, the velocity change, and seconds since.
     pub last_hit: Option<(Vec3, Vec3, f32)>,
+    /// Replans that kept the route being flown (commitment, `ship.rs` step 2).
+    pub kept_routes: u32,
+    /// Plans that ran the complete fallback search.
+    pub fallback_plans: u32,
+    /// Replans forced to the fallback because the ship made no progress.
+    pub forced_fallbacks: u32,
+    /// The waypoint progress is measured toward, the closest the ship has come to it since it
+    /// last made progress, and seconds since then.
+    pub progress: Option<(Vec3, f32, f32)>,
 }
 
 impl ShipState {
