@@ -131,6 +131,8 @@ pub enum GizmoRole {
     AvoidanceVector,
     /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
     Disturbance,
+    /// A leg of the planner's route that came from the complete fallback search.
+    FallbackSegment,
 }
 
 /// A shape in world coordinates.

@@ -170,6 +170,45 @@ impl ShipState {
     pub fn new(params: &PlannerParams) -> Self {
         ShipState { remaining: params.waypoints.clone(), ..Default::default() }
     }
+
+    /// The ship's status for `run --json`, the inspector and the step-through: `flying` while
+    /// waypoints remain, `unreachable` once a waypoint was reported unreachable and the ship holds
+    /// position, `arrived` when every waypoint was reached.
+    pub fn status(&self) -> ShipStatus {
+        if !self.finished {
+            ShipStatus::Flying
+        } else if self.unreachable.is_empty() {
+            ShipStatus::Arrived
+        } else {
+            ShipStatus::Unreachable
+        }
+    }
+
+    /// One line for the window: the status and, for each waypoint reported unreachable, why.
+    pub fn status_line(&self) -> String {
+        let mut line = match self.status() {
+            ShipStatus::Flying => "flying".to_string(),
+            ShipStatus::Arrived => "arrived".to_string(),
+            ShipStatus::Unreachable => "unreachable, holding position".to_string(),
+        };
+        for u in &self.unreachable {
+            line.push_str(&format!("; waypoint {} {}", u.index + 1, u.reason.describe()));
+        }
+        line
+    }
+}
+
+/// What a planner ship is doing (serialised lowercase in `run --json`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShipStatus {
+    /// Waypoints remain.
+    #[default]
+    Flying,
+    /// Every waypoint was reached.
+    Arrived,
+    /// At least one waypoint was reported unreachable; the ship holds position.
+    Unreachable,
 }
 
 /// One step of the ship: (re)plan when due, drop reached waypoints, thrust toward the next one.

@@ -554,9 +554,14 @@ fn emit_gizmos(
         gizmos.push(GizmoRole::Probe, GizmoShape::Line(pos, first_user));
     }
     let mut previous = pos;
-    for &w in &state.planned {
-        gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(previous, w));
+    let mut previous_kind = None;
+    for (&w, &kind) in state.planned.iter().zip(&state.kinds) {
+        // Legs into or out of a fallback corner came from the fallback search: their own colour.
+        let fallback = kind == WaypointKind::Fallback || previous_kind == Some(WaypointKind::Fallback);
+        let role = if fallback { GizmoRole::FallbackSegment } else { GizmoRole::CurrentSegment };
+        gizmos.push(role, GizmoShape::Line(previous, w));
         previous = w;
+        previous_kind = Some(kind);
     }
     if let Some(&target) = state.planned.first().or(state.hold.as_ref()) {
         gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
