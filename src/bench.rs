@@ -6,9 +6,14 @@ use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::behaviours::{Kinematics, Limits};
+use crate::behaviours::neighbourhood::Neighbour;
+use crate::behaviours::wander::{WanderParams, WanderState};
+use crate::behaviours::{
+    alignment::AlignmentParams, cohesion::CohesionParams, separation::SeparationParams, Kinematics, Limits,
+};
 use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
 use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions};
+use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
     PredictiveParams, ProjectedParams, Rgb, Target, WaypointsParams, World,
@@ -280,6 +285,8 @@ pub fn print_report(quick: bool) {
         println!("{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone);
     }
     println!();
+    print_flocking(quick);
+    println!();
     println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
     println!("{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations");
     for n in [100, 1_000, 10_000] {
@@ -396,4 +403,204 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
     let i = ((sorted.len() - 1) as f64 * q).round() as usize;
     sorted.get(i).copied().unwrap_or(0.0)
+}
+
+/// The flocking kernel of issue 10 §5, set up like Yuka's `flock.mjs` so the two can be run side
+/// by side: `n` boids with separation (weight 2) + alignment (1) + cohesion (1) + wander (0.5),
+/// neighbour radius 10, max speed 10, max acceleration 20, in a square world that wraps, sized so
+/// the density is 0.01 boids per square unit at every `n` (about 3.5 neighbours each).
+///
+/// The hot data is structure-of-arrays (positions, velocities, wander states) and is put in the
+/// spatial hash's cell order every step, so an agent's neighbours are also near it in memory;
+/// neighbours are found through [`NeighbourGrid`]; the step is Jacobi (every boid reads the
+/// previous step's flock), so it does not depend on the order of the agents and is deterministic.
+pub struct FlockBench {
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    wander: Vec<WanderState>,
+    next_positions: Vec<Vec3>,
+    next_velocities: Vec<Vec3>,
+    next_wander: Vec<WanderState>,
+    grid: NeighbourGrid,
+    buffer: Vec<Neighbour>,
+    half_side: f32,
+    limits: Limits,
+    radius: f32,
+    /// Total neighbours seen in the last step.
+    neighbour_count: u64,
+}
+
+/// Neighbour radius of the flocking benchmark (Yuka's `flock.mjs` R).
+pub const FLOCK_RADIUS: f32 = 10.0;
+/// Boids per square unit in the flocking benchmark (Yuka's `flock.mjs` density).
+pub const FLOCK_DENSITY: f32 = 0.01;
+
+impl FlockBench {
+    /// A flock of `n_boids` at the benchmark's density, seeded.
+    pub fn new(n_boids: usize) -> Self {
+        let side = (n_boids.max(1) as f32 / FLOCK_DENSITY).sqrt();
+        let mut rng = SplitMix(7);
+        let mut positions = Vec::with_capacity(n_boids);
+        let mut velocities = Vec::with_capacity(n_boids);
+        let mut wander = Vec::with_capacity(n_boids);
+        for i in 0..n_boids {
+            positions.push(Vec3::new((rng.next_f32() - 0.5) * side, (rng.next_f32() - 0.5) * side, 0.0));
+            let direction = Vec3::new(rng.next_f32() * 2.0 - 1.0, rng.next_f32() * 2.0 - 1.0, 0.0);
+            velocities.push(direction.normalize_or(Vec3::X) * 5.0);
+            wander.push(WanderState::new(i as u64));
+        }
+        FlockBench {
+            next_positions: positions.clone(),
+            next_velocities: velocities.clone(),
+            next_wander: wander.clone(),
+            positions,
+            velocities,
+            wander,
+            grid: NeighbourGrid::new(),
+            buffer: Vec::with_capacity(32),
+            half_side: side * 0.5,
+            limits: Limits { radius: 1.0, max_speed: 10.0, max_acceleration: 20.0 },
+            radius: FLOCK_RADIUS,
+            neighbour_count: 0,
+        }
+    }
+
+    /// One fixed step of 1/60 s.
+    pub fn step(&mut self) {
+        use crate::behaviours::{alignment, cohesion, separation, wander, Gizmos, Steering};
+        const DT: f32 = 1.0 / 60.0;
+        let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0 };
+        let mut gizmos = Gizmos::disabled();
+        // Cell order: the grid's sorted positions become the positions, and the other arrays follow.
+        self.grid.rebuild(&self.positions, self.radius);
+        for (slot, &agent_idx) in self.grid.order().iter().enumerate() {
+            let i = agent_idx as usize;
+            if let (Some(v), Some(w), Some(nv), Some(nw)) = (
+                self.velocities.get(i),
+                self.wander.get(i),
+                self.next_velocities.get_mut(slot),
+                self.next_wander.get_mut(slot),
+            ) {
+                *nv = *v;
+                *nw = *w;
+            }
+        }
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+        std::mem::swap(&mut self.wander, &mut self.next_wander);
+        self.positions.clear();
+        self.positions.extend_from_slice(self.grid.sorted_positions());
+        let limits = self.limits;
+        let mut neighbour_count = 0u64;
+        let n = self.positions.len();
+        self.next_positions.resize(n, Vec3::ZERO);
+        self.next_velocities.resize(n, Vec3::ZERO);
+        for slot in 0..n {
+            let (Some(&position), Some(&velocity), Some(wander_state)) =
+                (self.positions.get(slot), self.velocities.get(slot), self.wander.get_mut(slot))
+            else {
+                continue;
+            };
+            self.buffer.clear();
+            let velocities = &self.velocities;
+            let buffer = &mut self.buffer;
+            self.grid.for_each_within(position, self.radius, |other, other_position| {
+                if other != slot {
+                    let velocity = velocities.get(other).copied().unwrap_or_default();
+                    buffer.push(Neighbour { position: other_position, velocity });
+                }
+            });
+            neighbour_count += self.buffer.len() as u64;
+            let mut k = Kinematics { position, velocity, orientation: 0.0 };
+            let parts = [
+                (2.0, separation::separation(&k, &limits, &self.buffer, &separation_p, &mut gizmos)),
+                (1.0, alignment::alignment(&k, &limits, &self.buffer, &alignment_p, &mut gizmos)),
+                (1.0, cohesion::cohesion(&k, &limits, &self.buffer, &cohesion_p, &mut gizmos)),
+                (0.5, wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)),
+            ];
+            let mut linear = Vec3::ZERO;
+            for (weight, steering) in parts {
+                if let Steering::Acceleration(a) = steering {
+                    linear += a * weight;
+                }
+            }
+            crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
+            let side = 2.0 * self.half_side;
+            let mut p = k.position;
+            if p.x > self.half_side {
+                p.x -= side;
+            } else if p.x < -self.half_side {
+                p.x += side;
+            }
+            if p.y > self.half_side {
+                p.y -= side;
+            } else if p.y < -self.half_side {
+                p.y += side;
+            }
+            if let (Some(np), Some(nv)) =
+                (self.next_positions.get_mut(slot), self.next_velocities.get_mut(slot))
+            {
+                *np = p;
+                *nv = k.velocity;
+            }
+        }
+        std::mem::swap(&mut self.positions, &mut self.next_positions);
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+        self.neighbour_count = neighbour_count;
+    }
+
+    /// Mean number of neighbours per boid in the last step.
+    pub fn mean_neighbours(&self) -> f64 {
+        self.neighbour_count as f64 / self.positions.len().max(1) as f64
+    }
+
+    /// Flock polarization: the length of the mean unit velocity (1 = all aligned, ~0 = random).
+    pub fn polarization(&self) -> f64 {
+        let sum: Vec3 = self.velocities.iter().map(|v| v.normalize_or_zero()).sum();
+        sum.length() as f64 / self.velocities.len().max(1) as f64
+    }
+
+    /// The boids' positions (in the current cell order).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// The boids' velocities (parallel to [`Self::positions`]).
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.velocities
+    }
+}
+
+/// Nanoseconds per agent-step of the flocking kernel with `n_boids`, over `steps` steps after
+/// a warm-up of 10 steps; also returns the mean neighbour count and the polarization at the end.
+pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> (f64, f64, f64) {
+    let mut flock = FlockBench::new(n_boids);
+    for _ in 0..10 {
+        flock.step();
+    }
+    let start = Instant::now();
+    for _ in 0..steps {
+        flock.step();
+    }
+    let elapsed = start.elapsed().as_nanos() as f64;
+    let ns = elapsed / (n_boids.max(1) as f64 * steps.max(1) as f64);
+    (ns, flock.mean_neighbours(), flock.polarization())
+}
+
+/// Prints the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
+pub fn print_flocking(quick: bool) {
+    let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
+    println!(
+        "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
+         (as Yuka's flock.mjs)"
+    );
+    println!("{:<24}{:>14}{:>14}{:>14}", "boids", "ns/agent-step", "neighbours", "polarization");
+    for &n in sizes {
+        let steps =
+            if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
+        let (ns, neighbours, polarization) = flock_ns_per_agent_step(n, steps);
+        println!("{:<24}{:>14.1}{:>14.2}{:>14.3}", n, ns, neighbours, polarization);
+    }
 }

@@ -412,7 +412,7 @@ pub fn set_curve(world: &mut World, curve_idx: usize, curve: Curve) {
 /// Clones agent `agent_idx` once per comparable behaviour: path followers get one of each
 /// path-following behaviour on the same path; parametric followers one per method; seek, flee
 /// and arrive agents one of each of those on the same target. Returns how many were added.
-pub fn compare(world: &mut World, agent_idx: usize, next_colour: &mut usize) -> usize {
+pub fn compare(world: &mut World, agent_idx: usize) -> usize {
     let Some(original) = world.agents.get(agent_idx).cloned() else { return 0 };
     let variants: Vec<(String, Behaviour)> = match &original.behaviour {
         Behaviour::Waypoints { path, .. }
@@ -460,8 +460,7 @@ pub fn compare(world: &mut World, agent_idx: usize, next_colour: &mut usize) -> 
             continue;
         }
         let name = unique_agent_name(world, &format!("{} {label}", original.name));
-        let colour = super::PALETTE[*next_colour % super::PALETTE.len()];
-        *next_colour += 1;
+        let colour = super::free_colour(world);
         let mut agent = Agent::new(name, colour, original.start, original.limits, behaviour);
         agent.avoid_obstacles = original.avoid_obstacles;
         world.agents.push(agent);

@@ -34,6 +34,7 @@
 //! `target_radius`, `slow_radius`, `time_to_target` (seed default 0.1 s) and `braking_cap`, plus
 //! the agent's `max_speed` and `max_acceleration`.
 
+use super::param::{Param, ParamKind};
 use super::{accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -54,9 +55,64 @@ pub struct ArriveParams {
     pub braking_cap: bool,
 }
 
+impl ArriveParams {
+    /// Declaration of `target_radius`.
+    pub const TARGET_RADIUS: Param = Param {
+        key: "target_radius",
+        label: "target radius",
+        unit: "u",
+        min: 0.5,
+        max: 500.0,
+        default: 5.0,
+        help: "Inside this distance the agent has arrived and brakes to rest.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `slow_radius`.
+    pub const SLOW_RADIUS: Param = Param {
+        key: "slow_radius",
+        label: "slow radius",
+        unit: "u",
+        min: 1.0,
+        max: 2000.0,
+        default: 80.0,
+        help: "Inside this distance the agent slows down (not smaller than the target radius).",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `time_to_target`.
+    pub const TIME_TO_TARGET: Param = Param {
+        key: "time_to_target",
+        label: "time to target",
+        unit: "s",
+        min: 0.01,
+        max: 10.0,
+        default: 0.1,
+        help: "Time over which the agent reaches its target speed (seed default 0.1 s).",
+        kind: ParamKind::Log,
+    };
+    /// Declaration of `braking_cap`.
+    pub const BRAKING_CAP: Param = Param {
+        key: "braking_cap",
+        label: "braking cap",
+        unit: "",
+        min: 0.0,
+        max: 1.0,
+        default: 1.0,
+        help: "Cap the speed by the speed from which the agent can still stop at the target (off: the seed ramp alone).",
+        kind: ParamKind::Bool,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] =
+        &[Self::TARGET_RADIUS, Self::SLOW_RADIUS, Self::TIME_TO_TARGET, Self::BRAKING_CAP];
+}
+
 impl Default for ArriveParams {
     fn default() -> Self {
-        ArriveParams { target_radius: 5.0, slow_radius: 80.0, time_to_target: 0.1, braking_cap: true }
+        ArriveParams {
+            target_radius: Self::TARGET_RADIUS.default,
+            slow_radius: Self::SLOW_RADIUS.default,
+            time_to_target: Self::TIME_TO_TARGET.default,
+            braking_cap: Self::BRAKING_CAP.default_bool(),
+        }
     }
 }
 

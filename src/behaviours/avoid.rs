@@ -30,6 +30,7 @@
 //! `look_ahead` (seconds of travel probed, typically 0.5–2) and `margin` (extra clearance in
 //! world units, typically 2–20), plus the agent's radius and max acceleration.
 
+use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits};
 use crate::geometry::{cast_sphere_sphere, Sphere, SphereCastHit};
 use glam::Vec3;
@@ -45,9 +46,36 @@ pub struct AvoidParams {
     pub margin: f32,
 }
 
+impl AvoidParams {
+    /// Declaration of `look_ahead`.
+    pub const LOOK_AHEAD: Param = Param {
+        key: "look_ahead",
+        label: "look ahead",
+        unit: "s",
+        min: 0.0,
+        max: 10.0,
+        default: 1.0,
+        help: "How far ahead the probe looks, in seconds of travel at the current speed.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `margin`.
+    pub const MARGIN: Param = Param {
+        key: "margin",
+        label: "margin",
+        unit: "u",
+        min: 0.0,
+        max: 200.0,
+        default: 6.0,
+        help: "Extra clearance kept beyond the sum of the radii.",
+        kind: ParamKind::Float,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[Self::LOOK_AHEAD, Self::MARGIN];
+}
+
 impl Default for AvoidParams {
     fn default() -> Self {
-        AvoidParams { look_ahead: 1.0, margin: 6.0 }
+        AvoidParams { look_ahead: Self::LOOK_AHEAD.default, margin: Self::MARGIN.default }
     }
 }
 

@@ -10,6 +10,7 @@
 //!   its velocity becomes the displacement over `dt`.
 
 use glam::Vec3;
+use param::{Param, ParamKind};
 use serde::{Deserialize, Serialize};
 
 pub mod arrive;
@@ -21,6 +22,23 @@ pub mod parametric;
 pub mod predictive;
 pub mod projected;
 pub mod waypoints;
+
+// The classic behaviours (issue 10 §2), one file each.
+pub mod alignment;
+pub mod cohesion;
+pub mod collision_avoidance;
+pub mod containment;
+pub mod evade;
+pub mod face;
+pub mod flow_field;
+pub mod hide;
+pub mod interpose;
+pub mod leader_following;
+pub mod neighbourhood;
+pub mod offset_pursuit;
+pub mod pursuit;
+pub mod separation;
+pub mod wander;
 
 pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
@@ -51,9 +69,51 @@ pub struct Limits {
     pub max_acceleration: f32,
 }
 
+impl Limits {
+    /// Declaration of the agent's `radius`.
+    pub const RADIUS: Param = Param {
+        key: "radius",
+        label: "radius",
+        unit: "u",
+        min: 0.5,
+        max: 500.0,
+        default: 8.0,
+        help: "Body radius, for collisions and casts.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of the agent's `max_speed`.
+    pub const MAX_SPEED: Param = Param {
+        key: "max_speed",
+        label: "max speed",
+        unit: "u/s",
+        min: 0.0,
+        max: 5000.0,
+        default: 150.0,
+        help: "Maximum speed.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of the agent's `max_acceleration`.
+    pub const MAX_ACCELERATION: Param = Param {
+        key: "max_acceleration",
+        label: "max acceleration",
+        unit: "u/s²",
+        min: 0.0,
+        max: 50000.0,
+        default: 400.0,
+        help: "Maximum acceleration (dynamic behaviours and avoidance).",
+        kind: ParamKind::Float,
+    };
+    /// Every limit, in field order.
+    pub const PARAMS: &'static [Param] = &[Self::RADIUS, Self::MAX_SPEED, Self::MAX_ACCELERATION];
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits { radius: 8.0, max_speed: 150.0, max_acceleration: 400.0 }
+        Limits {
+            radius: Self::RADIUS.default,
+            max_speed: Self::MAX_SPEED.default,
+            max_acceleration: Self::MAX_ACCELERATION.default,
+        }
     }
 }
 
@@ -133,6 +193,16 @@ pub enum GizmoRole {
     Disturbance,
     /// A leg of the planner's route that came from the complete fallback search.
     FallbackSegment,
+    /// The radius within which a group behaviour sees its neighbours.
+    NeighbourRadius,
+    /// A line from an agent to a neighbour it reacts to.
+    NeighbourLink,
+    /// Wander's circle ahead of the agent.
+    WanderCircle,
+    /// A region's boundary or a hiding obstacle the behaviour reacts to.
+    Boundary,
+    /// A sampled vector of a flow field.
+    FlowVector,
 }
 
 /// A shape in world coordinates.

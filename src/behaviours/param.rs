@@ -13,7 +13,20 @@
 //! declaration (every value the widget allows survives save → load; every value a file may hold
 //! is shown and kept by the window).
 
-/// The declaration of one numeric parameter.
+/// What kind of value a [`Param`] holds; the widget and the checks follow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A number on a linear slider.
+    Float,
+    /// A number on a logarithmic slider (ranges spanning several orders of magnitude).
+    Log,
+    /// A whole number (`min`, `max` and `default` are whole; values must be too).
+    Int,
+    /// A switch: 0 is off, 1 is on (`min` 0, `max` 1).
+    Bool,
+}
+
+/// The declaration of one parameter (a number, a count or a switch).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Param {
     /// The key in scene files and the name in messages (`prediction_time`).
@@ -30,19 +43,29 @@ pub struct Param {
     pub default: f32,
     /// One sentence for the tooltip and the docs table.
     pub help: &'static str,
+    /// Number, logarithmic number, count or switch.
+    pub kind: ParamKind,
 }
 
 /// Why a value was refused by [`Param::check`].
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ParamError {
     /// The value is NaN or infinite.
-    #[error("{key} must be a finite number")]
+    #[error("`{key}` must be a finite number")]
     NotFinite {
         /// The parameter's key.
         key: &'static str,
     },
+    /// A count or a switch was given a fractional value.
+    #[error("`{key}` must be a whole number, got {value}")]
+    NotWhole {
+        /// The parameter's key.
+        key: &'static str,
+        /// The refused value.
+        value: f32,
+    },
     /// The value lies outside `min..=max`.
-    #[error("{key} must be between {min} and {max}{unit_sep}{unit}, not {value}")]
+    #[error("`{key}` must be from {min} to {max}{unit_sep}{unit}, got {value}")]
     OutOfRange {
         /// The parameter's key.
         key: &'static str,
@@ -75,13 +98,69 @@ impl Param {
                 unit_sep: if self.unit.is_empty() { "" } else { " " },
             });
         }
+        if matches!(self.kind, ParamKind::Int | ParamKind::Bool) && value.fract() != 0.0 {
+            return Err(ParamError::NotWhole { key: self.key, value });
+        }
         Ok(value)
+    }
+
+    /// The default of a switch.
+    pub const fn default_bool(&self) -> bool {
+        self.default != 0.0
+    }
+
+    /// The default of a count (declared whole and non-negative).
+    pub const fn default_u32(&self) -> u32 {
+        self.default as u32
     }
 
     /// `min..=max`, for widgets.
     pub fn range(&self) -> std::ops::RangeInclusive<f32> {
         self.min..=self.max
     }
+}
+
+/// Every declared parameter, grouped by where it lives in a scene file: the agent's limits,
+/// obstacle avoidance, then each behaviour type. The README's parameter table is generated
+/// from this ([`markdown_table`]) and a test keeps the two equal.
+pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
+    use super::{
+        ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams,
+        WaypointsParams,
+    };
+    vec![
+        ("agent", Limits::PARAMS),
+        ("avoid_obstacles", AvoidParams::PARAMS),
+        ("arrive", ArriveParams::PARAMS),
+        ("parametric", ParametricParams::PARAMS),
+        ("waypoints", WaypointsParams::PARAMS),
+        ("projected", ProjectedParams::PARAMS),
+        ("predictive", PredictiveParams::PARAMS),
+        ("planner", crate::planner::PlannerParams::PARAMS),
+    ]
+}
+
+/// The parameter table in Markdown: one row per declaration with its range, unit, default and
+/// help text.
+pub fn markdown_table(groups: &[(&str, &[Param])]) -> String {
+    let mut out =
+        String::from("| where | key | range | default | what it does |\n| --- | --- | --- | --- | --- |\n");
+    for (group, params) in groups {
+        for p in params.iter() {
+            let unit = if p.unit.is_empty() { String::new() } else { format!(" {}", p.unit) };
+            let (range, default) = match p.kind {
+                ParamKind::Bool => {
+                    ("off / on".to_string(), if p.default_bool() { "on" } else { "off" }.to_string())
+                }
+                ParamKind::Int => (format!("{}–{}", p.min, p.max), format!("{}", p.default)),
+                ParamKind::Float | ParamKind::Log => {
+                    (format!("{}–{}{unit}", p.min, p.max), format!("{}{unit}", p.default))
+                }
+            };
+            out.push_str(&format!("| {group} | `{}` | {range} | {default} | {} |\n", p.key, p.help));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -96,6 +175,7 @@ mod tests {
         max: 10.0,
         default: 0.5,
         help: "How far ahead the agent looks along its velocity.",
+        kind: ParamKind::Float,
     };
 
     #[test]
@@ -103,8 +183,18 @@ mod tests {
         assert_eq!(P.check(0.0), Ok(0.0));
         assert_eq!(P.check(10.0), Ok(10.0));
         let err = P.check(99_999_999.0).unwrap_err();
-        assert_eq!(err.to_string(), "prediction_time must be between 0 and 10 s, not 100000000");
+        assert_eq!(err.to_string(), "`prediction_time` must be from 0 to 10 s, got 100000000");
         assert!(P.check(-0.1).is_err());
         assert_eq!(P.check(f32::NAN), Err(ParamError::NotFinite { key: "prediction_time" }));
+    }
+
+    #[test]
+    fn counts_refuse_fractions() {
+        let count = Param { kind: ParamKind::Int, min: 1.0, max: 100.0, default: 8.0, ..P };
+        assert_eq!(count.check(3.0), Ok(3.0));
+        assert_eq!(
+            count.check(3.5).unwrap_err().to_string(),
+            "`prediction_time` must be a whole number, got 3.5"
+        );
     }
 }

@@ -33,6 +33,7 @@
 //! `speed` (world units per second), `delta_t` (the seed's small T increment for the secant,
 //! typically 0.001–0.1), `t0` (starting T) and `method` (secant or arc length).
 
+use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Steering};
 use crate::geometry::Curve;
 use glam::Vec3;
@@ -97,9 +98,52 @@ pub struct ParametricParams {
     pub method: ParametricMethod,
 }
 
+impl ParametricParams {
+    /// Declaration of `speed`.
+    pub const SPEED: Param = Param {
+        key: "speed",
+        label: "speed",
+        unit: "u/s",
+        min: 0.0,
+        max: 1000.0,
+        default: 100.0,
+        help: "Desired speed along the curve.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `delta_t`.
+    pub const DELTA_T: Param = Param {
+        key: "delta_t",
+        label: "delta T",
+        unit: "T",
+        min: 0.0001,
+        max: 1.0,
+        default: 0.01,
+        help: "The seed small parameter increment for the secant.",
+        kind: ParamKind::Log,
+    };
+    /// Declaration of `t0`.
+    pub const T0: Param = Param {
+        key: "t0",
+        label: "T0",
+        unit: "T",
+        min: -1000.0,
+        max: 1000.0,
+        default: 0.0,
+        help: "Starting parameter T0 (where Reset puts the agent).",
+        kind: ParamKind::Float,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[Self::SPEED, Self::DELTA_T, Self::T0];
+}
+
 impl Default for ParametricParams {
     fn default() -> Self {
-        ParametricParams { speed: 100.0, delta_t: 0.01, t0: 0.0, method: ParametricMethod::Secant }
+        ParametricParams {
+            speed: Self::SPEED.default,
+            delta_t: Self::DELTA_T.default,
+            t0: Self::T0.default,
+            method: ParametricMethod::Secant,
+        }
     }
 }
 

@@ -45,6 +45,7 @@
 //! # Parameters
 //! [`PredictiveParams`]: `prediction_time` (seconds) and `path_radius` (world units).
 
+use super::param::{Param, ParamKind};
 use super::waypoints::{approach_acceleration, brake_acceleration, end_tolerance};
 use super::{accelerate_toward_velocity, seek_acceleration, STEER_TIME};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
@@ -69,9 +70,39 @@ pub struct PredictiveParams {
     pub path_radius: f32,
 }
 
+impl PredictiveParams {
+    /// Declaration of `prediction_time`.
+    pub const PREDICTION_TIME: Param = Param {
+        key: "prediction_time",
+        label: "prediction time",
+        unit: "s",
+        min: 0.0,
+        max: 10.0,
+        default: 0.5,
+        help: "How far ahead in time the position is predicted.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `path_radius`.
+    pub const PATH_RADIUS: Param = Param {
+        key: "path_radius",
+        label: "path radius",
+        unit: "u",
+        min: 1.0,
+        max: 500.0,
+        default: 20.0,
+        help: "Half-width of the channel inside which no correction is made.",
+        kind: ParamKind::Float,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[Self::PREDICTION_TIME, Self::PATH_RADIUS];
+}
+
 impl Default for PredictiveParams {
     fn default() -> Self {
-        PredictiveParams { prediction_time: 0.5, path_radius: 20.0 }
+        PredictiveParams {
+            prediction_time: Self::PREDICTION_TIME.default,
+            path_radius: Self::PATH_RADIUS.default,
+        }
     }
 }
 

@@ -34,6 +34,7 @@
 //! [`ProjectedParams`]: `offset`, the distance of the target ahead of the projection (world
 //! units; negative offsets are allowed but the target never goes behind the segment's start).
 
+use super::param::{Param, ParamKind};
 use super::waypoints::{approach_acceleration, brake_acceleration, end_tolerance};
 use super::{seek_acceleration, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Polyline;
@@ -48,9 +49,25 @@ pub struct ProjectedParams {
     pub offset: f32,
 }
 
+impl ProjectedParams {
+    /// Declaration of `offset`.
+    pub const OFFSET: Param = Param {
+        key: "offset",
+        label: "offset",
+        unit: "u",
+        min: 0.0,
+        max: 500.0,
+        default: 30.0,
+        help: "How far ahead of the projection the virtual target runs.",
+        kind: ParamKind::Float,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[Self::OFFSET];
+}
+
 impl Default for ProjectedParams {
     fn default() -> Self {
-        ProjectedParams { offset: 30.0 }
+        ProjectedParams { offset: Self::OFFSET.default }
     }
 }
 

@@ -26,6 +26,7 @@
 //! # Parameters
 //! [`WaypointsParams`]: `node_radius` (world units) and `closest_node`.
 
+use super::param::{Param, ParamKind};
 use super::{accelerate_toward_velocity, seek_acceleration, STEER_TIME};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Polyline;
@@ -42,9 +43,39 @@ pub struct WaypointsParams {
     pub closest_node: bool,
 }
 
+impl WaypointsParams {
+    /// Declaration of `node_radius`.
+    pub const NODE_RADIUS: Param = Param {
+        key: "node_radius",
+        label: "node radius",
+        unit: "u",
+        min: 1.0,
+        max: 500.0,
+        default: 20.0,
+        help: "A node counts as reached inside this distance.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `closest_node`.
+    pub const CLOSEST_NODE: Param = Param {
+        key: "closest_node",
+        label: "closest node",
+        unit: "",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        help: "Seed 002 first idea: always treat the closest node as the current one (cuts corners).",
+        kind: ParamKind::Bool,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[Self::NODE_RADIUS, Self::CLOSEST_NODE];
+}
+
 impl Default for WaypointsParams {
     fn default() -> Self {
-        WaypointsParams { node_radius: 20.0, closest_node: false }
+        WaypointsParams {
+            node_radius: Self::NODE_RADIUS.default,
+            closest_node: Self::CLOSEST_NODE.default_bool(),
+        }
     }
 }
 

@@ -24,6 +24,7 @@
 //! second of `fire_strength`, seeded by `fire_seed`). The ship's radius, speed and acceleration
 //! come from its [`Limits`].
 
+use crate::behaviours::param::{Param, ParamKind};
 use crate::behaviours::{Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Sphere;
 use glam::Vec3;
@@ -69,18 +70,120 @@ pub struct PlannerParams {
     pub fire_seed: u64,
 }
 
+impl PlannerParams {
+    /// Declaration of `clearance`.
+    pub const CLEARANCE: Param = Param {
+        key: "clearance",
+        label: "clearance",
+        unit: "u",
+        min: 0.0,
+        max: 200.0,
+        default: 10.0,
+        help: "Extra clearance kept from obstacles beyond the ship radius.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `iteration_limit`.
+    pub const ITERATION_LIMIT: Param = Param {
+        key: "iteration_limit",
+        label: "iteration limit",
+        unit: "",
+        min: 1.0,
+        max: 10000.0,
+        default: 32.0,
+        help: "Most planner iterations per plan; a partial plan is extended by replans.",
+        kind: ParamKind::Int,
+    };
+    /// Declaration of `replan_interval`.
+    pub const REPLAN_INTERVAL: Param = Param {
+        key: "replan_interval",
+        label: "replan interval",
+        unit: "s",
+        min: 0.05,
+        max: 60.0,
+        default: 0.5,
+        help: "Seconds between replans (seed: 0.5).",
+        kind: ParamKind::Log,
+    };
+    /// Declaration of `arrival_radius`.
+    pub const ARRIVAL_RADIUS: Param = Param {
+        key: "arrival_radius",
+        label: "arrival radius",
+        unit: "u",
+        min: 1.0,
+        max: 200.0,
+        default: 10.0,
+        help: "A waypoint is reached inside this distance.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `smoothing`.
+    pub const SMOOTHING: Param = Param {
+        key: "smoothing",
+        label: "smoothing",
+        unit: "",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        help: "Drop waypoints whose neighbours see each other.",
+        kind: ParamKind::Bool,
+    };
+    /// Declaration of `incoming_fire`.
+    pub const INCOMING_FIRE: Param = Param {
+        key: "incoming_fire",
+        label: "incoming fire",
+        unit: "hits/s",
+        min: 0.0,
+        max: 50.0,
+        default: 0.0,
+        help: "Random hits per second that knock the ship off course (0: none).",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `fire_strength`.
+    pub const FIRE_STRENGTH: Param = Param {
+        key: "fire_strength",
+        label: "fire strength",
+        unit: "u/s",
+        min: 0.0,
+        max: 1000.0,
+        default: 40.0,
+        help: "Velocity change of one hit.",
+        kind: ParamKind::Float,
+    };
+    /// Declaration of `fire_seed`.
+    pub const FIRE_SEED: Param = Param {
+        key: "fire_seed",
+        label: "fire seed",
+        unit: "",
+        min: 0.0,
+        max: 16777215.0,
+        default: 1.0,
+        help: "Seed of the hits generator: the same seed and start give the same hits.",
+        kind: ParamKind::Int,
+    };
+    /// Every parameter, in field order (the panel, the validator and the docs read this).
+    pub const PARAMS: &'static [Param] = &[
+        Self::CLEARANCE,
+        Self::ITERATION_LIMIT,
+        Self::REPLAN_INTERVAL,
+        Self::ARRIVAL_RADIUS,
+        Self::SMOOTHING,
+        Self::INCOMING_FIRE,
+        Self::FIRE_STRENGTH,
+        Self::FIRE_SEED,
+    ];
+}
+
 impl Default for PlannerParams {
     fn default() -> Self {
         PlannerParams {
             waypoints: Vec::new(),
-            clearance: 10.0,
-            iteration_limit: 32,
-            replan_interval: 0.5,
-            arrival_radius: 10.0,
-            smoothing: false,
-            incoming_fire: 0.0,
-            fire_strength: 40.0,
-            fire_seed: 1,
+            clearance: Self::CLEARANCE.default,
+            iteration_limit: Self::ITERATION_LIMIT.default_u32(),
+            replan_interval: Self::REPLAN_INTERVAL.default,
+            arrival_radius: Self::ARRIVAL_RADIUS.default,
+            smoothing: Self::SMOOTHING.default_bool(),
+            incoming_fire: Self::INCOMING_FIRE.default,
+            fire_strength: Self::FIRE_STRENGTH.default,
+            fire_seed: u64::from(Self::FIRE_SEED.default_u32()),
         }
     }
 }

@@ -75,5 +75,10 @@ pub fn gizmo_color(role: GizmoRole, planner: bool) -> Color {
         GizmoRole::Disturbance => rgba(0xc0, 0x1c, 0x8c, 1.0),
         // Orange, apart from the seed's green, red, blue and black.
         GizmoRole::FallbackSegment => rgba(0xf0, 0x8c, 0x00, 0.95),
+        GizmoRole::NeighbourRadius => rgba(0x7f, 0x7f, 0x7f, 0.35),
+        GizmoRole::NeighbourLink => rgba(0x17, 0xbe, 0xcf, 0.6),
+        GizmoRole::WanderCircle => rgba(0x94, 0x67, 0xbd, 0.6),
+        GizmoRole::Boundary => rgba(0xbc, 0xbd, 0x22, 0.9),
+        GizmoRole::FlowVector => rgba(0x1f, 0x77, 0xb4, 0.45),
     }
 }

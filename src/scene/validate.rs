@@ -9,33 +9,30 @@
 use std::collections::HashMap;
 
 use super::format::{BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION};
+use crate::behaviours::param::Param;
+use crate::behaviours::{
+    ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, WaypointsParams,
+};
+use crate::planner::PlannerParams;
 use crate::sim::Rgb;
 
-/// Largest |coordinate| of any position, point, centre or waypoint.
-pub const MAX_COORDINATE: f32 = 1e6;
+/// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
+pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
 /// Largest radius, size, amplitude or distance parameter.
 pub const MAX_DISTANCE: f32 = 1e6;
 /// Largest speed (max_speed, parametric speed, |velocity|).
 pub const MAX_SPEED: f32 = 1e6;
-/// Largest max_acceleration.
-pub const MAX_ACCELERATION: f32 = 1e6;
 /// Largest fixed step in seconds.
 pub const MAX_DT: f32 = 0.1;
-/// Largest duration parameter in seconds (time_to_target, prediction_time, replan_interval,
-/// look_ahead).
-pub const MAX_SECONDS: f32 = 3600.0;
-/// Most incoming-fire hits per second.
-pub const MAX_FIRE_RATE: f32 = 1000.0;
-/// Largest planner iteration limit.
-pub const MAX_ITERATIONS: u32 = 10_000;
+/// Smallest fixed step in seconds (10,000 steps per simulated second; a step of 1e-40 s made
+/// `run --seconds 1` loop forever).
+pub const MIN_DT: f32 = 1e-4;
 /// Largest |value| of a curve parameter (t0, t_min, t_max, phase, orientation, pitch).
 pub const MAX_PARAMETER: f32 = 1e6;
 /// Largest |frequency| of a Lissajous curve and number of helix turns.
 pub const MAX_FREQUENCY: f32 = 1000.0;
-/// Largest parametric delta T.
-pub const MAX_DELTA_T: f32 = 10.0;
-/// Longest expression, in characters.
-pub const MAX_EXPRESSION_LEN: usize = 256;
+/// Longest expression, in characters (the curve code's limit, checked here first for the path).
+pub use crate::geometry::curve::MAX_EXPRESSION_LEN;
 
 /// A problem: the JSON path of the offending value and what is wrong with it.
 pub type Issue = (String, String);
@@ -49,18 +46,18 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         ));
     }
     finite("dt", "dt", scene.dt)?;
-    if !(scene.dt > 0.0 && scene.dt <= MAX_DT) {
+    if !(MIN_DT..=MAX_DT).contains(&scene.dt) {
         return Err((
             "dt".into(),
-            format!("`dt` must be greater than 0 and at most {MAX_DT} seconds, got {}", scene.dt),
+            format!("`dt` must be from {MIN_DT} to {MAX_DT} seconds, got {}", scene.dt),
         ));
     }
     if let Some(bounds) = &scene.bounds {
         check_bounds(bounds)?;
     }
     if let Some(avoidance) = &scene.avoidance {
-        in_range("avoidance.look_ahead", "look_ahead", avoidance.look_ahead, 0.0, MAX_SECONDS)?;
-        in_range("avoidance.margin", "margin", avoidance.margin, 0.0, MAX_DISTANCE)?;
+        param("avoidance.look_ahead", &AvoidParams::LOOK_AHEAD, avoidance.look_ahead)?;
+        param("avoidance.margin", &AvoidParams::MARGIN, avoidance.margin)?;
     }
 
     let mut path_ids = Ids::new("path");
@@ -119,15 +116,9 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         coordinates(&format!("{base}.position"), "position", agent.position)?;
         velocity(&format!("{base}.velocity"), agent.velocity)?;
         bounded(&format!("{base}.orientation"), "orientation", agent.orientation, MAX_PARAMETER)?;
-        positive(&format!("{base}.radius"), "radius", agent.radius, MAX_DISTANCE)?;
-        in_range(&format!("{base}.max_speed"), "max_speed", agent.max_speed, 0.0, MAX_SPEED)?;
-        in_range(
-            &format!("{base}.max_acceleration"),
-            "max_acceleration",
-            agent.max_acceleration,
-            0.0,
-            MAX_ACCELERATION,
-        )?;
+        param(&format!("{base}.radius"), &Limits::RADIUS, agent.radius)?;
+        param(&format!("{base}.max_speed"), &Limits::MAX_SPEED, agent.max_speed)?;
+        param(&format!("{base}.max_acceleration"), &Limits::MAX_ACCELERATION, agent.max_acceleration)?;
         check_behaviour(&format!("{base}.behaviour"), &agent.behaviour, &refs)?;
     }
     Ok(())
@@ -194,8 +185,8 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
         }
         BehaviourSpec::Arrive(spec) => {
             refs.targets.resolve(at("target"), &spec.target)?;
-            positive(&at("target_radius"), "target_radius", spec.target_radius, MAX_DISTANCE)?;
-            positive(&at("slow_radius"), "slow_radius", spec.slow_radius, MAX_DISTANCE)?;
+            param(&at("target_radius"), &ArriveParams::TARGET_RADIUS, spec.target_radius)?;
+            param(&at("slow_radius"), &ArriveParams::SLOW_RADIUS, spec.slow_radius)?;
             if spec.slow_radius < spec.target_radius {
                 return Err((
                     at("slow_radius"),
@@ -205,45 +196,45 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
                     ),
                 ));
             }
-            positive(&at("time_to_target"), "time_to_target", spec.time_to_target, MAX_SECONDS)
+            param(&at("time_to_target"), &ArriveParams::TIME_TO_TARGET, spec.time_to_target)
         }
         BehaviourSpec::Parametric(spec) => {
             refs.curves.resolve(at("curve"), &spec.curve)?;
-            in_range(&at("speed"), "speed", spec.speed, 0.0, MAX_SPEED)?;
-            positive(&at("delta_t"), "delta_t", spec.delta_t, MAX_DELTA_T)?;
-            bounded(&at("t0"), "t0", spec.t0, MAX_PARAMETER)
+            param(&at("speed"), &ParametricParams::SPEED, spec.speed)?;
+            param(&at("delta_t"), &ParametricParams::DELTA_T, spec.delta_t)?;
+            param(&at("t0"), &ParametricParams::T0, spec.t0)
         }
         BehaviourSpec::Waypoints(spec) => {
             refs.paths.resolve(at("path"), &spec.path)?;
-            positive(&at("node_radius"), "node_radius", spec.node_radius, MAX_DISTANCE)
+            param(&at("node_radius"), &WaypointsParams::NODE_RADIUS, spec.node_radius)
         }
         BehaviourSpec::Projected(spec) => {
             refs.paths.resolve(at("path"), &spec.path)?;
-            bounded(&at("offset"), "offset", spec.offset, MAX_DISTANCE)
+            param(&at("offset"), &ProjectedParams::OFFSET, spec.offset)
         }
         BehaviourSpec::Predictive(spec) => {
             refs.paths.resolve(at("path"), &spec.path)?;
-            in_range(&at("prediction_time"), "prediction_time", spec.prediction_time, 0.0, MAX_SECONDS)?;
-            positive(&at("path_radius"), "path_radius", spec.path_radius, MAX_DISTANCE)
+            param(&at("prediction_time"), &PredictiveParams::PREDICTION_TIME, spec.prediction_time)?;
+            param(&at("path_radius"), &PredictiveParams::PATH_RADIUS, spec.path_radius)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;
-            in_range(&at("clearance"), "clearance", spec.clearance, 0.0, MAX_DISTANCE)?;
-            if spec.iteration_limit == 0 || spec.iteration_limit > MAX_ITERATIONS {
-                return Err((
-                    at("iteration_limit"),
-                    format!(
-                        "`iteration_limit` must be from 1 to {MAX_ITERATIONS}, got {}",
-                        spec.iteration_limit
-                    ),
-                ));
-            }
-            positive(&at("replan_interval"), "replan_interval", spec.replan_interval, MAX_SECONDS)?;
-            positive(&at("arrival_radius"), "arrival_radius", spec.arrival_radius, MAX_DISTANCE)?;
-            in_range(&at("incoming_fire"), "incoming_fire", spec.incoming_fire, 0.0, MAX_FIRE_RATE)?;
-            in_range(&at("fire_strength"), "fire_strength", spec.fire_strength, 0.0, MAX_DISTANCE)
+            param(&at("clearance"), &PlannerParams::CLEARANCE, spec.clearance)?;
+            param(&at("iteration_limit"), &PlannerParams::ITERATION_LIMIT, spec.iteration_limit as f32)?;
+            param(&at("replan_interval"), &PlannerParams::REPLAN_INTERVAL, spec.replan_interval)?;
+            param(&at("arrival_radius"), &PlannerParams::ARRIVAL_RADIUS, spec.arrival_radius)?;
+            param(&at("incoming_fire"), &PlannerParams::INCOMING_FIRE, spec.incoming_fire)?;
+            param(&at("fire_strength"), &PlannerParams::FIRE_STRENGTH, spec.fire_strength)?;
+            param(&at("fire_seed"), &PlannerParams::FIRE_SEED, spec.fire_seed as f32)
         }
     }
+}
+
+/// Checks a value against its declaration (finite, in range, whole for counts; never clamped).
+/// Integers are compared after conversion to f32, which is exact within every declared range
+/// (the largest, `fire_seed`, ends at 2^24 − 1); a larger count fails the range check.
+pub fn param(path: &str, declaration: &Param, value: f32) -> Result<(), Issue> {
+    declaration.check(value).map(|_| ()).map_err(|err| (path.to_string(), err.to_string()))
 }
 
 fn check_curve(base: &str, curve: &CurveSpec) -> Result<(), Issue> {
@@ -347,15 +338,6 @@ fn positive(path: &str, name: &str, value: f32, max: f32) -> Result<(), Issue> {
     }
     if value > max {
         return Err((path.into(), format!("`{name}` must be at most {max}, got {value}")));
-    }
-    Ok(())
-}
-
-/// Finite and in [min, max].
-fn in_range(path: &str, name: &str, value: f32, min: f32, max: f32) -> Result<(), Issue> {
-    finite(path, name, value)?;
-    if value < min || value > max {
-        return Err((path.into(), format!("`{name}` must be from {min} to {max}, got {value}")));
     }
     Ok(())
 }

@@ -29,6 +29,7 @@ use crate::geometry::{Curve, Polyline, Sphere};
 use crate::planner;
 
 mod metrics;
+pub mod neighbours;
 
 pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
 

@@ -8,6 +8,7 @@ use glam::Vec3;
 
 use crate::app::edit::default_behaviour;
 use crate::app::{App, BehaviourKind, Command, Selection};
+use crate::behaviours::param::Param;
 use crate::behaviours::Limits;
 use crate::sim::{Behaviour, PlannerParams, Rgb};
 
@@ -101,41 +102,40 @@ fn agent_inspector(
             .on_hover_text("Colour in the world, the plots and the tables")
             .changed();
         ui.end_row();
-        let limit_rows: [(&str, &str, &str, &mut f32, f32, f32); 3] = [
-            (
-                "radius",
-                "units",
-                "Body radius in world units (collisions and casts), typically 4–20.",
-                &mut radius,
-                0.5,
-                100.0,
-            ),
-            (
-                "max speed",
-                "units/s",
-                "Maximum speed in world units per second, typically 50–300.",
-                &mut max_speed,
-                0.0,
-                1000.0,
-            ),
-            (
-                "max acceleration",
-                "units/s²",
-                "Maximum acceleration in world units per second squared, typically 100–1000.",
-                &mut max_acceleration,
-                0.0,
-                5000.0,
-            ),
+        let limit_rows: [(&Param, &mut f32); 3] = [
+            (&Limits::RADIUS, &mut radius),
+            (&Limits::MAX_SPEED, &mut max_speed),
+            (&Limits::MAX_ACCELERATION, &mut max_acceleration),
         ];
-        for (label, unit, doc, value, min, max) in limit_rows {
-            ui.label(label).on_hover_text(doc);
-            let drag = egui::DragValue::new(value)
-                .range(min..=max)
-                .clamp_existing_to_range(false)
-                .suffix(format!(" {unit}"))
+        for (declaration, value) in limit_rows {
+            // The declaration's range bounds dragging; a typed value outside it is refused
+            // with a message (the limit keeps its value), never clamped.
+            let refusal_id = egui::Id::new(("limit_refused", declaration.key));
+            ui.label(declaration.label).on_hover_text(declaration.help);
+            let before = *value;
+            let mut typed = *value;
+            let drag = egui::DragValue::new(&mut typed)
+                .range(f32::MIN..=f32::MAX)
+                .suffix(format!(" {}", declaration.unit))
                 .speed(1.0);
-            changed |= ui.add(drag).on_hover_text(doc).changed();
+            let response = ui.add(drag).on_hover_text(declaration.help);
+            state.record_rect(format!("limit:{}", declaration.key), response.rect);
+            if response.changed() && typed != before {
+                match declaration.check(typed) {
+                    Ok(accepted) => {
+                        *value = accepted;
+                        changed = true;
+                        ui.data_mut(|data| data.remove::<String>(refusal_id));
+                    }
+                    Err(err) => ui.data_mut(|data| data.insert_temp(refusal_id, err.to_string())),
+                }
+            }
             ui.end_row();
+            if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
+                ui.label("");
+                ui.label(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED));
+                ui.end_row();
+            }
         }
         ui.label("avoid obstacles");
         changed |= ui

@@ -8,6 +8,7 @@
 //! the inspector.
 
 use crate::app::Command;
+use crate::behaviours::param::{Param, ParamKind};
 use crate::behaviours::ParametricMethod;
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
@@ -27,7 +28,19 @@ pub enum ParamValue {
     Method(ParametricMethod),
 }
 
-/// One tunable parameter of a behaviour.
+impl ParamValue {
+    /// The value as the number its declaration checks (switches are 0 or 1; a method has none).
+    pub fn as_number(self) -> Option<f32> {
+        match self {
+            ParamValue::Float(v) => Some(v),
+            ParamValue::Int(v) => Some(v as f32),
+            ParamValue::Bool(v) => Some(if v { 1.0 } else { 0.0 }),
+            ParamValue::Method(_) => None,
+        }
+    }
+}
+
+/// One tunable parameter of a behaviour: its declaration's facts and the current value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ParamSpec {
     /// The field name (as in the scene file).
@@ -42,134 +55,84 @@ pub struct ParamSpec {
     pub value: ParamValue,
     /// The default value (reset button).
     pub default: ParamValue,
-    /// Slider range for numbers and counts.
+    /// The accepted range for numbers and counts (the slider's and the scene validator's).
     pub range: (f32, f32),
     /// Whether the slider is logarithmic.
     pub logarithmic: bool,
+    /// The declaration (None for the parametric method, a choice rather than a number).
+    pub declaration: Option<Param>,
 }
 
-fn float(
-    key: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    doc: &'static str,
-    value: f32,
-    default: f32,
-    range: (f32, f32),
-) -> ParamSpec {
+impl ParamSpec {
+    /// Accepts a value the user entered, or says why not (never clamps).
+    pub fn check(&self, value: ParamValue) -> Result<ParamValue, String> {
+        let (Some(declaration), Some(number)) = (self.declaration, value.as_number()) else {
+            return Ok(value);
+        };
+        declaration.check(number).map_err(|err| err.to_string())?;
+        // The range may be narrower than the declaration's where parameters constrain each
+        // other (arrive's slow radius is never below its target radius).
+        let (min, max) = self.range;
+        if number < min || number > max {
+            let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+            return Err(format!(
+                "`{}` must be from {min} to {max}{unit} with the other parameters as they are, got {number}",
+                self.key
+            ));
+        }
+        Ok(value)
+    }
+}
+
+/// The value of `declaration` in its kind (a count, a switch or a number).
+fn typed(declaration: &Param, number: f32) -> ParamValue {
+    match declaration.kind {
+        ParamKind::Float | ParamKind::Log => ParamValue::Float(number),
+        ParamKind::Int => ParamValue::Int(number.max(0.0) as u32),
+        ParamKind::Bool => ParamValue::Bool(number != 0.0),
+    }
+}
+
+/// The row of `declaration` holding `value`.
+fn row(declaration: &Param, value: ParamValue) -> ParamSpec {
+    let Param { key, label, unit, min, max, default, help, kind } = *declaration;
     ParamSpec {
         key,
         label,
         unit,
-        doc,
-        value: ParamValue::Float(value),
-        default: ParamValue::Float(default),
-        range,
-        logarithmic: false,
+        doc: help,
+        value,
+        default: typed(declaration, default),
+        range: (min, max),
+        logarithmic: kind == ParamKind::Log,
+        declaration: Some(*declaration),
     }
 }
 
-fn switch(
-    key: &'static str,
-    label: &'static str,
-    doc: &'static str,
-    value: bool,
-    default: bool,
-) -> ParamSpec {
-    ParamSpec {
-        key,
-        label,
-        unit: "",
-        doc,
-        value: ParamValue::Bool(value),
-        default: ParamValue::Bool(default),
-        range: (0.0, 1.0),
-        logarithmic: false,
-    }
-}
-
-/// Every tunable parameter of `behaviour`, in display order (empty for seek and flee).
+/// Every tunable parameter of `behaviour`, in display order (empty for seek and flee), each
+/// from its declaration (`PARAMS` of the parameter struct).
 pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
     match behaviour {
         Behaviour::Seek { target: _ } | Behaviour::Flee { target: _ } => Vec::new(),
         Behaviour::Arrive { target: _, params } => {
             let ArriveParams { target_radius, slow_radius, time_to_target, braking_cap } = *params;
-            let d = ArriveParams::default();
+            // The validator's rule `slow_radius ≥ target_radius` narrows both ranges.
+            let narrowed = |spec: ParamSpec, min: f32, max: f32| ParamSpec { range: (min, max), ..spec };
+            let target = row(&ArriveParams::TARGET_RADIUS, ParamValue::Float(target_radius));
+            let slow = row(&ArriveParams::SLOW_RADIUS, ParamValue::Float(slow_radius));
             vec![
-                float(
-                    "target_radius",
-                    "target radius",
-                    "units",
-                    "Inside this distance the agent has arrived (world units, typically 2–20).",
-                    target_radius,
-                    d.target_radius,
-                    (0.5, 100.0),
-                ),
-                float(
-                    "slow_radius",
-                    "slow radius",
-                    "units",
-                    "Inside this distance the agent slows down (world units, typically 50–200).",
-                    slow_radius,
-                    d.slow_radius,
-                    (1.0, 500.0),
-                ),
-                ParamSpec {
-                    logarithmic: true,
-                    ..float(
-                        "time_to_target",
-                        "time to target",
-                        "s",
-                        "Time over which to reach the target speed (seconds, seed default 0.1).",
-                        time_to_target,
-                        d.time_to_target,
-                        (0.01, 2.0),
-                    )
-                },
-                switch(
-                    "braking_cap",
-                    "braking cap",
-                    "Cap the target speed by the speed from which the agent can still stop at the target \
-                     (a deviation from the seed, default on). Off gives the seed's linear ramp alone.",
-                    braking_cap,
-                    d.braking_cap,
-                ),
+                narrowed(target, target.range.0, target.range.1.min(slow_radius)),
+                narrowed(slow, slow.range.0.max(target_radius), slow.range.1),
+                row(&ArriveParams::TIME_TO_TARGET, ParamValue::Float(time_to_target)),
+                row(&ArriveParams::BRAKING_CAP, ParamValue::Bool(braking_cap)),
             ]
         }
         Behaviour::Parametric { curve: _, params } => {
             let ParametricParams { speed, delta_t, t0, method } = *params;
-            let d = ParametricParams::default();
             vec![
-                float(
-                    "speed",
-                    "speed",
-                    "units/s",
-                    "Desired speed along the curve (world units per second, typically 20–300).",
-                    speed,
-                    d.speed,
-                    (0.0, 600.0),
-                ),
-                ParamSpec {
-                    logarithmic: true,
-                    ..float(
-                        "delta_t",
-                        "delta T",
-                        "T",
-                        "The seed's small parameter increment for the secant (T units, typically 0.001–0.1).",
-                        delta_t,
-                        d.delta_t,
-                        (0.0001, 1.0),
-                    )
-                },
-                float(
-                    "t0",
-                    "T0",
-                    "T",
-                    "Starting parameter T0 (where Reset puts the agent).",
-                    t0,
-                    d.t0,
-                    (-50.0, 50.0),
-                ),
+                row(&ParametricParams::SPEED, ParamValue::Float(speed)),
+                row(&ParametricParams::DELTA_T, ParamValue::Float(delta_t)),
+                row(&ParametricParams::T0, ParamValue::Float(t0)),
                 ParamSpec {
                     key: "method",
                     label: "method",
@@ -177,69 +140,29 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                     doc: "Secant (the seed's twelve steps: the speed drifts with the curvature) or \
                           arc length (corrected: the measured speed equals the set speed).",
                     value: ParamValue::Method(method),
-                    default: ParamValue::Method(d.method),
+                    default: ParamValue::Method(ParametricParams::default().method),
                     range: (0.0, 1.0),
                     logarithmic: false,
+                    declaration: None,
                 },
             ]
         }
         Behaviour::Waypoints { path: _, params } => {
             let WaypointsParams { node_radius, closest_node } = *params;
-            let d = WaypointsParams::default();
             vec![
-                float(
-                    "node_radius",
-                    "node radius",
-                    "units",
-                    "A node counts as reached inside this distance (world units, typically 5–60).",
-                    node_radius,
-                    d.node_radius,
-                    (1.0, 200.0),
-                ),
-                switch(
-                    "closest_node",
-                    "closest node",
-                    "Seed 002's first idea: always treat the closest node as the current one (cuts corners).",
-                    closest_node,
-                    d.closest_node,
-                ),
+                row(&WaypointsParams::NODE_RADIUS, ParamValue::Float(node_radius)),
+                row(&WaypointsParams::CLOSEST_NODE, ParamValue::Bool(closest_node)),
             ]
         }
         Behaviour::Projected { path: _, params } => {
             let ProjectedParams { offset } = *params;
-            let d = ProjectedParams::default();
-            vec![float(
-                "offset",
-                "offset",
-                "units",
-                "How far ahead of the projection the virtual target runs (world units, typically 10–80).",
-                offset,
-                d.offset,
-                (0.0, 300.0),
-            )]
+            vec![row(&ProjectedParams::OFFSET, ParamValue::Float(offset))]
         }
         Behaviour::Predictive { path: _, params } => {
             let PredictiveParams { prediction_time, path_radius } = *params;
-            let d = PredictiveParams::default();
             vec![
-                float(
-                    "prediction_time",
-                    "prediction time",
-                    "s",
-                    "How far ahead in time the position is predicted (seconds, typically 0.1–1.5).",
-                    prediction_time,
-                    d.prediction_time,
-                    (0.0, 3.0),
-                ),
-                float(
-                    "path_radius",
-                    "path radius",
-                    "units",
-                    "Half-width of the channel inside which no correction is made (world units, typically 5–60).",
-                    path_radius,
-                    d.path_radius,
-                    (1.0, 200.0),
-                ),
+                row(&PredictiveParams::PREDICTION_TIME, ParamValue::Float(prediction_time)),
+                row(&PredictiveParams::PATH_RADIUS, ParamValue::Float(path_radius)),
             ]
         }
         Behaviour::Planner { params } => {
@@ -254,86 +177,18 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 fire_strength,
                 fire_seed,
             } = params;
-            let d = PlannerParams::default();
             vec![
-                float(
-                    "clearance",
-                    "clearance",
-                    "units",
-                    "Extra clearance kept from obstacles beyond the ship's radius (world units, typically 2–30).",
-                    *clearance,
-                    d.clearance,
-                    (0.0, 100.0),
+                row(&PlannerParams::CLEARANCE, ParamValue::Float(*clearance)),
+                row(&PlannerParams::ITERATION_LIMIT, ParamValue::Int(*iteration_limit)),
+                row(&PlannerParams::REPLAN_INTERVAL, ParamValue::Float(*replan_interval)),
+                row(&PlannerParams::ARRIVAL_RADIUS, ParamValue::Float(*arrival_radius)),
+                row(&PlannerParams::SMOOTHING, ParamValue::Bool(*smoothing)),
+                row(&PlannerParams::INCOMING_FIRE, ParamValue::Float(*incoming_fire)),
+                row(&PlannerParams::FIRE_STRENGTH, ParamValue::Float(*fire_strength)),
+                row(
+                    &PlannerParams::FIRE_SEED,
+                    ParamValue::Int(u32::try_from(*fire_seed).unwrap_or(u32::MAX)),
                 ),
-                ParamSpec {
-                    key: "iteration_limit",
-                    label: "iteration limit",
-                    unit: "",
-                    doc: "Most planner iterations per plan (typically 8–64); a partial plan is extended by replans.",
-                    value: ParamValue::Int(*iteration_limit),
-                    default: ParamValue::Int(d.iteration_limit),
-                    range: (1.0, 256.0),
-                    logarithmic: true,
-                },
-                ParamSpec {
-                    logarithmic: true,
-                    ..float(
-                        "replan_interval",
-                        "replan interval",
-                        "s",
-                        "Seconds between replans (seed: 0.5).",
-                        *replan_interval,
-                        d.replan_interval,
-                        (0.05, 10.0),
-                    )
-                },
-                float(
-                    "arrival_radius",
-                    "arrival radius",
-                    "units",
-                    "A waypoint is reached inside this distance (world units, typically 5–30).",
-                    *arrival_radius,
-                    d.arrival_radius,
-                    (1.0, 100.0),
-                ),
-                switch(
-                    "smoothing",
-                    "smoothing",
-                    "Drop waypoints whose neighbours see each other.",
-                    *smoothing,
-                    d.smoothing,
-                ),
-                ParamSpec {
-                    logarithmic: true,
-                    ..float(
-                        "incoming_fire",
-                        "incoming fire",
-                        "hits/s",
-                        "Random hits per second that knock the ship off course (0 = none, typically 0.2–3).",
-                        *incoming_fire,
-                        d.incoming_fire,
-                        (0.0, 20.0),
-                    )
-                },
-                float(
-                    "fire_strength",
-                    "fire strength",
-                    "units/s",
-                    "Velocity change of one hit, world units per second (typically 10–100).",
-                    *fire_strength,
-                    d.fire_strength,
-                    (0.0, 300.0),
-                ),
-                ParamSpec {
-                    key: "fire_seed",
-                    label: "fire seed",
-                    unit: "",
-                    doc: "Seed of the hits' random generator: the same seed and start give the same hits.",
-                    value: ParamValue::Int(u32::try_from(*fire_seed).unwrap_or(u32::MAX)),
-                    default: ParamValue::Int(u32::try_from(d.fire_seed).unwrap_or(u32::MAX)),
-                    range: (0.0, 9999.0),
-                    logarithmic: false,
-                },
             ]
         }
     }
@@ -360,8 +215,11 @@ fn set_bool(slot: &mut bool, value: ParamValue) -> Option<()> {
 }
 
 /// `behaviour` with parameter `key` set to `value`; None when the behaviour has no such
-/// parameter, the value has the wrong type, or it is not finite.
+/// parameter, the value has the wrong type, or its declaration refuses it (not finite, out of
+/// range, not whole) — a refused value is never clamped into range.
 pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option<Behaviour> {
+    let spec = behaviour_params(behaviour).into_iter().find(|spec| spec.key == key)?;
+    spec.check(value).ok()?;
     let mut changed = behaviour.clone();
     match &mut changed {
         Behaviour::Seek { target: _ } | Behaviour::Flee { target: _ } => return None,
@@ -422,7 +280,7 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
             } = params;
             match (key, value) {
                 ("clearance", _) => set_f32(clearance, value)?,
-                ("iteration_limit", ParamValue::Int(n)) => *iteration_limit = n.max(1),
+                ("iteration_limit", ParamValue::Int(n)) => *iteration_limit = n,
                 ("replan_interval", _) => set_f32(replan_interval, value)?,
                 ("arrival_radius", _) => set_f32(arrival_radius, value)?,
                 ("smoothing", _) => set_bool(smoothing, value)?,
@@ -478,6 +336,7 @@ pub fn param_row(
     spec: &ParamSpec,
     rects: &mut std::collections::BTreeMap<String, egui::Rect>,
 ) -> Option<ParamValue> {
+    let refusal_id = egui::Id::new(("param_refused", spec.key));
     let mut new_value = None;
     // The unit is the value's suffix, so the label column stays narrow.
     ui.label(spec.label).on_hover_text(spec.doc);
@@ -486,7 +345,7 @@ pub fn param_row(
             let (min, max) = spec.range;
             let mut slider = egui::Slider::new(&mut value, min..=max)
                 .logarithmic(spec.logarithmic)
-                .clamping(egui::SliderClamping::Edits);
+                .clamping(egui::SliderClamping::Never);
             if !spec.unit.is_empty() {
                 slider = slider.suffix(format!(" {}", spec.unit));
             }
@@ -502,8 +361,8 @@ pub fn param_row(
         ParamValue::Int(mut value) => {
             let (min, max) = spec.range;
             let slider = egui::Slider::new(&mut value, (min as u32)..=(max as u32))
-                .logarithmic(spec.logarithmic)
-                .clamping(egui::SliderClamping::Edits);
+                .logarithmic(spec.logarithmic || max / min.max(1.0) > 1000.0)
+                .clamping(egui::SliderClamping::Never);
             let response = ui.add(slider).on_hover_text(spec.doc);
             rects.insert(format!("param:{}", spec.key), response.rect);
             if response.changed() {
@@ -542,6 +401,22 @@ pub fn param_row(
         new_value = Some(spec.default);
     }
     ui.end_row();
+    // A typed value outside the declaration is refused, not clamped: the value stays as it
+    // was and the reason is shown under the row until an accepted value replaces it.
+    if let Some(value) = new_value {
+        match spec.check(value) {
+            Ok(_) => ui.data_mut(|data| data.remove::<String>(refusal_id)),
+            Err(reason) => {
+                ui.data_mut(|data| data.insert_temp(refusal_id, reason));
+                new_value = None;
+            }
+        }
+    }
+    if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
+        let message = ui.label(egui::RichText::new(format!("refused: {reason}")).color(super::ERROR_RED));
+        rects.insert(format!("refused:{}", spec.key), message.rect);
+        ui.end_row();
+    }
     new_value
 }
 
