@@ -23,7 +23,7 @@
 //! `look_ahead` (seconds), `margin` (world units), plus the agent's limits; the polygon comes
 //! from the scene.
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,7 @@ pub const LOOK_AHEAD: Param = Param {
     max: 10.0,
     default: 0.5,
     help: "How far ahead along its velocity the agent checks the region's boundary.",
+    kind: ParamKind::Float,
 };
 /// Margin.
 pub const MARGIN: Param = Param {
@@ -59,6 +60,7 @@ pub const MARGIN: Param = Param {
     max: 1000.0,
     default: 30.0,
     help: "Distance from the boundary at which the agent starts to turn back in.",
+    kind: ParamKind::Float,
 };
 
 impl ContainmentParams {

@@ -19,7 +19,7 @@
 //! # Parameters
 //! `max_rotation` (radians per second) and `slow_angle` (radians).
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::Kinematics;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,7 @@ pub const MAX_ROTATION: Param = Param {
     max: 100.0,
     default: 6.0,
     help: "The fastest the agent turns its heading.",
+    kind: ParamKind::Float,
 };
 /// Slow angle.
 pub const SLOW_ANGLE: Param = Param {
@@ -55,6 +56,7 @@ pub const SLOW_ANGLE: Param = Param {
     max: std::f32::consts::PI,
     default: 0.5,
     help: "Inside this heading error the turn slows down, so the heading settles without overshoot.",
+    kind: ParamKind::Float,
 };
 
 impl FaceParams {

@@ -21,7 +21,7 @@
 //! # Parameters
 //! `look_ahead` (seconds), plus the agent's limits; the field comes from the scene.
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::wander::SeededRng;
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
@@ -48,6 +48,7 @@ pub const LOOK_AHEAD: Param = Param {
     max: 10.0,
     default: 0.2,
     help: "How far ahead along its velocity the agent reads the field.",
+    kind: ParamKind::Float,
 };
 
 impl FlowFieldParams {

@@ -21,7 +21,7 @@
 
 use super::neighbourhood::forward;
 use super::offset_pursuit::hold_slot;
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -52,6 +52,7 @@ pub const BEHIND: Param = Param {
     max: 2000.0,
     default: 50.0,
     help: "How far behind the leader the follow point is.",
+    kind: ParamKind::Float,
 };
 /// Sight distance.
 pub const SIGHT_DISTANCE: Param = Param {
@@ -63,6 +64,7 @@ pub const SIGHT_DISTANCE: Param = Param {
     max: 2000.0,
     default: 80.0,
     help: "Length of the zone ahead of the leader that followers keep clear.",
+    kind: ParamKind::Float,
 };
 /// Sight radius.
 pub const SIGHT_RADIUS: Param = Param {
@@ -74,6 +76,7 @@ pub const SIGHT_RADIUS: Param = Param {
     max: 1000.0,
     default: 25.0,
     help: "Half-width of the zone ahead of the leader that followers keep clear.",
+    kind: ParamKind::Float,
 };
 
 impl LeaderFollowingParams {

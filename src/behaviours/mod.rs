@@ -61,6 +61,7 @@ pub mod collision_avoidance;
 pub mod containment;
 pub mod evade;
 pub mod face;
+pub mod flocking;
 pub mod flow_field;
 pub mod hide;
 pub mod interpose;
