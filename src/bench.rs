@@ -294,6 +294,115 @@ pub fn print_report(quick: bool) {
         let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
         println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
     }
+    println!();
+    let (p50, worst) = fallback_timings(1_000, if quick { 2 } else { 10 });
+    println!("planner fallback (complete grid search) on the 1000-obstacle field, start to each waypoint:");
+    println!("  p50 {p50:.0} µs, max {worst:.0} µs");
+    println!();
+    let per_count = if quick { 10 } else { 75 };
+    println!("planner in dense fields (issue 9 checker, {per_count} fields per count, oracle-decided):");
+    println!(
+        "{:<12}{:>10}{:>10}{:>10}{:>14}{:>12}{:>12}",
+        "obstacles", "fields", "success", "contacts", "time/grid", "plan p50", "plan p99"
+    );
+    for n in crate::planner::dense::DENSE_COUNTS {
+        let r = dense_report(n, per_count);
+        println!(
+            "{:<12}{:>10}{:>9.1}%{:>10}{:>14.2}{:>10.0}µs{:>10.0}µs",
+            n,
+            r.fields,
+            100.0 * r.succeeded as f64 / r.fields.max(1) as f64,
+            r.contacts,
+            r.time_over_grid,
+            r.plan_p50_us,
+            r.plan_p99_us
+        );
+    }
+}
+
+/// Microseconds of the complete fallback search from the benchmark field's start to each of its
+/// waypoints (median and worst over `runs` rounds).
+pub fn fallback_timings(n_obstacles: usize, runs: u32) -> (f64, f64) {
+    let field = bench_scenario(n_obstacles, 1);
+    let radius = field.ship_radius + field.clearance;
+    let index = ObstacleIndex::new(&field.obstacles, radius);
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        for &w in &field.waypoints {
+            let start = Instant::now();
+            std::hint::black_box(crate::planner::fallback::search(field.start, w, &index, radius));
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    (percentile(&times, 0.5), times.last().copied().unwrap_or(0.0))
+}
+
+/// What `steerlab bench` reports for the dense fields of one obstacle count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DenseReport {
+    /// Fields flown.
+    pub fields: usize,
+    /// Fields where every reachable waypoint was reached in time, every unreachable one reported
+    /// within four replans, and the ship never touched an obstacle.
+    pub succeeded: usize,
+    /// Fields with any contact.
+    pub contacts: usize,
+    /// Mean flight time over the grid shortest path at full speed (fields with every waypoint
+    /// reachable).
+    pub time_over_grid: f64,
+    /// Median wall-clock microseconds of a step that replanned.
+    pub plan_p50_us: f64,
+    /// 99th percentile of the same.
+    pub plan_p99_us: f64,
+}
+
+/// Flies `fields` dense fields of `n` random obstacles (seeds 0..fields) and measures them.
+pub fn dense_report(n: usize, fields: u64) -> DenseReport {
+    use crate::planner::dense::{dense_field, time_bound, DenseRun, Outcome};
+    let mut report = DenseReport::default();
+    let mut plan_times = Vec::new();
+    let (mut ratio_sum, mut ratio_n) = (0.0, 0usize);
+    for seed in 0..fields {
+        let field = dense_field(n, seed);
+        let bound = time_bound(&field);
+        let mut run = DenseRun::new(&field, 0.0);
+        let steps = (bound / crate::planner::dense::DENSE_DT).ceil() as usize + 60;
+        while run.steps < steps && !run.resolved() {
+            let start = Instant::now();
+            if run.step() {
+                plan_times.push(start.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        report.fields += 1;
+        let contact = run.contact_steps > 0;
+        report.contacts += usize::from(contact);
+        let ok = run.outcomes.iter().zip(&field.reachable).all(|(outcome, &reachable)| match *outcome {
+            Outcome::Reached(t) => reachable && t <= bound,
+            Outcome::ReportedUnreachable(_, replans) => !reachable && replans <= 4,
+            Outcome::Pending => false,
+        });
+        report.succeeded += usize::from(ok && !contact);
+        if field.reachable.iter().all(|&r| r) && run.resolved() && field.grid_length > 0.0 {
+            ratio_sum +=
+                f64::from(run.time() / (field.grid_length / crate::planner::dense::dense_limits().max_speed));
+            ratio_n += 1;
+        }
+    }
+    plan_times.sort_by(f64::total_cmp);
+    report.time_over_grid = ratio_sum / ratio_n.max(1) as f64;
+    report.plan_p50_us = percentile(&plan_times, 0.5);
+    report.plan_p99_us = percentile(&plan_times, 0.99);
+    report
+}
+
+/// The `q` quantile of sorted `values` (0 when empty).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted.get(i).copied().unwrap_or(0.0)
 }
 
 /// The flocking kernel of issue 10 §5, set up like Yuka's `flock.mjs` so the two can be run side

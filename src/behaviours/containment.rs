@@ -40,6 +40,7 @@ pub struct ContainmentParams {
 
 /// Look-ahead time.
 pub const LOOK_AHEAD: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "look_ahead",
     label: "look ahead",
     unit: "s",
@@ -51,6 +52,7 @@ pub const LOOK_AHEAD: Param = Param {
 };
 /// Margin.
 pub const MARGIN: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "margin",
     label: "margin",
     unit: "u",

@@ -36,6 +36,7 @@ pub struct FaceParams {
 
 /// Maximum turn rate.
 pub const MAX_ROTATION: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "max_rotation",
     label: "max rotation",
     unit: "rad/s",
@@ -47,6 +48,7 @@ pub const MAX_ROTATION: Param = Param {
 };
 /// Slow angle.
 pub const SLOW_ANGLE: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "slow_angle",
     label: "slow angle",
     unit: "rad",

@@ -44,6 +44,7 @@ pub struct LeaderFollowingParams {
 
 /// Distance behind.
 pub const BEHIND: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "behind",
     label: "behind",
     unit: "u",
@@ -55,6 +56,7 @@ pub const BEHIND: Param = Param {
 };
 /// Sight distance.
 pub const SIGHT_DISTANCE: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_distance",
     label: "sight distance",
     unit: "u",
@@ -66,6 +68,7 @@ pub const SIGHT_DISTANCE: Param = Param {
 };
 /// Sight radius.
 pub const SIGHT_RADIUS: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_radius",
     label: "sight radius",
     unit: "u",

@@ -223,6 +223,8 @@ pub enum GizmoRole {
     AvoidanceVector,
     /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
     Disturbance,
+    /// A leg of the planner's route that came from the complete fallback search.
+    FallbackSegment,
     /// The radius within which a group behaviour sees its neighbours.
     NeighbourRadius,
     /// A line from an agent to a neighbour it reacts to.

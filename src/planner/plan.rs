@@ -151,6 +151,28 @@ pub enum UnreachableReason {
     },
 }
 
+impl UnreachableReason {
+    /// Why, in words (after "waypoint N").
+    pub fn describe(&self) -> String {
+        match self {
+            UnreachableReason::InsideObstacle { obstacle } => format!("is inside obstacle {obstacle}"),
+            UnreachableReason::NotFinite => "is not a finite point".to_string(),
+            UnreachableReason::NoRoute { explored } => {
+                format!("is sealed in: no route keeps the clearance (grid search explored {explored} cells)")
+            }
+        }
+    }
+
+    /// A short machine-readable name (`run --json`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UnreachableReason::InsideObstacle { .. } => "inside_obstacle",
+            UnreachableReason::NotFinite => "not_finite",
+            UnreachableReason::NoRoute { .. } => "no_route",
+        }
+    }
+}
+
 /// A user waypoint the plan skips.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Unreachable {
