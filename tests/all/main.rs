@@ -5,6 +5,7 @@
 mod behav_flocking;
 mod behav_props;
 mod behav_units;
+mod behav_wired;
 mod e2e_window;
 mod p3d_app;
 mod p3d_fire;
