@@ -1,8 +1,9 @@
 //! `cargo bench`: the same kernels as `steerlab bench`, under criterion. Each iteration is one
 //! `World::step` of 10,000 agents; divide the reported time by 10,000 for ns per agent-step.
+//! `flock_step/N` is one step of the flocking kernel of N boids.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use steerlab::bench::{world_for, Kernel};
+use steerlab::bench::{world_for, FlockBench, Kernel};
 
 const AGENTS: usize = 10_000;
 
@@ -26,5 +27,20 @@ fn predictive_segments(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, behaviours, predictive_segments);
+/// Issue 10 §5: one step of the flocking kernel (as Yuka's flock.mjs) at 1k, 10k and 100k
+/// boids; divide by the boid count for ns per agent-step.
+fn flocking(c: &mut Criterion) {
+    let mut group = c.benchmark_group("flock_step");
+    group.sample_size(10);
+    for n in [1_000, 10_000, 100_000] {
+        let mut flock = FlockBench::new(n);
+        for _ in 0..10 {
+            flock.step();
+        }
+        group.bench_function(format!("{n}"), |b| b.iter(|| flock.step()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, behaviours, predictive_segments, flocking);
 criterion_main!(benches);

@@ -6,9 +6,14 @@ use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::behaviours::{Kinematics, Limits};
+use crate::behaviours::neighbourhood::Neighbour;
+use crate::behaviours::wander::{WanderParams, WanderState};
+use crate::behaviours::{
+    alignment::AlignmentParams, cohesion::CohesionParams, separation::SeparationParams, Kinematics, Limits,
+};
 use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
-use crate::planner::{bench_scenario, plan, ObstacleIndex, PlanOptions};
+use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions};
+use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
     PredictiveParams, ProjectedParams, Rgb, Target, WaypointsParams, World,
@@ -221,8 +226,13 @@ pub fn fill_plan_times_with(world: &World, metrics: &mut [MetricsSummary], runs:
 /// Planner timings for a field of `n_obstacles`: (µs to build the index, µs to plan, iterations, status).
 pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String) {
     let field = bench_scenario(n_obstacles, 1);
-    let options =
-        PlanOptions { clearance: field.clearance, iteration_limit: 256, smoothing: false, record: false };
+    let options = PlanOptions {
+        clearance: field.clearance,
+        iteration_limit: 256,
+        smoothing: false,
+        record: false,
+        fallback: FallbackMode::Off,
+    };
     let query = field.ship_radius + field.clearance;
     let start = Instant::now();
     for _ in 0..runs {
@@ -275,6 +285,8 @@ pub fn print_report(quick: bool) {
         println!("{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone);
     }
     println!();
+    print_flocking(quick);
+    println!();
     println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
     println!("{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations");
     for n in [100, 1_000, 10_000] {
@@ -282,4 +294,341 @@ pub fn print_report(quick: bool) {
         let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
         println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
     }
+    println!();
+    let (p50, worst) = fallback_timings(1_000, if quick { 2 } else { 10 });
+    println!("planner fallback (complete grid search) on the 1000-obstacle field, start to each waypoint:");
+    println!("  p50 {p50:.0} µs, max {worst:.0} µs");
+    println!();
+    let per_count = if quick { 10 } else { 75 };
+    println!("planner in dense fields (issue 9 checker, {per_count} fields per count, oracle-decided):");
+    println!(
+        "{:<12}{:>10}{:>10}{:>10}{:>14}{:>12}{:>12}",
+        "obstacles", "fields", "success", "contacts", "time/grid", "plan p50", "plan p99"
+    );
+    for n in crate::planner::dense::DENSE_COUNTS {
+        let r = dense_report(n, per_count);
+        println!(
+            "{:<12}{:>10}{:>9.1}%{:>10}{:>14.2}{:>10.0}µs{:>10.0}µs",
+            n,
+            r.fields,
+            100.0 * r.succeeded as f64 / r.fields.max(1) as f64,
+            r.contacts,
+            r.time_over_grid,
+            r.plan_p50_us,
+            r.plan_p99_us
+        );
+    }
+}
+
+/// Microseconds of the complete fallback search from the benchmark field's start to each of its
+/// waypoints (median and worst over `runs` rounds).
+pub fn fallback_timings(n_obstacles: usize, runs: u32) -> (f64, f64) {
+    let field = bench_scenario(n_obstacles, 1);
+    let radius = field.ship_radius + field.clearance;
+    let index = ObstacleIndex::new(&field.obstacles, radius);
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        for &w in &field.waypoints {
+            let start = Instant::now();
+            std::hint::black_box(crate::planner::fallback::search(field.start, w, &index, radius));
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    (percentile(&times, 0.5), times.last().copied().unwrap_or(0.0))
+}
+
+/// What `steerlab bench` reports for the dense fields of one obstacle count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DenseReport {
+    /// Fields flown.
+    pub fields: usize,
+    /// Fields where every reachable waypoint was reached in time, every unreachable one reported
+    /// within four replans, and the ship never touched an obstacle.
+    pub succeeded: usize,
+    /// Fields with any contact.
+    pub contacts: usize,
+    /// Mean flight time over the grid shortest path at full speed (fields with every waypoint
+    /// reachable).
+    pub time_over_grid: f64,
+    /// Median wall-clock microseconds of a step that replanned.
+    pub plan_p50_us: f64,
+    /// 99th percentile of the same.
+    pub plan_p99_us: f64,
+}
+
+/// Flies `fields` dense fields of `n` random obstacles (seeds 0..fields) and measures them.
+pub fn dense_report(n: usize, fields: u64) -> DenseReport {
+    use crate::planner::dense::{dense_field, time_bound, DenseRun, Outcome};
+    let mut report = DenseReport::default();
+    let mut plan_times = Vec::new();
+    let (mut ratio_sum, mut ratio_n) = (0.0, 0usize);
+    for seed in 0..fields {
+        let field = dense_field(n, seed);
+        let bound = time_bound(&field);
+        let mut run = DenseRun::new(&field, 0.0);
+        let steps = (bound / crate::planner::dense::DENSE_DT).ceil() as usize + 60;
+        while run.steps < steps && !run.resolved() {
+            let start = Instant::now();
+            if run.step() {
+                plan_times.push(start.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        report.fields += 1;
+        let contact = run.contact_steps > 0;
+        report.contacts += usize::from(contact);
+        let ok = run.outcomes.iter().zip(&field.reachable).all(|(outcome, &reachable)| match *outcome {
+            Outcome::Reached(t) => reachable && t <= bound,
+            Outcome::ReportedUnreachable(_, replans) => !reachable && replans <= 4,
+            Outcome::Pending => false,
+        });
+        report.succeeded += usize::from(ok && !contact);
+        if field.reachable.iter().all(|&r| r) && run.resolved() && field.grid_length > 0.0 {
+            ratio_sum +=
+                f64::from(run.time() / (field.grid_length / crate::planner::dense::dense_limits().max_speed));
+            ratio_n += 1;
+        }
+    }
+    plan_times.sort_by(f64::total_cmp);
+    report.time_over_grid = ratio_sum / ratio_n.max(1) as f64;
+    report.plan_p50_us = percentile(&plan_times, 0.5);
+    report.plan_p99_us = percentile(&plan_times, 0.99);
+    report
+}
+
+/// The `q` quantile of sorted `values` (0 when empty).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted.get(i).copied().unwrap_or(0.0)
+}
+
+/// The flocking kernel of issue 10 §5, set up like Yuka's `flock.mjs` so the two can be run side
+/// by side: `n` boids with separation (weight 2) + alignment (1) + cohesion (1) + wander (0.5),
+/// neighbour radius 10, max speed 10, max acceleration 20, in a square world that wraps, sized so
+/// the density is 0.01 boids per square unit at every `n` (about 3.5 neighbours each).
+///
+/// The hot data is structure-of-arrays (positions, velocities, wander states) and is put in the
+/// spatial hash's cell order every step, so an agent's neighbours are also near it in memory;
+/// neighbours are found through [`NeighbourGrid`]; the step is Jacobi (every boid reads the
+/// previous step's flock), so it does not depend on the order of the agents and is deterministic.
+pub struct FlockBench {
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    wander: Vec<WanderState>,
+    next_positions: Vec<Vec3>,
+    next_velocities: Vec<Vec3>,
+    next_wander: Vec<WanderState>,
+    grid: NeighbourGrid,
+    buffer: Vec<Neighbour>,
+    half_side: f32,
+    limits: Limits,
+    radius: f32,
+    /// Total neighbours seen in the last step.
+    neighbour_count: u64,
+}
+
+/// Neighbour radius of the flocking benchmark (Yuka's `flock.mjs` R).
+pub const FLOCK_RADIUS: f32 = 10.0;
+/// Boids per square unit in the flocking benchmark (Yuka's `flock.mjs` density).
+pub const FLOCK_DENSITY: f32 = 0.01;
+
+impl FlockBench {
+    /// A flock of `n_boids` at the benchmark's density, seeded.
+    pub fn new(n_boids: usize) -> Self {
+        let side = (n_boids.max(1) as f32 / FLOCK_DENSITY).sqrt();
+        let mut rng = SplitMix(7);
+        let mut positions = Vec::with_capacity(n_boids);
+        let mut velocities = Vec::with_capacity(n_boids);
+        let mut wander = Vec::with_capacity(n_boids);
+        for i in 0..n_boids {
+            positions.push(Vec3::new((rng.next_f32() - 0.5) * side, (rng.next_f32() - 0.5) * side, 0.0));
+            let direction = Vec3::new(rng.next_f32() * 2.0 - 1.0, rng.next_f32() * 2.0 - 1.0, 0.0);
+            velocities.push(direction.normalize_or(Vec3::X) * 5.0);
+            wander.push(WanderState::new(i as u64));
+        }
+        FlockBench {
+            next_positions: positions.clone(),
+            next_velocities: velocities.clone(),
+            next_wander: wander.clone(),
+            positions,
+            velocities,
+            wander,
+            grid: NeighbourGrid::new(),
+            buffer: Vec::with_capacity(32),
+            half_side: side * 0.5,
+            limits: Limits { radius: 1.0, max_speed: 10.0, max_acceleration: 20.0 },
+            radius: FLOCK_RADIUS,
+            neighbour_count: 0,
+        }
+    }
+
+    /// One fixed step of 1/60 s.
+    pub fn step(&mut self) {
+        use crate::behaviours::flocking::{flocking, FlockingWeights};
+        use crate::behaviours::{wander, Gizmos, Steering};
+        const DT: f32 = 1.0 / 60.0;
+        let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
+        let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0 };
+        let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
+        let mut gizmos = Gizmos::disabled();
+        // Cell order: the grid's sorted positions become the positions, and the other arrays follow.
+        self.grid.rebuild(&self.positions, self.radius);
+        for (slot, &agent_idx) in self.grid.order().iter().enumerate() {
+            let i = agent_idx as usize;
+            if let (Some(v), Some(w), Some(nv), Some(nw)) = (
+                self.velocities.get(i),
+                self.wander.get(i),
+                self.next_velocities.get_mut(slot),
+                self.next_wander.get_mut(slot),
+            ) {
+                *nv = *v;
+                *nw = *w;
+            }
+        }
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+        std::mem::swap(&mut self.wander, &mut self.next_wander);
+        self.positions.clear();
+        self.positions.extend_from_slice(self.grid.sorted_positions());
+        let limits = self.limits;
+        let mut neighbour_count = 0u64;
+        let n = self.positions.len();
+        self.next_positions.resize(n, Vec3::ZERO);
+        self.next_velocities.resize(n, Vec3::ZERO);
+        for slot in 0..n {
+            let (Some(&position), Some(&velocity), Some(wander_state)) =
+                (self.positions.get(slot), self.velocities.get(slot), self.wander.get_mut(slot))
+            else {
+                continue;
+            };
+            self.buffer.clear();
+            let velocities = &self.velocities;
+            let buffer = &mut self.buffer;
+            self.grid.for_each_within(position, self.radius, |other, other_position| {
+                if other != slot {
+                    let velocity = velocities.get(other).copied().unwrap_or_default();
+                    buffer.push(Neighbour { position: other_position, velocity });
+                }
+            });
+            neighbour_count += self.buffer.len() as u64;
+            let mut k = Kinematics { position, velocity, orientation: 0.0 };
+            let mut linear =
+                flocking(&k, &limits, &self.buffer, &separation_p, &alignment_p, &cohesion_p, &weights);
+            if let Steering::Acceleration(a) =
+                wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)
+            {
+                linear += a * 0.5;
+            }
+            crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
+            let side = 2.0 * self.half_side;
+            let mut p = k.position;
+            if p.x > self.half_side {
+                p.x -= side;
+            } else if p.x < -self.half_side {
+                p.x += side;
+            }
+            if p.y > self.half_side {
+                p.y -= side;
+            } else if p.y < -self.half_side {
+                p.y += side;
+            }
+            if let (Some(np), Some(nv)) =
+                (self.next_positions.get_mut(slot), self.next_velocities.get_mut(slot))
+            {
+                *np = p;
+                *nv = k.velocity;
+            }
+        }
+        std::mem::swap(&mut self.positions, &mut self.next_positions);
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+        self.neighbour_count = neighbour_count;
+    }
+
+    /// Mean number of neighbours per boid in the last step.
+    pub fn mean_neighbours(&self) -> f64 {
+        self.neighbour_count as f64 / self.positions.len().max(1) as f64
+    }
+
+    /// Flock polarization: the length of the mean unit velocity (1 = all aligned, ~0 = random).
+    pub fn polarization(&self) -> f64 {
+        let sum: Vec3 = self.velocities.iter().map(|v| v.normalize_or_zero()).sum();
+        sum.length() as f64 / self.velocities.len().max(1) as f64
+    }
+
+    /// The boids' positions (in the current cell order).
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// The boids' velocities (parallel to [`Self::positions`]).
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.velocities
+    }
+}
+
+/// What one run of the flocking benchmark measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockTiming {
+    /// Wall-clock nanoseconds per agent-step.
+    pub wall_ns: f64,
+    /// On-CPU nanoseconds per agent-step of this thread (Linux `/proc/thread-self/schedstat`;
+    /// unaffected by other processes taking the cores), if available.
+    pub cpu_ns: Option<f64>,
+    /// Mean neighbours per boid in the last step.
+    pub neighbours: f64,
+    /// Polarization at the end.
+    pub polarization: f64,
+}
+
+/// This thread's time on a CPU in nanoseconds, where Linux reports it.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Times the flocking kernel with `n_boids` over `steps` steps after a warm-up of 10 steps.
+pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> FlockTiming {
+    let mut flock = FlockBench::new(n_boids);
+    for _ in 0..10 {
+        flock.step();
+    }
+    let cpu_start = thread_cpu_ns();
+    let start = Instant::now();
+    for _ in 0..steps {
+        flock.step();
+    }
+    let elapsed = start.elapsed().as_nanos() as f64;
+    let agent_steps = n_boids.max(1) as f64 * steps.max(1) as f64;
+    let cpu_ns = match (cpu_start, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / agent_steps),
+        _ => None,
+    };
+    FlockTiming {
+        wall_ns: elapsed / agent_steps,
+        cpu_ns,
+        neighbours: flock.mean_neighbours(),
+        polarization: flock.polarization(),
+    }
+}
+
+/// Prints the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
+pub fn print_flocking(quick: bool) {
+    let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
+    println!(
+        "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
+         (as Yuka's flock.mjs)"
+    );
+    println!("{:<24}{:>14}{:>14}{:>14}{:>14}", "boids", "wall ns", "cpu ns", "neighbours", "polarization");
+    for &n in sizes {
+        let steps =
+            if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
+        let t = flock_ns_per_agent_step(n, steps);
+        let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
+        println!("{:<24}{:>14.1}{:>14}{:>14.2}{:>14.3}", n, t.wall_ns, cpu, t.neighbours, t.polarization);
+    }
+    println!("(ns per agent-step; cpu = this thread's time on a core, which other processes cannot inflate)");
 }

@@ -1,8 +1,8 @@
 //! Reads macroquad's mouse and keyboard into a plain [`InputFrame`] for the editor's tools.
 //!
-//! The shell tells it whether egui wants the pointer or the keyboard this frame (read inside
-//! the egui closure), so a click on a panel never reaches the world and hotkeys never fire while
-//! a text field has focus (macroquad reports key presses regardless).
+//! The shell tells it whether egui wants the pointer this frame (read inside the egui closure)
+//! and who has the keyboard, so a click on a panel never reaches the world and hotkeys never fire
+//! while a text field has focus or a dialog is open (macroquad reports key presses regardless).
 
 use macroquad::input::{
     get_dropped_files, is_key_down, is_key_pressed, is_key_released, is_mouse_button_down,
@@ -12,7 +12,7 @@ use macroquad::input::{
 use macroquad::math::Vec2;
 use macroquad::window::{screen_height, screen_width};
 
-use crate::app::{InputFrame, Key, MouseButton};
+use crate::app::{Focus, InputFrame, Key, MouseButton};
 
 const BUTTONS: [(MqButton, MouseButton); 3] = [
     (MqButton::Left, MouseButton::Left),
@@ -81,8 +81,9 @@ const DIGITS: [(KeyCode, u8); 9] = [
     (KeyCode::Key9, 9),
 ];
 
-/// This frame's input. `pointer_over_ui` and `keyboard_over_ui` come from egui.
-pub fn read_input(pointer_over_ui: bool, keyboard_over_ui: bool) -> InputFrame {
+/// This frame's input. `pointer_over_ui` comes from egui, `focus` from the shell (who has the
+/// keyboard: the world, a text field or a modal dialog).
+pub fn read_input(pointer_over_ui: bool, focus: Focus) -> InputFrame {
     let (x, y) = mouse_position();
     let mut frame = InputFrame {
         mouse: Vec2::new(x, y),
@@ -91,7 +92,7 @@ pub fn read_input(pointer_over_ui: bool, keyboard_over_ui: bool) -> InputFrame {
         shift: modifier(KeyCode::LeftShift) || modifier(KeyCode::RightShift),
         alt: modifier(KeyCode::LeftAlt) || modifier(KeyCode::RightAlt),
         pointer_over_ui,
-        keyboard_over_ui,
+        focus,
         screen: Vec2::new(screen_width(), screen_height()),
         ..InputFrame::default()
     };

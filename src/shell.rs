@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
 
-use steerlab::app::{tools, App, ViewMode};
+use steerlab::app::{tools, App, Focus, ViewMode};
 use steerlab::scene::{load_scene, parse_scene, save_scene};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
@@ -17,8 +17,17 @@ use steerlab::{input, render, ui};
 /// The default scene, embedded so `cargo run --release` works from anywhere.
 pub const DEFAULT_SCENE: &str = include_str!("../scenes/compare.json");
 
-/// Seconds between autosaves of unsaved changes.
+/// Seconds between autosaves of unsaved changes (`STEERLAB_AUTOSAVE_SECONDS` overrides it, for
+/// tests that crash the window on purpose).
 const AUTOSAVE_SECONDS: f64 = 20.0;
+
+fn autosave_seconds() -> f64 {
+    std::env::var("STEERLAB_AUTOSAVE_SECONDS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .unwrap_or(AUTOSAVE_SECONDS)
+}
 /// Entries in the recent-files list.
 const RECENT_LIMIT: usize = 10;
 
@@ -115,6 +124,14 @@ pub fn examples_dir() -> PathBuf {
     candidates.into_iter().find(|d| d.is_dir()).unwrap_or_else(|| PathBuf::from("scenes"))
 }
 
+/// Whether `path` is one of the shipped examples (a file directly in [`examples_dir`]): such a
+/// file opens as an untitled copy, so the window never overwrites it.
+pub fn is_example(path: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let dir = canonical(&examples_dir());
+    dir.is_some() && canonical(path).and_then(|p| p.parent().map(Path::to_path_buf)) == dir
+}
+
 /// The default scene as a world.
 pub fn default_world() -> World {
     match parse_scene(DEFAULT_SCENE, "scenes/compare.json (built in)") {
@@ -163,10 +180,18 @@ pub fn window_conf(size: (i32, i32)) -> Conf {
 
 /// Runs the window until it is closed (or the shot is written).
 pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
-    let mut app = App::new(world, file.clone());
+    let mut app = App::new(world, None);
+    let example_name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().to_string());
+    match &file {
+        Some(path) if is_example(path) => app.example = example_name(path),
+        Some(path) => app.file = Some(path.clone()),
+        // The built-in scene is the shipped compare.json.
+        None => app.example = Some("compare.json".to_string()),
+    }
     let mut ui_state = ui::UiState::default();
     ui_state.recent = load_recent();
     ui_state.default_dir = examples_dir();
+    ui_state.home_dir = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
     let examples = examples();
     if let Some(file) = &file {
         remember_recent(&mut ui_state, file);
@@ -176,6 +201,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     if interactive {
         ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
         prevent_quit();
+        first_launch_hint(&mut app);
     }
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
@@ -187,6 +213,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut debug_was_open = false;
     let mut last_autosave = get_time();
     let mut frame_ms_smoothed = 0.0f32;
+    let autosave_every = autosave_seconds();
+    // A text field that had the keyboard at the end of the last frame owns this frame's keys too
+    // (egui moves focus on Tab before the panels run; the Tab still belongs to the field).
+    let mut text_focus_last_frame = false;
 
     if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -209,21 +239,39 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
 
         let mut output = ui::UiOutput::default();
         let mut pointer_over_ui = false;
-        let mut keyboard_over_ui = false;
+        let mut text_focus = false;
         let mut free_rect = None;
+        let modal_before = ui_state.modal_open();
         egui_macroquad::ui(|ctx| {
+            // Keyboard focus on a button or slider (egui gives it on Tab) would let Space both
+            // press that widget and reach the world: outside dialogs only text fields keep focus.
+            if !modal_before {
+                let focused = ctx.memory(|m| m.focused());
+                if let Some(id) = focused {
+                    if egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_none() {
+                        ctx.memory_mut(|m| m.surrender_focus(id));
+                    }
+                }
+            }
             // egui may run this closure twice in a frame: keep what both runs returned.
             output.merge(ui::show(ctx, &app, &mut ui_state, &examples));
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            // egui's `wants_keyboard_input` is true for any focused widget, and egui focuses a
-            // button when Tab is pressed, which would swallow the 2D/3D key: only a focused text
-            // field (a TextEdit, or a DragValue being typed into) keeps the keys.
-            keyboard_over_ui = ctx
+            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys.
+            text_focus = ctx
                 .memory(|m| m.focused())
                 .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
         });
+        // Who has the keyboard, decided once per frame for every key handler.
+        let focus = if modal_before || ui_state.modal_open() {
+            Focus::Modal
+        } else if text_focus || text_focus_last_frame {
+            Focus::TextField
+        } else {
+            Focus::World
+        };
+        text_focus_last_frame = text_focus;
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
@@ -236,22 +284,22 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             debug_was_open = debug_open;
         }
 
-        let input_frame = input::read_input(pointer_over_ui, keyboard_over_ui);
+        let input_frame = input::read_input(pointer_over_ui, focus);
         if interactive {
-            // File actions, help and dropped files go through the UI, which asks about unsaved
+            // File commands, help and dropped files go through the UI, which asks about unsaved
             // changes and opens its file dialog.
-            for action in tools::handle_input(&mut app, &input_frame) {
-                ui_state.queue(action);
+            for command in tools::handle_input(&mut app, &input_frame) {
+                ui_state.queue(command);
             }
             if is_quit_requested() {
                 ui_state.request_quit();
             }
         }
         if apply_ui_output(&mut app, &mut ui_state, output) {
-            if !app.dirty {
-                if let Some(p) = recovery_path() {
-                    let _ = std::fs::remove_file(p);
-                }
+            // A clean quit (saved, or changes discarded on purpose) leaves no autosave behind:
+            // only a crash or a kill does, and the next start offers it.
+            if let Some(p) = recovery_path() {
+                let _ = std::fs::remove_file(p);
             }
             break;
         }
@@ -263,8 +311,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             app.plan_time_us = metrics.iter().map(|m| m.planner.and_then(|p| p.plan_time_us)).collect();
         }
         if interactive {
+            app.age_message(frame_seconds as f32);
             app.advance(frame_seconds);
-            if app.dirty && get_time() - last_autosave > AUTOSAVE_SECONDS {
+            if app.dirty && get_time() - last_autosave > autosave_every {
                 last_autosave = get_time();
                 autosave(&app);
             }
@@ -312,6 +361,14 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "steps": app.world.steps,
         "running": app.running,
         "agents": app.world.agents.len(),
+        "obstacles": app.world.obstacles.len(),
+        "tool": app.tool.label(),
+        "modal": state.modal_open(),
+        "help": state.help_open,
+        "dirty": app.dirty,
+        "time_scale": app.time_scale,
+        "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
+        "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),
@@ -344,6 +401,20 @@ fn print_frame_stats(times_ms: &[f32], agents: usize) {
         1000.0 / mean.max(1e-3),
         sorted.len()
     );
+}
+
+/// On the very first start (no marker in the config folder) a one-line hint points at the help.
+fn first_launch_hint(app: &mut App) {
+    let Some(marker) = config_dir().map(|d| d.join("first-launch-done")) else { return };
+    if marker.exists() {
+        return;
+    }
+    let help = steerlab::app::commands::keys_label(steerlab::app::CommandId::Help);
+    app.info_for(format!("New here? Press {help} for every key and mouse action."), 20.0);
+    if let Some(dir) = marker.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(marker, "");
 }
 
 fn has_planner(app: &App) -> bool {
@@ -439,6 +510,12 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 
 fn open_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
     match load_scene(path) {
+        // A shipped example opens as an untitled copy: Save asks where, the original stays.
+        Ok(world) if is_example(path) => {
+            let name =
+                path.file_name().map_or_else(|| "example".to_string(), |n| n.to_string_lossy().to_string());
+            app.open_example(world, &name);
+        }
         Ok(world) => {
             app.open_world(world, Some(path.to_path_buf()));
             remember_recent(state, path);
@@ -452,6 +529,7 @@ fn save_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
     match save_scene(&app.world, path) {
         Ok(()) => {
             app.mark_saved(path.to_path_buf());
+            state.note_saved(path);
             remember_recent(state, path);
             if let Some(p) = recovery_path() {
                 let _ = std::fs::remove_file(p);

@@ -1,16 +1,18 @@
 //! Mouse and keyboard handling for the editor's tools, on a plain [`InputFrame`] the shell
 //! fills from the window's input each frame (`input.rs`). Headless tests build frames by hand.
 //!
-//! A press that starts over a panel never touches the world, and keys never act while a text
-//! field has focus (the frame says so). File and help keys come back as [`ShellAction`]s.
+//! A press that starts over a panel never touches the world. Keys go through the command table
+//! (`commands.rs`), which also decides whether the world has the keyboard; file and help
+//! commands come back to the shell.
 
 use std::path::PathBuf;
 
 use glam::{Vec2, Vec3};
 
 use super::camera::ViewMode;
+use super::commands::{self, Chord, FileCommand, Focus};
 use super::edit::{self, BehaviourKind};
-use super::{App, Command, Selection, StepMove};
+use super::{App, Command, Selection};
 use crate::geometry::CurveKind;
 
 /// The editing tools of the toolbar.
@@ -49,15 +51,8 @@ impl Tool {
     }
 
     /// The key that picks the tool (shown in the toolbar and the help).
-    pub fn key_label(self) -> &'static str {
-        match self {
-            Tool::Select => "1 / S",
-            Tool::Path => "2 / P",
-            Tool::Obstacle => "3 / O",
-            Tool::Target => "4 / T",
-            Tool::Agent => "5 / A",
-            Tool::Curve => "6 / C",
-        }
+    pub fn key_label(self) -> String {
+        commands::keys_label(commands::CommandId::Tool(self))
     }
 
     /// The one-line hint for the hint bar.
@@ -213,29 +208,12 @@ pub struct InputFrame {
     pub alt: bool,
     /// The pointer is over a panel (the panels want it).
     pub pointer_over_ui: bool,
-    /// A text field has focus (the panels want the keyboard).
-    pub keyboard_over_ui: bool,
+    /// Who has the keyboard (hotkeys act only when the world has it).
+    pub focus: Focus,
     /// Files dropped on the window.
     pub dropped_files: Vec<PathBuf>,
     /// Window size in pixels.
     pub screen: Vec2,
-}
-
-/// What the shell must do (file dialogs and the help overlay live there).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShellAction {
-    /// Save to the current file (or ask for one).
-    Save,
-    /// Ask for a file and save.
-    SaveAs,
-    /// Ask for a file and open it.
-    Open,
-    /// Open this file (dropped on the window).
-    OpenFile(PathBuf),
-    /// New empty scene (after confirming unsaved changes).
-    New,
-    /// Show or hide the help overlay.
-    ToggleHelp,
 }
 
 /// A drag in progress.
@@ -288,124 +266,27 @@ pub const PUSH_PER_UNIT: f32 = 1.0;
 /// Pixels within which a click picks something.
 pub const PICK_TOLERANCE_PX: f32 = 8.0;
 
-/// Handles one frame of input: applies tool edits to `app`, returns what the shell must do.
-pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<ShellAction> {
-    let mut actions = Vec::new();
+/// Handles one frame of input: applies tool edits to `app`, returns the commands the shell
+/// carries out (file commands and the help overlay, [`Command::is_shell`]).
+pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<Command> {
+    let mut shell = Vec::new();
     for file in &input.dropped_files {
-        actions.push(ShellAction::OpenFile(file.clone()));
+        shell.push(Command::File(FileCommand::OpenPath(file.clone())));
     }
-    if !input.keyboard_over_ui {
-        handle_keys(app, input, &mut actions);
+    for &key in &input.keys {
+        let chord = Chord { key, ctrl: input.ctrl, shift: input.shift };
+        let Some(command) = commands::resolve(chord, app, input.focus).and_then(|id| id.command(app)) else {
+            continue;
+        };
+        if command.is_shell() {
+            shell.push(command);
+        } else {
+            app.apply(command);
+        }
     }
     handle_view(app, input);
     handle_pointer(app, input);
-    actions
-}
-
-/// While the planner step-through is open, the arrow keys (or `,` and `.`), Home and End move
-/// through its iterations as its First / Prev / Next / Last buttons do, and Esc closes it.
-/// Returns whether the key was used.
-fn step_through_key(app: &mut App, key: Key) -> bool {
-    let Some(debug) = &app.planner_debug else { return false };
-    let step = match key {
-        Key::Right | Key::Period => StepMove::Next,
-        Key::Left | Key::Comma => StepMove::Previous,
-        Key::Home => StepMove::First,
-        Key::End => StepMove::Last,
-        Key::Escape => {
-            app.apply(Command::ClosePlannerDebug);
-            return true;
-        }
-        _ => return false,
-    };
-    let target = debug.target(step);
-    app.apply(Command::PlannerDebugGoto(target));
-    true
-}
-
-fn handle_keys(app: &mut App, input: &InputFrame, actions: &mut Vec<ShellAction>) {
-    for &key in &input.keys {
-        if input.ctrl {
-            match key {
-                Key::Letter('Z') if input.shift => app.apply(Command::Redo),
-                Key::Letter('Z') => app.apply(Command::Undo),
-                Key::Letter('Y') => app.apply(Command::Redo),
-                Key::Letter('S') if input.shift => actions.push(ShellAction::SaveAs),
-                Key::Letter('S') => actions.push(ShellAction::Save),
-                Key::Letter('O') => actions.push(ShellAction::Open),
-                Key::Letter('N') => actions.push(ShellAction::New),
-                _ => {}
-            }
-            continue;
-        }
-        if step_through_key(app, key) {
-            continue;
-        }
-        match key {
-            Key::Space => app.apply(Command::TogglePlay),
-            Key::Right | Key::Period => app.apply(Command::Step),
-            Key::Letter('R') => app.apply(Command::Reset),
-            Key::Letter('F') => app.apply(Command::FitView),
-            Key::Tab => app.apply(Command::ToggleView),
-            Key::Delete | Key::Backspace => app.apply(Command::DeleteSelection),
-            Key::F1 => actions.push(ShellAction::ToggleHelp),
-            Key::Slash if input.shift => actions.push(ShellAction::ToggleHelp),
-            Key::LeftBracket => app.apply(Command::SetTimeScale(app.time_scale * 0.5)),
-            Key::RightBracket => app.apply(Command::SetTimeScale(app.time_scale * 2.0)),
-            Key::Letter('M') => {
-                if let Some(agent) = app.selected_agent() {
-                    app.apply(Command::Compare { agent });
-                }
-            }
-            Key::Letter('N') if app.tool == Tool::Path => {
-                finish_path(app);
-                app.selection = None;
-            }
-            Key::Enter => finish_drawing(app),
-            Key::Escape => {
-                let drawing = app.tool_state.pending_path_point.is_some()
-                    || app.tool_state.active_path.is_some()
-                    || !app.tool_state.spline_points.is_empty();
-                finish_drawing(app);
-                if !drawing {
-                    app.apply(Command::SetTool(Tool::Select));
-                }
-            }
-            Key::Digit(d) => {
-                if let Some(tool) = Tool::ALL.get((d as usize).wrapping_sub(1)) {
-                    app.apply(Command::SetTool(*tool));
-                }
-            }
-            Key::Letter(c) => {
-                let tool = match c {
-                    'S' => Some(Tool::Select),
-                    'P' => Some(Tool::Path),
-                    'O' => Some(Tool::Obstacle),
-                    'T' => Some(Tool::Target),
-                    'A' => Some(Tool::Agent),
-                    'C' => Some(Tool::Curve),
-                    _ => None,
-                };
-                if let Some(tool) = tool {
-                    app.apply(Command::SetTool(tool));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn finish_path(app: &mut App) {
-    app.tool_state.pending_path_point = None;
-    app.tool_state.active_path = None;
-}
-
-fn finish_drawing(app: &mut App) {
-    finish_path(app);
-    let points = std::mem::take(&mut app.tool_state.spline_points);
-    if points.len() >= 2 {
-        app.apply(Command::AddCurve { kind: CurveKind::Spline { points, closed: false } });
-    }
+    shell
 }
 
 fn handle_view(app: &mut App, input: &InputFrame) {

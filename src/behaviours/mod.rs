@@ -54,6 +54,24 @@ pub mod predictive;
 pub mod projected;
 pub mod waypoints;
 
+// The classic behaviours (issue 10 §2), one file each.
+pub mod alignment;
+pub mod cohesion;
+pub mod collision_avoidance;
+pub mod containment;
+pub mod evade;
+pub mod face;
+pub mod flocking;
+pub mod flow_field;
+pub mod hide;
+pub mod interpose;
+pub mod leader_following;
+pub mod neighbourhood;
+pub mod offset_pursuit;
+pub mod pursuit;
+pub mod separation;
+pub mod wander;
+
 pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
@@ -205,6 +223,18 @@ pub enum GizmoRole {
     AvoidanceVector,
     /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
     Disturbance,
+    /// A leg of the planner's route that came from the complete fallback search.
+    FallbackSegment,
+    /// The radius within which a group behaviour sees its neighbours.
+    NeighbourRadius,
+    /// A line from an agent to a neighbour it reacts to.
+    NeighbourLink,
+    /// Wander's circle ahead of the agent.
+    WanderCircle,
+    /// A region's boundary or a hiding obstacle the behaviour reacts to.
+    Boundary,
+    /// A sampled vector of a flow field.
+    FlowVector,
 }
 
 /// A shape in world coordinates.

@@ -3,22 +3,45 @@
 //! Kinds: circle, ellipse, lemniscate (of Bernoulli), lissajous, helix (3D), spline
 //! (centripetal Catmull-Rom through points, open or closed) and expr (typed x(t), y(t), z(t)
 //! parsed once with exmex). Every built-in kind has a closed-form derivative; expressions are
-//! differentiated symbolically by exmex when it knows every operator involved, and by a central
-//! difference otherwise (`abs`, `floor`, `signum`, … have no symbolic derivative in exmex).
+//! differentiated by a central difference in f64, which is exact to f32 precision for smooth
+//! expressions. exmex's symbolic derivative is deliberately not used: it recurses once per term
+//! with large stack frames, so `t+t+…+t` of a few dozen terms overflowed a thread's stack and
+//! aborted the process (a 2 MB test thread lasted 21 terms, the 8 MB main thread 79).
+//! Parsing and evaluation in exmex are iterative and safe for any text within the limits.
+//!
+//! An expression is refused when it is longer than [`MAX_EXPRESSION_LEN`] characters, nests
+//! parentheses deeper than [`MAX_EXPRESSION_DEPTH`], or is not usable over its range: at
+//! [`RANGE_SAMPLES`]` + 1` evenly spaced values of t (both ends included) each component and
+//! its derivative must be finite and each coordinate within ±[`MAX_CURVE_COORDINATE`]; the
+//! error names the first t where that fails. Numbers may be written in scientific notation
+//! (`1e3`, `2.5E-2`).
 //!
 //! Evaluation never produces NaN or infinity for a finite T: a component that evaluates to a
-//! non-finite number (an expression such as `1/(t-1)` at its pole, or absurd parameters)
-//! falls back to 0 for that component. That keeps the followers and the renderer free of NaN
-//! at the price of a visible jump to the axis, which is the honest signal of a broken input.
+//! non-finite number (a pole between two checked samples, or absurd parameters) falls back to
+//! 0 for that component, a visible jump to the axis that keeps followers and renderer free of NaN.
 
 use exmex::prelude::*;
+use exmex::{FloatOpsFactory, MatchLiteral};
 use glam::Vec3;
 use std::f32::consts::TAU;
+
+/// Longest expression, in characters.
+pub const MAX_EXPRESSION_LEN: usize = 256;
+/// Deepest nesting of parentheses in an expression.
+pub const MAX_EXPRESSION_DEPTH: usize = 32;
+/// Largest |coordinate| an expression may reach over its range (the scene's coordinate limit).
+pub const MAX_CURVE_COORDINATE: f32 = 1e6;
+/// Intervals of the parameter range sampled when an expression curve is checked.
+pub const RANGE_SAMPLES: usize = 1024;
+
+/// A parsed expression: f64 values, exmex's float operators, numbers with an optional exponent.
+type Expression = FlatEx<f64, FloatOpsFactory<f64>, ScientificNumber>;
 
 /// Why a curve could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum CurveError {
-    /// An `expr` component did not parse or uses a variable other than `t`.
+    /// An `expr` component did not parse, uses a variable other than `t`, is too long or too
+    /// deeply nested, or is not finite (or too large) somewhere in its range.
     #[error("bad expression for {component}: `{expression}`: {reason}")]
     BadExpression {
         /// "x", "y" or "z".
@@ -156,6 +179,7 @@ impl Curve {
                 curve.t_max = t_min.max(*t_max);
                 curve.expr = Some(Box::new(components));
                 curve.closed = false;
+                curve.check_expr_range(x, y, z)?;
                 curve.closed = curve.ends_meet();
             }
         }
@@ -209,9 +233,8 @@ impl Curve {
         finite_or_zero(p)
     }
 
-    /// Exact derivative F'(T) where known in closed form (exmex partial derivatives for expr,
-    /// a central difference for expression operators exmex cannot differentiate). Never NaN
-    /// for finite input (non-finite components give 0).
+    /// Derivative F'(T): exact in closed form for the built-in kinds, a central difference in
+    /// f64 for expressions. Never NaN for finite input (non-finite components give 0).
     pub fn derivative(&self, t: f32) -> Vec3 {
         let d = match &self.kind {
             CurveKind::Circle { radius, .. } => {
@@ -259,6 +282,30 @@ impl Curve {
     /// Whether the curve is periodic (T wraps from t_max to t_min).
     pub fn is_closed(&self) -> bool {
         self.closed
+    }
+
+    /// Checks every expression component over the range (see the module documentation).
+    fn check_expr_range(&self, x: &str, y: &str, z: &str) -> Result<(), CurveError> {
+        let Some(components) = &self.expr else { return Ok(()) };
+        let texts = [("x", x), ("y", y), ("z", z)];
+        for (component, (name, text)) in components.iter().zip(texts) {
+            for i in 0..=RANGE_SAMPLES {
+                let fraction = i as f32 / RANGE_SAMPLES as f32;
+                let t = if i == RANGE_SAMPLES {
+                    self.t_max
+                } else {
+                    self.t_min + (self.t_max - self.t_min) * fraction
+                };
+                if let Err(problem) = component.check_at(f64::from(t)) {
+                    return Err(CurveError::BadExpression {
+                        component: name,
+                        expression: text.to_string(),
+                        reason: format!("{name}(t) {problem} at t = {t}"),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether an expr curve's ends coincide (decides `closed` for expressions).
@@ -362,13 +409,11 @@ impl SplineSegment {
     }
 }
 
-/// One parsed expression component and its derivative.
+/// One parsed expression component.
 #[derive(Clone, Debug)]
 struct ExprComponent {
     /// The expression; None means the constant 0 (an empty z).
-    value: Option<FlatEx<f64>>,
-    /// The symbolic derivative; None when exmex cannot differentiate (central difference then).
-    derivative: Option<FlatEx<f64>>,
+    value: Option<Expression>,
     /// True when the expression does not use `t` (derivative 0).
     constant: bool,
 }
@@ -379,41 +424,151 @@ impl ExprComponent {
             |reason: String| CurveError::BadExpression { component, expression: text.to_string(), reason };
         if text.trim().is_empty() {
             if empty_is_zero {
-                return Ok(ExprComponent { value: None, derivative: None, constant: true });
+                return Ok(ExprComponent { value: None, constant: true });
             }
             return Err(bad("the expression is empty".to_string()));
         }
-        let value = FlatEx::<f64>::parse(text).map_err(|e| bad(e.to_string()))?;
+        let len = text.chars().count();
+        if len > MAX_EXPRESSION_LEN {
+            return Err(bad(format!(
+                "the expression is too long ({len} characters, at most {MAX_EXPRESSION_LEN})"
+            )));
+        }
+        let depth = nesting_depth(text);
+        if depth > MAX_EXPRESSION_DEPTH {
+            return Err(bad(format!(
+                "parentheses are nested too deeply ({depth} levels, at most {MAX_EXPRESSION_DEPTH})"
+            )));
+        }
+        let value = Expression::parse(text).map_err(|e| bad(parse_reason(text, &e.to_string())))?;
         if let Some(other) = value.var_names().iter().find(|name| name.as_str() != "t") {
             return Err(bad(format!("unknown variable `{other}` (only `t` is allowed)")));
         }
         let constant = value.var_names().is_empty();
-        let derivative = if constant { None } else { value.clone().partial(0).ok() };
-        Ok(ExprComponent { value: Some(value), derivative, constant })
+        Ok(ExprComponent { value: Some(value), constant })
     }
 
-    fn value(&self, t: f64) -> f32 {
+    /// The value in f64, NaN when exmex cannot evaluate it.
+    fn value_f64(&self, t: f64) -> f64 {
         match &self.value {
-            Some(expr) => finite_f32(expr.eval_relaxed(&[t]).unwrap_or(0.0)),
+            Some(expr) => expr.eval_relaxed(&[t]).unwrap_or(f64::NAN),
             None => 0.0,
         }
     }
 
-    fn derivative(&self, t: f64) -> f32 {
+    fn value(&self, t: f64) -> f32 {
+        finite_f32(self.value_f64(t))
+    }
+
+    /// The central difference in f64 (0 for a constant); one-sided where the function is not
+    /// finite on one side (`sqrt(t)*t` at 0).
+    fn derivative_f64(&self, t: f64) -> f64 {
         if self.constant {
             return 0.0;
         }
-        match (&self.derivative, &self.value) {
-            (Some(derivative), _) => finite_f32(derivative.eval_relaxed(&[t]).unwrap_or(0.0)),
-            (None, Some(expr)) => {
-                // Central difference in f64 for operators without a symbolic derivative.
-                let h = 1e-5 * t.abs().max(1.0);
-                let ahead = expr.eval_relaxed(&[t + h]).unwrap_or(0.0);
-                let behind = expr.eval_relaxed(&[t - h]).unwrap_or(0.0);
-                finite_f32((ahead - behind) / (2.0 * h))
-            }
-            (None, None) => 0.0,
+        let h = 1e-5 * t.abs().max(1.0);
+        let (ahead, here, behind) = (self.value_f64(t + h), self.value_f64(t), self.value_f64(t - h));
+        let central = (ahead - behind) / (2.0 * h);
+        if central.is_finite() {
+            return central;
         }
+        let forward = (ahead - here) / h;
+        if forward.is_finite() {
+            return forward;
+        }
+        (here - behind) / h
+    }
+
+    fn derivative(&self, t: f64) -> f32 {
+        finite_f32(self.derivative_f64(t))
+    }
+
+    /// Why the component is unusable at `t` ("is not finite (NaN)", …), if it is.
+    fn check_at(&self, t: f64) -> Result<(), String> {
+        let value = self.value_f64(t);
+        if !value.is_finite() {
+            return Err(format!("is not finite ({})", describe_non_finite(value)));
+        }
+        if value.abs() > f64::from(MAX_CURVE_COORDINATE) {
+            return Err(format!("is {value:.3e}, beyond the coordinate limit of ±{MAX_CURVE_COORDINATE:e}"));
+        }
+        let derivative = self.derivative_f64(t);
+        if !(derivative as f32).is_finite() {
+            return Err(format!("has no finite derivative ({})", describe_non_finite(derivative)));
+        }
+        Ok(())
+    }
+}
+
+/// Numeric literals: exmex's (`12`, `1.5`, `4.`, `.5`) with an optional exponent (`1e30`,
+/// `2.5E-3`); the exponent is taken only when digits follow it.
+#[derive(Clone, Debug)]
+struct ScientificNumber;
+
+impl MatchLiteral for ScientificNumber {
+    fn is_literal(text: &str) -> Option<&str> {
+        let bytes = text.as_bytes();
+        let mantissa = bytes.iter().take_while(|b| b.is_ascii_digit() || **b == b'.').count();
+        let dots = bytes.iter().take(mantissa).filter(|b| **b == b'.').count();
+        if !((mantissa > 1 && dots < 2) || (mantissa == 1 && dots == 0)) {
+            return None;
+        }
+        let mut end = mantissa;
+        if matches!(bytes.get(end), Some(b'e' | b'E')) {
+            let mut digits_at = end + 1;
+            if matches!(bytes.get(digits_at), Some(b'+' | b'-')) {
+                digits_at += 1;
+            }
+            let digits = bytes.iter().skip(digits_at).take_while(|b| b.is_ascii_digit()).count();
+            if digits > 0 {
+                end = digits_at + digits;
+            }
+        }
+        text.get(..end)
+    }
+}
+
+/// Deepest nesting of parentheses (unbalanced text is left to the parser to report).
+fn nesting_depth(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// A parse error in the user's terms: exmex's own wording where it is readable, a plain
+/// sentence where it describes the parser's internals.
+fn parse_reason(text: &str, exmex_message: &str) -> String {
+    let opens = text.chars().filter(|c| *c == '(').count();
+    let closes = text.chars().filter(|c| *c == ')').count();
+    if opens != closes {
+        return format!("unbalanced parentheses ({opens} `(` and {closes} `)`)");
+    }
+    let internal = ["ops and", "node", "index", "flat", "stack", "len"];
+    if internal.iter().any(|word| exmex_message.contains(word)) {
+        return "not a valid formula (check for a missing operator, operand or argument, e.g. `2*t`, not `2t`)"
+            .to_string();
+    }
+    exmex_message.to_string()
+}
+
+/// "NaN", "infinity" or "-infinity".
+fn describe_non_finite(value: f64) -> &'static str {
+    if value.is_nan() {
+        "NaN"
+    } else if value > 0.0 {
+        "infinity"
+    } else {
+        "-infinity"
     }
 }
 

@@ -33,18 +33,22 @@ use crate::sim::{
     Agent, Behaviour, Bounds, Combine, Entry, Mix, NamedCurve, NamedPath, Obstacle, Rgb, Slot, Target, World,
 };
 
-/// Agent colours by agent index when a scene gives none (cycled).
-pub const PALETTE: [Rgb; 10] = [
+/// The app's one palette of agent colours, clearly distinct from each other and from the light
+/// background (no yellow or pastels): a scene's agents without a colour get them by index
+/// (cycled), and the editor gives new agents and Compare clones the first one not in use.
+pub const PALETTE: [Rgb; 12] = [
     Rgb(0xe6, 0x19, 0x4b),
     Rgb(0x3c, 0xb4, 0x4b),
-    Rgb(0xff, 0xe1, 0x19),
     Rgb(0x43, 0x63, 0xd8),
     Rgb(0xf5, 0x82, 0x31),
     Rgb(0x91, 0x1e, 0xb4),
     Rgb(0x42, 0xd4, 0xf4),
     Rgb(0xf0, 0x32, 0xe6),
-    Rgb(0xbf, 0xef, 0x45),
-    Rgb(0xfa, 0xbe, 0xd4),
+    Rgb(0x9a, 0x63, 0x24),
+    Rgb(0x46, 0x99, 0x90),
+    Rgb(0x80, 0x00, 0x00),
+    Rgb(0x00, 0x00, 0x75),
+    Rgb(0xe3, 0x77, 0xc2),
 ];
 
 /// Padding around the scene's content for automatic bounds, in world units.

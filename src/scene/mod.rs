@@ -22,7 +22,7 @@
 //! | target | `velocity` | `[0, 0]` |
 //! | obstacle | `velocity`, `id` | `[0, 0]`, none |
 //! | agent | `name` | `agent N` (N counts agents from 1) |
-//! | agent | `color` | [`PALETTE`]`[index % 10]` |
+//! | agent | `color` | [`PALETTE`]`[index % 12]` |
 //! | agent | `velocity`, `orientation` | `[0, 0]`, 0 |
 //! | agent | `radius`, `max_speed`, `max_acceleration` | 8, 150, 400 |
 //! | agent | `avoid_obstacles` | `false` |
@@ -84,7 +84,8 @@ pub use format::{
     TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
 pub use io::{
-    load_scene, parse_scene, parse_scene_file, save_scene, scene_to_json, SceneError, UNSAVED_LABEL,
+    escape_controls, io_reason, load_scene, parse_scene, parse_scene_bytes, parse_scene_file,
+    read_scene_bytes, save_scene, scene_to_json, AtomicFile, SceneError, MAX_FILE_BYTES, UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
 pub use validate::{validate_scene, Issue};

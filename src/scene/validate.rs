@@ -18,20 +18,35 @@ use crate::behaviours::{
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
 
-/// Largest |coordinate| of any position, point, centre or waypoint.
-pub const MAX_COORDINATE: f32 = 1e6;
+/// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
+pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
 /// Largest radius, size, amplitude or distance parameter.
 pub const MAX_DISTANCE: f32 = 1e6;
 /// Largest speed (max_speed, parametric speed, |velocity|).
 pub const MAX_SPEED: f32 = 1e6;
 /// Largest fixed step in seconds.
 pub const MAX_DT: f32 = 0.1;
+/// Most agents in a scene.
+pub const MAX_AGENTS: usize = 100_000;
+/// Most paths in a scene.
+pub const MAX_PATHS: usize = 10_000;
+/// Most curves in a scene.
+pub const MAX_CURVES: usize = 10_000;
+/// Most targets in a scene.
+pub const MAX_TARGETS: usize = 10_000;
+/// Most obstacles in a scene.
+pub const MAX_OBSTACLES: usize = 100_000;
+/// Most points of all paths and splines together.
+pub const MAX_POINTS: usize = 5_000_000;
+/// Smallest fixed step in seconds (10,000 steps per simulated second; a step of 1e-40 s made
+/// `run --seconds 1` loop forever).
+pub const MIN_DT: f32 = 1e-4;
 /// Largest |value| of a curve parameter (t0, t_min, t_max, phase, orientation, pitch).
 pub const MAX_PARAMETER: f32 = 1e6;
 /// Largest |frequency| of a Lissajous curve and number of helix turns.
 pub const MAX_FREQUENCY: f32 = 1000.0;
-/// Longest expression, in characters.
-pub const MAX_EXPRESSION_LEN: usize = 256;
+/// Longest expression, in characters (the curve code's limit, checked here first for the path).
+pub use crate::geometry::curve::MAX_EXPRESSION_LEN;
 
 /// A problem: the JSON path of the offending value and what is wrong with it.
 pub type Issue = (String, String);
@@ -54,11 +69,12 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
             "`avoidance` is version 1; in version 2 each `avoid_obstacles` entry holds its settings".into(),
         ));
     }
+    check_sizes(scene)?;
     finite("dt", "dt", scene.dt)?;
-    if !(scene.dt > 0.0 && scene.dt <= MAX_DT) {
+    if !(MIN_DT..=MAX_DT).contains(&scene.dt) {
         return Err((
             "dt".into(),
-            format!("`dt` must be greater than 0 and at most {MAX_DT} seconds, got {}", scene.dt),
+            format!("`dt` must be from {MIN_DT} to {MAX_DT} seconds, got {}", scene.dt),
         ));
     }
     if let Some(bounds) = &scene.bounds {
@@ -417,8 +433,50 @@ fn coordinates(path: &str, name: &str, v: SceneVec) -> Result<(), Issue> {
 }
 
 fn points(path: &str, points: &[SceneVec]) -> Result<(), Issue> {
-    for (i, point) in points.iter().enumerate() {
-        coordinates(&format!("{path}[{i}]"), "point", *point)?;
+    let usable = |p: &SceneVec| p.0.to_array().iter().all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+    // The path text is built only for the point at fault (a path may hold millions).
+    match points.iter().position(|p| !usable(p)) {
+        Some(i) => points.get(i).map_or(Ok(()), |p| coordinates(&format!("{path}[{i}]"), "point", *p)),
+        None => Ok(()),
+    }
+}
+
+/// Checks the counts against the size limits (the largest scene this build reads).
+fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
+    let lists = [
+        ("paths", scene.paths.len(), MAX_PATHS),
+        ("curves", scene.curves.len(), MAX_CURVES),
+        ("targets", scene.targets.len(), MAX_TARGETS),
+        ("obstacles", scene.obstacles.len(), MAX_OBSTACLES),
+        ("agents", scene.agents.len(), MAX_AGENTS),
+    ];
+    for (list, count, limit) in lists {
+        if count > limit {
+            return Err((list.into(), format!("too many {list}: {count}, at most {limit}")));
+        }
+    }
+    let mut total = 0usize;
+    for (i, path) in scene.paths.iter().enumerate() {
+        total += path.points.len();
+        if total > MAX_POINTS {
+            return Err((
+                format!("paths[{i}].points"),
+                format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"),
+            ));
+        }
+    }
+    for (i, curve) in scene.curves.iter().enumerate() {
+        if let CurveSpec::Spline(spline) = curve {
+            total += spline.points.len();
+            if total > MAX_POINTS {
+                return Err((
+                    format!("curves[{i}].points"),
+                    format!(
+                        "too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ use crate::planner;
 
 mod metrics;
 mod mix;
+pub mod neighbours;
 
 pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
 pub use mix::{Combine, Entry, Mix, Slot};

@@ -20,10 +20,13 @@ pub enum ConfirmAnswer {
 
 /// Draws the unsaved-changes question; returns the answer once given.
 /// Button rectangles go into `rects` as `confirm:save`, `confirm:discard`, `confirm:cancel`.
+/// `keys` is false on the frame the question appears, so the Enter that chose a file in the
+/// dialog before it does not answer it too.
 pub fn confirm_window(
     ctx: &egui::Context,
     app: &App,
     rects: &mut BTreeMap<String, egui::Rect>,
+    keys: bool,
 ) -> Option<ConfirmAnswer> {
     let mut answer = None;
     egui::Window::new("Unsaved changes")
@@ -32,6 +35,7 @@ pub fn confirm_window(
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             ui.label(format!("Discard unsaved changes to {}?", app.display_name()));
+            ui.label(egui::RichText::new("Enter saves first, Esc cancels").weak());
             ui.add_space(6.0);
             ui.horizontal(|ui| {
                 let button = ui.button("Save").on_hover_text("Save the scene first, then go on");
@@ -51,6 +55,14 @@ pub fn confirm_window(
                 }
             });
         });
+    // The question owns Enter (the safe answer: save first) and Esc (cancel).
+    let (enter, escape) =
+        ctx.input(|i| (keys && i.key_pressed(egui::Key::Enter), keys && i.key_pressed(egui::Key::Escape)));
+    if escape {
+        answer = Some(ConfirmAnswer::Cancel);
+    } else if enter && answer.is_none() {
+        answer = Some(ConfirmAnswer::Save);
+    }
     answer
 }
 
@@ -82,5 +94,9 @@ pub fn recovery_window(
                 }
             });
         });
+    // Enter restores; Esc is not an answer here, so a stray key never deletes the autosave.
+    if choice.is_none() && ctx.input(|i| i.key_pressed(egui::Key::Enter)) {
+        choice = Some(RecoveryChoice::Restore);
+    }
     choice
 }

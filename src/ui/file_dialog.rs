@@ -68,6 +68,9 @@ pub struct FileDialog {
     pub entries: Vec<DirEntry>,
     /// Why the directory could not be listed, or why OK is refused.
     pub error: Option<String>,
+    /// The file name field takes the keyboard on the next frame (set when the dialog opens, so
+    /// typing goes into the name at once).
+    pub focus_name: bool,
 }
 
 /// How the dialog ended.
@@ -112,6 +115,7 @@ impl FileDialog {
             file_name: file_name.to_string(),
             entries: Vec::new(),
             error: None,
+            focus_name: true,
         };
         dialog.refresh();
         dialog
@@ -249,6 +253,9 @@ fn file_dialog_contents(
                     .id_salt("file_dialog_name")
                     .desired_width(260.0),
             );
+            if std::mem::take(&mut dialog.focus_name) {
+                field.request_focus();
+            }
             if field.changed() {
                 trim_line_breaks(&mut dialog.file_name);
             }
@@ -289,6 +296,15 @@ fn file_dialog_contents(
             result = Some(FileDialogResult::Cancelled);
         }
     });
+    // The dialog owns Enter (confirm, unless it just went to a typed folder) and Esc (cancel).
+    let (enter, escape) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
+    if escape {
+        result = Some(FileDialogResult::Cancelled);
+    } else if enter && go_to.is_none() && result.is_none() {
+        if let Ok(path) = dialog.chosen_path() {
+            result = Some(FileDialogResult::Chosen(path));
+        }
+    }
     if let Some(dir) = go_to {
         dialog.change_dir(dir);
     }

@@ -268,6 +268,14 @@ fn behaviour_editor(
                 ))
                 .weak(),
             );
+            let status = ship.status_line();
+            let text = egui::RichText::new(format!("Status: {status}"));
+            let text = match ship.status() {
+                crate::planner::ShipStatus::Unreachable => text.color(ERROR_RED),
+                _ => text.weak(),
+            };
+            let shown = ui.label(text);
+            state.record_rect("planner_status", shown.rect);
         }
         ui.label(
             egui::RichText::new(

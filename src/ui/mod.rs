@@ -9,7 +9,7 @@
 //! - carries out the file intents through `scene` (`open_path`, `open_example`, `save_path`),
 //!   writes `export_csv`'s text, restores or discards the autosave (`recovery`), and quits on
 //!   `quit` (unsaved changes were confirmed here already);
-//! - forwards the keyboard's [`ShellAction`]s to [`UiState::queue`] and a window-close request to
+//! - forwards the keyboard's shell [`Command`]s to [`UiState::queue`] and a window-close request to
 //!   [`UiState::request_quit`], so the unsaved-changes question and the file dialog live in one
 //!   place; after a successful load or save it calls [`UiState::note_recent`].
 //!
@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::app::tools::{CurveTool, ShellAction};
+use crate::app::tools::CurveTool;
 use crate::app::{App, BehaviourKind, Command, Display};
 use crate::sim::Rgb;
 
@@ -65,40 +65,9 @@ impl Default for Panels {
     }
 }
 
-/// Something the user asked for that may need the unsaved-changes question or a file dialog.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Request {
-    /// Replace the scene with an empty one.
-    New,
-    /// Show the file dialog to open a scene.
-    OpenDialog,
-    /// Open this file (Recent, drag and drop).
-    OpenPath(PathBuf),
-    /// Open the example with this file name (from the `examples` list).
-    OpenExample(String),
-    /// Save to the current file, or ask for one.
-    Save,
-    /// Ask for a file and save.
-    SaveAs,
-    /// Ask for a file and write the metrics CSV.
-    ExportCsv,
-    /// Leave the program.
-    Quit,
-}
-
-impl Request {
-    /// Whether this request throws the current scene away (and so asks first when it is dirty).
-    pub fn discards_scene(&self) -> bool {
-        matches!(
-            self,
-            Request::New
-                | Request::OpenDialog
-                | Request::OpenPath(_)
-                | Request::OpenExample(_)
-                | Request::Quit
-        )
-    }
-}
+/// Something the user asked for that may need the unsaved-changes question or a file dialog
+/// (the app's [`FileCommand`], one of the [`Command`]s).
+pub use crate::app::FileCommand as Request;
 
 /// The answer to the autosave recovery prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +95,12 @@ pub struct UiState {
     pub frame_time_ms: f32,
     /// An autosaved scene can be restored (set by the shell; cleared by the prompt).
     pub recovery_available: bool,
-    /// The directory the file dialog starts in when the scene has no file.
+    /// The directory Open starts in when the scene has no file (the shipped examples).
     pub default_dir: PathBuf,
+    /// The directory Save As starts in when nothing was saved yet (the home folder).
+    pub home_dir: PathBuf,
+    /// The folder the user last saved to (Save As starts there).
+    pub last_save_dir: Option<PathBuf>,
     /// The open file dialog.
     pub file_dialog: Option<FileDialog>,
     /// A request waiting for the answer to "Discard unsaved changes?".
@@ -154,6 +127,8 @@ impl Default for UiState {
             frame_time_ms: 0.0,
             recovery_available: false,
             default_dir: PathBuf::from("."),
+            home_dir: PathBuf::from("."),
+            last_save_dir: None,
             file_dialog: None,
             confirm: None,
             expr_editor: None,
@@ -166,17 +141,28 @@ impl Default for UiState {
 }
 
 impl UiState {
-    /// Takes a keyboard or drag-and-drop action from the shell; it is handled at the next
-    /// [`show`] (asking about unsaved changes, opening the file dialog).
-    pub fn queue(&mut self, action: ShellAction) {
-        match action {
-            ShellAction::Save => self.queued.push(Request::Save),
-            ShellAction::SaveAs => self.queued.push(Request::SaveAs),
-            ShellAction::Open => self.queued.push(Request::OpenDialog),
-            ShellAction::OpenFile(path) => self.queued.push(Request::OpenPath(path)),
-            ShellAction::New => self.queued.push(Request::New),
-            ShellAction::ToggleHelp => self.help_open = !self.help_open,
+    /// Takes a shell command from the keyboard or a dropped file ([`Command::is_shell`]); a
+    /// file command is handled at the next [`show`] (asking about unsaved changes, opening the
+    /// file dialog). Other commands are the app's and are ignored here.
+    pub fn queue(&mut self, command: Command) {
+        match command {
+            Command::File(request) => self.queued.push(request),
+            Command::ToggleHelp => self.help_open = !self.help_open,
+            _ => {}
         }
+    }
+
+    /// Whether a modal dialog (file dialog, unsaved changes, recovery) is open: it takes every key.
+    pub fn modal_open(&self) -> bool {
+        self.file_dialog.is_some() || self.confirm.is_some() || self.recovery_available
+    }
+
+    /// Records a successful save to `path` (Save As starts in its folder next time).
+    pub fn note_saved(&mut self, path: &std::path::Path) {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            self.last_save_dir = Some(dir.to_path_buf());
+        }
+        self.note_recent(path.to_path_buf());
     }
 
     /// The window's close button was pressed: quit, after asking about unsaved changes.
@@ -217,13 +203,19 @@ impl UiState {
                 None => self.open_save_dialog(app),
             },
             Request::SaveAs => self.open_save_dialog(app),
+            Request::Revert => {
+                // Only a scene with a file can be reverted (the menu entry is greyed out otherwise).
+                if let Some(file) = &app.file {
+                    out.open_path = Some(file.clone());
+                }
+            }
             Request::ExportCsv => {
                 let name = app.file.as_ref().and_then(|f| f.file_stem()).map_or_else(
                     || "metrics.csv".to_string(),
                     |stem| format!("{}-metrics.csv", stem.to_string_lossy()),
                 );
                 self.file_dialog =
-                    Some(FileDialog::new(FileDialogMode::ExportCsv, self.start_dir(app), &name));
+                    Some(FileDialog::new(FileDialogMode::ExportCsv, self.save_dir(app), &name));
             }
             Request::Quit => out.quit = true,
         }
@@ -234,16 +226,29 @@ impl UiState {
             .file
             .as_ref()
             .and_then(|f| f.file_name())
-            .map_or_else(|| "scene.json".to_string(), |n| n.to_string_lossy().to_string());
-        self.file_dialog = Some(FileDialog::new(FileDialogMode::Save, self.start_dir(app), &name));
+            .map(|n| n.to_string_lossy().to_string())
+            .or_else(|| app.example.clone())
+            .unwrap_or_else(|| "scene.json".to_string());
+        self.file_dialog = Some(FileDialog::new(FileDialogMode::Save, self.save_dir(app), &name));
     }
 
-    fn start_dir(&self, app: &App) -> PathBuf {
+    fn file_dir(app: &App) -> Option<PathBuf> {
         app.file
             .as_ref()
             .and_then(|f| f.parent())
             .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| self.default_dir.clone(), |p| p.to_path_buf())
+            .map(|p| p.to_path_buf())
+    }
+
+    /// Where Open starts: the scene's folder, else the last folder saved to, else the examples.
+    fn start_dir(&self, app: &App) -> PathBuf {
+        Self::file_dir(app).or_else(|| self.last_save_dir.clone()).unwrap_or_else(|| self.default_dir.clone())
+    }
+
+    /// Where Save As (and Export) start: the scene's folder, else the last folder saved to, else
+    /// home — never the shipped examples.
+    pub fn save_dir(&self, app: &App) -> PathBuf {
+        Self::file_dir(app).or_else(|| self.last_save_dir.clone()).unwrap_or_else(|| self.home_dir.clone())
     }
 
     /// The answer to "Discard unsaved changes?".
@@ -365,6 +370,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     }
 
     state.widget_rects.clear();
+    let confirm_was_open = state.confirm.is_some();
     state.continue_after_save(app, &mut out);
     for request in std::mem::take(&mut state.queued) {
         state.request(request, app, &mut out);
@@ -373,14 +379,16 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     egui::TopBottomPanel::top("steerlab_toolbar").show(ctx, |ui| {
         toolbar::toolbar(ui, app, state, examples, &mut out);
     });
-    egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
+    let status_panel = egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
         let status = status::status_bar(ui, app, state);
         out.dismiss_message |= status.dismiss_message;
     });
+    state.record_rect("status_bar", status_panel.response.rect);
     if state.panels.metrics {
-        egui::TopBottomPanel::bottom("steerlab_metrics").resizable(true).default_height(160.0).show(
-            ctx,
-            |ui| {
+        let metrics_panel = egui::TopBottomPanel::bottom("steerlab_metrics")
+            .resizable(false)
+            .exact_height(metrics::panel_height(ctx, app.world.agents.len()))
+            .show(ctx, |ui| {
                 let copy = metrics::metrics_panel(ui, app, state);
                 if let Some(selection) = copy.select {
                     out.commands.push(Command::Select(Some(selection)));
@@ -391,8 +399,8 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 if copy.export_csv {
                     state.request(Request::ExportCsv, app, &mut out);
                 }
-            },
-        );
+            });
+        state.record_rect("metrics_panel", metrics_panel.response.rect);
     }
     if state.panels.scene {
         let panel =
@@ -457,9 +465,19 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     }
     if state.help_open {
         let mut open = true;
-        egui::Window::new("Help — keys and mouse").open(&mut open).default_width(460.0).show(ctx, |ui| {
-            help::help_panel(ui);
-        });
+        // Never taller than the window: the contents scroll instead of being cut off.
+        let max_height = (ctx.screen_rect().height() - 120.0).max(120.0);
+        let window = egui::Window::new("Help — keys and mouse")
+            .open(&mut open)
+            .default_width(520.0)
+            .max_height(max_height)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+            .show(ctx, |ui| {
+                help::help_panel(ui);
+            });
+        if let Some(window) = window {
+            state.record_rect("help", window.response.rect);
+        }
         state.help_open = open;
     }
     if let Some(mut dialog) = state.file_dialog.take() {
@@ -479,7 +497,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         }
     }
     if state.confirm.is_some() {
-        if let Some(answer) = dialogs::confirm_window(ctx, app, &mut state.widget_rects) {
+        if let Some(answer) = dialogs::confirm_window(ctx, app, &mut state.widget_rects, confirm_was_open) {
             state.answer_confirm(answer, app, &mut out);
         }
     }

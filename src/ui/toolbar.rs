@@ -3,6 +3,7 @@
 //! scale), the 2D/3D toggle, Fit, Compare, Help and the UI scale.
 
 use crate::app::camera::ViewMode;
+use crate::app::commands::{self, CommandId};
 use crate::app::tools::CurveTool;
 use crate::app::{App, BehaviourKind, Command, Tool};
 
@@ -72,51 +73,85 @@ pub fn toolbar(
 
 fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
     let play_label = if app.running { "⏸ Pause" } else { "▶ Play" };
-    let play = ui.button(play_label).on_hover_text("Run or pause the simulation (Space)");
+    let play = ui.button(play_label).on_hover_text(format!(
+        "Run or pause the simulation ({})",
+        commands::keys_label(CommandId::TogglePlay)
+    ));
     state.record_rect("play", play.rect);
     if play.clicked() {
         out.commands.push(Command::TogglePlay);
     }
-    let step = ui.button("⏭ Step").on_hover_text("Run one fixed step and pause (Right arrow or .)");
+    let step = ui
+        .button("⏭ Step")
+        .on_hover_text(format!("Run one fixed step and pause ({})", commands::keys_label(CommandId::Step)));
     state.record_rect("step", step.rect);
     if step.clicked() {
         out.commands.push(Command::Step);
     }
-    let reset = ui.button("⟲ Reset").on_hover_text("Back to the scene's start (R)");
+    let back = ui.button("⏮ Back").on_hover_text(format!(
+        "One step back along the recorded run ({})",
+        commands::keys_label(CommandId::StepBack)
+    ));
+    state.record_rect("step_back", back.rect);
+    if back.clicked() {
+        out.commands.push(Command::StepBack);
+    }
+    let reset = ui
+        .button("⟲ Reset")
+        .on_hover_text(format!("Back to the scene's start ({})", commands::keys_label(CommandId::Reset)));
     state.record_rect("reset", reset.rect);
     if reset.clicked() {
         out.commands.push(Command::Reset);
     }
+    timeline(ui, app, state, out);
     let mut scale = app.time_scale;
     let slider = ui
         .add(egui::Slider::new(&mut scale, 0.1..=8.0).logarithmic(true).suffix("×").max_decimals(2))
-        .on_hover_text("Simulation speed ([ halves, ] doubles)");
+        .on_hover_text(format!(
+            "Simulation speed ({} and {} step through 0.1, 0.25, 0.5, 1, 2, 4, 8)",
+            commands::keys_label(CommandId::Slower),
+            commands::keys_label(CommandId::Faster)
+        ));
     if slider.changed() && scale.is_finite() && scale != app.time_scale {
         out.commands.push(Command::SetTimeScale(scale));
     }
     ui.separator();
     let view_3d = app.camera.mode == ViewMode::Orbit;
-    let view =
-        ui.selectable_label(view_3d, "3D").on_hover_text("Switch between the top view and the 3D view (Tab)");
+    let view = ui.selectable_label(view_3d, "3D").on_hover_text(format!(
+        "Switch between the top view and the 3D view ({})",
+        commands::keys_label(CommandId::ToggleView)
+    ));
     state.record_rect("view", view.rect);
     if view.clicked() {
         out.commands.push(Command::ToggleView);
     }
-    if ui.button("Fit").on_hover_text("Frame the whole scene (F)").clicked() {
+    if ui
+        .button("Fit")
+        .on_hover_text(format!("Frame the whole scene ({})", commands::keys_label(CommandId::FitView)))
+        .clicked()
+    {
         out.commands.push(Command::FitView);
     }
     let selected_agent = app.selected_agent();
     let compare = ui
         .add_enabled(selected_agent.is_some(), egui::Button::new("Compare"))
-        .on_hover_text("Clone the selected agent once per comparable behaviour (M)")
-        .on_disabled_hover_text("Select an agent to compare its behaviour with the others (M)");
+        .on_hover_text(format!(
+            "Clone the selected agent once per comparable behaviour ({})",
+            commands::keys_label(CommandId::Compare)
+        ))
+        .on_disabled_hover_text(format!(
+            "Select an agent to compare its behaviour with the others ({})",
+            commands::keys_label(CommandId::Compare)
+        ));
     state.record_rect("compare", compare.rect);
     if compare.clicked() {
         if let Some(agent) = selected_agent {
             out.commands.push(Command::Compare { agent });
         }
     }
-    let help = ui.selectable_label(state.help_open, "?").on_hover_text("Keys and mouse (F1 or ?)");
+    let help = ui
+        .selectable_label(state.help_open, "?")
+        .on_hover_text(format!("Keys and mouse ({})", commands::keys_label(CommandId::Help)));
     if help.clicked() {
         state.help_open = !state.help_open;
     }
@@ -129,12 +164,12 @@ fn file_menu(
     examples: &[(String, String)],
     out: &mut UiOutput,
 ) {
-    ui.menu_button("File", |ui| {
+    let button = ui.menu_button("File", |ui| {
         let mut request = None;
-        if ui.add(egui::Button::new("New").shortcut_text("Ctrl+N")).clicked() {
+        if menu_item(ui, app, CommandId::New) {
             request = Some(Request::New);
         }
-        if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+        if menu_item(ui, app, CommandId::Open) {
             request = Some(Request::OpenDialog);
         }
         ui.menu_button("Examples", |ui| {
@@ -161,42 +196,49 @@ fn file_menu(
             }
         });
         ui.separator();
-        if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+        if menu_item(ui, app, CommandId::Save) {
             request = Some(Request::Save);
         }
-        if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+        if menu_item(ui, app, CommandId::SaveAs) {
             request = Some(Request::SaveAs);
+        }
+        let revert = ui
+            .add_enabled(app.file.is_some() && app.dirty, egui::Button::new("Revert to saved"))
+            .on_hover_text("Reload the scene's file, dropping unsaved changes (asks first)");
+        if revert.clicked() {
+            request = Some(Request::Revert);
         }
         ui.separator();
         if ui.button("Export metrics CSV…").clicked() {
             request = Some(Request::ExportCsv);
         }
         ui.separator();
-        if ui.button("Quit").clicked() {
+        let quit = ui.button("Quit");
+        state.record_rect("menu:quit", quit.rect);
+        if quit.clicked() {
             request = Some(Request::Quit);
         }
+        state.record_rect("menu:File", ui.min_rect());
         if let Some(request) = request {
             ui.close_menu();
             state.request(request, app, out);
         }
     });
+    state.record_rect("menu_button:File", button.response.rect);
 }
 
 fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
     ui.menu_button("Edit", |ui| {
-        if ui.add_enabled(app.can_undo(), egui::Button::new("Undo").shortcut_text("Ctrl+Z")).clicked() {
-            out.commands.push(Command::Undo);
-            ui.close_menu();
-        }
-        if ui.add_enabled(app.can_redo(), egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z")).clicked() {
-            out.commands.push(Command::Redo);
-            ui.close_menu();
-        }
-        ui.separator();
-        let delete = egui::Button::new("Delete selection").shortcut_text("Delete");
-        if ui.add_enabled(app.selection.is_some(), delete).clicked() {
-            out.commands.push(Command::DeleteSelection);
-            ui.close_menu();
+        for id in [CommandId::Undo, CommandId::Redo, CommandId::Delete] {
+            if id == CommandId::Delete {
+                ui.separator();
+            }
+            if menu_item(ui, app, id) {
+                if let Some(command) = id.command(app) {
+                    out.commands.push(command);
+                }
+                ui.close_menu();
+            }
         }
         if ui.add_enabled(app.selection.is_some(), egui::Button::new("Select nothing")).clicked() {
             out.commands.push(Command::Select(None));
@@ -211,7 +253,7 @@ fn view_menu(ui: &mut egui::Ui, state: &mut UiState) {
         ui.checkbox(&mut state.panels.display, "Display toggles");
         ui.checkbox(&mut state.panels.metrics, "Metrics");
         ui.checkbox(&mut state.panels.plots, "Plots");
-        ui.checkbox(&mut state.help_open, "Help (F1)");
+        ui.checkbox(&mut state.help_open, format!("Help ({})", commands::shortcut(CommandId::Help)));
         ui.separator();
         ui.horizontal(|ui| {
             ui.label("UI scale");
@@ -219,4 +261,32 @@ fn view_menu(ui: &mut egui::Ui, state: &mut UiState) {
                 .on_hover_text("Size of the panels and text (for high-resolution screens)");
         });
     });
+}
+
+/// A menu entry for a command of the table: its name and shortcut from the table, greyed out
+/// when the table says it is not allowed now. Returns whether it was clicked.
+fn menu_item(ui: &mut egui::Ui, app: &App, id: CommandId) -> bool {
+    let button = egui::Button::new(commands::name(id)).shortcut_text(commands::shortcut(id));
+    ui.add_enabled(commands::enabled(id, app), button).clicked()
+}
+
+/// The timeline slider: every recorded step of the run, from the start (or the last edit) to the
+/// furthest step simulated; dragging it goes there (paused), metrics and plots following.
+fn timeline(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
+    let (first, furthest) = app.timeline.range().unwrap_or((app.world.steps, app.world.steps));
+    let dt = f64::from(app.world.dt);
+    let mut step = app.world.steps;
+    let slider = egui::Slider::new(&mut step, first..=furthest.max(first + 1))
+        .custom_formatter(move |steps, _| format!("{:.2} s", steps * dt))
+        .custom_parser(move |text| {
+            text.trim().trim_end_matches('s').trim().parse::<f64>().ok().map(|s| s / dt)
+        });
+    let response = ui
+        .add_enabled(furthest > first, slider)
+        .on_hover_text("Timeline: drag back and forth through the simulated run (pauses)")
+        .on_disabled_hover_text("Timeline: play first; then drag back and forth through the run");
+    state.record_rect("timeline", response.rect);
+    if response.changed() && step != app.world.steps {
+        out.commands.push(Command::Seek(step));
+    }
 }

@@ -345,8 +345,16 @@ fn expr_allows_constants_and_an_empty_z() {
 }
 
 #[test]
-fn expr_that_evaluates_to_nan_or_infinity_falls_back_to_zero() {
-    let curve = expr("ln(t)", "1/t", "t", 2.0).unwrap();
+fn expr_that_evaluates_to_nan_or_infinity_outside_its_range_falls_back_to_zero() {
+    // Finite over [1, 2], so accepted; T = 0 and T = -1 lie outside the checked range.
+    let curve = Curve::new(CurveKind::Expr {
+        x: "ln(t)".into(),
+        y: "1/t".into(),
+        z: "t".into(),
+        t_min: 1.0,
+        t_max: 2.0,
+    })
+    .unwrap();
     let p = curve.point(0.0);
     assert_eq!(p, Vec3::new(0.0, 0.0, 0.0));
     assert_eq!(curve.point(-1.0), Vec3::new(0.0, -1.0, -1.0));

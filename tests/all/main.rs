@@ -2,6 +2,7 @@
 //! macroquad and egui once instead of once per file. Shared helpers live in `scene_fixtures` and
 //! `ui_support`.
 
+mod behav_flocking;
 mod behav_props;
 mod behav_units;
 mod e2e_window;
@@ -15,10 +16,14 @@ mod paths_local;
 mod paths_props;
 mod planner_checker;
 mod planner_degenerate;
+mod planner_dense;
 mod planner_index;
 mod planner_index_cache;
 mod planner_ship;
 mod planner_walkthrough;
+mod robust_cli;
+mod robust_expr;
+mod robust_fuzz;
 mod scene_fixtures;
 mod scene_malformed;
 mod scene_no_panic;
@@ -26,6 +31,7 @@ mod scene_roundtrip;
 mod scene_save;
 mod scenes;
 mod tidy;
+mod ui_commands;
 mod ui_logic;
 mod ui_panels;
 mod ui_scenes;

@@ -4,7 +4,7 @@
 
 use crate::ui_support;
 
-use steerlab::app::tools::ShellAction;
+use steerlab::app::FileCommand;
 use steerlab::app::{App, Command, Selection, Tool};
 use steerlab::sim::World;
 use steerlab::ui::{RecoveryChoice, UiState};
@@ -146,7 +146,7 @@ fn new_with_unsaved_changes_asks_and_discard_goes_on() {
     let mut app = App::new(world_without_geometry(), None);
     app.dirty = true;
     let mut state = UiState::default();
-    state.queue(ShellAction::New);
+    state.queue(Command::File(FileCommand::New));
     let ctx = egui::Context::default();
     let out = frames(&ctx, &app, &mut state, 2);
     assert!(out.commands.is_empty(), "nothing happens before the answer");
@@ -161,7 +161,7 @@ fn cancel_in_the_unsaved_changes_question_keeps_the_scene() {
     let mut app = App::new(world_without_geometry(), None);
     app.dirty = true;
     let mut state = UiState::default();
-    state.queue(ShellAction::OpenFile("dropped.json".into()));
+    state.queue(Command::File(FileCommand::OpenPath("dropped.json".into())));
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "confirm:cancel");
     assert!(out.is_empty(), "{out:?}");
@@ -173,7 +173,7 @@ fn save_in_the_unsaved_changes_question_saves_then_goes_on() {
     let mut app = App::new(world_without_geometry(), Some("scenes/mine.json".into()));
     app.dirty = true;
     let mut state = UiState::default();
-    state.queue(ShellAction::OpenFile("other.json".into()));
+    state.queue(Command::File(FileCommand::OpenPath("other.json".into())));
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "confirm:save");
     assert_eq!(out.save_path, Some("scenes/mine.json".into()));
@@ -214,7 +214,7 @@ fn save_without_a_file_opens_the_save_dialog_and_with_one_saves_there() {
     let app = App::new(world_without_geometry(), None);
     let mut state = UiState::default();
     state.default_dir = std::env::temp_dir();
-    state.queue(ShellAction::Save);
+    state.queue(Command::File(FileCommand::Save));
     let ctx = egui::Context::default();
     let out = frames(&ctx, &app, &mut state, 2);
     assert_eq!(out.save_path, None);
@@ -226,7 +226,7 @@ fn save_without_a_file_opens_the_save_dialog_and_with_one_saves_there() {
 
     let app = App::new(world_without_geometry(), Some("here.json".into()));
     let mut state = UiState::default();
-    state.queue(ShellAction::Save);
+    state.queue(Command::File(FileCommand::Save));
     let out = frame(&ctx, &app, &mut state, Vec::new());
     assert_eq!(out.save_path, Some("here.json".into()));
 }
@@ -236,7 +236,7 @@ fn the_open_dialog_cancels_without_output() {
     let app = App::new(world_without_geometry(), None);
     let mut state = UiState::default();
     state.default_dir = std::env::temp_dir();
-    state.queue(ShellAction::Open);
+    state.queue(Command::File(FileCommand::OpenDialog));
     let ctx = settled(&app, &mut state);
     assert!(state.file_dialog.is_some());
     let out = click_widget(&ctx, &app, &mut state, "file_dialog:cancel");
@@ -260,9 +260,9 @@ fn the_recovery_prompt_returns_the_choice_once() {
 #[test]
 fn toggle_help_from_the_keyboard_opens_and_closes_the_overlay() {
     let mut state = UiState::default();
-    state.queue(ShellAction::ToggleHelp);
+    state.queue(Command::ToggleHelp);
     assert!(state.help_open);
-    state.queue(ShellAction::ToggleHelp);
+    state.queue(Command::ToggleHelp);
     assert!(!state.help_open);
 }
 
@@ -389,4 +389,168 @@ fn the_ui_scale_sets_the_zoom_factor_and_bad_values_fall_back_to_one() {
     state.ui_scale = f32::NAN;
     let _ = frames(&ctx, &app, &mut state, 2);
     assert_eq!(ctx.zoom_factor(), 1.0);
+}
+
+fn key_event(key: egui::Key) -> Vec<egui::Event> {
+    vec![egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    }]
+}
+
+#[test]
+fn opening_a_file_with_unsaved_changes_asks_once() {
+    let dir = std::env::temp_dir().join(format!("steerlab-open-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("other.json"), "{}").unwrap();
+    let mut app = App::new(world_without_geometry(), Some(dir.join("mine.json")));
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.queue(Command::File(FileCommand::OpenDialog));
+    let ctx = settled(&app, &mut state);
+    assert!(state.confirm.is_none(), "the dialog opens without asking");
+    assert!(state.file_dialog.is_some());
+    click_widget(&ctx, &app, &mut state, "file_dialog:entry:other.json");
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert_eq!(out.open_path, None, "not before the answer");
+    assert!(state.confirm.is_some(), "asked once the file is chosen");
+    let out = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(out.open_path, None);
+    let out = click_widget(&ctx, &app, &mut state, "confirm:discard");
+    assert_eq!(out.open_path, Some(dir.join("other.json")));
+    assert!(state.confirm.is_none(), "and not a second time");
+    let out = frames(&ctx, &app, &mut state, 3);
+    assert!(state.confirm.is_none() && out.is_empty(), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_save_dialog_takes_enter_and_esc_and_starts_in_the_last_folder_saved_to() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.example = Some("compare.json".into());
+    let mut state = UiState::default();
+    state.default_dir = std::env::temp_dir().join("examples-not-here");
+    state.home_dir = std::env::temp_dir();
+    state.queue(Command::File(FileCommand::Save));
+    let ctx = settled(&app, &mut state);
+    let dialog = state.file_dialog.as_ref().expect("Save on an example asks where");
+    assert_eq!(dialog.file_name, "compare.json");
+    assert_eq!(dialog.dir, std::fs::canonicalize(std::env::temp_dir()).unwrap(), "home, not the examples");
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Escape));
+    assert!(out.is_empty() && state.file_dialog.is_none(), "Esc cancels: {out:?}");
+
+    let saved_in = std::env::temp_dir().join(format!("steerlab-saved-{}", std::process::id()));
+    std::fs::create_dir_all(&saved_in).unwrap();
+    state.note_saved(&saved_in.join("first.json"));
+    state.queue(Command::File(FileCommand::SaveAs));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(
+        state.file_dialog.as_ref().map(|d| d.dir.clone()),
+        Some(std::fs::canonicalize(&saved_in).unwrap())
+    );
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Enter));
+    assert_eq!(
+        out.save_path,
+        Some(std::fs::canonicalize(&saved_in).unwrap().join("compare.json")),
+        "Enter saves"
+    );
+    let _ = std::fs::remove_dir_all(&saved_in);
+}
+
+#[test]
+fn the_unsaved_changes_question_takes_esc_as_cancel() {
+    let mut app = App::new(world_without_geometry(), None);
+    app.dirty = true;
+    let mut state = UiState::default();
+    state.queue(Command::File(FileCommand::New));
+    let ctx = settled(&app, &mut state);
+    assert!(state.confirm.is_some());
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Escape));
+    assert!(out.is_empty(), "{out:?}");
+    assert!(state.confirm.is_none());
+}
+
+#[test]
+fn the_help_overlay_fits_a_1280_by_800_window() {
+    let app = App::new(World::default(), None);
+    let mut state = UiState::default();
+    state.help_open = true;
+    let _ctx = settled(&app, &mut state);
+    let help = state.widget_rects["help"];
+    assert!(help.max.y <= 800.0 && help.min.y >= 0.0, "{help:?}");
+}
+
+fn world_with_agents(n: usize) -> World {
+    let mut world = world_without_geometry();
+    let template = world.agents[0].clone();
+    while world.agents.len() < n {
+        let mut agent = template.clone();
+        agent.name = format!("extra {}", world.agents.len());
+        world.agents.push(agent);
+    }
+    world
+}
+
+#[test]
+fn the_metrics_panel_grows_with_its_rows_and_the_status_bar_never_covers_them() {
+    for n in [2, 4, 7] {
+        let app = App::new(world_with_agents(n), None);
+        let mut state = UiState::default();
+        let _ctx = settled(&app, &mut state);
+        let panel = state.widget_rects["metrics_panel"];
+        let status = state.widget_rects["status_bar"];
+        assert!(
+            panel.max.y <= status.min.y + 0.5,
+            "{n} agents: {panel:?} overlaps the status bar {status:?}"
+        );
+        for row in 0..n {
+            let rect = state.widget_rects[&format!("metrics_row:{row}")];
+            assert!(
+                rect.min.y >= panel.min.y && rect.max.y <= panel.max.y,
+                "{n} agents: row {row} at {rect:?} is outside the panel {panel:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_long_metrics_table_is_capped_and_the_wheel_reaches_its_last_row() {
+    let n = 20;
+    let app = App::new(world_with_agents(n), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let panel = state.widget_rects["metrics_panel"];
+    assert!(panel.height() <= 800.0 / 3.0 + 1.0, "{panel:?}");
+    let last = state.widget_rects[&format!("metrics_row:{}", n - 1)];
+    assert!(last.min.y > panel.max.y, "twenty rows do not fit: the last starts below the panel");
+    let wheel = egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -2000.0),
+        modifiers: egui::Modifiers::NONE,
+    };
+    let over = egui::Event::PointerMoved(panel.center());
+    let _ = frame(&ctx, &app, &mut state, vec![over.clone()]);
+    for _ in 0..10 {
+        let _ = frame(&ctx, &app, &mut state, vec![over.clone(), wheel.clone()]);
+    }
+    let _ = frames(&ctx, &app, &mut state, 3);
+    let last = state.widget_rects[&format!("metrics_row:{}", n - 1)];
+    assert!(
+        last.max.y <= panel.max.y + 0.5 && last.min.y >= panel.min.y,
+        "the wheel scrolls to {last:?} in {panel:?}"
+    );
+}
+
+#[test]
+fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
+    let app = App::new(world_with_agents(3), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "show:1");
+    assert_eq!(out.commands, vec![Command::SetAgentVisible { agent: 1, visible: false }]);
+    let out = click_widget(&ctx, &app, &mut state, "solo:2");
+    assert_eq!(out.commands, vec![Command::Solo { agent: 2 }]);
 }

@@ -1,0 +1,205 @@
+//! Agent–agent collision avoidance (Reynolds' unaligned collision avoidance): predict the
+//! closest approach of each pair and steer away from the first threat.
+//!
+//! # Motivation
+//! Separation only reacts to agents that are already close; two agents crossing at speed meet
+//! before separation has time to act. Predicting when and how near each neighbour will pass lets
+//! an agent swerve early and only for real threats. OpenSteer's
+//! `steerToAvoidNeighbors` (unaligned collision avoidance) and gdx-ai's `CollisionAvoidance`.
+//!
+//! # Implementation
+//! For each neighbour, relative position `r = q − p` and velocity `u = v_q − v_p`; the time of
+//! closest approach is `t = −(r·u)/|u|²` and the miss distance `|r + u·t|` (exact; gdx-ai
+//! approximates it by `|r| − |u|·t`). A neighbour is a threat when `0 < t ≤ horizon` and the miss
+//! distance is below `2 · radius + margin` (both agents taken as the agent's size, as gdx-ai and
+//! OpenSteer do), or when it already overlaps. The earliest threat wins. The agent accelerates at
+//! full `max_acceleration` away from where the threat will be relative to it at the closest
+//! approach (`−(r + u·t)`), or away from where it is now when they already overlap or would pass
+//! exactly through each other (then sideways, to the agent's right, so two agents meeting head-on
+//! both turn right and pass). No threat: no steering.
+//!
+//! # Parameters
+//! `horizon` (seconds ahead), `margin` (world units of extra clearance), plus the agent's radius
+//! and `max_acceleration`; neighbours come from the spatial hash.
+
+use super::neighbourhood::{forward, Neighbour};
+use super::param::Param;
+use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of agent–agent collision avoidance.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CollisionAvoidanceParams {
+    /// Only approaches within this time ahead count (seconds, typically 0.5–3).
+    pub horizon: f32,
+    /// Extra clearance beyond touching (world units, typically 0–20).
+    pub margin: f32,
+}
+
+/// How far ahead approaches count.
+pub const HORIZON: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
+    key: "horizon",
+    label: "horizon",
+    unit: "s",
+    min: 0.0,
+    max: 10.0,
+    default: 1.5,
+    help: "Closest approaches further ahead than this are ignored.",
+};
+/// Extra clearance.
+pub const MARGIN: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Float,
+    key: "margin",
+    label: "margin",
+    unit: "u",
+    min: 0.0,
+    max: 200.0,
+    default: 4.0,
+    help: "Extra distance beyond touching that counts as a collision.",
+};
+
+impl CollisionAvoidanceParams {
+    /// The declarations of the fields, in field order.
+    pub const PARAMS: &'static [Param] = &[HORIZON, MARGIN];
+}
+
+impl Default for CollisionAvoidanceParams {
+    fn default() -> Self {
+        CollisionAvoidanceParams { horizon: HORIZON.default, margin: MARGIN.default }
+    }
+}
+
+/// Collision avoidance against `neighbours`. Returns [`Steering::Acceleration`].
+pub fn collision_avoidance(
+    k: &Kinematics,
+    limits: &Limits,
+    neighbours: &[Neighbour],
+    p: &CollisionAvoidanceParams,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
+    let mut earliest = f32::INFINITY;
+    let mut threat: Option<(Vec3, Vec3, f32)> = None; // (relative position now, at closest, t)
+    for n in neighbours {
+        let r = n.position - k.position;
+        let u = n.velocity - k.velocity;
+        if !r.is_finite() || !u.is_finite() {
+            continue;
+        }
+        if r.length_squared() < reach * reach {
+            // Already overlapping: the most urgent threat of all.
+            if earliest > 0.0 || threat.is_none() {
+                earliest = 0.0;
+                threat = Some((r, r, 0.0));
+            }
+            continue;
+        }
+        let speed_sq = u.length_squared();
+        if speed_sq <= 0.0 {
+            continue;
+        }
+        let t = -r.dot(u) / speed_sq;
+        if !(t > 0.0 && t <= p.horizon && t < earliest) {
+            continue;
+        }
+        let at_closest = r + u * t;
+        if at_closest.length_squared() < reach * reach {
+            earliest = t;
+            threat = Some((r, at_closest, t));
+        }
+    }
+    let Some((now, at_closest, t)) = threat else { return Steering::NONE };
+    let fwd = forward(k);
+    let right = Vec3::new(fwd.y, -fwd.x, 0.0);
+    let mut away = (-at_closest).normalize_or_zero();
+    if away == Vec3::ZERO {
+        away = (-now).normalize_or_zero();
+    }
+    if away == Vec3::ZERO || at_closest.length_squared() < 1e-6 * reach * reach {
+        // Passing straight through each other: swerve to the right.
+        away = right;
+    }
+    let linear = away * limits.max_acceleration.max(0.0);
+    if gizmos.is_enabled() {
+        let me_then = k.position + k.velocity * t;
+        gizmos.push(GizmoRole::Prediction, GizmoShape::Circle { center: me_then, radius: limits.radius });
+        gizmos.push(GizmoRole::CastHit, GizmoShape::Point(me_then + at_closest));
+        gizmos.push(GizmoRole::AvoidanceVector, GizmoShape::Arrow(k.position, k.position + linear * 0.25));
+    }
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::neighbourhood::testing;
+    use super::*;
+    use crate::behaviours::seek_acceleration;
+    use crate::sim::integrate;
+    use proptest::prelude::*;
+
+    /// Two agents crossing toward each other's start (offset by `offset`), each seeking its goal,
+    /// with or without collision avoidance; returns their closest distance.
+    fn crossing(avoid: bool, offset: f32) -> f32 {
+        let limits = Limits { radius: 8.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let mut a = Kinematics { position: Vec3::new(-200.0, 0.0, 0.0), ..Kinematics::default() };
+        let mut b = Kinematics { position: Vec3::new(200.0, offset, 0.0), ..Kinematics::default() };
+        let (goal_a, goal_b) = (Vec3::new(300.0, offset, 0.0), Vec3::new(-300.0, 0.0, 0.0));
+        let p = CollisionAvoidanceParams::default();
+        let mut closest = f32::INFINITY;
+        for _ in 0..400 {
+            closest = closest.min((a.position - b.position).length());
+            let steer = |me: &Kinematics, other: &Kinematics, goal: Vec3| {
+                let seek = seek_acceleration(me, &limits, goal);
+                let n = [Neighbour { position: other.position, velocity: other.velocity }];
+                match (avoid, collision_avoidance(me, &limits, &n, &p, &mut Gizmos::disabled())) {
+                    (true, Steering::Acceleration(x)) if x != Vec3::ZERO => Steering::Acceleration(x),
+                    _ => Steering::Acceleration(seek),
+                }
+            };
+            let (sa, sb) = (steer(&a, &b, goal_a), steer(&b, &a, goal_b));
+            integrate(&mut a, &limits, sa, 1.0 / 60.0);
+            integrate(&mut b, &limits, sb, 1.0 / 60.0);
+        }
+        closest
+    }
+
+    #[test]
+    fn agents_crossing_head_on_pass_without_touching_only_when_avoiding() {
+        for offset in [0.0, 3.0, -6.0, 10.0] {
+            assert!(crossing(false, offset) < 16.0, "without avoidance they meet (offset {offset})");
+            let with = crossing(true, offset);
+            assert!(with >= 16.0, "with avoidance closest {with} (offset {offset})");
+        }
+    }
+
+    #[test]
+    fn a_neighbour_that_will_miss_widely_or_is_moving_away_is_no_threat() {
+        let k = Kinematics { velocity: Vec3::new(100.0, 0.0, 0.0), ..Kinematics::default() };
+        let limits = Limits::default();
+        let p = CollisionAvoidanceParams::default();
+        let wide = Neighbour { position: Vec3::new(100.0, 60.0, 0.0), velocity: Vec3::new(-100.0, 0.0, 0.0) };
+        let leaving =
+            Neighbour { position: Vec3::new(-30.0, 0.0, 0.0), velocity: Vec3::new(-50.0, 0.0, 0.0) };
+        let later =
+            Neighbour { position: Vec3::new(1000.0, 0.0, 0.0), velocity: Vec3::new(-100.0, 0.0, 0.0) };
+        assert_eq!(
+            collision_avoidance(&k, &limits, &[wide, leaving, later], &p, &mut Gizmos::disabled()),
+            Steering::NONE
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn collision_avoidance_is_finite_and_within_the_acceleration_limit(
+            k in testing::kinematics(), limits in testing::limits(), neighbours in testing::neighbours(),
+            horizon in 0.0f32..10.0, margin in 0.0f32..200.0,
+        ) {
+            let p = CollisionAvoidanceParams { horizon, margin };
+            let s = collision_avoidance(&k, &limits, &neighbours, &p, &mut Gizmos::recording());
+            prop_assert!(testing::within_acceleration(s, &limits));
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! A spatial hash for neighbour queries among agents: rebuilt every step from a slice of
+//! positions, so the cost of finding an agent's neighbours stays flat as the crowd grows.
+//!
+//! Motivation: flocking, separation and agent–agent collision avoidance ask "who is within `r`
+//! of me?" for every agent every step. A brute-force scan costs N per agent (N² per step); a grid
+//! of cells as wide as the query radius costs the handful of agents in the nine cells around the
+//! agent, whatever N is. Yuka's `CellSpacePartitioning` and OpenSteer's `LQ` database do the same;
+//! this one hashes unbounded integer cells into a table sized to the crowd, so it needs no world
+//! bounds and an agent far away costs nothing extra.
+//!
+//! Implementation: [`NeighbourGrid::rebuild`] takes positions as a slice (structure-of-arrays:
+//! the caller keeps velocities and the rest in parallel slices) and gives each agent's cell
+//! `(⌊x/cell⌋, ⌊y/cell⌋)` a bucket: when the crowd's bounding box holds at most four cells per
+//! agent (a crowd of roughly even density) the bucket is the cell's row-major index in that box,
+//! so the cells of one row of a query are one contiguous range (three ranges per query instead of
+//! nine); otherwise (a sparse crowd, a far outlier) the cell is hashed into one of a power-of-two
+//! number of buckets, at least twice the agent count. Then it counting-sorts the agents by bucket: `order` lists agent indices bucket by bucket,
+//! stable, so the same positions always give the same order (deterministic), and
+//! `sorted_positions` holds their positions in that order, so a query reads contiguous memory.
+//! A hashed query visits the buckets of the cells its circle's bounding box overlaps (each bucket once,
+//! even when two cells hash to the same bucket) and filters candidates by exact distance, so
+//! hash collisions cost time, never correctness. Cells are 2D (x and y; scenes with agents live on
+//! z = 0); the distance test is 3D. Non-finite positions land in a cell of their own (the
+//! saturating float-to-int conversion) and are never within any finite distance.
+//! Callers that want their own arrays in cell order (the flocking benchmark) permute them by
+//! [`NeighbourGrid::order`], so neighbours are also neighbours in memory.
+//!
+//! Parameters: the cell size, normally the largest query radius (then a query visits at most
+//! 3 × 3 cells; larger radii visit more cells and stay correct).
+
+use glam::Vec3;
+
+/// Agents bucketed by cell, rebuilt from a slice of positions.
+#[derive(Clone, Debug, Default)]
+pub struct NeighbourGrid {
+    cell_size: f32,
+    inv_cell: f32,
+    /// `log2` of the bucket count (hashed mode).
+    bits: u32,
+    /// Dense mode: the grid's lowest cell and its width and height in cells; `None` = hashed.
+    dense: Option<DenseGrid>,
+    /// `starts[b]..starts[b + 1]` is bucket `b`'s range in `order` (length buckets + 1).
+    starts: Vec<u32>,
+    /// Agent indices, bucket by bucket, ascending within a bucket.
+    order: Vec<u32>,
+    /// Positions in `order`'s order.
+    sorted_positions: Vec<Vec3>,
+    /// Each agent's bucket, scratch for the sort.
+    agent_bucket: Vec<u32>,
+    /// Each bucket's next free slot, scratch for the sort.
+    cursor: Vec<u32>,
+}
+
+/// A dense row-major grid over the crowd's bounding box, used when it is small enough: then the
+/// cells of one row of a query are one contiguous range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DenseGrid {
+    min_x: i32,
+    min_y: i32,
+    width: i32,
+    height: i32,
+}
+
+/// The largest number of cells a query visits through the hash; beyond it (a radius many cells
+/// wide) the query scans every agent, which is still correct.
+const MAX_QUERY_CELLS: usize = 25;
+
+impl NeighbourGrid {
+    /// An empty grid.
+    pub fn new() -> Self {
+        NeighbourGrid::default()
+    }
+
+    /// Rebuilds the grid over `positions` with cells `cell_size` wide (clamped to a small
+    /// positive minimum; a non-finite size becomes 1).
+    pub fn rebuild(&mut self, positions: &[Vec3], cell_size: f32) {
+        let cell_size = if cell_size.is_finite() { cell_size.max(1e-3) } else { 1.0 };
+        self.cell_size = cell_size;
+        self.inv_cell = 1.0 / cell_size;
+        let n = positions.len();
+        // Dense when the bounding box of the finite positions has at most 4 cells per agent.
+        let mut bounds: Option<(i32, i32, i32, i32)> = None;
+        for p in positions.iter().filter(|p| p.is_finite()) {
+            let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
+            bounds = Some(match bounds {
+                None => (cx, cy, cx, cy),
+                Some((x0, y0, x1, y1)) => (x0.min(cx), y0.min(cy), x1.max(cx), y1.max(cy)),
+            });
+        }
+        self.dense = bounds.and_then(|(x0, y0, x1, y1)| {
+            let width = x1 as i64 - x0 as i64 + 1;
+            let height = y1 as i64 - y0 as i64 + 1;
+            (width * height <= (4 * n as i64).max(64)).then_some(DenseGrid {
+                min_x: x0,
+                min_y: y0,
+                width: width as i32,
+                height: height as i32,
+            })
+        });
+        // One extra bucket in dense mode holds the non-finite positions, never queried.
+        let buckets = match self.dense {
+            Some(g) => (g.width * g.height) as usize + 1,
+            None => (2 * n).max(16).next_power_of_two(),
+        };
+        self.bits = buckets.trailing_zeros();
+        self.starts.clear();
+        self.starts.resize(buckets + 1, 0);
+        self.agent_bucket.clear();
+        for p in positions {
+            let bucket = self.bucket_of_point(*p);
+            self.agent_bucket.push(bucket);
+            if let Some(count) = self.starts.get_mut(bucket as usize + 1) {
+                *count += 1;
+            }
+        }
+        for b in 1..self.starts.len() {
+            let previous = self.starts.get(b - 1).copied().unwrap_or(0);
+            if let Some(start) = self.starts.get_mut(b) {
+                *start += previous;
+            }
+        }
+        // Stable placement: a cursor per bucket, walked in agent order.
+        self.order.clear();
+        self.order.resize(n, 0);
+        self.sorted_positions.clear();
+        self.sorted_positions.resize(n, Vec3::ZERO);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts);
+        for (agent_idx, (&bucket, &position)) in self.agent_bucket.iter().zip(positions).enumerate() {
+            if let Some(slot) = self.cursor.get_mut(bucket as usize) {
+                let s = *slot as usize;
+                *slot += 1;
+                if let (Some(o), Some(sp)) = (self.order.get_mut(s), self.sorted_positions.get_mut(s)) {
+                    *o = agent_idx as u32;
+                    *sp = position;
+                }
+            }
+        }
+    }
+
+    /// The cell size of the last rebuild.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Number of agents indexed.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether no agent is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Agent indices in cell order: slot `s` holds agent `order()[s]`.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Positions in cell order (`sorted_positions()[s]` is agent `order()[s]`'s position).
+    pub fn sorted_positions(&self) -> &[Vec3] {
+        &self.sorted_positions
+    }
+
+    /// Calls `visit(slot, position)` for every indexed agent within `radius` of `point`
+    /// (distance ≤ radius, the point's own agent included if it is indexed), where `slot`
+    /// indexes [`Self::order`] and [`Self::sorted_positions`]. Each agent is visited once.
+    #[inline]
+    pub fn for_each_within(&self, point: Vec3, radius: f32, mut visit: impl FnMut(usize, Vec3)) {
+        if self.order.is_empty() || radius.is_nan() || radius < 0.0 || !point.is_finite() {
+            return;
+        }
+        let radius_sq = radius * radius;
+        let lo_x = cell_coord((point.x - radius) * self.inv_cell);
+        let hi_x = cell_coord((point.x + radius) * self.inv_cell);
+        let lo_y = cell_coord((point.y - radius) * self.inv_cell);
+        let hi_y = cell_coord((point.y + radius) * self.inv_cell);
+        let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
+        let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
+        if span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64 {
+            for (slot, &p) in self.sorted_positions.iter().enumerate() {
+                if p.is_finite() && (p - point).length_squared() <= radius_sq {
+                    visit(slot, p);
+                }
+            }
+            return;
+        }
+        if let Some(g) = self.dense {
+            // Rows of the query clipped to the grid; each row is one contiguous range.
+            let x0 = lo_x.max(g.min_x);
+            let x1 = hi_x.min(g.min_x + g.width - 1);
+            let y0 = lo_y.max(g.min_y);
+            let y1 = hi_y.min(g.min_y + g.height - 1);
+            if x0 > x1 || y0 > y1 {
+                return;
+            }
+            for cy in y0..=y1 {
+                let row = ((cy - g.min_y) * g.width) as usize;
+                let first = row + (x0 - g.min_x) as usize;
+                let last = row + (x1 - g.min_x) as usize;
+                let start = self.starts.get(first).copied().unwrap_or(0) as usize;
+                let end = self.starts.get(last + 1).copied().unwrap_or(0) as usize;
+                let Some(candidates) = self.sorted_positions.get(start..end) else { continue };
+                for (offset, &p) in candidates.iter().enumerate() {
+                    if (p - point).length_squared() <= radius_sq {
+                        visit(start + offset, p);
+                    }
+                }
+            }
+            return;
+        }
+        let mut seen = [u32::MAX; MAX_QUERY_CELLS];
+        let mut n_seen = 0;
+        for cy in lo_y..=hi_y {
+            for cx in lo_x..=hi_x {
+                let bucket = self.bucket_of_cell(cx, cy);
+                if seen.iter().take(n_seen).any(|&b| b == bucket) {
+                    continue;
+                }
+                if let Some(entry) = seen.get_mut(n_seen) {
+                    *entry = bucket;
+                    n_seen += 1;
+                }
+                let start = self.starts.get(bucket as usize).copied().unwrap_or(0) as usize;
+                let end = self.starts.get(bucket as usize + 1).copied().unwrap_or(0) as usize;
+                let Some(candidates) = self.sorted_positions.get(start..end) else { continue };
+                for (offset, &p) in candidates.iter().enumerate() {
+                    if (p - point).length_squared() <= radius_sq {
+                        visit(start + offset, p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The agent indices within `radius` of `point`, ascending, into `out` (cleared first).
+    pub fn neighbours_within(&self, point: Vec3, radius: f32, out: &mut Vec<u32>) {
+        out.clear();
+        self.for_each_within(point, radius, |slot, _| {
+            if let Some(&agent_idx) = self.order.get(slot) {
+                out.push(agent_idx);
+            }
+        });
+        out.sort_unstable();
+    }
+
+    #[inline]
+    fn bucket_of_point(&self, p: Vec3) -> u32 {
+        let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
+        match self.dense {
+            Some(g) if p.is_finite() => ((cy - g.min_y) * g.width + (cx - g.min_x)) as u32,
+            Some(g) => (g.width * g.height) as u32,
+            None => self.bucket_of_cell(cx, cy),
+        }
+    }
+
+    #[inline]
+    fn bucket_of_cell(&self, cx: i32, cy: i32) -> u32 {
+        let h = (cx as u32).wrapping_mul(0x9E37_79B1) ^ (cy as u32).wrapping_mul(0x85EB_CA77);
+        let h = h ^ (h >> 15);
+        let h = h.wrapping_mul(0x2C1B_3C6D);
+        // The top bits of a multiplicative hash are the well-mixed ones.
+        if self.bits == 0 {
+            0
+        } else {
+            h >> (32 - self.bits)
+        }
+    }
+}
+
+/// The integer cell of a scaled coordinate (saturating: NaN → 0, ±∞ → the extreme cells).
+#[inline]
+fn cell_coord(scaled: f32) -> i32 {
+    // `floor` without the libm call: truncate, then step down for negative non-integers.
+    let truncated = scaled as i32;
+    if (truncated as f32) > scaled {
+        truncated.saturating_sub(1)
+    } else {
+        truncated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute_force(positions: &[Vec3], point: Vec3, radius: f32) -> Vec<u32> {
+        positions
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| (**p - point).length_squared() <= radius * radius)
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
+    #[test]
+    fn query_finds_agents_across_cell_borders_and_negative_cells() {
+        let positions = vec![
+            Vec3::new(-0.5, -0.5, 0.0),
+            Vec3::new(0.5, 0.5, 0.0),
+            Vec3::new(9.9, 0.0, 0.0),
+            Vec3::new(10.1, 0.0, 0.0),
+            Vec3::new(-30.0, 4.0, 0.0),
+        ];
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&positions, 10.0);
+        let mut out = Vec::new();
+        grid.neighbours_within(Vec3::ZERO, 10.0, &mut out);
+        assert_eq!(out, vec![0, 1, 2]);
+        grid.neighbours_within(Vec3::new(10.0, 0.0, 0.0), 0.2, &mut out);
+        assert_eq!(out, vec![2, 3]);
+        grid.neighbours_within(Vec3::new(-30.0, 0.0, 0.0), 4.0, &mut out);
+        assert_eq!(out, vec![4]);
+    }
+
+    #[test]
+    fn non_finite_positions_are_indexed_but_never_found() {
+        let positions = vec![Vec3::new(f32::NAN, 0.0, 0.0), Vec3::splat(f32::INFINITY), Vec3::ZERO];
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&positions, 5.0);
+        let mut out = Vec::new();
+        grid.neighbours_within(Vec3::ZERO, 1e30, &mut out);
+        assert_eq!(out, vec![2]);
+        grid.neighbours_within(Vec3::new(f32::NAN, 0.0, 0.0), 1.0, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn rebuild_is_deterministic_and_stable_within_a_bucket() {
+        let positions: Vec<Vec3> = (0..50).map(|i| Vec3::new((i % 7) as f32, (i % 3) as f32, 0.0)).collect();
+        let mut a = NeighbourGrid::new();
+        let mut b = NeighbourGrid::new();
+        a.rebuild(&positions, 2.0);
+        b.rebuild(&positions, 2.0);
+        assert_eq!(a.order(), b.order());
+        // Within one bucket, agents keep their index order.
+        for w in a.order().windows(2) {
+            let (i, j) = (w[0] as usize, w[1] as usize);
+            if a.bucket_of_point(positions[i]) == a.bucket_of_point(positions[j]) {
+                assert!(i < j);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn queries_match_brute_force(
+            raw in proptest::collection::vec((-200.0f32..200.0, -200.0f32..200.0, -5.0f32..5.0), 0..300),
+            cell in 0.5f32..60.0,
+            radius in 0.0f32..120.0,
+            qx in -220.0f32..220.0,
+            qy in -220.0f32..220.0,
+            outlier in proptest::bool::ANY,
+        ) {
+            // A far outlier makes the bounding box sparse, so both the dense and the hashed
+            // layouts are exercised.
+            let mut positions: Vec<Vec3> = raw.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
+            if outlier {
+                positions.push(Vec3::new(1e6, -1e6, 0.0));
+            }
+            let mut grid = NeighbourGrid::new();
+            grid.rebuild(&positions, cell);
+            let point = Vec3::new(qx, qy, 0.0);
+            let mut out = Vec::new();
+            grid.neighbours_within(point, radius, &mut out);
+            prop_assert_eq!(out, brute_force(&positions, point, radius));
+            // Every agent of the crowd finds itself and exactly its brute-force neighbours.
+            for (i, &p) in positions.iter().enumerate().take(20) {
+                let mut found = Vec::new();
+                grid.neighbours_within(p, cell.min(radius), &mut found);
+                prop_assert!(found.contains(&(i as u32)));
+                prop_assert_eq!(found, brute_force(&positions, p, cell.min(radius)));
+            }
+        }
+    }
+}
