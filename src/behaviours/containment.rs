@@ -40,7 +40,6 @@ pub struct ContainmentParams {
 
 /// Look-ahead time.
 pub const LOOK_AHEAD: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "look_ahead",
     label: "look ahead",
     unit: "s",
@@ -52,7 +51,6 @@ pub const LOOK_AHEAD: Param = Param {
 };
 /// Margin.
 pub const MARGIN: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "margin",
     label: "margin",
     unit: "u",

@@ -36,7 +36,6 @@ pub struct FaceParams {
 
 /// Maximum turn rate.
 pub const MAX_ROTATION: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "max_rotation",
     label: "max rotation",
     unit: "rad/s",
@@ -48,7 +47,6 @@ pub const MAX_ROTATION: Param = Param {
 };
 /// Slow angle.
 pub const SLOW_ANGLE: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "slow_angle",
     label: "slow angle",
     unit: "rad",

@@ -40,7 +40,6 @@ pub struct FlowFieldParams {
 
 /// Look-ahead time.
 pub const LOOK_AHEAD: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "look_ahead",
     label: "look ahead",
     unit: "s",

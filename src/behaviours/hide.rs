@@ -39,7 +39,6 @@ pub struct HideParams {
 
 /// Clearance behind the obstacle.
 pub const DISTANCE_FROM_BOUNDARY: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "distance_from_boundary",
     label: "distance from obstacle",
     unit: "u",
@@ -51,7 +50,6 @@ pub const DISTANCE_FROM_BOUNDARY: Param = Param {
 };
 /// Slow radius.
 pub const SLOW_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     help: "Inside this distance of the hiding spot the agent slows down.",
     ..super::interpose::SLOW_RADIUS
 };

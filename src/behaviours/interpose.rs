@@ -32,7 +32,6 @@ pub struct InterposeParams {
 
 /// Slow radius.
 pub const SLOW_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "slow_radius",
     label: "slow radius",
     unit: "u",

@@ -44,7 +44,6 @@ pub struct LeaderFollowingParams {
 
 /// Distance behind.
 pub const BEHIND: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "behind",
     label: "behind",
     unit: "u",
@@ -56,7 +55,6 @@ pub const BEHIND: Param = Param {
 };
 /// Sight distance.
 pub const SIGHT_DISTANCE: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_distance",
     label: "sight distance",
     unit: "u",
@@ -68,7 +66,6 @@ pub const SIGHT_DISTANCE: Param = Param {
 };
 /// Sight radius.
 pub const SIGHT_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_radius",
     label: "sight radius",
     unit: "u",

@@ -45,7 +45,6 @@ pub struct OffsetPursuitParams {
 
 /// Slot offset ahead.
 pub const OFFSET_X: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "offset_x",
     label: "offset ahead",
     unit: "u",
@@ -57,7 +56,6 @@ pub const OFFSET_X: Param = Param {
 };
 /// Slot offset to the left.
 pub const OFFSET_Y: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "offset_y",
     label: "offset left",
     unit: "u",
@@ -69,7 +67,6 @@ pub const OFFSET_Y: Param = Param {
 };
 /// Approach time.
 pub const APPROACH_TIME: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "approach_time",
     label: "approach time",
     unit: "s",
