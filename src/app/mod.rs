@@ -191,6 +191,14 @@ pub enum Command {
         /// The new behaviour.
         behaviour: Behaviour,
     },
+    /// Replace the rest of an agent's list of behaviours and how the list is combined (the
+    /// inspector's list editor; consecutive edits of one agent merge into one undo step).
+    SetMix {
+        /// Agent index.
+        agent: usize,
+        /// The new combination, main slot and further entries.
+        mix: crate::sim::Mix,
+    },
     /// Change an agent's name, colour, limits and avoidance.
     SetAgentProperties {
         /// Agent index.
@@ -802,6 +810,17 @@ impl App {
                     self.checkpoint(Some((agent, 1)));
                     edit::set_behaviour(&mut self.world, agent, behaviour);
                     self.close_stale_planner_debug();
+                }
+            }
+            Command::SetMix { agent, mut mix } => {
+                let valid =
+                    mix.more.iter().all(|entry| edit::behaviour_is_valid(&self.world, &entry.behaviour));
+                if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
+                    self.checkpoint(Some((agent, 3)));
+                    mix.reset_states();
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.mix = mix;
+                    }
                 }
             }
             Command::SetAgentProperties { agent, name, color, limits, avoid_obstacles } => {

@@ -159,6 +159,12 @@ fn agent_inspector(
     commands.extend(behaviour_editor(ui, app, state, agent_idx, waypoint));
 
     ui.separator();
+    ui.strong("Behaviour list").on_hover_text(
+        "The main behaviour above is entry 1; more entries are combined with it by weighted blending or by priority",
+    );
+    commands.extend(super::mix_editor::mix_editor(ui, app, state, agent_idx));
+
+    ui.separator();
     let k = &agent.kinematics;
     ui.label(format!(
         "position ({:.1}, {:.1}, {:.1}) · speed {:.1} units/s{}",

@@ -6,6 +6,7 @@ mod behav_flocking;
 mod behav_props;
 mod behav_units;
 mod e2e_window;
+mod mix_list;
 mod p3d_app;
 mod p3d_fire;
 mod p3d_ui;
