@@ -467,12 +467,14 @@ impl FlockBench {
 
     /// One fixed step of 1/60 s.
     pub fn step(&mut self) {
-        use crate::behaviours::{alignment, cohesion, separation, wander, Gizmos, Steering};
+        use crate::behaviours::flocking::{flocking, FlockingWeights};
+        use crate::behaviours::{wander, Gizmos, Steering};
         const DT: f32 = 1.0 / 60.0;
         let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0 };
+        let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
         // Cell order: the grid's sorted positions become the positions, and the other arrays follow.
         self.grid.rebuild(&self.positions, self.radius);
@@ -514,17 +516,12 @@ impl FlockBench {
             });
             neighbour_count += self.buffer.len() as u64;
             let mut k = Kinematics { position, velocity, orientation: 0.0 };
-            let parts = [
-                (2.0, separation::separation(&k, &limits, &self.buffer, &separation_p, &mut gizmos)),
-                (1.0, alignment::alignment(&k, &limits, &self.buffer, &alignment_p, &mut gizmos)),
-                (1.0, cohesion::cohesion(&k, &limits, &self.buffer, &cohesion_p, &mut gizmos)),
-                (0.5, wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)),
-            ];
-            let mut linear = Vec3::ZERO;
-            for (weight, steering) in parts {
-                if let Steering::Acceleration(a) = steering {
-                    linear += a * weight;
-                }
+            let mut linear =
+                flocking(&k, &limits, &self.buffer, &separation_p, &alignment_p, &cohesion_p, &weights);
+            if let Steering::Acceleration(a) =
+                wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)
+            {
+                linear += a * 0.5;
             }
             crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
             let side = 2.0 * self.half_side;
@@ -573,20 +570,49 @@ impl FlockBench {
     }
 }
 
-/// Nanoseconds per agent-step of the flocking kernel with `n_boids`, over `steps` steps after
-/// a warm-up of 10 steps; also returns the mean neighbour count and the polarization at the end.
-pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> (f64, f64, f64) {
+/// What one run of the flocking benchmark measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockTiming {
+    /// Wall-clock nanoseconds per agent-step.
+    pub wall_ns: f64,
+    /// On-CPU nanoseconds per agent-step of this thread (Linux `/proc/thread-self/schedstat`;
+    /// unaffected by other processes taking the cores), if available.
+    pub cpu_ns: Option<f64>,
+    /// Mean neighbours per boid in the last step.
+    pub neighbours: f64,
+    /// Polarization at the end.
+    pub polarization: f64,
+}
+
+/// This thread's time on a CPU in nanoseconds, where Linux reports it.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Times the flocking kernel with `n_boids` over `steps` steps after a warm-up of 10 steps.
+pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> FlockTiming {
     let mut flock = FlockBench::new(n_boids);
     for _ in 0..10 {
         flock.step();
     }
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     for _ in 0..steps {
         flock.step();
     }
     let elapsed = start.elapsed().as_nanos() as f64;
-    let ns = elapsed / (n_boids.max(1) as f64 * steps.max(1) as f64);
-    (ns, flock.mean_neighbours(), flock.polarization())
+    let agent_steps = n_boids.max(1) as f64 * steps.max(1) as f64;
+    let cpu_ns = match (cpu_start, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / agent_steps),
+        _ => None,
+    };
+    FlockTiming {
+        wall_ns: elapsed / agent_steps,
+        cpu_ns,
+        neighbours: flock.mean_neighbours(),
+        polarization: flock.polarization(),
+    }
 }
 
 /// Prints the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
@@ -596,11 +622,13 @@ pub fn print_flocking(quick: bool) {
         "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
          (as Yuka's flock.mjs)"
     );
-    println!("{:<24}{:>14}{:>14}{:>14}", "boids", "ns/agent-step", "neighbours", "polarization");
+    println!("{:<24}{:>14}{:>14}{:>14}{:>14}", "boids", "wall ns", "cpu ns", "neighbours", "polarization");
     for &n in sizes {
         let steps =
             if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
-        let (ns, neighbours, polarization) = flock_ns_per_agent_step(n, steps);
-        println!("{:<24}{:>14.1}{:>14.2}{:>14.3}", n, ns, neighbours, polarization);
+        let t = flock_ns_per_agent_step(n, steps);
+        let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
+        println!("{:<24}{:>14.1}{:>14}{:>14.2}{:>14.3}", n, t.wall_ns, cpu, t.neighbours, t.polarization);
     }
+    println!("(ns per agent-step; cpu = this thread's time on a core, which other processes cannot inflate)");
 }

@@ -85,6 +85,30 @@ enum Command {
         #[arg(long, default_value = "1280x800")]
         size: String,
     },
+    /// Fuzz the scene reader and the simulation with mutations of the shipped scenes.
+    Fuzz {
+        /// Number of cases.
+        #[arg(long, default_value_t = 3000)]
+        cases: u64,
+        /// Number of the first case (to reproduce one case of a long run).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Seed of the mutations.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Fixed steps each accepted case runs.
+        #[arg(long, default_value_t = 120)]
+        steps: u32,
+        /// Every K-th case also runs through this binary as its own process (0: never).
+        #[arg(long, default_value_t = 100, value_name = "K")]
+        process_every: u64,
+        /// The folder of seed scenes.
+        #[arg(long, default_value = "scenes")]
+        scenes: PathBuf,
+        /// Where to write failing cases.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
     /// Print nanoseconds per agent-step for each behaviour and planner timings.
     Bench {
         /// Fewer steps and smaller sizes (a smoke run).
@@ -114,6 +138,19 @@ fn main() -> ExitCode {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
         Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
+        Some(Command::Fuzz { cases, first, seed, steps, process_every, scenes, save }) => {
+            let config = steerlab::fuzz::FuzzConfig {
+                cases,
+                first,
+                seed,
+                steps,
+                process_every,
+                binary: std::env::current_exe().ok(),
+                save_dir: save,
+                ..Default::default()
+            };
+            fuzz_command(&config, &scenes)
+        }
         Some(Command::Bench { quick, flock: true }) => {
             steerlab::bench::print_flocking(quick);
             ExitCode::SUCCESS
@@ -485,6 +522,48 @@ fn shot(
         ExitCode::SUCCESS
     } else {
         fail(format!("{}: the picture was not written", out.display()))
+    }
+}
+
+fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode {
+    let seeds = match steerlab::fuzz::seed_scenes(scenes) {
+        Ok(seeds) => seeds,
+        Err(err) => return fail(err),
+    };
+    let report = steerlab::fuzz::fuzz(config, &seeds, |r| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{} cases, {} failures, {:.0} s",
+            r.cases,
+            r.failures.len(),
+            r.elapsed.as_secs_f64()
+        );
+    });
+    let mut text = String::new();
+    for failure in &report.failures {
+        text.push_str(&format!("FAIL case {} (seed {}): {}\n", failure.case, config.seed, failure.problem));
+    }
+    text.push_str(&format!(
+        "{} cases from {} scenes (seed {}, first {}, {} steps each): {} accepted, {} refused, {} failures; \
+         {} also run as processes; {:.1} s, {:.0} cases/s, slowest case {:.0} ms\n",
+        report.cases,
+        seeds.len(),
+        config.seed,
+        config.first,
+        config.steps,
+        report.accepted,
+        report.refused,
+        report.failures.len(),
+        report.process_cases,
+        report.elapsed.as_secs_f64(),
+        report.cases as f64 / report.elapsed.as_secs_f64().max(1e-9),
+        report.slowest_case.as_secs_f64() * 1000.0
+    ));
+    let code = emit(&text);
+    if report.failures.is_empty() {
+        code
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod commands;
 pub mod edit;
 pub mod history;
 pub mod planner_debug;
+pub mod timeline;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
@@ -333,6 +334,10 @@ pub enum Command {
         /// Shown?
         visible: bool,
     },
+    /// Go to this step of the recorded run (the timeline slider; pauses).
+    Seek(u64),
+    /// One step back along the recorded run (pauses).
+    StepBack,
     /// Show only this agent; when it is already the only one shown, show every agent again.
     Solo {
         /// Agent index.
@@ -404,6 +409,8 @@ pub struct App {
     pub planner_debug: Option<PlannerDebug>,
     /// Names of the agents hidden in the view and the plots (they still run and have metrics).
     pub hidden: std::collections::BTreeSet<String>,
+    /// Keyframes of the run, for scrubbing and stepping back.
+    pub timeline: timeline::Timeline,
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
@@ -435,6 +442,7 @@ impl App {
             plan_time_us: Vec::new(),
             planner_debug: None,
             hidden: std::collections::BTreeSet::new(),
+            timeline: timeline::Timeline::default(),
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -468,6 +476,7 @@ impl App {
         self.world.set_gizmos_enabled(true);
         self.world.reset();
         self.hidden.clear();
+        self.timeline.clear();
         self.trails.clear();
         self.history.clear();
         self.tool_state = tools::ToolState::default();
@@ -549,6 +558,8 @@ impl App {
     /// `merge_key` in a row share one snapshot (a slider drag is one undo step).
     pub fn checkpoint(&mut self, merge_key: Option<(usize, u8)>) {
         self.dirty = true;
+        // The recorded run belongs to the scene before the edit.
+        self.timeline.clear();
         self.redo.clear();
         if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
             return;
@@ -568,6 +579,7 @@ impl App {
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
         self.trails.resize(self.world.agents.len());
         self.dirty = true;
+        self.timeline.clear();
         self.close_stale_planner_debug();
     }
 
@@ -616,9 +628,39 @@ impl App {
     pub fn step_once(&mut self) {
         self.previous_positions.clear();
         self.previous_positions.extend(self.world.agents.iter().map(|a| a.kinematics.position));
+        self.timeline.start_if_empty(&self.world);
         self.world.step();
+        self.timeline.record(&self.world);
         self.trails.record(&self.world);
         self.history.record(&self.world);
+    }
+
+    /// Goes to step `target` of the recorded run (clamped to it) and pauses: restores the last
+    /// keyframe at or before it and re-simulates the steps in between, bit for bit as they ran.
+    pub fn seek(&mut self, target: u64) {
+        self.timeline.start_if_empty(&self.world);
+        let Some((first, furthest)) = self.timeline.range() else { return };
+        let target = target.clamp(first, furthest);
+        self.running = false;
+        self.accumulator = 0.0;
+        self.interpolation = 0.0;
+        if target == self.world.steps {
+            return;
+        }
+        // Forward within the same keyframe interval: just run on from here.
+        let run_on = target > self.world.steps
+            && self.timeline.keyframe_before(target).is_none_or(|k| k.steps <= self.world.steps);
+        if !run_on {
+            let Some(keyframe) = self.timeline.keyframe_before(target) else { return };
+            self.world = keyframe.clone();
+            self.history.truncate_after(self.world.time());
+            self.trails.clear();
+            self.planner_debug = None;
+        }
+        while self.world.steps < target {
+            self.step_once();
+        }
+        self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
     }
 
     /// Advances by `frame_seconds` of wall time (scaled by the time scale) in fixed steps;
@@ -674,6 +716,8 @@ impl App {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::File(_) | Command::ToggleHelp => {}
+            Command::Seek(step) => self.seek(step),
+            Command::StepBack => self.seek(self.world.steps.saturating_sub(1)),
             Command::SetAgentVisible { agent, visible } => {
                 if let Some(a) = self.world.agents.get(agent) {
                     if visible {
@@ -715,6 +759,7 @@ impl App {
                 self.interpolation = 0.0;
             }
             Command::Reset => {
+                self.timeline.clear();
                 self.world.reset();
                 self.trails.clear();
                 self.history.clear();
@@ -772,7 +817,7 @@ impl App {
                         a.name = name;
                         a.color = color;
                         a.limits = limits;
-                        a.avoid_obstacles = avoid_obstacles;
+                        a.set_avoid_obstacles(avoid_obstacles, crate::behaviours::AvoidParams::default());
                     }
                 }
             }
@@ -784,7 +829,8 @@ impl App {
                         let name = edit::unique_agent_name(&self.world, kind.label());
                         let start = Kinematics { position, velocity: Vec3::ZERO, orientation: 0.0 };
                         let mut agent = Agent::new(name, colour, start, Limits::default(), behaviour);
-                        agent.avoid_obstacles = !self.world.obstacles.is_empty();
+                        let avoid = !self.world.obstacles.is_empty();
+                        agent.set_avoid_obstacles(avoid, crate::behaviours::AvoidParams::default());
                         self.world.agents.push(agent);
                         let idx = self.world.agents.len() - 1;
                         self.world.reset_agent(idx);

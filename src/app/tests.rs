@@ -620,3 +620,91 @@ fn opening_a_scene_in_3d_frames_the_new_scene() {
     let centre = app.camera.project_orbit(Vec3::new(5200.0, 5000.0, 0.0));
     assert!(centre.is_some_and(|s| s.x > 0.0 && s.x < SCREEN.x && s.y > 0.0 && s.y < SCREEN.y), "{centre:?}");
 }
+
+fn racing_app() -> App {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::new(-150.0, 30.0, 0.0), kind: BehaviourKind::Projected });
+    app.apply(Command::AddAgent { position: Vec3::new(-150.0, -30.0, 0.0), kind: BehaviourKind::Predictive });
+    app.apply(Command::Select(None));
+    app.apply(Command::AddAgent { position: Vec3::new(0.0, -100.0, 0.0), kind: BehaviourKind::Arrive });
+    app
+}
+
+fn snapshot(app: &App) -> (u64, Vec<Vec3>, Vec<Vec3>, String) {
+    (
+        app.world.steps,
+        app.world.agents.iter().map(|a| a.kinematics.position).collect(),
+        app.world.agents.iter().map(|a| a.kinematics.velocity).collect(),
+        format!("{:?}", app.metrics()),
+    )
+}
+
+#[test]
+fn scrubbing_back_and_forth_gives_the_run_bit_for_bit() {
+    let mut app = racing_app();
+    let mut run = vec![snapshot(&app)];
+    for _ in 0..250 {
+        app.step_once();
+        run.push(snapshot(&app));
+    }
+    assert_eq!(app.timeline.range(), Some((0, 250)));
+    for target in [137u64, 0, 60, 59, 61, 250, 200, 1, 249] {
+        app.apply(Command::Seek(target));
+        assert!(!app.running, "scrubbing pauses");
+        assert_eq!(snapshot(&app), run[target as usize], "at step {target}");
+        assert!(app.history.series(0).all(|s| s.time <= app.world.time() + 1e-9), "plots follow");
+    }
+    app.apply(Command::Seek(250));
+    for expected in (240..250).rev() {
+        key(&mut app, Key::Left, false, false);
+        assert_eq!(snapshot(&app), run[expected], "← steps back to {expected}");
+    }
+    key(&mut app, Key::Right, false, false);
+    assert_eq!(snapshot(&app), run[241], "→ steps forward along the same run");
+    app.apply(Command::Seek(10_000));
+    assert_eq!(app.world.steps, 250, "clamped to the furthest step recorded");
+}
+
+#[test]
+fn an_edit_starts_the_timeline_again_from_the_edited_world() {
+    let mut app = racing_app();
+    for _ in 0..130 {
+        app.step_once();
+    }
+    app.apply(Command::Seek(70));
+    app.apply(Command::AddObstacle { position: Vec3::new(0.0, 300.0, 0.0), radius: 10.0 });
+    assert!(app.timeline.is_empty(), "the recorded run was another scene's");
+    app.apply(Command::Seek(0));
+    assert_eq!(app.world.steps, 70, "nothing before the edit to go back to");
+    assert_eq!(app.world.obstacles.len(), 1, "and the edit is kept");
+    for _ in 0..10 {
+        app.step_once();
+    }
+    app.apply(Command::Seek(72));
+    assert_eq!(app.world.steps, 72);
+    assert_eq!(app.world.obstacles.len(), 1);
+}
+
+#[test]
+fn a_crowd_keeps_fewer_keyframes_and_the_timeline_stops_growing() {
+    let mut world = world_with_path();
+    let template = {
+        let mut app = app_with(world.clone());
+        app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+        app.world.agents[0].clone()
+    };
+    for i in 0..(timeline::KEYFRAME_AGENT_BUDGET / 2) / 100 * 100 / 1000 {
+        let mut agent = template.clone();
+        agent.name = format!("a{i}");
+        world.agents.push(agent);
+    }
+    let mut app = app_with(world);
+    let n = app.world.agents.len().max(1);
+    let capacity = (timeline::KEYFRAME_AGENT_BUDGET / n).clamp(2, timeline::MAX_KEYFRAMES) as u64;
+    let steps = (capacity + 3) * timeline::KEYFRAME_EVERY;
+    for _ in 0..steps {
+        app.step_once();
+    }
+    let (_, furthest) = app.timeline.range().unwrap_or_default();
+    assert!(furthest <= capacity * timeline::KEYFRAME_EVERY, "furthest {furthest}, capacity {capacity}");
+}

@@ -23,7 +23,7 @@
 //! `look_ahead` (seconds), `margin` (world units), plus the agent's limits; the polygon comes
 //! from the scene.
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,6 @@ pub struct ContainmentParams {
 
 /// Look-ahead time.
 pub const LOOK_AHEAD: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "look_ahead",
     label: "look ahead",
     unit: "s",
@@ -48,10 +47,10 @@ pub const LOOK_AHEAD: Param = Param {
     max: 10.0,
     default: 0.5,
     help: "How far ahead along its velocity the agent checks the region's boundary.",
+    kind: ParamKind::Float,
 };
 /// Margin.
 pub const MARGIN: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "margin",
     label: "margin",
     unit: "u",
@@ -59,6 +58,7 @@ pub const MARGIN: Param = Param {
     max: 1000.0,
     default: 30.0,
     help: "Distance from the boundary at which the agent starts to turn back in.",
+    kind: ParamKind::Float,
 };
 
 impl ContainmentParams {

@@ -19,7 +19,7 @@
 //! # Parameters
 //! `max_rotation` (radians per second) and `slow_angle` (radians).
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::Kinematics;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,6 @@ pub struct FaceParams {
 
 /// Maximum turn rate.
 pub const MAX_ROTATION: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "max_rotation",
     label: "max rotation",
     unit: "rad/s",
@@ -44,10 +43,10 @@ pub const MAX_ROTATION: Param = Param {
     max: 100.0,
     default: 6.0,
     help: "The fastest the agent turns its heading.",
+    kind: ParamKind::Float,
 };
 /// Slow angle.
 pub const SLOW_ANGLE: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "slow_angle",
     label: "slow angle",
     unit: "rad",
@@ -55,6 +54,7 @@ pub const SLOW_ANGLE: Param = Param {
     max: std::f32::consts::PI,
     default: 0.5,
     help: "Inside this heading error the turn slows down, so the heading settles without overshoot.",
+    kind: ParamKind::Float,
 };
 
 impl FaceParams {

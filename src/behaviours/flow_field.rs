@@ -21,7 +21,7 @@
 //! # Parameters
 //! `look_ahead` (seconds), plus the agent's limits; the field comes from the scene.
 
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::wander::SeededRng;
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
@@ -40,7 +40,6 @@ pub struct FlowFieldParams {
 
 /// Look-ahead time.
 pub const LOOK_AHEAD: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "look_ahead",
     label: "look ahead",
     unit: "s",
@@ -48,6 +47,7 @@ pub const LOOK_AHEAD: Param = Param {
     max: 10.0,
     default: 0.2,
     help: "How far ahead along its velocity the agent reads the field.",
+    kind: ParamKind::Float,
 };
 
 impl FlowFieldParams {

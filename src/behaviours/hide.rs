@@ -20,7 +20,7 @@
 
 use super::arrive::{arrive, ArriveParams};
 use super::evade::evade;
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::pursuit::PursuitParams;
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use crate::geometry::Sphere;
@@ -39,7 +39,6 @@ pub struct HideParams {
 
 /// Clearance behind the obstacle.
 pub const DISTANCE_FROM_BOUNDARY: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "distance_from_boundary",
     label: "distance from obstacle",
     unit: "u",
@@ -47,10 +46,10 @@ pub const DISTANCE_FROM_BOUNDARY: Param = Param {
     max: 500.0,
     default: 10.0,
     help: "Gap between the obstacle and the agent at the hiding spot.",
+    kind: ParamKind::Float,
 };
 /// Slow radius.
 pub const SLOW_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     help: "Inside this distance of the hiding spot the agent slows down.",
     ..super::interpose::SLOW_RADIUS
 };

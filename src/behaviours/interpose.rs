@@ -17,7 +17,7 @@
 //! `slow_radius` (world units), plus the agent's limits; the two agents are others' kinematics.
 
 use super::arrive::{arrive, ArriveParams};
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -32,7 +32,6 @@ pub struct InterposeParams {
 
 /// Slow radius.
 pub const SLOW_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "slow_radius",
     label: "slow radius",
     unit: "u",
@@ -40,6 +39,7 @@ pub const SLOW_RADIUS: Param = Param {
     max: 2000.0,
     default: 60.0,
     help: "Inside this distance of the point between the two agents the agent slows down.",
+    kind: ParamKind::Float,
 };
 
 impl InterposeParams {

@@ -21,7 +21,7 @@
 
 use super::neighbourhood::forward;
 use super::offset_pursuit::hold_slot;
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -44,7 +44,6 @@ pub struct LeaderFollowingParams {
 
 /// Distance behind.
 pub const BEHIND: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "behind",
     label: "behind",
     unit: "u",
@@ -52,10 +51,10 @@ pub const BEHIND: Param = Param {
     max: 2000.0,
     default: 50.0,
     help: "How far behind the leader the follow point is.",
+    kind: ParamKind::Float,
 };
 /// Sight distance.
 pub const SIGHT_DISTANCE: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_distance",
     label: "sight distance",
     unit: "u",
@@ -63,10 +62,10 @@ pub const SIGHT_DISTANCE: Param = Param {
     max: 2000.0,
     default: 80.0,
     help: "Length of the zone ahead of the leader that followers keep clear.",
+    kind: ParamKind::Float,
 };
 /// Sight radius.
 pub const SIGHT_RADIUS: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "sight_radius",
     label: "sight radius",
     unit: "u",
@@ -74,6 +73,7 @@ pub const SIGHT_RADIUS: Param = Param {
     max: 1000.0,
     default: 25.0,
     help: "Half-width of the zone ahead of the leader that followers keep clear.",
+    kind: ParamKind::Float,
 };
 
 impl LeaderFollowingParams {

@@ -24,7 +24,7 @@
 //! (seconds), plus the agent's limits; the leader is another agent's kinematics.
 
 use super::neighbourhood::forward;
-use super::param::Param;
+use super::param::{Param, ParamKind};
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -45,7 +45,6 @@ pub struct OffsetPursuitParams {
 
 /// Slot offset ahead.
 pub const OFFSET_X: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "offset_x",
     label: "offset ahead",
     unit: "u",
@@ -53,10 +52,10 @@ pub const OFFSET_X: Param = Param {
     max: 2000.0,
     default: -40.0,
     help: "The slot's distance ahead of the leader (negative: behind).",
+    kind: ParamKind::Float,
 };
 /// Slot offset to the left.
 pub const OFFSET_Y: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "offset_y",
     label: "offset left",
     unit: "u",
@@ -64,10 +63,10 @@ pub const OFFSET_Y: Param = Param {
     max: 2000.0,
     default: 30.0,
     help: "The slot's distance to the leader's left (negative: right).",
+    kind: ParamKind::Float,
 };
 /// Approach time.
 pub const APPROACH_TIME: Param = Param {
-    kind: crate::behaviours::param::ParamKind::Float,
     key: "approach_time",
     label: "approach time",
     unit: "s",
@@ -75,6 +74,7 @@ pub const APPROACH_TIME: Param = Param {
     max: 10.0,
     default: 0.5,
     help: "Time over which the follower closes the distance to its slot.",
+    kind: ParamKind::Float,
 };
 
 impl OffsetPursuitParams {

@@ -84,7 +84,7 @@ fn agent_inspector(
     let mut name = agent.name.clone();
     let mut colour = [agent.color.0, agent.color.1, agent.color.2];
     let Limits { mut radius, mut max_speed, mut max_acceleration } = agent.limits;
-    let mut avoid_obstacles = agent.avoid_obstacles;
+    let mut avoid_obstacles = agent.avoids_obstacles();
     let mut changed = false;
     egui::Grid::new("agent_properties").num_columns(2).show(ui, |ui| {
         ui.label("name");

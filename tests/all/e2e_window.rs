@@ -731,3 +731,78 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
         "the killed session's obstacle is back"
     );
 }
+
+#[test]
+fn left_steps_back_along_the_run_and_the_timeline_slider_scrubs_it() {
+    if !tools_available("timeline") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("timeline", "compare.json");
+    app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 150), "a run to scrub");
+    app.key("space");
+    let paused = app.wait_for(|s| s["running"] == false, "pause");
+    app.settle();
+    let paused = app.wait_for(|s| s["steps"] == paused["steps"] || s["running"] == false, "settled");
+    let at = paused["steps"].as_u64().unwrap();
+    let positions_at = paused["positions"].clone();
+    for n in 1..=3 {
+        app.key("Left");
+        app.wait_for(|s| s["steps"].as_u64() == Some(at - n), "one step back");
+    }
+    app.key("Right");
+    app.key("Right");
+    app.key("Right");
+    let state = app.wait_for(|s| s["steps"].as_u64() == Some(at), "forward again");
+    assert_eq!(state["positions"], positions_at, "stepping back and forth lands on the same run");
+    // The slider: a click near its left end goes back to the start of the run.
+    let state = app.state();
+    let r = &state["rects"]["timeline"];
+    let (x0, y0, y1) =
+        (r[0].as_f64().unwrap() as f32, r[1].as_f64().unwrap() as f32, r[3].as_f64().unwrap() as f32);
+    // Press on the slider's rail and drag its handle to the left end, as a person scrubs.
+    let y = format!("{}", ((y0 + y1) / 2.0).round() as i32);
+    app.xdotool(&["mousemove", "--sync", &format!("{}", (x0 + 60.0) as i32), &y]);
+    app.settle();
+    app.xdotool(&["mousedown", "1"]);
+    app.settle();
+    app.xdotool(&["mousemove", "--sync", &format!("{}", (x0 - 20.0) as i32), &y]);
+    app.settle();
+    app.xdotool(&["mouseup", "1"]);
+    let state = app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n < at / 4), "scrubbed back");
+    assert_eq!(state["running"], false);
+    assert_eq!(state["timeline"][1].as_u64(), Some(at), "the recorded run is kept to scrub forward");
+}
+
+#[test]
+fn the_built_in_scene_is_the_compare_example_with_a_first_launch_hint_and_round_time_steps() {
+    if !tools_available("first_launch") {
+        return;
+    }
+    let _serial = serial();
+    let app = Steerlab::launch("first_launch", &[]);
+    let state = app.state();
+    let title = state["title"].as_str().unwrap_or_default();
+    assert!(title.contains("compare (example)"), "{title}");
+    let message = state["message"].as_str().unwrap_or_default();
+    assert!(message.contains("F1"), "the first launch points at the help: {message}");
+    app.key("bracketleft");
+    app.wait_for(|s| s["time_scale"].as_f64() == Some(0.5), "0.5×");
+    app.key("bracketright");
+    app.wait_for(|s| s["time_scale"].as_f64() == Some(1.0), "back to exactly 1×");
+    app.key("F1");
+    let state = app.wait_for(|s| s["help"] == true && s["rects"].get("help").is_some(), "the help");
+    let r = &state["rects"]["help"];
+    let bottom = r[3].as_f64().unwrap();
+    assert!(r[1].as_f64().unwrap() >= 0.0 && bottom <= 800.0, "the help fits the 1280×800 window: {r}");
+    let shot = app.screenshot("help.png");
+    assert!(shot.exists());
+    // Save on the example asks where instead of writing the shipped file.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/compare.json");
+    let before = std::fs::read_to_string(&shipped).unwrap();
+    app.key("F1");
+    app.key("ctrl+s");
+    app.wait_for(|s| s["modal"] == true, "Save asks where");
+    app.key("Escape");
+    assert_eq!(std::fs::read_to_string(&shipped).unwrap(), before, "the shipped scene is untouched");
+}
