@@ -271,6 +271,10 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         waypoints_reached: _,
         planned_length,
         straight_length,
+        status: _,
+        unreachable_waypoint: _,
+        unreachable_reason: _,
+        fallback_plans: _,
     }) = planner
     {
         values.extend([

@@ -201,6 +201,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     if interactive {
         ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
         prevent_quit();
+        first_launch_hint(&mut app);
     }
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
@@ -310,6 +311,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             app.plan_time_us = metrics.iter().map(|m| m.planner.and_then(|p| p.plan_time_us)).collect();
         }
         if interactive {
+            app.age_message(frame_seconds as f32);
             app.advance(frame_seconds);
             if app.dirty && get_time() - last_autosave > autosave_every {
                 last_autosave = get_time();
@@ -359,6 +361,14 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "steps": app.world.steps,
         "running": app.running,
         "agents": app.world.agents.len(),
+        "obstacles": app.world.obstacles.len(),
+        "tool": app.tool.label(),
+        "modal": state.modal_open(),
+        "help": state.help_open,
+        "dirty": app.dirty,
+        "time_scale": app.time_scale,
+        "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
+        "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),
@@ -391,6 +401,20 @@ fn print_frame_stats(times_ms: &[f32], agents: usize) {
         1000.0 / mean.max(1e-3),
         sorted.len()
     );
+}
+
+/// On the very first start (no marker in the config folder) a one-line hint points at the help.
+fn first_launch_hint(app: &mut App) {
+    let Some(marker) = config_dir().map(|d| d.join("first-launch-done")) else { return };
+    if marker.exists() {
+        return;
+    }
+    let help = steerlab::app::commands::keys_label(steerlab::app::CommandId::Help);
+    app.info_for(format!("New here? Press {help} for every key and mouse action."), 20.0);
+    if let Some(dir) = marker.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(marker, "");
 }
 
 fn has_planner(app: &App) -> bool {

@@ -134,6 +134,8 @@ pub enum CommandId {
     TogglePlay,
     /// One fixed step.
     Step,
+    /// One step back along the recorded run.
+    StepBack,
     /// Back to the start.
     Reset,
     /// Halve the time scale (to the next round value).
@@ -309,6 +311,14 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "Step",
         help: "run one fixed step (pauses)",
         keys: &[plain(Key::Right), plain(Key::Period)],
+        menu: None,
+        when: When::Always,
+    },
+    CommandSpec {
+        id: CommandId::StepBack,
+        name: "Step back",
+        help: "one step back along the recorded run (pauses; the timeline slider scrubs it)",
+        keys: &[plain(Key::Left), plain(Key::Comma)],
         menu: None,
         when: When::Always,
     },
@@ -529,6 +539,7 @@ impl CommandId {
             CommandId::Tool(tool) => Command::SetTool(tool),
             CommandId::TogglePlay => Command::TogglePlay,
             CommandId::Step => Command::Step,
+            CommandId::StepBack => Command::StepBack,
             CommandId::Reset => Command::Reset,
             CommandId::Slower => Command::SetTimeScale(time_scale_step(app.time_scale, false)),
             CommandId::Faster => Command::SetTimeScale(time_scale_step(app.time_scale, true)),

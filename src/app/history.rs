@@ -97,6 +97,14 @@ impl History {
             });
         }
     }
+    /// Drops the samples taken after `time` (the timeline went back).
+    pub fn truncate_after(&mut self, time: f64) {
+        for series in &mut self.series {
+            while series.back().is_some_and(|s| s.time > time + 1e-9) {
+                series.pop_back();
+            }
+        }
+    }
     /// One agent's samples, oldest first.
     pub fn series(&self, agent: usize) -> impl Iterator<Item = &Sample> + '_ {
         self.series.get(agent).into_iter().flatten()

@@ -19,6 +19,7 @@ pub mod commands;
 pub mod edit;
 pub mod history;
 pub mod planner_debug;
+pub mod timeline;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
@@ -33,19 +34,28 @@ pub const MAX_STEPS_PER_FRAME: u32 = 64;
 /// Undo depth.
 pub const UNDO_LIMIT: usize = 200;
 
-/// The colours new agents get, in turn (a palette that tells agents apart).
-pub const PALETTE: [Rgb; 10] = [
-    Rgb(0xe6, 0x19, 0x4b),
-    Rgb(0x3c, 0xb4, 0x4b),
-    Rgb(0x43, 0x63, 0xd8),
-    Rgb(0xf5, 0x82, 0x31),
-    Rgb(0x91, 0x1e, 0xb4),
-    Rgb(0x42, 0xd4, 0xf4),
-    Rgb(0xf0, 0x32, 0xe6),
-    Rgb(0x9a, 0x63, 0x24),
-    Rgb(0x46, 0x99, 0x90),
-    Rgb(0x80, 0x00, 0x00),
-];
+/// The one palette of agent colours (its home is the scene format, which colours agents that
+/// have none).
+pub use crate::scene::PALETTE;
+
+/// The palette colour least in use in `world` (the first unused one while any is free), so a new
+/// agent or a Compare clone never repeats a colour in use while the palette lasts.
+pub fn free_colour(world: &World) -> Rgb {
+    let uses = |c: &Rgb| world.agents.iter().filter(|a| a.color == *c).count();
+    PALETTE.iter().copied().min_by_key(uses).unwrap_or(Rgb(0x33, 0x33, 0x33))
+}
+
+/// "1 agent", "3 agents".
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// Seconds a note stays in the status bar (errors stay until dismissed or replaced).
+pub const NOTE_SECONDS: f32 = 6.0;
 
 /// Something in the world the editor can point at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,12 +151,14 @@ impl Default for Display {
 }
 
 /// A line for the status bar.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Message {
     /// The text.
     pub text: String,
     /// Errors are shown in red and stay until dismissed or replaced.
     pub is_error: bool,
+    /// Seconds of display left for a note (it expires); None for errors, which stay.
+    pub seconds_left: Option<f32>,
 }
 
 /// A structural change or a transport action, returned by panels and tools.
@@ -315,6 +327,22 @@ pub enum Command {
     File(FileCommand),
     /// Show or hide the help overlay (the shell's).
     ToggleHelp,
+    /// Show or hide an agent in the view and the plots (not an edit: no undo, not saved).
+    SetAgentVisible {
+        /// Agent index.
+        agent: usize,
+        /// Shown?
+        visible: bool,
+    },
+    /// Go to this step of the recorded run (the timeline slider; pauses).
+    Seek(u64),
+    /// One step back along the recorded run (pauses).
+    StepBack,
+    /// Show only this agent; when it is already the only one shown, show every agent again.
+    Solo {
+        /// Agent index.
+        agent: usize,
+    },
 }
 
 impl Command {
@@ -379,10 +407,13 @@ pub struct App {
     pub plan_time_us: Vec<Option<f64>>,
     /// The planner step-through, when open.
     pub planner_debug: Option<PlannerDebug>,
+    /// Names of the agents hidden in the view and the plots (they still run and have metrics).
+    pub hidden: std::collections::BTreeSet<String>,
+    /// Keyframes of the run, for scrubbing and stepping back.
+    pub timeline: timeline::Timeline,
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
-    next_colour: usize,
 }
 
 impl App {
@@ -410,10 +441,11 @@ impl App {
             interpolation: 0.0,
             plan_time_us: Vec::new(),
             planner_debug: None,
+            hidden: std::collections::BTreeSet::new(),
+            timeline: timeline::Timeline::default(),
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
-            next_colour: 0,
         };
         app.after_world_replaced();
         app
@@ -443,7 +475,8 @@ impl App {
     fn after_world_replaced(&mut self) {
         self.world.set_gizmos_enabled(true);
         self.world.reset();
-        self.next_colour = self.world.agents.len();
+        self.hidden.clear();
+        self.timeline.clear();
         self.trails.clear();
         self.history.clear();
         self.tool_state = tools::ToolState::default();
@@ -471,12 +504,37 @@ impl App {
 
     /// Shows an error in the status bar (the world stays as it is).
     pub fn set_error(&mut self, text: impl Into<String>) {
-        self.message = Some(Message { text: text.into(), is_error: true });
+        self.message = Some(Message { text: text.into(), is_error: true, seconds_left: None });
     }
 
     /// Shows a note in the status bar.
     pub fn info(&mut self, text: impl Into<String>) {
-        self.message = Some(Message { text: text.into(), is_error: false });
+        self.info_for(text, NOTE_SECONDS);
+    }
+
+    /// Shows a note in the status bar for `seconds` of window time.
+    pub fn info_for(&mut self, text: impl Into<String>, seconds: f32) {
+        self.message = Some(Message { text: text.into(), is_error: false, seconds_left: Some(seconds) });
+    }
+
+    /// Ages the status note by `seconds` of window time (the shell passes frame time, the app
+    /// reads no clock) and clears it once it has been shown long enough.
+    pub fn age_message(&mut self, seconds: f32) {
+        let expired = match self.message.as_mut().and_then(|m| m.seconds_left.as_mut()) {
+            Some(left) if seconds.is_finite() && seconds > 0.0 => {
+                *left -= seconds;
+                *left <= 0.0
+            }
+            _ => false,
+        };
+        if expired {
+            self.message = None;
+        }
+    }
+
+    /// Whether agent `agent_idx` is hidden in the view (the legend's show/solo).
+    pub fn is_hidden(&self, agent_idx: usize) -> bool {
+        self.world.agents.get(agent_idx).is_some_and(|a| self.hidden.contains(&a.name))
     }
 
     /// Records that the scene was saved to `file`.
@@ -500,6 +558,8 @@ impl App {
     /// `merge_key` in a row share one snapshot (a slider drag is one undo step).
     pub fn checkpoint(&mut self, merge_key: Option<(usize, u8)>) {
         self.dirty = true;
+        // The recorded run belongs to the scene before the edit.
+        self.timeline.clear();
         self.redo.clear();
         if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
             return;
@@ -519,6 +579,7 @@ impl App {
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
         self.trails.resize(self.world.agents.len());
         self.dirty = true;
+        self.timeline.clear();
         self.close_stale_planner_debug();
     }
 
@@ -558,20 +619,48 @@ impl App {
         self.camera.fit(min, max);
     }
 
-    /// The colour for the next new agent.
+    /// The colour for the next new agent: the palette colour least in use.
     pub fn next_colour(&mut self) -> Rgb {
-        let colour = PALETTE[self.next_colour % PALETTE.len()];
-        self.next_colour += 1;
-        colour
+        free_colour(&self.world)
     }
 
     /// Runs one fixed step and records trails and plot samples.
     pub fn step_once(&mut self) {
         self.previous_positions.clear();
         self.previous_positions.extend(self.world.agents.iter().map(|a| a.kinematics.position));
+        self.timeline.start_if_empty(&self.world);
         self.world.step();
+        self.timeline.record(&self.world);
         self.trails.record(&self.world);
         self.history.record(&self.world);
+    }
+
+    /// Goes to step `target` of the recorded run (clamped to it) and pauses: restores the last
+    /// keyframe at or before it and re-simulates the steps in between, bit for bit as they ran.
+    pub fn seek(&mut self, target: u64) {
+        self.timeline.start_if_empty(&self.world);
+        let Some((first, furthest)) = self.timeline.range() else { return };
+        let target = target.clamp(first, furthest);
+        self.running = false;
+        self.accumulator = 0.0;
+        self.interpolation = 0.0;
+        if target == self.world.steps {
+            return;
+        }
+        // Forward within the same keyframe interval: just run on from here.
+        let run_on = target > self.world.steps
+            && self.timeline.keyframe_before(target).is_none_or(|k| k.steps <= self.world.steps);
+        if !run_on {
+            let Some(keyframe) = self.timeline.keyframe_before(target) else { return };
+            self.world = keyframe.clone();
+            self.history.truncate_after(self.world.time());
+            self.trails.clear();
+            self.planner_debug = None;
+        }
+        while self.world.steps < target {
+            self.step_once();
+        }
+        self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
     }
 
     /// Advances by `frame_seconds` of wall time (scaled by the time scale) in fixed steps;
@@ -627,6 +716,28 @@ impl App {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::File(_) | Command::ToggleHelp => {}
+            Command::Seek(step) => self.seek(step),
+            Command::StepBack => self.seek(self.world.steps.saturating_sub(1)),
+            Command::SetAgentVisible { agent, visible } => {
+                if let Some(a) = self.world.agents.get(agent) {
+                    if visible {
+                        self.hidden.remove(&a.name);
+                    } else {
+                        self.hidden.insert(a.name.clone());
+                    }
+                }
+            }
+            Command::Solo { agent } => {
+                if self.world.agents.get(agent).is_some() {
+                    let others = (0..self.world.agents.len()).filter(|&i| i != agent);
+                    let already_solo = !self.is_hidden(agent) && others.clone().all(|i| self.is_hidden(i));
+                    self.hidden.clear();
+                    if !already_solo {
+                        self.hidden
+                            .extend(others.filter_map(|i| self.world.agents.get(i)).map(|a| a.name.clone()));
+                    }
+                }
+            }
             Command::FinishDrawing => {
                 self.tool_state.pending_path_point = None;
                 self.tool_state.active_path = None;
@@ -648,6 +759,7 @@ impl App {
                 self.interpolation = 0.0;
             }
             Command::Reset => {
+                self.timeline.clear();
                 self.world.reset();
                 self.trails.clear();
                 self.history.clear();
@@ -705,7 +817,7 @@ impl App {
                         a.name = name;
                         a.color = color;
                         a.limits = limits;
-                        a.avoid_obstacles = avoid_obstacles;
+                        a.set_avoid_obstacles(avoid_obstacles, crate::behaviours::AvoidParams::default());
                     }
                 }
             }
@@ -717,7 +829,8 @@ impl App {
                         let name = edit::unique_agent_name(&self.world, kind.label());
                         let start = Kinematics { position, velocity: Vec3::ZERO, orientation: 0.0 };
                         let mut agent = Agent::new(name, colour, start, Limits::default(), behaviour);
-                        agent.avoid_obstacles = !self.world.obstacles.is_empty();
+                        let avoid = !self.world.obstacles.is_empty();
+                        agent.set_avoid_obstacles(avoid, crate::behaviours::AvoidParams::default());
                         self.world.agents.push(agent);
                         let idx = self.world.agents.len() - 1;
                         self.world.reset_agent(idx);
@@ -828,11 +941,14 @@ impl App {
             Command::Compare { agent } => {
                 if self.world.agents.get(agent).is_some() {
                     self.checkpoint(None);
-                    let added = edit::compare(&mut self.world, agent, &mut self.next_colour);
+                    let added = edit::compare(&mut self.world, agent);
                     self.trails.resize(self.world.agents.len());
                     self.previous_positions =
                         self.world.agents.iter().map(|a| a.kinematics.position).collect();
-                    self.info(format!("added {added} agents to compare with; Reset (R) to race them"));
+                    self.info(format!(
+                        "added {} to compare with; Reset (R) to race them",
+                        plural(added, "agent")
+                    ));
                 }
             }
             Command::FitView => self.fit_view(),

@@ -507,3 +507,204 @@ fn an_example_is_an_untitled_copy_named_after_it() {
     assert_eq!(app.display_name(), "mine.json");
     assert_eq!(app.example, None);
 }
+
+#[test]
+fn compare_clones_never_repeat_a_colour_in_use() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+    app.apply(Command::AddAgent { position: Vec3::new(0.0, 50.0, 0.0), kind: BehaviourKind::Predictive });
+    // The user recolours the second agent to the colour the next clone would have taken.
+    let taken = free_colour(&app.world);
+    app.world.agents[1].color = taken;
+    app.apply(Command::Compare { agent: 0 });
+    let colours: Vec<Rgb> = app.world.agents.iter().map(|a| a.color).collect();
+    let distinct: std::collections::HashSet<_> = colours.iter().collect();
+    assert_eq!(distinct.len(), colours.len(), "{colours:?}");
+}
+
+#[test]
+fn the_palette_is_distinct_and_free_colour_cycles_only_when_all_are_used() {
+    let distinct: std::collections::HashSet<_> = PALETTE.iter().collect();
+    assert_eq!(distinct.len(), PALETTE.len());
+    // Clearly distinct: no two colours closer than 60 in RGB distance.
+    for (i, a) in PALETTE.iter().enumerate() {
+        for b in &PALETTE[i + 1..] {
+            let d = ((a.0 as f32 - b.0 as f32).powi(2)
+                + (a.1 as f32 - b.1 as f32).powi(2)
+                + (a.2 as f32 - b.2 as f32).powi(2))
+            .sqrt();
+            assert!(d > 60.0, "{a:?} and {b:?} are too close ({d:.0})");
+        }
+    }
+    let mut app = app_with(world_with_path());
+    for i in 0..PALETTE.len() {
+        app.apply(Command::AddAgent {
+            position: Vec3::new(i as f32 * 10.0, 0.0, 0.0),
+            kind: BehaviourKind::Projected,
+        });
+    }
+    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.color).collect();
+    assert_eq!(colours.len(), PALETTE.len(), "every colour once before any repeats");
+}
+
+#[test]
+fn show_and_solo_hide_agents_by_name_without_an_undo_step() {
+    let mut app = app_with(world_with_path());
+    for x in [0.0, 50.0, 100.0] {
+        app.apply(Command::AddAgent { position: Vec3::new(x, 0.0, 0.0), kind: BehaviourKind::Projected });
+    }
+    let undo_before = app.can_undo();
+    app.apply(Command::SetAgentVisible { agent: 1, visible: false });
+    assert_eq!((0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(), [false, true, false]);
+    app.apply(Command::Solo { agent: 2 });
+    assert_eq!((0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(), [true, true, false]);
+    app.apply(Command::Solo { agent: 2 });
+    assert_eq!(
+        (0..3).map(|i| app.is_hidden(i)).collect::<Vec<_>>(),
+        [false, false, false],
+        "solo again shows all"
+    );
+    app.apply(Command::SetAgentVisible { agent: 2, visible: false });
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::DeleteSelection);
+    assert!(app.is_hidden(1), "hiding follows the agent when indices shift");
+    assert_eq!(undo_before, app.can_undo());
+}
+
+#[test]
+fn notes_expire_and_errors_stay() {
+    let mut app = empty_app();
+    app.info("saved x.json");
+    app.age_message(NOTE_SECONDS - 0.5);
+    assert!(app.message.is_some());
+    app.age_message(1.0);
+    assert!(app.message.is_none(), "a note goes after a few seconds");
+    app.set_error("error: bad file");
+    app.age_message(1000.0);
+    assert!(app.message.is_some(), "an error stays until dismissed or replaced");
+    app.age_message(f32::NAN);
+    assert!(app.message.is_some());
+}
+
+#[test]
+fn counts_read_as_english() {
+    assert_eq!(plural(1, "agent"), "1 agent");
+    assert_eq!(plural(0, "agent"), "0 agents");
+    assert_eq!(plural(3, "agent"), "3 agents");
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Arrive });
+    app.apply(Command::Compare { agent: 0 });
+    let text = app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(!text.contains("1 agents"), "{text}");
+}
+
+#[test]
+fn opening_a_scene_in_3d_frames_the_new_scene() {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::ToggleView);
+    let far = {
+        let mut world = World::default();
+        world.paths.push(NamedPath {
+            id: "far".into(),
+            polyline: Polyline::new(
+                vec![Vec3::new(5000.0, 5000.0, 0.0), Vec3::new(5400.0, 5000.0, 0.0)],
+                false,
+            ),
+            radius: 20.0,
+        });
+        world
+    };
+    app.open_world(far, None);
+    assert_eq!(app.camera.mode, ViewMode::Orbit, "the view stays 3D");
+    assert!((app.camera.center - Vec3::new(5200.0, 5000.0, 0.0)).length() < 50.0, "{:?}", app.camera.center);
+    let centre = app.camera.project_orbit(Vec3::new(5200.0, 5000.0, 0.0));
+    assert!(centre.is_some_and(|s| s.x > 0.0 && s.x < SCREEN.x && s.y > 0.0 && s.y < SCREEN.y), "{centre:?}");
+}
+
+fn racing_app() -> App {
+    let mut app = app_with(world_with_path());
+    app.apply(Command::AddAgent { position: Vec3::new(-150.0, 30.0, 0.0), kind: BehaviourKind::Projected });
+    app.apply(Command::AddAgent { position: Vec3::new(-150.0, -30.0, 0.0), kind: BehaviourKind::Predictive });
+    app.apply(Command::Select(None));
+    app.apply(Command::AddAgent { position: Vec3::new(0.0, -100.0, 0.0), kind: BehaviourKind::Arrive });
+    app
+}
+
+fn snapshot(app: &App) -> (u64, Vec<Vec3>, Vec<Vec3>, String) {
+    (
+        app.world.steps,
+        app.world.agents.iter().map(|a| a.kinematics.position).collect(),
+        app.world.agents.iter().map(|a| a.kinematics.velocity).collect(),
+        format!("{:?}", app.metrics()),
+    )
+}
+
+#[test]
+fn scrubbing_back_and_forth_gives_the_run_bit_for_bit() {
+    let mut app = racing_app();
+    let mut run = vec![snapshot(&app)];
+    for _ in 0..250 {
+        app.step_once();
+        run.push(snapshot(&app));
+    }
+    assert_eq!(app.timeline.range(), Some((0, 250)));
+    for target in [137u64, 0, 60, 59, 61, 250, 200, 1, 249] {
+        app.apply(Command::Seek(target));
+        assert!(!app.running, "scrubbing pauses");
+        assert_eq!(snapshot(&app), run[target as usize], "at step {target}");
+        assert!(app.history.series(0).all(|s| s.time <= app.world.time() + 1e-9), "plots follow");
+    }
+    app.apply(Command::Seek(250));
+    for expected in (240..250).rev() {
+        key(&mut app, Key::Left, false, false);
+        assert_eq!(snapshot(&app), run[expected], "← steps back to {expected}");
+    }
+    key(&mut app, Key::Right, false, false);
+    assert_eq!(snapshot(&app), run[241], "→ steps forward along the same run");
+    app.apply(Command::Seek(10_000));
+    assert_eq!(app.world.steps, 250, "clamped to the furthest step recorded");
+}
+
+#[test]
+fn an_edit_starts_the_timeline_again_from_the_edited_world() {
+    let mut app = racing_app();
+    for _ in 0..130 {
+        app.step_once();
+    }
+    app.apply(Command::Seek(70));
+    app.apply(Command::AddObstacle { position: Vec3::new(0.0, 300.0, 0.0), radius: 10.0 });
+    assert!(app.timeline.is_empty(), "the recorded run was another scene's");
+    app.apply(Command::Seek(0));
+    assert_eq!(app.world.steps, 70, "nothing before the edit to go back to");
+    assert_eq!(app.world.obstacles.len(), 1, "and the edit is kept");
+    for _ in 0..10 {
+        app.step_once();
+    }
+    app.apply(Command::Seek(72));
+    assert_eq!(app.world.steps, 72);
+    assert_eq!(app.world.obstacles.len(), 1);
+}
+
+#[test]
+fn a_crowd_keeps_fewer_keyframes_and_the_timeline_stops_growing() {
+    let mut world = world_with_path();
+    let template = {
+        let mut app = app_with(world.clone());
+        app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Projected });
+        app.world.agents[0].clone()
+    };
+    for i in 0..(timeline::KEYFRAME_AGENT_BUDGET / 2) / 100 * 100 / 1000 {
+        let mut agent = template.clone();
+        agent.name = format!("a{i}");
+        world.agents.push(agent);
+    }
+    let mut app = app_with(world);
+    let n = app.world.agents.len().max(1);
+    let capacity = (timeline::KEYFRAME_AGENT_BUDGET / n).clamp(2, timeline::MAX_KEYFRAMES) as u64;
+    let steps = (capacity + 3) * timeline::KEYFRAME_EVERY;
+    for _ in 0..steps {
+        app.step_once();
+    }
+    let (_, furthest) = app.timeline.range().unwrap_or_default();
+    assert!(furthest <= capacity * timeline::KEYFRAME_EVERY, "furthest {furthest}, capacity {capacity}");
+}

@@ -61,6 +61,7 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::PathRadius => d.path_radius,
         GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
         GizmoRole::Disturbance => true,
+        GizmoRole::FallbackSegment => d.plan,
         GizmoRole::WanderCircle => d.targets,
         GizmoRole::FlowVector => d.steering,
         GizmoRole::NeighbourRadius | GizmoRole::NeighbourLink | GizmoRole::Boundary => d.probes,
@@ -326,6 +327,9 @@ fn draw_trails(app: &App) {
     let mut batch = batch::Batch::default();
     let selected = app.selected_agent();
     for (idx, agent) in app.world.agents.iter().enumerate() {
+        if app.is_hidden(idx) {
+            continue;
+        }
         // A crowd's trails are noise (and each segment costs two triangles): only the selected
         // agent keeps its trail then.
         if crowd && selected != Some(idx) {
@@ -368,7 +372,7 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ 
     let ships = app.world.agents.iter().filter(|a| matches!(a.behaviour, Behaviour::Planner { .. })).count();
     gizmo_agents(app)
         .into_iter()
-        .filter(move |&idx| debugged != Some(idx))
+        .filter(move |&idx| debugged != Some(idx) && !app.is_hidden(idx))
         .filter_map(|idx| app.world.agents.get(idx))
         .flat_map(move |agent| {
             let planner = matches!(agent.behaviour, Behaviour::Planner { .. });
@@ -400,7 +404,8 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Line(a, b) => {
                 let (sa, sb) = (to_screen(app, a), to_screen(app, b));
-                let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
+                let route = matches!(gizmo.role, GizmoRole::CurrentSegment | GizmoRole::FallbackSegment);
+                let width = if route { 4.0 } else { 1.5 };
                 draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
                 if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
                     draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, stripe);
@@ -554,7 +559,7 @@ fn draw_tool_preview(app: &App) {
 /// together would otherwise hide each other's names).
 fn agent_labels(app: &App, labels: &mut Labels) {
     let labelled = app.display.labels && app.world.agents.len() <= MAX_LABELLED_AGENTS;
-    for (idx, agent) in app.world.agents.iter().enumerate() {
+    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
         let s = to_screen(app, app.draw_position(idx));
         let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
         labels.reserve(s - Vec2::splat(size), s + Vec2::splat(size));
@@ -562,7 +567,7 @@ fn agent_labels(app: &App, labels: &mut Labels) {
     if !labelled {
         return;
     }
-    for (idx, agent) in app.world.agents.iter().enumerate() {
+    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
         let s = to_screen(app, app.draw_position(idx));
         let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
         labels.add(&agent.name, s, size + 2.0, 16, style::agent_color(agent.color, 1.0));
@@ -588,7 +593,7 @@ pub fn draw_top(app: &App) {
     }
     draw_planner_waypoints(app, &mut labels);
     let mut agents = batch::Batch::default();
-    for (idx, agent) in app.world.agents.iter().enumerate() {
+    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
         draw_agent(app, idx, agent, &mut agents);
     }
     agents.flush();

@@ -305,7 +305,7 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Line(a, b) => {
                 let px = match gizmo.role {
-                    GizmoRole::CurrentSegment if planner => 3.5,
+                    GizmoRole::CurrentSegment | GizmoRole::FallbackSegment if planner => 3.5,
                     GizmoRole::Probe if planner => 2.0,
                     GizmoRole::CurrentSegment => 2.5,
                     _ => 1.0,
@@ -478,6 +478,9 @@ pub fn draw_orbit(app: &App) {
                 drop_line(w, style::agent_color(agent.color, 0.6), focus_upp);
             }
         }
+        if app.is_hidden(agent_idx) {
+            continue;
+        }
         let position = app.draw_position(agent_idx);
         let heading = agent.kinematics.velocity.try_normalize().unwrap_or_else(|| {
             let (sin, cos) = agent.kinematics.orientation.sin_cos();
@@ -530,7 +533,7 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
         }
     }
     if app.display.labels && app.world.agents.len() <= super::MAX_LABELLED_AGENTS {
-        for (idx, agent) in app.world.agents.iter().enumerate() {
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
             if let Some(s) = project(app.draw_position(idx)) {
                 labels.add(&agent.name, s, 8.0, 16, style::agent_color(agent.color, 1.0));
             }

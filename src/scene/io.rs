@@ -27,7 +27,8 @@ use serde_json::Value;
 
 use super::convert::{scene_to_world, world_to_scene};
 use super::format::{
-    behaviour_from_value, curve_from_value, segments_of, tidy_message, SceneFile, FORMAT_VERSION,
+    behaviour_from_value, curve_from_value, entry_from_value, segments_of, tidy_message, SceneFile,
+    FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
     find_duplicate_key, format_path, locate_key, locate_value, parse_path, path_at, position_of_offset,
@@ -281,8 +282,11 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
             let reason = format!("missing field `version` (this build reads version {FORMAT_VERSION})");
             return Err(SceneError::located(file, text, "$".into(), reason, false));
         }
-        Some(version) if version.as_u64() != Some(u64::from(FORMAT_VERSION)) => {
-            let reason = format!("unsupported version {version}, this build reads version {FORMAT_VERSION}");
+        Some(version)
+            if !version.as_u64().is_some_and(|v| READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v)) =>
+        {
+            let reason =
+                format!("unsupported version {version}, this build reads versions 1 and {FORMAT_VERSION}");
             return Err(SceneError::located(file, text, "version".into(), reason, false));
         }
         Some(_) => {}
@@ -380,6 +384,11 @@ fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSeg
             if list == "agents" && field == "behaviour" =>
         {
             behaviour_from_value(pointer(segments)?).err()
+        }
+        [PathSegment::Key(list), PathSegment::Index(_), PathSegment::Key(field), PathSegment::Index(_)]
+            if list == "agents" && field == "behaviours" =>
+        {
+            entry_from_value(pointer(segments)?).err()
         }
         _ => None,
     }

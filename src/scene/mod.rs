@@ -22,7 +22,7 @@
 //! | target | `velocity` | `[0, 0]` |
 //! | obstacle | `velocity`, `id` | `[0, 0]`, none |
 //! | agent | `name` | `agent N` (N counts agents from 1) |
-//! | agent | `color` | [`PALETTE`]`[index % 10]` |
+//! | agent | `color` | [`PALETTE`]`[index % 12]` |
 //! | agent | `velocity`, `orientation` | `[0, 0]`, 0 |
 //! | agent | `radius`, `max_speed`, `max_acceleration` | 8, 150, 400 |
 //! | agent | `avoid_obstacles` | `false` |
@@ -75,12 +75,13 @@ pub mod locate;
 mod pretty;
 mod validate;
 
-pub use convert::{palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
+pub use convert::{migrate, palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
 pub use format::{
-    behaviour_from_value, curve_from_value, AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec,
-    CircleSpec, CurveSpec, EllipseSpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
-    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue,
-    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
+    behaviour_from_value, curve_from_value, entry_from_value, AgentSpec, ArriveSpec, AvoidanceSpec,
+    BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec,
+    ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec,
+    PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue, SceneFile, SceneVec, SplineSpec,
+    TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
 pub use io::{
     escape_controls, io_reason, load_scene, parse_scene, parse_scene_bytes, parse_scene_file,

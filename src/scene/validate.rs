@@ -8,13 +8,15 @@
 
 use std::collections::HashMap;
 
-use super::format::{BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION};
+use super::format::{
+    BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION, READABLE_VERSIONS,
+};
 use crate::behaviours::param::Param;
 use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, WaypointsParams,
 };
 use crate::planner::PlannerParams;
-use crate::sim::Rgb;
+use crate::sim::{Combine, Rgb, Slot};
 
 /// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
 pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
@@ -51,10 +53,20 @@ pub type Issue = (String, String);
 
 /// Checks everything that can be checked without building geometry.
 pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
-    if scene.version != FORMAT_VERSION {
+    if !READABLE_VERSIONS.contains(&scene.version) {
         return Err((
             "version".into(),
-            format!("unsupported version {}, this build reads version {FORMAT_VERSION}", scene.version),
+            format!(
+                "unsupported version {}, this build reads versions 1 and {FORMAT_VERSION}",
+                scene.version
+            ),
+        ));
+    }
+    let version_1 = scene.version == 1;
+    if scene.avoidance.is_some() && !version_1 {
+        return Err((
+            "avoidance".into(),
+            "`avoidance` is version 1; in version 2 each `avoid_obstacles` entry holds its settings".into(),
         ));
     }
     check_sizes(scene)?;
@@ -132,7 +144,40 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         param(&format!("{base}.radius"), &Limits::RADIUS, agent.radius)?;
         param(&format!("{base}.max_speed"), &Limits::MAX_SPEED, agent.max_speed)?;
         param(&format!("{base}.max_acceleration"), &Limits::MAX_ACCELERATION, agent.max_acceleration)?;
-        check_behaviour(&format!("{base}.behaviour"), &agent.behaviour, &refs)?;
+        if version_1 {
+            if !agent.behaviours.is_empty() || !agent.combine.is_default() {
+                let field = if agent.behaviours.is_empty() { "combine" } else { "behaviours" };
+                return Err((format!("{base}.{field}"), format!("`{field}` needs version 2")));
+            }
+            let Some(behaviour) = &agent.behaviour else {
+                return Err((base, "missing field `behaviour`".into()));
+            };
+            check_behaviour(&format!("{base}.behaviour"), behaviour, &refs)?;
+        } else {
+            for field in ["behaviour", "avoid_obstacles"] {
+                let present = if field == "behaviour" {
+                    agent.behaviour.is_some()
+                } else {
+                    agent.avoid_obstacles.is_some()
+                };
+                if present {
+                    return Err((
+                        format!("{base}.{field}"),
+                        format!("`{field}` is version 1; version 2 lists every behaviour in `behaviours`"),
+                    ));
+                }
+            }
+            if agent.behaviours.is_empty() {
+                return Err((base, "missing field `behaviours` (a list of at least one behaviour)".into()));
+            }
+            param(&format!("{base}.combine.threshold"), &Combine::THRESHOLD, agent.combine.threshold)?;
+            for (j, entry) in agent.behaviours.iter().enumerate() {
+                let entry_base = format!("{base}.behaviours[{j}]");
+                check_behaviour(&entry_base, &entry.behaviour, &refs)?;
+                param(&format!("{entry_base}.weight"), &Slot::WEIGHT, entry.weight)?;
+                param(&format!("{entry_base}.group"), &Slot::GROUP, entry.group as f32)?;
+            }
+        }
     }
     Ok(())
 }
@@ -229,6 +274,10 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             refs.paths.resolve(at("path"), &spec.path)?;
             param(&at("prediction_time"), &PredictiveParams::PREDICTION_TIME, spec.prediction_time)?;
             param(&at("path_radius"), &PredictiveParams::PATH_RADIUS, spec.path_radius)
+        }
+        BehaviourSpec::AvoidObstacles(spec) => {
+            param(&at("look_ahead"), &AvoidParams::LOOK_AHEAD, spec.look_ahead)?;
+            param(&at("margin"), &AvoidParams::MARGIN, spec.margin)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;

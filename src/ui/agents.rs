@@ -29,6 +29,21 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
             for agent_idx in rows {
                 let Some(agent) = app.world.agents.get(agent_idx) else { continue };
                 ui.horizontal(|ui| {
+                    // The legend's show and solo: a hidden agent still runs and has metrics.
+                    let hidden = app.is_hidden(agent_idx);
+                    let eye = ui.selectable_label(!hidden, if hidden { "◌" } else { "👁" }).on_hover_text(
+                        if hidden { "Show this agent" } else { "Hide this agent in the view and plots" },
+                    );
+                    state.record_rect(format!("show:{agent_idx}"), eye.rect);
+                    if eye.clicked() {
+                        commands.push(Command::SetAgentVisible { agent: agent_idx, visible: hidden });
+                    }
+                    let solo =
+                        ui.small_button("S").on_hover_text("Solo: show only this agent (again: show all)");
+                    state.record_rect(format!("solo:{agent_idx}"), solo.rect);
+                    if solo.clicked() {
+                        commands.push(Command::Solo { agent: agent_idx });
+                    }
                     let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
                     ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
                     let is_selected = selected == Some(agent_idx);
@@ -39,7 +54,7 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
                         agent.limits.radius,
                         agent.limits.max_speed,
                         agent.limits.max_acceleration,
-                        if agent.avoid_obstacles { ", avoids obstacles" } else { "" }
+                        if agent.avoids_obstacles() { ", avoids obstacles" } else { "" }
                     ));
                     state.record_rect(format!("agent:{agent_idx}"), response.rect);
                     if response.clicked() {

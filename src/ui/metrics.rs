@@ -397,6 +397,18 @@ pub struct MetricsPanelOutput {
     pub select: Option<Selection>,
 }
 
+/// The Metrics panel's height for `agents` rows: its title, the header and every row, up to a
+/// third of the window (then the rows scroll), and never less than room for two rows.
+pub fn panel_height(ctx: &egui::Context, agents: usize) -> f32 {
+    let style = ctx.style();
+    let row = style.spacing.interact_size.y + style.spacing.item_spacing.y;
+    let rows = agents.clamp(2, MAX_TABLE_ROWS + 1) as f32;
+    // Title row, header row, the rows, a possible horizontal scroll bar and the panel margins.
+    let content = row * (rows + 2.0) + 16.0 + 2.0 * style.spacing.window_margin.topf();
+    let limit = (ctx.screen_rect().height() / 3.0).max(row * 4.0);
+    content.min(limit)
+}
+
 /// Draws the table; sorting is kept in `state.metrics_sort`.
 pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> MetricsPanelOutput {
     let mut out = MetricsPanelOutput::default();
@@ -434,7 +446,8 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
         );
     }
     let selected = app.selected_agent();
-    egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| {
+    // The panel is sized to the rows (up to a limit, `panel_height`); past it the rows scroll.
+    egui::ScrollArea::both().id_salt("metrics_scroll").auto_shrink([false, false]).show(ui, |ui| {
         egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
             for &column in &columns {
                 let arrow = match state.metrics_sort {
@@ -467,7 +480,9 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                             let (swatch, _) =
                                 ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                             ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
-                            if ui.selectable_label(selected == Some(row), cell_text(&cell)).clicked() {
+                            let name = ui.selectable_label(selected == Some(row), cell_text(&cell));
+                            state.record_rect(format!("metrics_row:{row}"), name.rect);
+                            if name.clicked() {
                                 out.select = Some(Selection::Agent(row));
                             }
                         });

@@ -378,14 +378,16 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     egui::TopBottomPanel::top("steerlab_toolbar").show(ctx, |ui| {
         toolbar::toolbar(ui, app, state, examples, &mut out);
     });
-    egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
+    let status_panel = egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
         let status = status::status_bar(ui, app, state);
         out.dismiss_message |= status.dismiss_message;
     });
+    state.record_rect("status_bar", status_panel.response.rect);
     if state.panels.metrics {
-        egui::TopBottomPanel::bottom("steerlab_metrics").resizable(true).default_height(160.0).show(
-            ctx,
-            |ui| {
+        let metrics_panel = egui::TopBottomPanel::bottom("steerlab_metrics")
+            .resizable(false)
+            .exact_height(metrics::panel_height(ctx, app.world.agents.len()))
+            .show(ctx, |ui| {
                 let copy = metrics::metrics_panel(ui, app, state);
                 if let Some(selection) = copy.select {
                     out.commands.push(Command::Select(Some(selection)));
@@ -396,8 +398,8 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 if copy.export_csv {
                     state.request(Request::ExportCsv, app, &mut out);
                 }
-            },
-        );
+            });
+        state.record_rect("metrics_panel", metrics_panel.response.rect);
     }
     if state.panels.scene {
         let panel =

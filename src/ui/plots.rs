@@ -1,8 +1,9 @@
 //! The Plots panel (egui_plot): cross-track error over time and speed over time, one line per
-//! agent in its colour, with a legend of names. Samples come from `app.history` (taken every
+//! shown agent in its colour, with a legend of names above the plots (never over them); the
+//! agents list's show/solo hides lines here too. Samples come from `app.history` (taken every
 //! few simulation steps, never per frame); agents that follow no path have no cross-track line.
 
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 use crate::app::App;
 
@@ -13,18 +14,18 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
     if app.history.is_empty() {
         ui.label(egui::RichText::new("No samples yet: press Play (Space).").weak());
     }
+    legend(ui, app);
     let height = ((ui.available_height() - 40.0) * 0.5).max(80.0);
     let link = ui.id().with("plots_time_axis");
 
     ui.strong("Cross-track error (units)")
         .on_hover_text("Distance from each path follower to its path's centre line");
     Plot::new("plot_cross_track")
-        .legend(Legend::default())
         .height(height)
         .x_axis_label("time (s)")
         .link_axis(link, [true, false])
         .show(ui, |plot_ui| {
-            for (agent_idx, agent) in app.world.agents.iter().enumerate().take(app.history.len()) {
+            for (agent_idx, agent) in shown(app) {
                 let points: PlotPoints = app
                     .history
                     .series(agent_idx)
@@ -38,16 +39,30 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
         });
 
     ui.strong("Speed (units/s)");
-    Plot::new("plot_speed")
-        .legend(Legend::default())
-        .height(height)
-        .x_axis_label("time (s)")
-        .link_axis(link, [true, false])
-        .show(ui, |plot_ui| {
-            for (agent_idx, agent) in app.world.agents.iter().enumerate().take(app.history.len()) {
+    Plot::new("plot_speed").height(height).x_axis_label("time (s)").link_axis(link, [true, false]).show(
+        ui,
+        |plot_ui| {
+            for (agent_idx, agent) in shown(app) {
                 let points: PlotPoints =
                     app.history.series(agent_idx).map(|s| [s.time, s.speed as f64]).collect();
                 plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
             }
-        });
+        },
+    );
+}
+
+/// The agents with plot lines: those with history that are not hidden.
+fn shown(app: &App) -> impl Iterator<Item = (usize, &crate::sim::Agent)> {
+    app.world.agents.iter().enumerate().take(app.history.len()).filter(|(idx, _)| !app.is_hidden(*idx))
+}
+
+/// The legend: a colour swatch and name per shown agent, wrapped in rows above the plots.
+fn legend(ui: &mut egui::Ui, app: &App) {
+    ui.horizontal_wrapped(|ui| {
+        for (_, agent) in shown(app) {
+            let (swatch, _) = ui.allocate_exact_size(egui::vec2(14.0, 4.0), egui::Sense::hover());
+            ui.painter().rect_filled(swatch, 1.0, color32(agent.color));
+            ui.label(egui::RichText::new(&agent.name).small());
+        }
+    });
 }

@@ -21,7 +21,7 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
         ui.separator();
         ui.label(format!("t = {:.2} s · {} steps", app.world.time(), app.world.steps));
         ui.separator();
-        ui.label(format!("{} agents", app.world.agents.len()));
+        ui.label(crate::app::plural(app.world.agents.len(), "agent"));
         ui.separator();
         ui.label(format!("{:.1} ms/frame", state.frame_time_ms)).on_hover_text("Time the last frame took");
         ui.separator();

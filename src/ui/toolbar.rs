@@ -88,6 +88,14 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     if step.clicked() {
         out.commands.push(Command::Step);
     }
+    let back = ui.button("⏮ Back").on_hover_text(format!(
+        "One step back along the recorded run ({})",
+        commands::keys_label(CommandId::StepBack)
+    ));
+    state.record_rect("step_back", back.rect);
+    if back.clicked() {
+        out.commands.push(Command::StepBack);
+    }
     let reset = ui
         .button("⟲ Reset")
         .on_hover_text(format!("Back to the scene's start ({})", commands::keys_label(CommandId::Reset)));
@@ -95,6 +103,7 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     if reset.clicked() {
         out.commands.push(Command::Reset);
     }
+    timeline(ui, app, state, out);
     let mut scale = app.time_scale;
     let slider = ui
         .add(egui::Slider::new(&mut scale, 0.1..=8.0).logarithmic(true).suffix("×").max_decimals(2))
@@ -259,4 +268,25 @@ fn view_menu(ui: &mut egui::Ui, state: &mut UiState) {
 fn menu_item(ui: &mut egui::Ui, app: &App, id: CommandId) -> bool {
     let button = egui::Button::new(commands::name(id)).shortcut_text(commands::shortcut(id));
     ui.add_enabled(commands::enabled(id, app), button).clicked()
+}
+
+/// The timeline slider: every recorded step of the run, from the start (or the last edit) to the
+/// furthest step simulated; dragging it goes there (paused), metrics and plots following.
+fn timeline(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
+    let (first, furthest) = app.timeline.range().unwrap_or((app.world.steps, app.world.steps));
+    let dt = f64::from(app.world.dt);
+    let mut step = app.world.steps;
+    let slider = egui::Slider::new(&mut step, first..=furthest.max(first + 1))
+        .custom_formatter(move |steps, _| format!("{:.2} s", steps * dt))
+        .custom_parser(move |text| {
+            text.trim().trim_end_matches('s').trim().parse::<f64>().ok().map(|s| s / dt)
+        });
+    let response = ui
+        .add_enabled(furthest > first, slider)
+        .on_hover_text("Timeline: drag back and forth through the simulated run (pauses)")
+        .on_disabled_hover_text("Timeline: play first; then drag back and forth through the run");
+    state.record_rect("timeline", response.rect);
+    if response.changed() && step != app.world.steps {
+        out.commands.push(Command::Seek(step));
+    }
 }

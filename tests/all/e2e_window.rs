@@ -129,6 +129,12 @@ fn temp_dir(test: &str) -> PathBuf {
 
 impl Steerlab {
     fn launch(test: &str, args: &[&str]) -> Steerlab {
+        Steerlab::launch_with(test, args, &[])
+    }
+
+    /// Launches with extra environment variables (they override the test's defaults, e.g. a
+    /// shared `STEERLAB_CONFIG_DIR` for a second start).
+    fn launch_with(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
         let display = VirtualDisplay::start();
         let dir = temp_dir(test);
         let rects_file = dir.join("rects.json");
@@ -138,6 +144,7 @@ impl Steerlab {
             .env("DISPLAY", &display.name)
             .env("STEERLAB_CONFIG_DIR", dir.join("config"))
             .env("STEERLAB_WIDGET_RECTS", &rects_file)
+            .envs(envs.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -255,6 +262,22 @@ impl Steerlab {
 
     fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Types text as keystrokes into whatever has the keyboard.
+    fn type_text(&self, text: &str) {
+        self.xdotool(&["windowfocus", "--sync", &self.window]);
+        self.xdotool(&["type", "--delay", "40", text]);
+        self.settle();
+    }
+
+    /// Waits until the app has exited by itself.
+    fn wait_exit(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.is_running() {
+            assert!(Instant::now() < deadline, "the app did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 
@@ -583,4 +606,257 @@ fn the_window_survives_the_nastiest_fuzz_cases_and_keeps_the_scene() {
     let state = app.wait_for(|s| s["agents"].as_u64() == Some(1), "the long-sum scene");
     app.settle();
     assert!(app.is_running(), "the window survives the 127-term sum: {state}");
+}
+
+fn state_unchanged_behind_dialog(before: &serde_json::Value, now: &serde_json::Value) {
+    for field in ["running", "tool", "view", "steps", "agents"] {
+        assert_eq!(now[field], before[field], "{field} changed behind the open dialog");
+    }
+}
+
+#[test]
+fn keys_do_nothing_behind_the_save_as_dialog_and_enter_saves_the_typed_name() {
+    if !tools_available("modal_keys") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("modal_keys", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("ctrl+shift+s");
+    let before = app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    // Space, c, Tab, r, → and typed letters: the world must not react to any of them.
+    for key in ["space", "c", "Tab", "r", "Right", "2"] {
+        app.key(key);
+    }
+    state_unchanged_behind_dialog(&before, &app.state());
+    assert_eq!(app.state()["modal"], true, "the dialog is still open");
+    app.key("Escape");
+    app.wait_for(|s| s["modal"] == false, "Esc cancels the dialog");
+    // Typing a name without clicking the field first goes into the field; Enter saves.
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the dialog again");
+    for _ in 0.."hairpin.json".len() {
+        app.key("BackSpace");
+    }
+    app.type_text("typed");
+    state_unchanged_behind_dialog(&before, &app.state());
+    app.key("Return");
+    let saved = file.with_file_name("typed.json");
+    wait_for_file(&saved, |v| v["paths"].is_array(), "the scene saved under the typed name");
+    let state = app.wait_for(|s| s["modal"] == false, "Enter closed the dialog");
+    state_unchanged_behind_dialog(&before, &state);
+    assert!(!file.with_file_name("hairpintyped.json").exists());
+}
+
+#[test]
+fn tab_in_a_text_field_stays_there_and_space_after_tab_opens_no_menu() {
+    if !tools_available("tab_focus") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("tab_focus", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.click(app.rect("agent:0"));
+    app.click(app.rect("agent_name"));
+    app.key("Tab");
+    app.settle();
+    assert_eq!(app.state()["view"], "top", "Tab typed in the name field does not flip the view");
+    // Back to the world: an empty spot of the view.
+    app.click(app.world_to_screen(0.0, 2000.0));
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "3d", "Tab in the world flips to 3D");
+    app.key("space");
+    let state = app.wait_for(|s| s["running"] == true, "Space plays");
+    assert!(state["rects"].get("menu:File").is_none(), "Space after Tab opened the File menu");
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "top", "Tab flips back");
+    app.key("space");
+    let state = app.wait_for(|s| s["running"] == false, "Space pauses");
+    app.settle();
+    assert!(state["rects"].get("menu:File").is_none() && app.state()["rects"].get("menu:File").is_none());
+}
+
+#[test]
+fn enter_finishes_a_path_and_the_next_clicks_start_another() {
+    if !tools_available("path_finish") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("path_finish", "hairpin.json");
+    app.key("space");
+    app.key("2");
+    for (x, y) in [(-200.0, 150.0), (0.0, 200.0), (200.0, 150.0)] {
+        app.click(app.world_to_screen(x, y));
+    }
+    app.key("Return");
+    for (x, y) in [(-200.0, 250.0), (200.0, 250.0)] {
+        app.click(app.world_to_screen(x, y));
+    }
+    app.key("Escape");
+    app.click(app.world_to_screen(-200.0, -250.0));
+    app.click(app.world_to_screen(200.0, -250.0));
+    app.key("ctrl+s");
+    let saved = wait_for_file(&file, |v| v["paths"].as_array().is_some_and(|p| p.len() == 4), "four paths");
+    let lengths: Vec<usize> =
+        saved["paths"].as_array().unwrap().iter().map(|p| p["points"].as_array().unwrap().len()).collect();
+    assert_eq!(lengths[1..], [3, 2, 2], "Enter and Esc each finished a path: {lengths:?}");
+}
+
+#[test]
+fn opening_a_file_over_unsaved_changes_asks_once() {
+    if !tools_available("open_once") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("open_once", "hairpin.json");
+    std::fs::copy(&file, file.with_file_name("other.json")).unwrap();
+    app.key("space");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 250.0));
+    app.wait_for(|s| s["dirty"] == true, "an unsaved change");
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:other.json"));
+    app.click(app.rect("file_dialog:ok"));
+    app.click(app.rect("confirm:discard"));
+    app.wait_for(|s| s["title"].as_str().is_some_and(|t| t.contains("other.json")), "other.json opened");
+    app.settle();
+    let state = app.state();
+    assert!(state["rects"].get("confirm:discard").is_none(), "asked a second time");
+    assert_eq!(state["modal"], false);
+}
+
+#[test]
+fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
+    if !tools_available("autosave") {
+        return;
+    }
+    let _serial = serial();
+    let config = temp_dir("autosave-config");
+    let recovery = config.join("recovery.json");
+    let config_text = config.to_str().unwrap().to_string();
+    let envs = [("STEERLAB_CONFIG_DIR", config_text.as_str()), ("STEERLAB_AUTOSAVE_SECONDS", "0.5")];
+    let scene = temp_dir("autosave-scene");
+    let file = copy_scene(&scene, "hairpin.json");
+    let add_obstacle = |app: &Steerlab| {
+        app.key("space");
+        app.key("3");
+        app.click(app.world_to_screen(0.0, 250.0));
+        app.wait_for(|s| s["dirty"] == true, "an unsaved change");
+        wait_for_file(
+            &recovery,
+            |v| v["obstacles"].as_array().is_some_and(|o| !o.is_empty()),
+            "the autosave",
+        );
+    };
+
+    // Quit ▸ Discard is a clean quit: no autosave is left, the next start offers nothing.
+    let mut app = Steerlab::launch_with("autosave", &[file.to_str().unwrap()], &envs);
+    add_obstacle(&app);
+    app.click(app.rect("menu_button:File"));
+    app.click(app.rect("menu:quit"));
+    app.click(app.rect("confirm:discard"));
+    app.wait_exit();
+    assert!(!recovery.exists(), "a clean quit removes the autosave");
+    drop(app);
+    let app = Steerlab::launch_with("autosave", &[file.to_str().unwrap()], &envs);
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["modal"], false, "no recovery prompt after a clean quit");
+    assert!(state["rects"].get("recovery:restore").is_none());
+    drop(app);
+
+    // kill -9 keeps the autosave, and the next start restores it.
+    let mut app = Steerlab::launch_with("autosave", &[file.to_str().unwrap()], &envs);
+    add_obstacle(&app);
+    let _ = app.child.kill(); // SIGKILL: no chance to clean up
+    let _ = app.child.wait();
+    assert!(recovery.exists(), "a kill leaves the autosave");
+    drop(app);
+    let app = Steerlab::launch_with("autosave", &[file.to_str().unwrap()], &envs);
+    app.click(app.rect("recovery:restore"));
+    let state = app.wait_for(|s| s["modal"] == false && s["dirty"] == true, "the restored scene");
+    assert!(state["message"].as_str().is_some_and(|m| m.contains("restored")), "{state}");
+    let original = read_json(&file)["obstacles"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        state["obstacles"].as_u64(),
+        Some(original as u64 + 1),
+        "the killed session's obstacle is back"
+    );
+}
+
+#[test]
+fn left_steps_back_along_the_run_and_the_timeline_slider_scrubs_it() {
+    if !tools_available("timeline") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("timeline", "compare.json");
+    app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 150), "a run to scrub");
+    app.key("space");
+    let paused = app.wait_for(|s| s["running"] == false, "pause");
+    app.settle();
+    let paused = app.wait_for(|s| s["steps"] == paused["steps"] || s["running"] == false, "settled");
+    let at = paused["steps"].as_u64().unwrap();
+    let positions_at = paused["positions"].clone();
+    for n in 1..=3 {
+        app.key("Left");
+        app.wait_for(|s| s["steps"].as_u64() == Some(at - n), "one step back");
+    }
+    app.key("Right");
+    app.key("Right");
+    app.key("Right");
+    let state = app.wait_for(|s| s["steps"].as_u64() == Some(at), "forward again");
+    assert_eq!(state["positions"], positions_at, "stepping back and forth lands on the same run");
+    // The slider: a click near its left end goes back to the start of the run.
+    let state = app.state();
+    let r = &state["rects"]["timeline"];
+    let (x0, y0, y1) =
+        (r[0].as_f64().unwrap() as f32, r[1].as_f64().unwrap() as f32, r[3].as_f64().unwrap() as f32);
+    // Press on the slider's rail and drag its handle to the left end, as a person scrubs.
+    let y = format!("{}", ((y0 + y1) / 2.0).round() as i32);
+    app.xdotool(&["mousemove", "--sync", &format!("{}", (x0 + 60.0) as i32), &y]);
+    app.settle();
+    app.xdotool(&["mousedown", "1"]);
+    app.settle();
+    app.xdotool(&["mousemove", "--sync", &format!("{}", (x0 - 20.0) as i32), &y]);
+    app.settle();
+    app.xdotool(&["mouseup", "1"]);
+    let state = app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n < at / 4), "scrubbed back");
+    assert_eq!(state["running"], false);
+    assert_eq!(state["timeline"][1].as_u64(), Some(at), "the recorded run is kept to scrub forward");
+}
+
+#[test]
+fn the_built_in_scene_is_the_compare_example_with_a_first_launch_hint_and_round_time_steps() {
+    if !tools_available("first_launch") {
+        return;
+    }
+    let _serial = serial();
+    let app = Steerlab::launch("first_launch", &[]);
+    let state = app.state();
+    let title = state["title"].as_str().unwrap_or_default();
+    assert!(title.contains("compare (example)"), "{title}");
+    let message = state["message"].as_str().unwrap_or_default();
+    assert!(message.contains("F1"), "the first launch points at the help: {message}");
+    app.key("bracketleft");
+    app.wait_for(|s| s["time_scale"].as_f64() == Some(0.5), "0.5×");
+    app.key("bracketright");
+    app.wait_for(|s| s["time_scale"].as_f64() == Some(1.0), "back to exactly 1×");
+    app.key("F1");
+    let state = app.wait_for(|s| s["help"] == true && s["rects"].get("help").is_some(), "the help");
+    let r = &state["rects"]["help"];
+    let bottom = r[3].as_f64().unwrap();
+    assert!(r[1].as_f64().unwrap() >= 0.0 && bottom <= 800.0, "the help fits the 1280×800 window: {r}");
+    let shot = app.screenshot("help.png");
+    assert!(shot.exists());
+    // Save on the example asks where instead of writing the shipped file.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/compare.json");
+    let before = std::fs::read_to_string(&shipped).unwrap();
+    app.key("F1");
+    app.key("ctrl+s");
+    app.wait_for(|s| s["modal"] == true, "Save asks where");
+    app.key("Escape");
+    assert_eq!(std::fs::read_to_string(&shipped).unwrap(), before, "the shipped scene is untouched");
 }

@@ -74,7 +74,7 @@ fn every_error_names_the_file_as_given() {
 #[test]
 fn error_positions_point_at_the_offending_text() {
     let starts: [(&str, &str); 22] = [
-        ("wrong_version", "2"),
+        ("wrong_version", "3"),
         ("unknown_top_level_field", "\"gravity\""),
         ("unknown_agent_field", "\"colour\""),
         ("unknown_behaviour_type", "\"zigzag\""),

@@ -482,3 +482,75 @@ fn the_help_overlay_fits_a_1280_by_800_window() {
     let help = state.widget_rects["help"];
     assert!(help.max.y <= 800.0 && help.min.y >= 0.0, "{help:?}");
 }
+
+fn world_with_agents(n: usize) -> World {
+    let mut world = world_without_geometry();
+    let template = world.agents[0].clone();
+    while world.agents.len() < n {
+        let mut agent = template.clone();
+        agent.name = format!("extra {}", world.agents.len());
+        world.agents.push(agent);
+    }
+    world
+}
+
+#[test]
+fn the_metrics_panel_grows_with_its_rows_and_the_status_bar_never_covers_them() {
+    for n in [2, 4, 7] {
+        let app = App::new(world_with_agents(n), None);
+        let mut state = UiState::default();
+        let _ctx = settled(&app, &mut state);
+        let panel = state.widget_rects["metrics_panel"];
+        let status = state.widget_rects["status_bar"];
+        assert!(
+            panel.max.y <= status.min.y + 0.5,
+            "{n} agents: {panel:?} overlaps the status bar {status:?}"
+        );
+        for row in 0..n {
+            let rect = state.widget_rects[&format!("metrics_row:{row}")];
+            assert!(
+                rect.min.y >= panel.min.y && rect.max.y <= panel.max.y,
+                "{n} agents: row {row} at {rect:?} is outside the panel {panel:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_long_metrics_table_is_capped_and_the_wheel_reaches_its_last_row() {
+    let n = 20;
+    let app = App::new(world_with_agents(n), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let panel = state.widget_rects["metrics_panel"];
+    assert!(panel.height() <= 800.0 / 3.0 + 1.0, "{panel:?}");
+    let last = state.widget_rects[&format!("metrics_row:{}", n - 1)];
+    assert!(last.min.y > panel.max.y, "twenty rows do not fit: the last starts below the panel");
+    let wheel = egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -2000.0),
+        modifiers: egui::Modifiers::NONE,
+    };
+    let over = egui::Event::PointerMoved(panel.center());
+    let _ = frame(&ctx, &app, &mut state, vec![over.clone()]);
+    for _ in 0..10 {
+        let _ = frame(&ctx, &app, &mut state, vec![over.clone(), wheel.clone()]);
+    }
+    let _ = frames(&ctx, &app, &mut state, 3);
+    let last = state.widget_rects[&format!("metrics_row:{}", n - 1)];
+    assert!(
+        last.max.y <= panel.max.y + 0.5 && last.min.y >= panel.min.y,
+        "the wheel scrolls to {last:?} in {panel:?}"
+    );
+}
+
+#[test]
+fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
+    let app = App::new(world_with_agents(3), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "show:1");
+    assert_eq!(out.commands, vec![Command::SetAgentVisible { agent: 1, visible: false }]);
+    let out = click_widget(&ctx, &app, &mut state, "solo:2");
+    assert_eq!(out.commands, vec![Command::Solo { agent: 2 }]);
+}
