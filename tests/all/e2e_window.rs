@@ -554,6 +554,60 @@ fn step_through_next_button_advances_the_iteration() {
     app.wait_for(|s| s["planner_debug"].is_null(), "Esc closed the step-through");
 }
 
+#[test]
+fn the_window_survives_the_nastiest_fuzz_cases_and_keeps_the_scene() {
+    if !tools_available("survives") {
+        return;
+    }
+    let _serial = serial();
+    let (mut app, file) = launch_on("survives", "hairpin.json");
+    let dir = file.parent().unwrap().to_path_buf();
+    let curve = |x: &str| {
+        format!(
+            "{{\"version\":1,\"curves\":[{{\"id\":\"c\",\"kind\":\"expr\",\"x\":{},\"y\":\"t\"}}],\
+             \"agents\":[{{\"position\":[0,0],\"behaviour\":{{\"type\":\"parametric\",\"curve\":\"c\"}}}}]}}",
+            serde_json::to_string(x).unwrap()
+        )
+    };
+    let deep = format!("{}t{}", "(".repeat(40), ")".repeat(40));
+    let refused = [
+        ("a_divide.json", curve("t/0"), "not finite"),
+        ("b_power.json", curve("t^1000"), "beyond the coordinate limit"),
+        ("c_deep.json", curve(&deep), "nested too deeply"),
+        ("d_dt.json", "{\"version\":1,\"dt\":1e-40}".to_string(), "`dt` must be from"),
+        (
+            "e_newline.json",
+            "{\"version\":1,\"targets\":[[\"t\\nx\",[0,0]]]}".to_string(),
+            "expected an object",
+        ),
+    ];
+    for (name, text, _) in &refused {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let before = app.state();
+    for (name, _, expected) in &refused {
+        app.key("ctrl+o");
+        app.click(app.rect(&format!("file_dialog:entry:{name}")));
+        app.click(app.rect("file_dialog:ok"));
+        let state = app.wait_for(|s| s["message"].as_str().is_some_and(|m| m.contains(name)), "an error");
+        let message = state["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{name}: {message}");
+        assert!(!message.contains('\n'), "{name}: one line: {message:?}");
+        assert!(app.is_running(), "{name}: the app keeps running");
+        assert_eq!(state["agents"], before["agents"], "{name}: the open scene is untouched");
+        assert_eq!(state["title"], before["title"], "{name}");
+    }
+    // The expression that used to abort the process through the derivative now loads.
+    let long_sum = vec!["t"; 127].join("+");
+    std::fs::write(dir.join("f_long_sum.json"), curve(&long_sum)).unwrap();
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:f_long_sum.json"));
+    app.click(app.rect("file_dialog:ok"));
+    let state = app.wait_for(|s| s["agents"].as_u64() == Some(1), "the long-sum scene");
+    app.settle();
+    assert!(app.is_running(), "the window survives the 127-term sum: {state}");
+}
+
 fn state_unchanged_behind_dialog(before: &serde_json::Value, now: &serde_json::Value) {
     for field in ["running", "tool", "view", "steps", "agents"] {
         assert_eq!(now[field], before[field], "{field} changed behind the open dialog");

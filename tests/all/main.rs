@@ -24,6 +24,7 @@ mod planner_walkthrough;
 mod robust_cli;
 mod robust_expr;
 mod robust_fuzz;
+mod robust_limits;
 mod scene_fixtures;
 mod scene_malformed;
 mod scene_no_panic;
