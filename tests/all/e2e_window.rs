@@ -806,3 +806,31 @@ fn the_built_in_scene_is_the_compare_example_with_a_first_launch_hint_and_round_
     app.key("Escape");
     assert_eq!(std::fs::read_to_string(&shipped).unwrap(), before, "the shipped scene is untouched");
 }
+
+#[test]
+fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
+    if !tools_available("follow") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("follow", "compare.json");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 0, "the first agent");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 1, "the second agent");
+    app.key("shift+g");
+    app.wait_for(|s| s["selected_agent"] == 0, "back to the first");
+    app.key("l");
+    app.wait_for(|s| s["follow"] == true, "follow on");
+    // While it runs, the view's centre stays on the agent.
+    for _ in 0..3 {
+        app.settle();
+        let state = app.state();
+        let (cx, cy) =
+            (state["camera"]["center"][0].as_f64().unwrap(), state["camera"]["center"][1].as_f64().unwrap());
+        let (ax, ay) =
+            (state["positions"][0][0].as_f64().unwrap(), state["positions"][0][1].as_f64().unwrap());
+        // Published together; the agent may have moved one interpolated frame since.
+        assert!((cx - ax).hypot(cy - ay) < 15.0, "camera ({cx}, {cy}) vs agent ({ax}, {ay})");
+    }
+}
