@@ -637,12 +637,12 @@ fn enter_finishes_a_path_and_the_next_clicks_start_another() {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Return");
-    for (x, y) in [(-200.0, 250.0), (200.0, 250.0)] {
+    for (x, y) in [(-200.0, -150.0), (200.0, -150.0)] {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Escape");
-    app.click(app.world_to_screen(-200.0, -250.0));
-    app.click(app.world_to_screen(200.0, -250.0));
+    app.click(app.world_to_screen(-200.0, -210.0));
+    app.click(app.world_to_screen(200.0, -210.0));
     app.key("ctrl+s");
     let saved = wait_for_file(&file, |v| v["paths"].as_array().is_some_and(|p| p.len() == 4), "four paths");
     let lengths: Vec<usize> =
@@ -660,7 +660,7 @@ fn opening_a_file_over_unsaved_changes_asks_once() {
     std::fs::copy(&file, file.with_file_name("other.json")).unwrap();
     app.key("space");
     app.key("3");
-    app.click(app.world_to_screen(0.0, 250.0));
+    app.click(app.world_to_screen(0.0, 150.0));
     app.wait_for(|s| s["dirty"] == true, "an unsaved change");
     app.key("ctrl+o");
     app.click(app.rect("file_dialog:entry:other.json"));
@@ -688,7 +688,7 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
     let add_obstacle = |app: &Steerlab| {
         app.key("space");
         app.key("3");
-        app.click(app.world_to_screen(0.0, 250.0));
+        app.click(app.world_to_screen(0.0, 150.0));
         app.wait_for(|s| s["dirty"] == true, "an unsaved change");
         wait_for_file(
             &recovery,
