@@ -12,7 +12,7 @@ use crate::behaviours::{
     alignment::AlignmentParams, cohesion::CohesionParams, separation::SeparationParams, Kinematics, Limits,
 };
 use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
-use crate::planner::{bench_scenario, plan, ObstacleIndex, PlanOptions};
+use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions};
 use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, MetricsSummary, NamedCurve, NamedPath, ParametricParams,
@@ -226,8 +226,13 @@ pub fn fill_plan_times_with(world: &World, metrics: &mut [MetricsSummary], runs:
 /// Planner timings for a field of `n_obstacles`: (µs to build the index, µs to plan, iterations, status).
 pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String) {
     let field = bench_scenario(n_obstacles, 1);
-    let options =
-        PlanOptions { clearance: field.clearance, iteration_limit: 256, smoothing: false, record: false };
+    let options = PlanOptions {
+        clearance: field.clearance,
+        iteration_limit: 256,
+        smoothing: false,
+        record: false,
+        fallback: FallbackMode::Off,
+    };
     let query = field.ship_radius + field.clearance;
     let start = Instant::now();
     for _ in 0..runs {
@@ -289,6 +294,115 @@ pub fn print_report(quick: bool) {
         let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
         println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
     }
+    println!();
+    let (p50, worst) = fallback_timings(1_000, if quick { 2 } else { 10 });
+    println!("planner fallback (complete grid search) on the 1000-obstacle field, start to each waypoint:");
+    println!("  p50 {p50:.0} µs, max {worst:.0} µs");
+    println!();
+    let per_count = if quick { 10 } else { 75 };
+    println!("planner in dense fields (issue 9 checker, {per_count} fields per count, oracle-decided):");
+    println!(
+        "{:<12}{:>10}{:>10}{:>10}{:>14}{:>12}{:>12}",
+        "obstacles", "fields", "success", "contacts", "time/grid", "plan p50", "plan p99"
+    );
+    for n in crate::planner::dense::DENSE_COUNTS {
+        let r = dense_report(n, per_count);
+        println!(
+            "{:<12}{:>10}{:>9.1}%{:>10}{:>14.2}{:>10.0}µs{:>10.0}µs",
+            n,
+            r.fields,
+            100.0 * r.succeeded as f64 / r.fields.max(1) as f64,
+            r.contacts,
+            r.time_over_grid,
+            r.plan_p50_us,
+            r.plan_p99_us
+        );
+    }
+}
+
+/// Microseconds of the complete fallback search from the benchmark field's start to each of its
+/// waypoints (median and worst over `runs` rounds).
+pub fn fallback_timings(n_obstacles: usize, runs: u32) -> (f64, f64) {
+    let field = bench_scenario(n_obstacles, 1);
+    let radius = field.ship_radius + field.clearance;
+    let index = ObstacleIndex::new(&field.obstacles, radius);
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        for &w in &field.waypoints {
+            let start = Instant::now();
+            std::hint::black_box(crate::planner::fallback::search(field.start, w, &index, radius));
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    (percentile(&times, 0.5), times.last().copied().unwrap_or(0.0))
+}
+
+/// What `steerlab bench` reports for the dense fields of one obstacle count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DenseReport {
+    /// Fields flown.
+    pub fields: usize,
+    /// Fields where every reachable waypoint was reached in time, every unreachable one reported
+    /// within four replans, and the ship never touched an obstacle.
+    pub succeeded: usize,
+    /// Fields with any contact.
+    pub contacts: usize,
+    /// Mean flight time over the grid shortest path at full speed (fields with every waypoint
+    /// reachable).
+    pub time_over_grid: f64,
+    /// Median wall-clock microseconds of a step that replanned.
+    pub plan_p50_us: f64,
+    /// 99th percentile of the same.
+    pub plan_p99_us: f64,
+}
+
+/// Flies `fields` dense fields of `n` random obstacles (seeds 0..fields) and measures them.
+pub fn dense_report(n: usize, fields: u64) -> DenseReport {
+    use crate::planner::dense::{dense_field, time_bound, DenseRun, Outcome};
+    let mut report = DenseReport::default();
+    let mut plan_times = Vec::new();
+    let (mut ratio_sum, mut ratio_n) = (0.0, 0usize);
+    for seed in 0..fields {
+        let field = dense_field(n, seed);
+        let bound = time_bound(&field);
+        let mut run = DenseRun::new(&field, 0.0);
+        let steps = (bound / crate::planner::dense::DENSE_DT).ceil() as usize + 60;
+        while run.steps < steps && !run.resolved() {
+            let start = Instant::now();
+            if run.step() {
+                plan_times.push(start.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        report.fields += 1;
+        let contact = run.contact_steps > 0;
+        report.contacts += usize::from(contact);
+        let ok = run.outcomes.iter().zip(&field.reachable).all(|(outcome, &reachable)| match *outcome {
+            Outcome::Reached(t) => reachable && t <= bound,
+            Outcome::ReportedUnreachable(_, replans) => !reachable && replans <= 4,
+            Outcome::Pending => false,
+        });
+        report.succeeded += usize::from(ok && !contact);
+        if field.reachable.iter().all(|&r| r) && run.resolved() && field.grid_length > 0.0 {
+            ratio_sum +=
+                f64::from(run.time() / (field.grid_length / crate::planner::dense::dense_limits().max_speed));
+            ratio_n += 1;
+        }
+    }
+    plan_times.sort_by(f64::total_cmp);
+    report.time_over_grid = ratio_sum / ratio_n.max(1) as f64;
+    report.plan_p50_us = percentile(&plan_times, 0.5);
+    report.plan_p99_us = percentile(&plan_times, 0.99);
+    report
+}
+
+/// The `q` quantile of sorted `values` (0 when empty).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted.get(i).copied().unwrap_or(0.0)
 }
 
 /// The flocking kernel of issue 10 §5, set up like Yuka's `flock.mjs` so the two can be run side
@@ -353,12 +467,14 @@ impl FlockBench {
 
     /// One fixed step of 1/60 s.
     pub fn step(&mut self) {
-        use crate::behaviours::{alignment, cohesion, separation, wander, Gizmos, Steering};
+        use crate::behaviours::flocking::{flocking, FlockingWeights};
+        use crate::behaviours::{wander, Gizmos, Steering};
         const DT: f32 = 1.0 / 60.0;
         let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0 };
+        let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
         // Cell order: the grid's sorted positions become the positions, and the other arrays follow.
         self.grid.rebuild(&self.positions, self.radius);
@@ -400,17 +516,12 @@ impl FlockBench {
             });
             neighbour_count += self.buffer.len() as u64;
             let mut k = Kinematics { position, velocity, orientation: 0.0 };
-            let parts = [
-                (2.0, separation::separation(&k, &limits, &self.buffer, &separation_p, &mut gizmos)),
-                (1.0, alignment::alignment(&k, &limits, &self.buffer, &alignment_p, &mut gizmos)),
-                (1.0, cohesion::cohesion(&k, &limits, &self.buffer, &cohesion_p, &mut gizmos)),
-                (0.5, wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)),
-            ];
-            let mut linear = Vec3::ZERO;
-            for (weight, steering) in parts {
-                if let Steering::Acceleration(a) = steering {
-                    linear += a * weight;
-                }
+            let mut linear =
+                flocking(&k, &limits, &self.buffer, &separation_p, &alignment_p, &cohesion_p, &weights);
+            if let Steering::Acceleration(a) =
+                wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)
+            {
+                linear += a * 0.5;
             }
             crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
             let side = 2.0 * self.half_side;
@@ -459,20 +570,49 @@ impl FlockBench {
     }
 }
 
-/// Nanoseconds per agent-step of the flocking kernel with `n_boids`, over `steps` steps after
-/// a warm-up of 10 steps; also returns the mean neighbour count and the polarization at the end.
-pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> (f64, f64, f64) {
+/// What one run of the flocking benchmark measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockTiming {
+    /// Wall-clock nanoseconds per agent-step.
+    pub wall_ns: f64,
+    /// On-CPU nanoseconds per agent-step of this thread (Linux `/proc/thread-self/schedstat`;
+    /// unaffected by other processes taking the cores), if available.
+    pub cpu_ns: Option<f64>,
+    /// Mean neighbours per boid in the last step.
+    pub neighbours: f64,
+    /// Polarization at the end.
+    pub polarization: f64,
+}
+
+/// This thread's time on a CPU in nanoseconds, where Linux reports it.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Times the flocking kernel with `n_boids` over `steps` steps after a warm-up of 10 steps.
+pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> FlockTiming {
     let mut flock = FlockBench::new(n_boids);
     for _ in 0..10 {
         flock.step();
     }
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     for _ in 0..steps {
         flock.step();
     }
     let elapsed = start.elapsed().as_nanos() as f64;
-    let ns = elapsed / (n_boids.max(1) as f64 * steps.max(1) as f64);
-    (ns, flock.mean_neighbours(), flock.polarization())
+    let agent_steps = n_boids.max(1) as f64 * steps.max(1) as f64;
+    let cpu_ns = match (cpu_start, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / agent_steps),
+        _ => None,
+    };
+    FlockTiming {
+        wall_ns: elapsed / agent_steps,
+        cpu_ns,
+        neighbours: flock.mean_neighbours(),
+        polarization: flock.polarization(),
+    }
 }
 
 /// Prints the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
@@ -482,11 +622,13 @@ pub fn print_flocking(quick: bool) {
         "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
          (as Yuka's flock.mjs)"
     );
-    println!("{:<24}{:>14}{:>14}{:>14}", "boids", "ns/agent-step", "neighbours", "polarization");
+    println!("{:<24}{:>14}{:>14}{:>14}{:>14}", "boids", "wall ns", "cpu ns", "neighbours", "polarization");
     for &n in sizes {
         let steps =
             if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
-        let (ns, neighbours, polarization) = flock_ns_per_agent_step(n, steps);
-        println!("{:<24}{:>14.1}{:>14.2}{:>14.3}", n, ns, neighbours, polarization);
+        let t = flock_ns_per_agent_step(n, steps);
+        let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
+        println!("{:<24}{:>14.1}{:>14}{:>14.2}{:>14.3}", n, t.wall_ns, cpu, t.neighbours, t.polarization);
     }
+    println!("(ns per agent-step; cpu = this thread's time on a core, which other processes cannot inflate)");
 }

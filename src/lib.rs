@@ -7,6 +7,7 @@
 pub mod app;
 pub mod behaviours;
 pub mod bench;
+pub mod fuzz;
 pub mod geometry;
 pub mod input;
 pub mod planner;

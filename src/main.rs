@@ -9,7 +9,11 @@
 //!   the first planner ship's step-through open at iteration K.
 //! - `steerlab bench` prints nanoseconds per agent-step and planner timings.
 //!
-//! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`.
+//! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`
+//! (`error: cannot open FILE: no such file` when the file cannot be read). Output that cannot
+//! be written ends quietly when the reader has gone (a closed pipe: `run … | head`) and with one
+//! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
+//! scene being run or any other JSON file. Window commands without a display say so in one line.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use steerlab::scene::{load_scene, SceneError};
+use steerlab::scene::{escape_controls, io_reason, load_scene, AtomicFile, SceneError};
 use steerlab::sim::{MetricsSummary, World};
 
 mod shell;
@@ -81,6 +85,30 @@ enum Command {
         #[arg(long, default_value = "1280x800")]
         size: String,
     },
+    /// Fuzz the scene reader and the simulation with mutations of the shipped scenes.
+    Fuzz {
+        /// Number of cases.
+        #[arg(long, default_value_t = 3000)]
+        cases: u64,
+        /// Number of the first case (to reproduce one case of a long run).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Seed of the mutations.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Fixed steps each accepted case runs.
+        #[arg(long, default_value_t = 120)]
+        steps: u32,
+        /// Every K-th case also runs through this binary as its own process (0: never).
+        #[arg(long, default_value_t = 100, value_name = "K")]
+        process_every: u64,
+        /// The folder of seed scenes.
+        #[arg(long, default_value = "scenes")]
+        scenes: PathBuf,
+        /// Where to write failing cases.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
     /// Print nanoseconds per agent-step for each behaviour and planner timings.
     Bench {
         /// Fewer steps and smaller sizes (a smoke run).
@@ -110,6 +138,19 @@ fn main() -> ExitCode {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
         Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
+        Some(Command::Fuzz { cases, first, seed, steps, process_every, scenes, save }) => {
+            let config = steerlab::fuzz::FuzzConfig {
+                cases,
+                first,
+                seed,
+                steps,
+                process_every,
+                binary: std::env::current_exe().ok(),
+                save_dir: save,
+                ..Default::default()
+            };
+            fuzz_command(&config, &scenes)
+        }
         Some(Command::Bench { quick, flock: true }) => {
             steerlab::bench::print_flocking(quick);
             ExitCode::SUCCESS
@@ -122,9 +163,94 @@ fn main() -> ExitCode {
     }
 }
 
+/// Most fixed steps one `run` may take (`--seconds` / `dt`).
+const MAX_RUN_STEPS: f64 = 1e7;
+
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
+    // Never panics, even when standard error is closed.
+    let _ = writeln!(std::io::stderr(), "error: {message}");
     ExitCode::from(2)
+}
+
+/// Writes `text` to standard output: a closed pipe ends quietly (status 0), another write
+/// error is one line and status 1.
+fn emit(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ =
+                writeln!(std::io::stderr(), "error: cannot write to standard output: {}", io_reason(&err));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Why `trace` must not be written for a run of `scene`: it is the scene itself, or an existing
+/// JSON file (a scene a typo would replace with CSV), or not a file.
+fn refuse_trace_target(scene: &Path, trace: &Path) -> Option<String> {
+    let shown = escape_controls(&trace.display().to_string()).into_owned();
+    if trace.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("json")) {
+        return Some(format!("--trace {shown}: the trace is CSV; refusing to write it to a .json file"));
+    }
+    let metadata = std::fs::metadata(trace).ok()?;
+    if !metadata.is_file() {
+        return Some(format!("--trace {shown}: not a regular file"));
+    }
+    if same_file(scene, trace) {
+        return Some(format!("--trace {shown}: that is the scene being run; choose another file"));
+    }
+    let mut head = [0u8; 256];
+    let read =
+        std::fs::File::open(trace).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    let first = head.iter().take(read).find(|b| !b.is_ascii_whitespace());
+    if matches!(first, Some(b'{') | Some(b'[')) {
+        return Some(format!("--trace {shown}: the file holds JSON (a scene?); refusing to overwrite it"));
+    }
+    None
+}
+
+/// Whether two paths name the same file (same device and inode on Unix).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
+        }
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(ca), Ok(cb)) if ca == cb)
+}
+
+/// One line instead of miniquad's panic when no display can be opened.
+fn display_problem() -> Option<String> {
+    const HOW: &str = "run it under Xvfb: xvfb-run -a -s \"-screen 0 1280x800x24\" steerlab …";
+    let display = std::env::var("DISPLAY").unwrap_or_default();
+    let wayland = std::env::var("WAYLAND_DISPLAY").unwrap_or_default();
+    if display.is_empty() {
+        if wayland.is_empty() {
+            return Some(format!("this command needs a display and DISPLAY is not set; {HOW}"));
+        }
+        return None;
+    }
+    // A local X display `:N` (or `unix:N`) has its socket at /tmp/.X11-unix/XN. Only its
+    // presence is checked: connecting without a handshake disturbs some X servers.
+    #[cfg(unix)]
+    {
+        let local = display.strip_prefix("unix").unwrap_or(&display);
+        if let Some(number) = local.strip_prefix(':') {
+            let number = number.split('.').next().unwrap_or(number);
+            if number.chars().all(|c| c.is_ascii_digit()) && !number.is_empty() {
+                let socket = format!("/tmp/.X11-unix/X{number}");
+                if !Path::new(&socket).exists() && wayland.is_empty() {
+                    let shown = escape_controls(&display).into_owned();
+                    return Some(format!("cannot connect to the display {shown}; {HOW}"));
+                }
+            }
+        }
+    }
+    None
 }
 
 fn load(path: &Path) -> Result<World, SceneError> {
@@ -139,49 +265,60 @@ fn run(scene: &Path, seconds: f64, json: bool, trace: Option<&Path>) -> ExitCode
     if !(seconds.is_finite() && (0.0..=1e6).contains(&seconds)) {
         return fail(format!("--seconds must be between 0 and 1000000, got {seconds}"));
     }
-    let steps = (seconds / world.dt as f64).round() as u64;
+    let steps = (seconds / f64::from(world.dt)).round();
+    if steps > MAX_RUN_STEPS {
+        return fail(format!(
+            "--seconds {seconds} in steps of {} s is {steps:.0} steps; at most {MAX_RUN_STEPS:.0}",
+            world.dt
+        ));
+    }
+    let steps = steps as u64;
     let mut trace_out = match trace {
-        Some(path) => match std::fs::File::create(path) {
-            Ok(file) => {
-                let mut out = std::io::BufWriter::new(file);
-                if writeln!(out, "t,agent,x,y,z,vx,vy,vz,orientation").is_err() {
-                    return fail(format!("{}: cannot write", path.display()));
-                }
-                Some((path, out))
+        Some(path) => {
+            if let Some(problem) = refuse_trace_target(scene, path) {
+                return fail(problem);
             }
-            Err(err) => return fail(format!("{}: {err}", path.display())),
-        },
+            let shown = escape_controls(&path.display().to_string()).into_owned();
+            match AtomicFile::create(path) {
+                Ok(mut out) => {
+                    if let Err(err) = writeln!(out, "t,agent,x,y,z,vx,vy,vz,orientation") {
+                        return fail(format!("cannot write {shown}: {}", io_reason(&err)));
+                    }
+                    Some((shown, out))
+                }
+                Err(err) => return fail(format!("cannot write {shown}: {}", io_reason(&err))),
+            }
+        }
         None => None,
     };
-    if let Some((path, out)) = trace_out.as_mut() {
-        if write_trace_rows(out, &world).is_err() {
-            return fail(format!("{}: cannot write", path.display()));
+    if let Some((shown, out)) = trace_out.as_mut() {
+        if let Err(err) = write_trace_rows(out, &world) {
+            return fail(format!("cannot write {shown}: {}", io_reason(&err)));
         }
     }
     for _ in 0..steps {
         world.step();
-        if let Some((path, out)) = trace_out.as_mut() {
-            if write_trace_rows(out, &world).is_err() {
-                return fail(format!("{}: cannot write", path.display()));
+        if let Some((shown, out)) = trace_out.as_mut() {
+            if let Err(err) = write_trace_rows(out, &world) {
+                return fail(format!("cannot write {shown}: {}", io_reason(&err)));
             }
         }
     }
-    if let Some((path, mut out)) = trace_out {
-        if out.flush().is_err() {
-            return fail(format!("{}: cannot write", path.display()));
+    if let Some((shown, out)) = trace_out {
+        if let Err(err) = out.commit() {
+            return fail(format!("cannot write {shown}: {}", io_reason(&err)));
         }
     }
     let mut metrics = world.metrics();
     steerlab::bench::fill_plan_times(&world, &mut metrics);
     if json {
         match serde_json::to_string_pretty(&metrics) {
-            Ok(text) => println!("{text}"),
-            Err(err) => return fail(err),
+            Ok(text) => emit(&(text + "\n")),
+            Err(err) => fail(err),
         }
     } else {
-        print!("{}", metrics_table(&world, &metrics));
+        emit(&metrics_table(&world, &metrics))
     }
-    ExitCode::SUCCESS
 }
 
 fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> {
@@ -373,6 +510,9 @@ fn shot(
         },
         None => None,
     };
+    if let Some(problem) = display_problem() {
+        return fail(problem);
+    }
     let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through };
     macroquad::Window::from_config(
         shell::window_conf(size),
@@ -385,12 +525,57 @@ fn shot(
     }
 }
 
+fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode {
+    let seeds = match steerlab::fuzz::seed_scenes(scenes) {
+        Ok(seeds) => seeds,
+        Err(err) => return fail(err),
+    };
+    let report = steerlab::fuzz::fuzz(config, &seeds, |r| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{} cases, {} failures, {:.0} s",
+            r.cases,
+            r.failures.len(),
+            r.elapsed.as_secs_f64()
+        );
+    });
+    let mut text = String::new();
+    for failure in &report.failures {
+        text.push_str(&format!("FAIL case {} (seed {}): {}\n", failure.case, config.seed, failure.problem));
+    }
+    text.push_str(&format!(
+        "{} cases from {} scenes (seed {}, first {}, {} steps each): {} accepted, {} refused, {} failures; \
+         {} also run as processes; {:.1} s, {:.0} cases/s, slowest case {:.0} ms\n",
+        report.cases,
+        seeds.len(),
+        config.seed,
+        config.first,
+        config.steps,
+        report.accepted,
+        report.refused,
+        report.failures.len(),
+        report.process_cases,
+        report.elapsed.as_secs_f64(),
+        report.cases as f64 / report.elapsed.as_secs_f64().max(1e-9),
+        report.slowest_case.as_secs_f64() * 1000.0
+    ));
+    let code = emit(&text);
+    if report.failures.is_empty() {
+        code
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 fn frames_command(agents: usize, frames: u32, size: &str) -> ExitCode {
     let Some(size) = parse_size(size) else {
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
     if !(1..=1_000_000).contains(&agents) || !(1..=100_000).contains(&frames) {
         return fail("--agents must be 1–1000000 and --frames 1–100000");
+    }
+    if let Some(problem) = display_problem() {
+        return fail(problem);
     }
     let world = shell::crowd_world(agents);
     macroquad::Window::from_config(
@@ -408,6 +593,9 @@ fn window(scene: Option<&Path>) -> ExitCode {
         },
         None => (shell::default_world(), None),
     };
+    if let Some(problem) = display_problem() {
+        return fail(problem);
+    }
     macroquad::Window::from_config(
         shell::window_conf((1280, 800)),
         shell::run(world, file, shell::Mode::Interactive),

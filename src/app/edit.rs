@@ -19,7 +19,7 @@ pub use selection::{
 use glam::Vec3;
 
 use super::Selection;
-use crate::behaviours::ParametricMethod;
+use crate::behaviours::{AvoidParams, ParametricMethod};
 use crate::geometry::Curve;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
@@ -46,6 +46,8 @@ pub enum BehaviourKind {
     Predictive,
     /// The 3D waypoint planner's ship.
     Planner,
+    /// Obstacle avoidance (an entry of an agent's list; not offered for placing agents).
+    AvoidObstacles,
 }
 
 impl BehaviourKind {
@@ -72,6 +74,7 @@ impl BehaviourKind {
             BehaviourKind::Projected => "projected",
             BehaviourKind::Predictive => "predictive",
             BehaviourKind::Planner => "planner",
+            BehaviourKind::AvoidObstacles => "avoid_obstacles",
         }
     }
 
@@ -86,6 +89,7 @@ impl BehaviourKind {
             Behaviour::Projected { .. } => BehaviourKind::Projected,
             Behaviour::Predictive { .. } => BehaviourKind::Predictive,
             Behaviour::Planner { .. } => BehaviourKind::Planner,
+            Behaviour::AvoidObstacles { .. } => BehaviourKind::AvoidObstacles,
         }
     }
 }
@@ -112,6 +116,7 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
         Behaviour::Predictive { path, params } => {
             *path < world.paths.len() && finite(params.prediction_time) && finite_positive(params.path_radius)
         }
+        Behaviour::AvoidObstacles { params } => finite(params.look_ahead) && finite(params.margin),
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -214,6 +219,7 @@ pub fn default_behaviour(
             let far = if far.distance(position) < 50.0 { position + Vec3::new(300.0, 0.0, 0.0) } else { far };
             Behaviour::Planner { params: PlannerParams { waypoints: vec![far], ..PlannerParams::default() } }
         }
+        BehaviourKind::AvoidObstacles => Behaviour::AvoidObstacles { params: AvoidParams::default() },
     })
 }
 
@@ -274,6 +280,7 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
                 ("arrive".into(), Behaviour::Arrive { target, params: ArriveParams::default() }),
             ]
         }
+        Behaviour::AvoidObstacles { .. } => Vec::new(),
         Behaviour::Planner { params } => vec![(
             "smoothed".into(),
             Behaviour::Planner { params: PlannerParams { smoothing: !params.smoothing, ..params.clone() } },
@@ -287,7 +294,7 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         let name = unique_agent_name(world, &format!("{} {label}", original.name));
         let colour = super::free_colour(world);
         let mut agent = Agent::new(name, colour, original.start, original.limits, behaviour);
-        agent.avoid_obstacles = original.avoid_obstacles;
+        agent.mix = original.mix.clone();
         world.agents.push(agent);
         let idx = world.agents.len() - 1;
         world.reset_agent(idx);

@@ -870,7 +870,7 @@ impl App {
                         a.name = name;
                         a.color = color;
                         a.limits = limits;
-                        a.avoid_obstacles = avoid_obstacles;
+                        a.set_avoid_obstacles(avoid_obstacles, crate::behaviours::AvoidParams::default());
                     }
                 }
             }
@@ -882,7 +882,8 @@ impl App {
                         let name = edit::unique_agent_name(&self.world, kind.label());
                         let start = Kinematics { position, velocity: Vec3::ZERO, orientation: 0.0 };
                         let mut agent = Agent::new(name, colour, start, Limits::default(), behaviour);
-                        agent.avoid_obstacles = !self.world.obstacles.is_empty();
+                        let avoid = !self.world.obstacles.is_empty();
+                        agent.set_avoid_obstacles(avoid, crate::behaviours::AvoidParams::default());
                         self.world.agents.push(agent);
                         let idx = self.world.agents.len() - 1;
                         self.world.reset_agent(idx);

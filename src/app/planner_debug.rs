@@ -149,6 +149,7 @@ impl PlannerDebug {
                 None => "avoidance waypoint".to_string(),
             },
             WaypointKind::Exit => "exit".to_string(),
+            WaypointKind::Fallback => "fallback corner".to_string(),
         };
         let from = if it.perspective == self.plan.start {
             format!("the ship {}", fmt_point(it.perspective))

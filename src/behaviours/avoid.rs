@@ -115,7 +115,36 @@ pub fn avoid_obstacles(
         return Some(push);
     }
 
-    // 2. Probe ahead along the velocity.
+    // 2. Too close to stop: an obstacle the agent approaches faster than it can still cancel
+    //    before contact (plus two steps of reaction at 60 Hz) gets full braking straight away
+    //    from it; the speed along its surface is kept, so the agent slides around it.
+    let mut most_urgent: Option<(f32, Vec3)> = None;
+    for obstacle in obstacles {
+        let offset = k.position - obstacle.center;
+        let distance = offset.length();
+        let normal = offset.normalize_or_zero();
+        let approach = -k.velocity.dot(normal);
+        if approach <= 0.0 || distance <= 0.0 {
+            continue;
+        }
+        let gap = distance - radius - obstacle.radius.max(0.0);
+        let needed = approach * approach / (2.0 * max_acceleration.max(1e-3)) + approach * REACTION_TIME;
+        let slack = gap - needed;
+        if slack < 0.0 && most_urgent.is_none_or(|(best, _)| slack < best) {
+            most_urgent = Some((slack, normal));
+        }
+    }
+    if let Some((_, normal)) = most_urgent {
+        if gizmos.is_enabled() {
+            gizmos.push(
+                GizmoRole::AvoidanceVector,
+                GizmoShape::Arrow(k.position, k.position + normal * radius * 2.0),
+            );
+        }
+        return Some(normal * max_acceleration);
+    }
+
+    // 3. Probe ahead along the velocity.
     let speed = k.velocity.length();
     if !speed.is_finite() || speed <= 1e-3 {
         return None;
@@ -142,7 +171,7 @@ pub fn avoid_obstacles(
     }
     let (hit, obstacle) = earliest?;
 
-    // 3. Lateral acceleration away from the centre, scaled by urgency.
+    // 4. Lateral acceleration away from the centre, scaled by urgency.
     let outward = hit.point - obstacle.center;
     let lateral = outward - heading * heading.dot(outward);
     let inflated = cast_radius + obstacle.radius.max(0.0);
@@ -161,6 +190,54 @@ pub fn avoid_obstacles(
         );
     }
     Some(acceleration)
+}
+
+/// Seconds of reaction allowed for when deciding that an agent must brake now (two steps at
+/// 60 Hz: the request of this step acts during the next).
+pub const REACTION_TIME: f32 = 2.0 / 60.0;
+
+/// A kinematic velocity request (seek and flee set their velocity at once) made safe: for
+/// every obstacle the velocity would carry the agent's body into within `look_ahead` seconds
+/// (plus the margin), the component toward that obstacle's centre is removed and the speed kept,
+/// so the agent slides along the obstacle instead of into it. Kinematic behaviours change
+/// velocity without limit, so their avoidance may too.
+pub fn clear_velocity(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    p: &AvoidParams,
+    velocity: Vec3,
+) -> Vec3 {
+    let speed = velocity.length();
+    if !speed.is_finite() || speed <= 1e-6 {
+        return velocity;
+    }
+    let mut cleared = velocity;
+    let reach_extra = limits.radius.max(0.0) + p.margin.max(0.0);
+    for obstacle in obstacles {
+        let offset = obstacle.center - k.position;
+        let distance = offset.length();
+        let reach = reach_extra + obstacle.radius.max(0.0);
+        let horizon = speed * p.look_ahead.max(0.0) + reach;
+        if distance <= 1e-6 || distance > horizon {
+            continue;
+        }
+        let inward = offset / distance;
+        let toward = cleared.dot(inward);
+        if toward <= 0.0 {
+            continue;
+        }
+        // Only when the body's path actually meets the inflated obstacle.
+        let lateral =
+            (offset - cleared.normalize_or_zero() * offset.dot(cleared.normalize_or_zero())).length();
+        if lateral >= reach {
+            continue;
+        }
+        let tangent = cleared - inward * toward;
+        let direction = tangent.try_normalize().unwrap_or_else(|| side_of(inward));
+        cleared = direction * speed;
+    }
+    cleared
 }
 
 /// The deterministic side to turn to when the obstacle is dead ahead: left of `heading` in the

@@ -8,6 +8,37 @@
 //!   speed is clamped to max speed.
 //! - [`Steering::Position`] moves the agent onto a point (parametric curve following, seed 000);
 //!   its velocity becomes the displacement over `dt`.
+//!
+//! An agent holds a list of behaviours (its main one, `sim::Agent::behaviour`, then
+//! `sim::Mix::more`), combined by weighted blending or by priority groups (`sim::mix`).
+//! Every parameter is declared once ([`param::Param`], `PARAMS` beside its struct).
+//!
+//! # How to add a behaviour
+//! 1. **Kernel**: `src/behaviours/NAME.rs` with the three-heading `//!` doc (Motivation,
+//!    Implementation, Parameters), a plain-data `NameParams` with `pub const X: Param` per
+//!    field and `pub const PARAMS: &'static [Param]` in field order, `Default` reading the
+//!    declarations, and a pure `fn name(k: &Kinematics, limits: &Limits, …, p: &NameParams,
+//!    gizmos: &mut Gizmos) -> Steering`. Add the group to [`param::all_params`].
+//! 2. **Simulation** (`src/sim/mod.rs`): a `Behaviour` variant (references as indices:
+//!    `target: usize`, `agent: usize`, `path: usize`), its `type_name`, `reads_other_agents`
+//!    (true for pursuit, flocking …: the step then fills `StepContext::agents`, a snapshot of
+//!    every agent's kinematics taken before anyone moves), `BehaviourState::start` (a state
+//!    variant if it has memory, e.g. wander's generator), and an arm in `behaviour_steering`.
+//!    Keep per-agent data small and `World`'s internals private.
+//! 3. **Scene form** (`src/scene/format.rs`): a `BehaviourSpec` variant with its own
+//!    `NameSpec` struct (`deny_unknown_fields`; defaults from `NameParams::X.default` through
+//!    the `defaults!` list), the type name in `BEHAVIOUR_TYPES` and an arm in
+//!    `behaviour_from_value`; `validate.rs`: `param(&at("key"), &NameParams::KEY, value)` per
+//!    field and reference checks; `convert.rs`: arms in `behaviour` and `behaviour_spec`.
+//! 4. **Panel** (`src/ui/params.rs`): arms in `behaviour_params` (one `row(&NameParams::X, …)`
+//!    per field, destructured without `..`), `with_param` and `with_reference`;
+//!    `src/app/edit.rs`: a `BehaviourKind` (in `ALL` if it can be an agent's main behaviour),
+//!    `default_behaviour`, `behaviour_is_valid`, `compare`. The list editor offers every kind.
+//! 5. **Gizmos**: new [`GizmoRole`] variants here, their colours only in `render/style.rs`.
+//! 6. **Tests**: a unit test of the defining property, a proptest that it never gives NaN or
+//!    exceeds the limits; add an agent with it to `tests/all/scene_fixtures` (FULL_SCENE) so
+//!    the declared-parameter tests (`tests/all/params_declared.rs`) cover it; regenerate the
+//!    README table with `README_BLESS=1 cargo test --release --test all the_readme_parameter`.
 
 use glam::Vec3;
 use param::{Param, ParamKind};
@@ -27,8 +58,16 @@ pub mod waypoints;
 pub mod alignment;
 pub mod cohesion;
 pub mod collision_avoidance;
+pub mod containment;
 pub mod evade;
+pub mod face;
+pub mod flocking;
+pub mod flow_field;
+pub mod hide;
+pub mod interpose;
+pub mod leader_following;
 pub mod neighbourhood;
+pub mod offset_pursuit;
 pub mod pursuit;
 pub mod separation;
 pub mod wander;
@@ -184,6 +223,8 @@ pub enum GizmoRole {
     AvoidanceVector,
     /// A disturbance that knocked the agent off course (the planner ship's incoming fire).
     Disturbance,
+    /// A leg of the planner's route that came from the complete fallback search.
+    FallbackSegment,
     /// The radius within which a group behaviour sees its neighbours.
     NeighbourRadius,
     /// A line from an agent to a neighbour it reacts to.

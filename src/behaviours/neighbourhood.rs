@@ -86,9 +86,16 @@ impl View {
     /// The view of agent `k` with `radius` and full `view_angle` (radians).
     #[inline]
     pub fn new(k: &Kinematics, radius: f32, view_angle: f32) -> View {
+        View::with_forward(k.position, forward(k), radius, view_angle)
+    }
+
+    /// The view from `position` looking along the unit vector `forward` (when the caller has
+    /// already computed the forward direction).
+    #[inline]
+    pub fn with_forward(position: Vec3, forward: Vec3, radius: f32, view_angle: f32) -> View {
         let cos_half_angle =
             if view_angle >= std::f32::consts::TAU - 1e-6 { -2.0 } else { (0.5 * view_angle.max(0.0)).cos() };
-        View { position: k.position, forward: forward(k), radius: radius.max(0.0), cos_half_angle }
+        View { position, forward, radius: radius.max(0.0), cos_half_angle }
     }
 
     /// The offset to `other` and its length if `other` is a neighbour, else `None`.

@@ -111,6 +111,14 @@ impl SeededRng {
     pub fn next_signed(&mut self) -> f32 {
         (self.next_u64() >> 40) as f32 * (2.0 / (1u64 << 24) as f32) - 1.0
     }
+
+    /// Two independent uniform numbers in [−1, 1) from one draw (24 bits each).
+    #[inline]
+    pub fn next_signed_pair(&mut self) -> (f32, f32) {
+        let bits = self.next_u64();
+        let scale = 2.0 / (1u64 << 24) as f32;
+        ((bits >> 40) as f32 * scale - 1.0, ((bits >> 8) & 0xFF_FFFF) as f32 * scale - 1.0)
+    }
 }
 
 /// A wandering agent's memory: its generator and its target on the circle.
@@ -149,7 +157,8 @@ pub fn wander(
 ) -> Steering {
     let radius = p.radius.max(0.0);
     let step = if radius > 0.0 { (p.jitter.max(0.0) * dt.max(0.0)) / radius } else { 0.0 };
-    let jitter = Vec3::new(state.rng.next_signed(), state.rng.next_signed(), 0.0) * step;
+    let (jx, jy) = state.rng.next_signed_pair();
+    let jitter = Vec3::new(jx, jy, 0.0) * step;
     let moved = (state.target + jitter).normalize_or_zero();
     state.target = if moved == Vec3::ZERO || !moved.is_finite() { Vec3::X } else { moved };
     let fwd = forward(k);

@@ -31,6 +31,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 pub mod dense;
+pub mod fallback;
 pub mod field;
 pub mod grid;
 pub mod plan;
@@ -39,8 +40,8 @@ pub mod ship;
 pub use field::{bench_field, bench_scenario, BenchField, SplitMix64};
 pub use grid::{IndexHit, IndexStats, ObstacleIndex};
 pub use plan::{
-    path_length, plan, plan_spheres, straight_length, Avoidance, Plan, PlanHit, PlanIteration, PlanNote,
-    PlanOptions, PlanStatus, Unreachable, UnreachableReason, WaypointKind,
+    path_length, plan, plan_spheres, straight_length, Avoidance, FallbackMode, Plan, PlanHit, PlanIteration,
+    PlanNote, PlanOptions, PlanStatus, Unreachable, UnreachableReason, WaypointKind,
 };
 
 /// Parameters of the `planner` behaviour (scene fields besides `waypoints`).
@@ -195,6 +196,7 @@ impl PlannerParams {
             iteration_limit: self.iteration_limit,
             smoothing: self.smoothing,
             record: false,
+            fallback: FallbackMode::WhenStuck,
         }
     }
 }
@@ -255,6 +257,15 @@ pub struct ShipState {
     pub hits: u32,
     /// The latest hit: where the ship was, the velocity change, and seconds since.
     pub last_hit: Option<(Vec3, Vec3, f32)>,
+    /// Replans that kept the route being flown (commitment, `ship.rs` step 2).
+    pub kept_routes: u32,
+    /// Plans that ran the complete fallback search.
+    pub fallback_plans: u32,
+    /// Replans forced to the fallback because the ship made no progress.
+    pub forced_fallbacks: u32,
+    /// The waypoint progress is measured toward, the closest the ship has come to it since it
+    /// last made progress, and seconds since then.
+    pub progress: Option<(Vec3, f32, f32)>,
 }
 
 impl ShipState {
@@ -262,6 +273,45 @@ impl ShipState {
     pub fn new(params: &PlannerParams) -> Self {
         ShipState { remaining: params.waypoints.clone(), ..Default::default() }
     }
+
+    /// The ship's status for `run --json`, the inspector and the step-through: `flying` while
+    /// waypoints remain, `unreachable` once a waypoint was reported unreachable and the ship holds
+    /// position, `arrived` when every waypoint was reached.
+    pub fn status(&self) -> ShipStatus {
+        if !self.finished {
+            ShipStatus::Flying
+        } else if self.unreachable.is_empty() {
+            ShipStatus::Arrived
+        } else {
+            ShipStatus::Unreachable
+        }
+    }
+
+    /// One line for the window: the status and, for each waypoint reported unreachable, why.
+    pub fn status_line(&self) -> String {
+        let mut line = match self.status() {
+            ShipStatus::Flying => "flying".to_string(),
+            ShipStatus::Arrived => "arrived".to_string(),
+            ShipStatus::Unreachable => "unreachable, holding position".to_string(),
+        };
+        for u in &self.unreachable {
+            line.push_str(&format!("; waypoint {} {}", u.index + 1, u.reason.describe()));
+        }
+        line
+    }
+}
+
+/// What a planner ship is doing (serialised lowercase in `run --json`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShipStatus {
+    /// Waypoints remain.
+    #[default]
+    Flying,
+    /// Every waypoint was reached.
+    Arrived,
+    /// At least one waypoint was reported unreachable; the ship holds position.
+    Unreachable,
 }
 
 /// One step of the ship: (re)plan when due, drop reached waypoints, thrust toward the next one.

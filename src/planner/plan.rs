@@ -63,6 +63,7 @@
 //! `iteration_limit` (typically 8–64; the seed's lag guard), `smoothing`, and `record` (keep a
 //! per-iteration trace for the step-through panel; off for replanning and benchmarks).
 
+use super::fallback::{self, FallbackOutcome, FallbackSearch};
 use super::grid::{IndexHit, ObstacleIndex};
 use crate::geometry::Sphere;
 use glam::{Vec2, Vec3};
@@ -91,11 +92,31 @@ pub struct PlanOptions {
     pub smoothing: bool,
     /// Record a [`PlanIteration`] per iteration (for the step-through panel).
     pub record: bool,
+    /// When the complete grid search of `fallback.rs` runs.
+    pub fallback: FallbackMode,
+}
+
+/// When [`plan`] runs the complete fallback search (`fallback.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FallbackMode {
+    /// Never: the seed's loop alone (partial plans are extended by replans).
+    Off,
+    /// When the loop ends at its iteration limit before reaching the next user waypoint.
+    #[default]
+    WhenStuck,
+    /// Also route to the next user waypoint by the search first (the ship made no progress).
+    Force,
 }
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions { clearance: 10.0, iteration_limit: 32, smoothing: false, record: false }
+        PlanOptions {
+            clearance: 10.0,
+            iteration_limit: 32,
+            smoothing: false,
+            record: false,
+            fallback: FallbackMode::WhenStuck,
+        }
     }
 }
 
@@ -108,6 +129,8 @@ pub enum WaypointKind {
     Avoidance,
     /// The way out for a start inside an obstacle or its clearance.
     Exit,
+    /// A corner of a route found by the complete fallback search.
+    Fallback,
 }
 
 /// Why a user waypoint cannot be planned.
@@ -120,6 +143,34 @@ pub enum UnreachableReason {
     },
     /// One of its coordinates is not finite.
     NotFinite,
+    /// The complete fallback search exhausted the free cells connected to it without meeting the
+    /// ship: no route keeps the clearance (it is sealed in, e.g. a pocket of obstacles).
+    NoRoute {
+        /// Grid cells the search explored.
+        explored: usize,
+    },
+}
+
+impl UnreachableReason {
+    /// Why, in words (after "waypoint N").
+    pub fn describe(&self) -> String {
+        match self {
+            UnreachableReason::InsideObstacle { obstacle } => format!("is inside obstacle {obstacle}"),
+            UnreachableReason::NotFinite => "is not a finite point".to_string(),
+            UnreachableReason::NoRoute { explored } => {
+                format!("is sealed in: no route keeps the clearance (grid search explored {explored} cells)")
+            }
+        }
+    }
+
+    /// A short machine-readable name (`run --json`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            UnreachableReason::InsideObstacle { .. } => "inside_obstacle",
+            UnreachableReason::NotFinite => "not_finite",
+            UnreachableReason::NoRoute { .. } => "no_route",
+        }
+    }
 }
 
 /// A user waypoint the plan skips.
@@ -252,6 +303,8 @@ pub struct Plan {
     pub iteration_count: u32,
     /// Per-iteration trace (empty unless `PlanOptions::record`).
     pub iterations: Vec<PlanIteration>,
+    /// The complete fallback searches this plan ran, in order (usually none).
+    pub fallbacks: Vec<FallbackSearch>,
 }
 
 impl Plan {
@@ -300,6 +353,12 @@ impl Plan {
                 }
                 UnreachableReason::NotFinite => {
                     line.push_str(&format!("; waypoint {} is not a finite point", u.index + 1));
+                }
+                UnreachableReason::NoRoute { explored } => {
+                    line.push_str(&format!(
+                        "; waypoint {} is unreachable (sealed in: the grid search explored {explored} cells)",
+                        u.index + 1
+                    ));
                 }
             }
         }
@@ -363,6 +422,7 @@ pub fn plan(
         pending: Vec::new(),
         iteration_count: 0,
         iterations: Vec::new(),
+        fallbacks: Vec::new(),
     };
     if !start.is_finite() {
         // Nothing sensible can be planned from nowhere; report every waypoint as pending.
@@ -424,73 +484,104 @@ pub fn plan(
         .map(|(position, kind)| Proto { position, kind, circulation: None })
         .collect();
     let mut circulation: Option<Circulation> = None;
-    let mut limited = false;
-    while let Some(&top) = stack.last() {
-        if out.iteration_count >= options.iteration_limit {
-            limited = true;
+    let mut limited;
+    let mut iteration_limit = options.iteration_limit;
+    let mut reached_user = false;
+    let mut fallbacks_left = MAX_FALLBACKS;
+    if options.fallback == FallbackMode::Force {
+        fallbacks_left -= 1;
+        perspective =
+            fallback_to_next(&ctx, &mut out, &mut stack, &mut unreachable, user_waypoints, perspective);
+        reached_user = out.kinds.iter().any(|k| matches!(k, WaypointKind::User(_)));
+    }
+    let mut segment_start = (out.waypoints.len(), perspective);
+    loop {
+        limited = false;
+        while let Some(&top) = stack.last() {
+            if out.iteration_count >= iteration_limit {
+                limited = true;
+                break;
+            }
+            out.iteration_count += 1;
+            let target = top.position;
+            let snapshot =
+                if options.record { stack.iter().map(|p| p.position).collect() } else { Vec::new() };
+            let hit = if perspective.distance(target) < MIN_LEG {
+                None
+            } else {
+                obstacles.cast(perspective, target, ctx.cast_radius)
+            };
+            match hit {
+                None => {
+                    stack.pop();
+                    out.waypoints.push(target);
+                    out.kinds.push(top.kind);
+                    if options.record {
+                        out.iterations.push(PlanIteration {
+                            perspective,
+                            target,
+                            target_kind: top.kind,
+                            stack: snapshot,
+                            hit: None,
+                            avoidance: None,
+                            popped: true,
+                            real_count: out.waypoints.len(),
+                        });
+                    }
+                    perspective = target;
+                    circulation = top.circulation;
+                    if matches!(top.kind, WaypointKind::User(_)) {
+                        reached_user = true;
+                    }
+                }
+                Some(index_hit) => {
+                    let avoided = ctx.avoid(perspective, target, &index_hit, circulation, &out.waypoints);
+                    let avoidance = Avoidance {
+                        obstacle: index_hit.obstacle,
+                        hit_point: index_hit.hit.point,
+                        waypoint: avoided.waypoint,
+                        cluster_size: avoided.cluster_size,
+                    };
+                    out.avoidances.push(avoidance);
+                    stack.push(Proto {
+                        position: avoided.waypoint,
+                        kind: WaypointKind::Avoidance,
+                        circulation: avoided.circulation,
+                    });
+                    if options.record {
+                        out.iterations.push(PlanIteration {
+                            perspective,
+                            target,
+                            target_kind: top.kind,
+                            stack: snapshot,
+                            hit: Some(PlanHit {
+                                obstacle: index_hit.obstacle,
+                                point: index_hit.hit.point,
+                                toi: index_hit.hit.toi,
+                                started_inside: index_hit.hit.started_inside,
+                            }),
+                            avoidance: Some(avoidance),
+                            popped: false,
+                            real_count: out.waypoints.len(),
+                        });
+                    }
+                }
+            }
+        }
+        // Fallback (module header): the loop stopped before reaching the next user waypoint.
+        let stuck = limited && !reached_user;
+        if !stuck || options.fallback == FallbackMode::Off || fallbacks_left == 0 {
             break;
         }
-        out.iteration_count += 1;
-        let target = top.position;
-        let snapshot = if options.record { stack.iter().map(|p| p.position).collect() } else { Vec::new() };
-        let hit = if perspective.distance(target) < MIN_LEG {
-            None
-        } else {
-            obstacles.cast(perspective, target, ctx.cast_radius)
-        };
-        match hit {
-            None => {
-                stack.pop();
-                out.waypoints.push(target);
-                out.kinds.push(top.kind);
-                if options.record {
-                    out.iterations.push(PlanIteration {
-                        perspective,
-                        target,
-                        target_kind: top.kind,
-                        stack: snapshot,
-                        hit: None,
-                        avoidance: None,
-                        popped: true,
-                        real_count: out.waypoints.len(),
-                    });
-                }
-                perspective = target;
-                circulation = top.circulation;
-            }
-            Some(index_hit) => {
-                let avoided = ctx.avoid(perspective, target, &index_hit, circulation, &out.waypoints);
-                let avoidance = Avoidance {
-                    obstacle: index_hit.obstacle,
-                    hit_point: index_hit.hit.point,
-                    waypoint: avoided.waypoint,
-                    cluster_size: avoided.cluster_size,
-                };
-                out.avoidances.push(avoidance);
-                stack.push(Proto {
-                    position: avoided.waypoint,
-                    kind: WaypointKind::Avoidance,
-                    circulation: avoided.circulation,
-                });
-                if options.record {
-                    out.iterations.push(PlanIteration {
-                        perspective,
-                        target,
-                        target_kind: top.kind,
-                        stack: snapshot,
-                        hit: Some(PlanHit {
-                            obstacle: index_hit.obstacle,
-                            point: index_hit.hit.point,
-                            toi: index_hit.hit.toi,
-                            started_inside: index_hit.hit.started_inside,
-                        }),
-                        avoidance: Some(avoidance),
-                        popped: false,
-                        real_count: out.waypoints.len(),
-                    });
-                }
-            }
-        }
+        fallbacks_left -= 1;
+        out.waypoints.truncate(segment_start.0);
+        out.kinds.truncate(segment_start.0);
+        perspective =
+            fallback_to_next(&ctx, &mut out, &mut stack, &mut unreachable, user_waypoints, segment_start.1);
+        circulation = None;
+        reached_user = out.kinds.iter().any(|k| matches!(k, WaypointKind::User(_)));
+        segment_start = (out.waypoints.len(), perspective);
+        iteration_limit = out.iteration_count.saturating_add(options.iteration_limit);
     }
     out.pending = stack.iter().map(|p| p.position).collect();
 
@@ -506,6 +597,50 @@ pub fn plan(
         PlanStatus::Unreachable(unreachable)
     };
     out
+}
+
+/// The most fallback searches one plan runs (each settles one user waypoint).
+pub const MAX_FALLBACKS: u32 = 3;
+
+/// Runs the complete search from `from` to the next user waypoint on the stack: a route becomes
+/// real waypoints ([`WaypointKind::Fallback`] corners, then the user waypoint); no route makes the
+/// waypoint unreachable. The waypoint and the avoidance protos above it leave the stack. Returns
+/// the new perspective.
+fn fallback_to_next(
+    ctx: &Ctx,
+    out: &mut Plan,
+    stack: &mut Vec<Proto>,
+    unreachable: &mut Vec<Unreachable>,
+    user_waypoints: &[Vec3],
+    from: Vec3,
+) -> Vec3 {
+    let Some(at) = stack.iter().rposition(|p| matches!(p.kind, WaypointKind::User(_))) else {
+        return from;
+    };
+    let Some(&target) = stack.get(at) else { return from };
+    stack.truncate(at);
+    let found = fallback::search(from, target.position, ctx.index, ctx.cast_radius);
+    let perspective = match &found.outcome {
+        FallbackOutcome::Route(points) => {
+            for (i, &p) in points.iter().enumerate() {
+                out.waypoints.push(p);
+                out.kinds.push(if i + 1 == points.len() { target.kind } else { WaypointKind::Fallback });
+            }
+            target.position
+        }
+        FallbackOutcome::NoRoute | FallbackOutcome::NoEntry => {
+            if let WaypointKind::User(index) = target.kind {
+                unreachable.push(Unreachable {
+                    index,
+                    position: user_waypoints.get(index).copied().unwrap_or(target.position),
+                    reason: UnreachableReason::NoRoute { explored: found.expanded },
+                });
+            }
+            from
+        }
+    };
+    out.fallbacks.push(found);
+    perspective
 }
 
 /// Builds an index for `obstacles` and plans (the convenience the ship and the UI use).

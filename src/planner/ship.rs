@@ -18,6 +18,14 @@
 //!    rebuilding the obstacle index from the current spheres (obstacles may move). Waypoints the
 //!    plan finds unreachable are dropped (`skipped`). The ship also replans at once when knocked
 //!    more than half the clearance off its current leg (`early_replans`; the timer is not reset).
+//!    **Commitment** (no flip-flop between sides): a replan keeps the route being flown to the
+//!    next user waypoint while every remaining leg of it, cast from the ship with half the
+//!    clearance, is clear, unless the new route to that waypoint is at least [`COMMIT_SHORTER`]
+//!    (20%) shorter; a route that came from the fallback search is kept while clear without
+//!    planning at all. **No progress**: when the ship has not come [`PROGRESS_STEP`] closer to the
+//!    next user waypoint for [`NO_PROGRESS_TIME`] seconds, it replans at once with the fallback
+//!    search forced (`forced_fallbacks`). Waypoints the fallback proves sealed in are dropped and
+//!    recorded in `unreachable` with the reason; with none left the ship holds position.
 //! 3. *Intermediate waypoints* (avoidance, exit) are dropped when reached within `arrival_radius`
 //!    or passed (beyond the plane through the waypoint across the leg), provided the direct route
 //!    to the following waypoint is clear with half the clearance; always when within a quarter of
@@ -28,7 +36,9 @@
 //!    distance D (less the arrival radius at corners, where the turn begins), where `v_c` is zero at the last planned waypoint and, at a corner turning by θ,
 //!    the speed whose sideways part `v sin θ` (all of v past a right angle) can be cancelled at 80%
 //!    of the maximum acceleration within a quarter of the clearance; `a_b` is half the maximum acceleration (margin for steering while braking). Near a stop it is
-//!    also capped at `D / (2·STEER_TIME)`, so it settles without oscillating; before a corner it
+//!    also capped at `D / (2·STEER_TIME)`, so it settles without oscillating. The turn from the
+//!    ship's current heading onto the carrot counts as a corner at distance zero, so after a replan
+//!    or a push the ship slows before it turns (its turn stays inside the clearance); before a corner it
 //!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
 //! 5. Once the queue is empty the ship holds position on the last waypoint.
@@ -44,7 +54,9 @@
 //! [`PlannerParams`] (clearance, iteration limit, replan interval, arrival radius, smoothing) and
 //! the agent's [`Limits`] (radius for the casts, max speed, max acceleration).
 
-use super::plan::{plan, straight_length, PlanOptions, Unreachable, WaypointKind};
+use super::plan::{
+    path_length, plan, straight_length, FallbackMode, Plan, PlanOptions, Unreachable, WaypointKind,
+};
 use super::{ObstacleIndex, PlannerParams, ShipState, SplitMix64};
 use crate::behaviours::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
@@ -83,13 +95,14 @@ pub fn step(
     }
 
     reach_user_waypoints(pos, limits, obstacles, params, state);
+    let stuck = no_progress(pos, params, state, if first { 0.0 } else { dt });
 
     if !state.remaining.is_empty() {
         let interval = if params.replan_interval.is_finite() { params.replan_interval } else { 0.5 };
-        let due = first || interval <= 0.0 || state.since_replan + 1e-4 >= interval;
+        let due = first || stuck || interval <= 0.0 || state.since_replan + 1e-4 >= interval;
         let off_course = !due && off_leg_distance(pos, state) > off_course_threshold(params);
         if due || off_course {
-            replan(pos, limits, obstacles, params, state, first);
+            replan(pos, limits, obstacles, params, state, first, stuck);
             if first {
                 state.since_replan = 0.0;
             } else {
@@ -182,8 +195,15 @@ fn replan(
     params: &PlannerParams,
     state: &mut ShipState,
     first: bool,
+    stuck: bool,
 ) {
-    let options = PlanOptions { record: false, ..params.plan_options() };
+    // A route from the fallback is kept without planning while it is clear (commitment).
+    if !first && !stuck && flying_fallback_route(pos, limits, params, state) {
+        state.kept_routes += 1;
+        return;
+    }
+    let fallback = if stuck { FallbackMode::Force } else { FallbackMode::WhenStuck };
+    let options = PlanOptions { record: false, fallback, ..params.plan_options() };
     let radius = limits.radius.max(0.0);
     let query_radius = radius + options.clearance.max(0.0);
     let reusable = state
@@ -200,6 +220,20 @@ fn replan(
     state.iterations = state.iterations.saturating_add(new_plan.iteration_count);
     if first {
         state.planned_length = new_plan.planned_length();
+    }
+    if !new_plan.fallbacks.is_empty() {
+        state.fallback_plans += 1;
+    }
+    if stuck {
+        state.forced_fallbacks += 1;
+    }
+    if !first && !stuck && new_plan.unreachable().is_empty() {
+        if let Some(index) = &state.index {
+            if keep_current_route(pos, limits, params, state, index, &new_plan) {
+                state.kept_routes += 1;
+                return;
+            }
+        }
     }
     // Drop the unreachable waypoints from the queue and renumber the plan's user indices.
     let mut dropped: Vec<usize> = new_plan.unreachable().iter().map(|u| u.index).collect();
@@ -229,6 +263,94 @@ fn replan(
     state.leg_entry = pos;
     state.avoidances = new_plan.avoidances;
     state.status = Some(new_plan.status);
+}
+
+/// Commitment (module header, step 2): true when the route being flown to the next user waypoint
+/// stays: it is still clear (every remaining leg, from the ship, cast with half the clearance) and
+/// the new plan's route to that waypoint is not [`COMMIT_SHORTER`] shorter — or the current route
+/// came from the fallback search, which is only left when blocked.
+fn keep_current_route(
+    pos: Vec3,
+    limits: &Limits,
+    params: &PlannerParams,
+    state: &ShipState,
+    index: &ObstacleIndex,
+    new_plan: &Plan,
+) -> bool {
+    let Some(user) = state.kinds.iter().position(|k| matches!(k, WaypointKind::User(0))) else {
+        return false;
+    };
+    let Some(route) = state.planned.get(..=user) else { return false };
+    if !route_is_clear(pos, route, index, half_clearance_radius(limits, params)) {
+        return false;
+    }
+    if state.kinds.get(..user).is_some_and(|kinds| kinds.contains(&WaypointKind::Fallback)) {
+        return true;
+    }
+    let current = path_length(pos, route);
+    let new_length = new_plan
+        .kinds
+        .iter()
+        .position(|k| matches!(k, WaypointKind::User(0)))
+        .and_then(|u| new_plan.waypoints.get(..=u))
+        .map(|w| path_length(pos, w));
+    new_length.is_none_or(|length| length >= (1.0 - COMMIT_SHORTER) * current)
+}
+
+/// True when the ship flies a fallback route to the next user waypoint that is still clear.
+fn flying_fallback_route(pos: Vec3, limits: &Limits, params: &PlannerParams, state: &ShipState) -> bool {
+    let Some(user) = state.kinds.iter().position(|k| matches!(k, WaypointKind::User(0))) else {
+        return false;
+    };
+    let fallback = state.kinds.get(..user).is_some_and(|kinds| kinds.contains(&WaypointKind::Fallback));
+    match (&state.index, state.planned.get(..=user)) {
+        (Some(index), Some(route)) if fallback => {
+            route_is_clear(pos, route, index, half_clearance_radius(limits, params))
+        }
+        _ => false,
+    }
+}
+
+/// True when every leg from `pos` through `route` is clear for a sphere of `radius`.
+fn route_is_clear(pos: Vec3, route: &[Vec3], index: &ObstacleIndex, radius: f32) -> bool {
+    let mut from = pos;
+    route.iter().all(|&to| {
+        let clear = index.is_clear(from, to, radius);
+        from = to;
+        clear
+    })
+}
+
+/// How much shorter a new route must be to replace a clear one being flown (fraction).
+pub const COMMIT_SHORTER: f32 = 0.2;
+/// Seconds without progress toward the next user waypoint before the fallback is forced.
+pub const NO_PROGRESS_TIME: f32 = 4.0;
+/// Getting this much closer (world units) to the next user waypoint counts as progress.
+pub const PROGRESS_STEP: f32 = 10.0;
+
+/// Tracks progress toward the next user waypoint; true (once, then the clock restarts) when the
+/// ship has not come [`PROGRESS_STEP`] closer for [`NO_PROGRESS_TIME`] seconds.
+fn no_progress(pos: Vec3, params: &PlannerParams, state: &mut ShipState, dt: f32) -> bool {
+    let Some(&target) = state.remaining.first() else {
+        state.progress = None;
+        return false;
+    };
+    let distance = pos.distance(target);
+    let (mut best, mut since) = match state.progress {
+        Some((t, best, since)) if t == target => (best, since + dt),
+        _ => (distance, 0.0),
+    };
+    if distance < best - PROGRESS_STEP || distance <= params.arrival_radius {
+        best = distance;
+        since = 0.0;
+    }
+    let stuck = since >= NO_PROGRESS_TIME;
+    if stuck {
+        best = distance;
+        since = 0.0;
+    }
+    state.progress = Some((target, best, since));
+    stuck
 }
 
 /// Removes the user waypoints the ship has reached (directly, or via their planned stand-in).
@@ -396,7 +518,9 @@ fn desired_velocity(k: &Kinematics, limits: &Limits, params: &PlannerParams, sta
         projection + along * lookahead
     };
 
-    let mut desired_speed = max_speed;
+    // The turn from the current heading onto the carrot is a corner at the ship itself: a replan
+    // that turns the route (or a push) first slows the ship to a speed whose turn fits.
+    let mut desired_speed = max_speed.min(corner_speed(k.velocity, carrot - pos, limits, params));
     let mut distance = pos.distance(target);
     let mut incoming = if along == Vec3::ZERO { target - pos } else { along };
     for (i, &waypoint) in state.planned.iter().take(LOOKAHEAD_WAYPOINTS).enumerate() {
@@ -430,9 +554,14 @@ fn emit_gizmos(
         gizmos.push(GizmoRole::Probe, GizmoShape::Line(pos, first_user));
     }
     let mut previous = pos;
-    for &w in &state.planned {
-        gizmos.push(GizmoRole::CurrentSegment, GizmoShape::Line(previous, w));
+    let mut previous_kind = None;
+    for (&w, &kind) in state.planned.iter().zip(&state.kinds) {
+        // Legs into or out of a fallback corner came from the fallback search: their own colour.
+        let fallback = kind == WaypointKind::Fallback || previous_kind == Some(WaypointKind::Fallback);
+        let role = if fallback { GizmoRole::FallbackSegment } else { GizmoRole::CurrentSegment };
+        gizmos.push(role, GizmoShape::Line(previous, w));
         previous = w;
+        previous_kind = Some(kind);
     }
     if let Some(&target) = state.planned.first().or(state.hold.as_ref()) {
         gizmos.push(GizmoRole::Target, GizmoShape::Point(target));

@@ -61,6 +61,7 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::PathRadius => d.path_radius,
         GizmoRole::Tangent | GizmoRole::ParameterValue => d.tangent,
         GizmoRole::Disturbance => true,
+        GizmoRole::FallbackSegment => d.plan,
         GizmoRole::WanderCircle => d.targets,
         GizmoRole::FlowVector => d.steering,
         GizmoRole::NeighbourRadius | GizmoRole::NeighbourLink | GizmoRole::Boundary => d.probes,
@@ -403,7 +404,8 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Line(a, b) => {
                 let (sa, sb) = (to_screen(app, a), to_screen(app, b));
-                let width = if gizmo.role == GizmoRole::CurrentSegment { 4.0 } else { 1.5 };
+                let route = matches!(gizmo.role, GizmoRole::CurrentSegment | GizmoRole::FallbackSegment);
+                let width = if route { 4.0 } else { 1.5 };
                 draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
                 if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
                     draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, stripe);

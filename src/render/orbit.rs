@@ -305,7 +305,7 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Line(a, b) => {
                 let px = match gizmo.role {
-                    GizmoRole::CurrentSegment if planner => 3.5,
+                    GizmoRole::CurrentSegment | GizmoRole::FallbackSegment if planner => 3.5,
                     GizmoRole::Probe if planner => 2.0,
                     GizmoRole::CurrentSegment => 2.5,
                     _ => 1.0,

@@ -73,6 +73,8 @@ pub fn gizmo_color(role: GizmoRole, planner: bool) -> Color {
         GizmoRole::CastHit => rgba(0xff, 0x7f, 0x0e, 1.0),
         GizmoRole::AvoidanceVector => rgba(0x10, 0x10, 0x10, 1.0),
         GizmoRole::Disturbance => rgba(0xc0, 0x1c, 0x8c, 1.0),
+        // Orange, apart from the seed's green, red, blue and black.
+        GizmoRole::FallbackSegment => rgba(0xf0, 0x8c, 0x00, 0.95),
         GizmoRole::NeighbourRadius => rgba(0x7f, 0x7f, 0x7f, 0.35),
         GizmoRole::NeighbourLink => rgba(0x17, 0xbe, 0xcf, 0.6),
         GizmoRole::WanderCircle => rgba(0x94, 0x67, 0xbd, 0.6),

@@ -17,10 +17,10 @@ use std::collections::HashMap;
 use glam::Vec3;
 
 use super::format::{
-    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CurveSpec, EllipseSpec,
-    ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec,
-    PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, SceneFile, SceneVec, SplineSpec, TargetSpec,
-    WaypointsSpec, FORMAT_VERSION,
+    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec,
+    CurveSpec, EllipseSpec, EntrySpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
+    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, SceneFile, SceneVec,
+    SplineSpec, TargetSpec, WaypointsSpec, FORMAT_VERSION,
 };
 use super::validate::validate_scene;
 use crate::behaviours::{
@@ -29,7 +29,9 @@ use crate::behaviours::{
 };
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
-use crate::sim::{Agent, Behaviour, Bounds, NamedCurve, NamedPath, Obstacle, Rgb, Target, World};
+use crate::sim::{
+    Agent, Behaviour, Bounds, Combine, Entry, Mix, NamedCurve, NamedPath, Obstacle, Rgb, Slot, Target, World,
+};
 
 /// The app's one palette of agent colours, clearly distinct from each other and from the light
 /// background (no yellow or pastels): a scene's agents without a colour get them by index
@@ -64,6 +66,8 @@ pub fn palette_color(agent_idx: usize) -> Rgb {
 /// the reason.
 pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     validate_scene(scene)?;
+    let migrated = migrate(scene.clone());
+    let scene = &migrated;
 
     let mut curves = Vec::with_capacity(scene.curves.len());
     for (i, spec) in scene.curves.iter().enumerate() {
@@ -110,8 +114,16 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
 
     let mut agents = Vec::with_capacity(scene.agents.len());
     for (i, spec) in scene.agents.iter().enumerate() {
-        let behaviour = behaviour(&spec.behaviour, &lookup)
-            .map_err(|(field, reason)| (format!("agents[{i}].behaviour.{field}"), reason))?;
+        let mut entries = Vec::with_capacity(spec.behaviours.len());
+        for (j, entry) in spec.behaviours.iter().enumerate() {
+            let resolved = behaviour(&entry.behaviour, &lookup)
+                .map_err(|(field, reason)| (format!("agents[{i}].behaviours[{j}].{field}"), reason))?;
+            entries.push(Entry::new(resolved, Slot { weight: entry.weight, group: entry.group }));
+        }
+        let mut entries = entries.into_iter();
+        let Some(main) = entries.next() else {
+            return Err((format!("agents[{i}].behaviours"), "an agent needs at least one behaviour".into()));
+        };
         let name = spec.name.clone().unwrap_or_else(|| format!("agent {}", i + 1));
         let color = spec.color.as_deref().and_then(Rgb::from_hex).unwrap_or_else(|| palette_color(i));
         let start = Kinematics {
@@ -124,8 +136,15 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             max_speed: spec.max_speed,
             max_acceleration: spec.max_acceleration,
         };
-        let mut agent = Agent::new(name, color, start, limits, behaviour);
-        agent.avoid_obstacles = spec.avoid_obstacles;
+        let mut agent = Agent::new(name, color, start, limits, main.behaviour);
+        agent.mix = Mix {
+            combine: match spec.combine.mode {
+                CombineMode::Blend => Combine::Blend,
+                CombineMode::Priority => Combine::Priority { threshold: spec.combine.threshold },
+            },
+            main: main.slot,
+            more: entries.collect(),
+        };
         agents.push(agent);
     }
 
@@ -138,10 +157,6 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     world.targets = targets;
     world.obstacles = obstacles;
     world.agents = agents;
-    world.avoidance = scene
-        .avoidance
-        .map(|a| AvoidParams { look_ahead: a.look_ahead, margin: a.margin })
-        .unwrap_or_default();
     world.bounds = match scene.bounds {
         Some(spec) => Some(Bounds { min: spec.min.0, max: spec.max.0 }),
         None if anything_moves(&world) => content_bounds(&world),
@@ -153,15 +168,13 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
 
 /// The scene a world started as; see the module documentation for dangling references.
 pub fn world_to_scene(world: &World) -> SceneFile {
-    let avoidance = (world.avoidance != AvoidParams::default())
-        .then_some(AvoidanceSpec { look_ahead: world.avoidance.look_ahead, margin: world.avoidance.margin });
     SceneFile {
         version: FORMAT_VERSION,
         name: world.name.clone(),
         description: world.description.clone(),
         dt: world.dt,
         bounds: world.bounds.map(|b| BoundsSpec { min: SceneVec(b.min), max: SceneVec(b.max) }),
-        avoidance,
+        avoidance: None,
         paths: world
             .paths
             .iter()
@@ -245,6 +258,9 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
             path: resolve(lookup.paths, "path", "path", &s.path)?,
             params: PredictiveParams { prediction_time: s.prediction_time, path_radius: s.path_radius },
         },
+        BehaviourSpec::AvoidObstacles(s) => {
+            Behaviour::AvoidObstacles { params: AvoidParams { look_ahead: s.look_ahead, margin: s.margin } }
+        }
         BehaviourSpec::Planner(s) => Behaviour::Planner {
             params: PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
@@ -334,10 +350,71 @@ fn id_or_missing<'a>(mut ids: impl Iterator<Item = &'a str>, idx: usize, kind: &
 }
 
 fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
+    let main = EntrySpec {
+        behaviour: behaviour_spec(world, &agent.behaviour),
+        weight: agent.mix.main.weight,
+        group: agent.mix.main.group,
+    };
+    let more = agent.mix.more.iter().map(|entry| EntrySpec {
+        behaviour: behaviour_spec(world, &entry.behaviour),
+        weight: entry.slot.weight,
+        group: entry.slot.group,
+    });
+    let combine = match agent.mix.combine {
+        Combine::Blend => CombineSpec::default(),
+        Combine::Priority { threshold } => CombineSpec { mode: CombineMode::Priority, threshold },
+    };
+    AgentSpec {
+        name: Some(agent.name.clone()),
+        color: Some(agent.color.to_hex()),
+        position: SceneVec(agent.start.position),
+        velocity: SceneVec(agent.start.velocity),
+        orientation: agent.start.orientation,
+        radius: agent.limits.radius,
+        max_speed: agent.limits.max_speed,
+        max_acceleration: agent.limits.max_acceleration,
+        avoid_obstacles: None,
+        behaviour: None,
+        combine,
+        behaviours: std::iter::once(main).chain(more).collect(),
+    }
+}
+
+/// Version 1 → version 2 (a version-2 scene comes back unchanged). Each agent's `behaviour`
+/// becomes the first entry of its list; `avoid_obstacles: true` adds an `avoid_obstacles`
+/// entry with the scene's `avoidance` settings in group 0, the behaviour moves to group 1, and
+/// the list is combined by priority — the same arbitration version 1 applied.
+pub fn migrate(mut scene: SceneFile) -> SceneFile {
+    if scene.version != 1 {
+        return scene;
+    }
+    let avoidance = scene.avoidance.take().unwrap_or(AvoidanceSpec {
+        look_ahead: AvoidParams::LOOK_AHEAD.default,
+        margin: AvoidParams::MARGIN.default,
+    });
+    for agent in &mut scene.agents {
+        let avoids = agent.avoid_obstacles.take().unwrap_or(false);
+        let Some(behaviour) = agent.behaviour.take() else { continue };
+        if avoids {
+            agent.combine =
+                CombineSpec { mode: CombineMode::Priority, threshold: Combine::DEFAULT_THRESHOLD };
+            agent.behaviours = vec![
+                EntrySpec { behaviour, weight: 1.0, group: 1 },
+                EntrySpec { behaviour: BehaviourSpec::AvoidObstacles(avoidance), weight: 1.0, group: 0 },
+            ];
+        } else {
+            agent.behaviours = vec![EntrySpec::plain(behaviour)];
+        }
+    }
+    scene.version = FORMAT_VERSION;
+    scene
+}
+
+fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
     let target_id = |idx: usize| id_or_missing(world.targets.iter().map(|t| t.id.as_str()), idx, "target");
     let path_id = |idx: usize| id_or_missing(world.paths.iter().map(|p| p.id.as_str()), idx, "path");
     let curve_id = |idx: usize| id_or_missing(world.curves.iter().map(|c| c.id.as_str()), idx, "curve");
-    let behaviour = match &agent.behaviour {
+    match behaviour {
         Behaviour::Seek { target } => BehaviourSpec::Seek(KinematicSpec { target: target_id(*target) }),
         Behaviour::Flee { target } => BehaviourSpec::Flee(KinematicSpec { target: target_id(*target) }),
         Behaviour::Arrive { target, params } => BehaviourSpec::Arrive(ArriveSpec {
@@ -378,18 +455,10 @@ fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
             fire_strength: params.fire_strength,
             fire_seed: params.fire_seed,
         }),
-    };
-    AgentSpec {
-        name: Some(agent.name.clone()),
-        color: Some(agent.color.to_hex()),
-        position: SceneVec(agent.start.position),
-        velocity: SceneVec(agent.start.velocity),
-        orientation: agent.start.orientation,
-        radius: agent.limits.radius,
-        max_speed: agent.limits.max_speed,
-        max_acceleration: agent.limits.max_acceleration,
-        avoid_obstacles: agent.avoid_obstacles,
-        behaviour,
+        Behaviour::AvoidObstacles { params } => BehaviourSpec::AvoidObstacles(AvoidanceSpec {
+            look_ahead: params.look_ahead,
+            margin: params.margin,
+        }),
     }
 }
 

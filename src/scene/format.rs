@@ -1,4 +1,9 @@
-//! The scene file format, version 1, as plain serde types of its own.
+//! The scene file format, version 2 (reading version 1 too), as plain serde types of its own.
+//!
+//! Version 2 gives each agent a list `behaviours` (the main one first; each entry a behaviour
+//! object with `weight` and `group`) and `combine` (`{"mode": "blend"}` or
+//! `{"mode": "priority", "threshold": t}`). Version 1's `behaviour`, `avoid_obstacles` and the
+//! scene's `avoidance` are read into the same types and migrated by `convert::migrate`.
 //!
 //! These types mirror the JSON one to one and know nothing about the live [`crate::sim::World`]
 //! (conversion is in `convert`, checks in `validate`). Every struct denies unknown fields.
@@ -27,8 +32,11 @@ use crate::behaviours::{
 use crate::planner::PlannerParams;
 use crate::sim::DEFAULT_DT;
 
-/// The only version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version this build writes (it also reads version 1, migrating it on load).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Every version this build reads.
+pub const READABLE_VERSIONS: [u32; 2] = [1, 2];
 
 /// A vector written `[x, y]` (z = 0) or `[x, y, z]`; written back as `[x, y]` when z is 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -104,7 +112,8 @@ pub struct SceneFile {
     /// Where moving targets and obstacles bounce (extension; see the module documentation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsSpec>,
-    /// Obstacle avoidance settings for every agent that avoids (extension).
+    /// Version 1 only: obstacle avoidance settings for every agent with `avoid_obstacles`
+    /// (version 2 keeps them in each `avoid_obstacles` entry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avoidance: Option<AvoidanceSpec>,
     /// Polyline paths.
@@ -369,11 +378,116 @@ pub struct AgentSpec {
     /// Maximum acceleration (default 400).
     #[serde(default = "default_max_acceleration")]
     pub max_acceleration: f32,
-    /// Whether obstacle avoidance is added (default false).
+    /// Version 1 only: whether obstacle avoidance is added (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoid_obstacles: Option<bool>,
+    /// Version 1 only: what it does (required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behaviour: Option<BehaviourSpec>,
+    /// Version 2: how the list is combined (default: blending).
+    #[serde(default, skip_serializing_if = "CombineSpec::is_default")]
+    pub combine: CombineSpec,
+    /// Version 2: the list of behaviours, the main one first (required, at least one).
     #[serde(default)]
-    pub avoid_obstacles: bool,
-    /// What it does.
+    pub behaviours: Vec<EntrySpec>,
+}
+
+/// How an agent's behaviours are combined (version 2).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombineSpec {
+    /// `"blend"` (weighted sum) or `"priority"` (first group over the threshold wins).
+    pub mode: CombineMode,
+    /// Priority only: the force a group must exceed to win (units/s²).
+    #[serde(default = "default_threshold")]
+    pub threshold: f32,
+}
+
+impl Default for CombineSpec {
+    fn default() -> Self {
+        CombineSpec { mode: CombineMode::Blend, threshold: default_threshold() }
+    }
+}
+
+impl CombineSpec {
+    /// Whether this is the default (blending), which is not written.
+    pub fn is_default(&self) -> bool {
+        *self == CombineSpec::default()
+    }
+}
+
+/// The combination mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CombineMode {
+    /// Weighted blending.
+    Blend,
+    /// Priority groups.
+    Priority,
+}
+
+/// One entry of an agent's list: a behaviour object with two more fields, `weight` (default 1)
+/// and `group` (default 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntrySpec {
+    /// The behaviour.
     pub behaviour: BehaviourSpec,
+    /// Its weight when summed.
+    pub weight: f32,
+    /// Its priority group.
+    pub group: u32,
+}
+
+impl EntrySpec {
+    /// An entry of weight 1 in group 0.
+    pub fn plain(behaviour: BehaviourSpec) -> EntrySpec {
+        EntrySpec { behaviour, weight: 1.0, group: 0 }
+    }
+}
+
+impl Serialize for EntrySpec {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::to_value(&self.behaviour).map_err(serde::ser::Error::custom)?;
+        if let Value::Object(fields) = &mut value {
+            fields.insert(
+                "weight".into(),
+                serde_json::to_value(self.weight).map_err(serde::ser::Error::custom)?,
+            );
+            fields.insert("group".into(), Value::from(self.group));
+        }
+        value.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for EntrySpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        entry_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+    }
+}
+
+/// Reads an entry (a behaviour object with `weight` and `group`); errors carry the path
+/// relative to the entry.
+pub fn entry_from_value(value: Value) -> Result<EntrySpec, RelativeIssue> {
+    let mut weight = 1.0f32;
+    let mut group = 0u32;
+    let value = match value {
+        Value::Object(mut fields) => {
+            if let Some(w) = fields.remove("weight") {
+                weight = serde_json::from_value(w).map_err(|err| {
+                    (vec![PathSegment::Key("weight".into())], tidy_message(&err.to_string()))
+                })?;
+            }
+            if let Some(g) = fields.remove("group") {
+                group = serde_json::from_value(g).map_err(|err| {
+                    (vec![PathSegment::Key("group".into())], tidy_message(&err.to_string()))
+                })?;
+            }
+            Value::Object(fields)
+        }
+        other => other,
+    };
+    Ok(EntrySpec { behaviour: behaviour_from_value(value)?, weight, group })
 }
 
 /// A behaviour, tagged by `type`; references are ids.
@@ -396,11 +510,22 @@ pub enum BehaviourSpec {
     Predictive(PredictiveSpec),
     /// `planner`.
     Planner(PlannerSpec),
+    /// `avoid_obstacles`.
+    AvoidObstacles(AvoidanceSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 8] =
-    ["seek", "flee", "arrive", "parametric", "waypoints", "projected", "predictive", "planner"];
+pub const BEHAVIOUR_TYPES: [&str; 9] = [
+    "seek",
+    "flee",
+    "arrive",
+    "parametric",
+    "waypoints",
+    "projected",
+    "predictive",
+    "planner",
+    "avoid_obstacles",
+];
 
 /// `seek` and `flee`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -587,7 +712,8 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "waypoints" => BehaviourSpec::Waypoints(variant(fields)?),
         "projected" => BehaviourSpec::Projected(variant(fields)?),
         "predictive" => BehaviourSpec::Predictive(variant(fields)?),
-        _ => BehaviourSpec::Planner(variant(fields)?),
+        "planner" => BehaviourSpec::Planner(variant(fields)?),
+        _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
 
@@ -662,6 +788,7 @@ macro_rules! defaults {
 
 defaults! {
     default_dt: f32 = DEFAULT_DT;
+    default_threshold: f32 = crate::sim::Combine::DEFAULT_THRESHOLD;
     default_look_ahead: f32 = AvoidParams::default().look_ahead;
     default_margin: f32 = AvoidParams::default().margin;
     default_path_radius: f32 = 20.0;
@@ -773,7 +900,7 @@ mod tests {
         assert_eq!(
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
-             `waypoints`, `projected`, `predictive`, `planner`"
+             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`"
         );
     }
 

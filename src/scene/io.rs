@@ -27,7 +27,8 @@ use serde_json::Value;
 
 use super::convert::{scene_to_world, world_to_scene};
 use super::format::{
-    behaviour_from_value, curve_from_value, segments_of, tidy_message, SceneFile, FORMAT_VERSION,
+    behaviour_from_value, curve_from_value, entry_from_value, segments_of, tidy_message, SceneFile,
+    FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
     find_duplicate_key, format_path, locate_key, locate_value, parse_path, path_at, position_of_offset,
@@ -53,29 +54,70 @@ pub struct SceneError {
     pub column: usize,
     /// What is wrong, as a sentence fragment.
     pub reason: String,
+    /// For an error of the file system rather than of the text, what could not be done to the
+    /// file (`"open"`, `"read"`, `"write"`); the message is then `cannot open FILE: reason`.
+    pub io_action: Option<&'static str>,
 }
 
 impl fmt::Display for SceneError {
+    /// One line whatever the file holds: control characters in the file name, the path and
+    /// the reason (which quotes ids, types and expressions from the file) are escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {} (line {}, column {}): {}",
-            self.file, self.json_path, self.line, self.column, self.reason
-        )
+        let file = escape_controls(&self.file);
+        let reason = escape_controls(&self.reason);
+        match self.io_action {
+            Some(action) => write!(f, "cannot {action} {file}: {reason}"),
+            None => write!(
+                f,
+                "{file}: {} (line {}, column {}): {reason}",
+                escape_controls(&self.json_path),
+                self.line,
+                self.column
+            ),
+        }
     }
 }
+
+/// `text` with control characters (and the Unicode line and paragraph separators) written as
+/// escapes (`\n`, `\t`, `\u{1b}`), so a message stays on one line.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let needs_escape = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !text.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Largest scene file read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl std::error::Error for SceneError {}
 
 impl SceneError {
-    /// An I/O error on `file` (path `$`, line 1, column 1).
-    pub fn io(file: &str, err: &io::Error) -> SceneError {
+    /// An I/O error on `file` while trying to `action` it (path `$`, line 1, column 1).
+    pub fn io(file: &str, action: &'static str, err: &io::Error) -> SceneError {
+        SceneError::io_reason(file, action, io_reason(err))
+    }
+
+    /// A file-system problem described in words (path `$`, line 1, column 1).
+    pub fn io_reason(file: &str, action: &'static str, reason: String) -> SceneError {
         SceneError {
             file: file.to_string(),
             json_path: "$".into(),
             line: 1,
             column: 1,
-            reason: err.to_string(),
+            reason,
+            io_action: Some(action),
         }
     }
 
@@ -85,7 +127,7 @@ impl SceneError {
         let exact = if at_key { locate_key(text, &json_path) } else { locate_value(text, &json_path) };
         let position = exact.or_else(|| nearest_enclosing(text, &json_path));
         let TextPosition { line, column } = position.unwrap_or(TextPosition { line: 1, column: 1 });
-        SceneError { file: file.to_string(), json_path, line, column, reason }
+        SceneError { file: file.to_string(), json_path, line, column, reason, io_action: None }
     }
 }
 
@@ -113,10 +155,57 @@ pub fn parse_scene(text: &str, file_label: &str) -> Result<World, SceneError> {
         .map_err(|(path, reason)| SceneError::located(file_label, text, path, reason, false))
 }
 
+/// An I/O error in a few plain words ("no such file", "permission denied").
+pub fn io_reason(err: &io::Error) -> String {
+    match err.kind() {
+        io::ErrorKind::NotFound => "no such file".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        io::ErrorKind::IsADirectory => "it is a directory".into(),
+        io::ErrorKind::StorageFull => "the disk is full".into(),
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        _ => {
+            let text = err.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Reads a scene file as bytes: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a
+/// device would block or never end, so they are refused before reading).
+pub fn read_scene_bytes(path: &Path) -> Result<Vec<u8>, SceneError> {
+    let label = path.display().to_string();
+    let metadata = fs::metadata(path).map_err(|err| SceneError::io(&label, "open", &err))?;
+    if metadata.is_dir() {
+        return Err(SceneError::io_reason(&label, "open", "it is a directory".into()));
+    }
+    if !metadata.is_file() {
+        return Err(SceneError::io_reason(&label, "open", "not a regular file (a pipe or a device)".into()));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(SceneError::io_reason(
+            &label,
+            "open",
+            format!("the file is {} MB, at most {} MB", metadata.len() >> 20, MAX_FILE_BYTES >> 20),
+        ));
+    }
+    fs::read(path).map_err(|err| SceneError::io(&label, "read", &err))
+}
+
 /// Loads a scene file and builds its world.
 pub fn load_scene(path: &Path) -> Result<World, SceneError> {
     let label = path.display().to_string();
-    let bytes = fs::read(path).map_err(|err| SceneError::io(&label, &err))?;
+    let bytes = read_scene_bytes(path)?;
+    parse_scene_bytes(bytes, &label)
+}
+
+/// Builds the world of a scene file's bytes (UTF-8 checked here). `label` names it in errors.
+pub fn parse_scene_bytes(bytes: Vec<u8>, label: &str) -> Result<World, SceneError> {
+    let label = label.to_string();
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(err) => {
@@ -130,6 +219,7 @@ pub fn load_scene(path: &Path) -> Result<World, SceneError> {
                 line,
                 column,
                 reason: "the file is not valid UTF-8 text".into(),
+                io_action: None,
             });
         }
     };
@@ -146,6 +236,7 @@ pub fn scene_to_json(world: &World) -> Result<String, SceneError> {
         line: 1,
         column: 1,
         reason: err.to_string(),
+        io_action: None,
     })?;
     let text = pretty_json(&compact);
     validate_scene(&scene)
@@ -157,7 +248,7 @@ pub fn scene_to_json(world: &World) -> Result<String, SceneError> {
 pub fn save_scene(world: &World, path: &Path) -> Result<(), SceneError> {
     let label = path.display().to_string();
     let text = scene_to_json(world).map_err(|err| SceneError { file: label.clone(), ..err })?;
-    write_atomically(path, text.as_bytes()).map_err(|err| SceneError::io(&label, &err))
+    write_atomically(path, text.as_bytes()).map_err(|err| SceneError::io(&label, "write", &err))
 }
 
 fn strip_bom(text: &str) -> &str {
@@ -174,7 +265,7 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
         };
         let TextPosition { line, column } = position;
         let reason = format!("duplicate key `{key}` (each key may appear once per object)");
-        return Err(SceneError { file: file.into(), json_path: path, line, column, reason });
+        return Err(SceneError { file: file.into(), json_path: path, line, column, reason, io_action: None });
     }
 
     let Value::Object(root) = &value else {
@@ -191,8 +282,11 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
             let reason = format!("missing field `version` (this build reads version {FORMAT_VERSION})");
             return Err(SceneError::located(file, text, "$".into(), reason, false));
         }
-        Some(version) if version.as_u64() != Some(u64::from(FORMAT_VERSION)) => {
-            let reason = format!("unsupported version {version}, this build reads version {FORMAT_VERSION}");
+        Some(version)
+            if !version.as_u64().is_some_and(|v| READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v)) =>
+        {
+            let reason =
+                format!("unsupported version {version}, this build reads versions 1 and {FORMAT_VERSION}");
             return Err(SceneError::located(file, text, "version".into(), reason, false));
         }
         Some(_) => {}
@@ -209,8 +303,53 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
         SceneError::located(file, text, format_path(&segments), reason, at_key)
     })?;
 
+    if let Some((path, reason)) = serde_only_form(&value, &scene) {
+        return Err(SceneError::located(file, text, format_path(&path), reason, false));
+    }
     validate_scene(&scene).map_err(|(path, reason)| SceneError::located(file, text, path, reason, false))?;
     Ok(scene)
+}
+
+/// Finds a value written in a form serde accepts but the format does not have: an object
+/// written as an array of its field values (`"targets": [["t", [0, 0]]]`) or a name written as
+/// a map (`"method": {"secant": null}`). It compares the text's value with the scene written
+/// back: where the scene writes an object the text must have an object, and where it writes a
+/// string the text must have a string. Fields the scene does not write are not compared.
+fn serde_only_form(original: &Value, scene: &SceneFile) -> Option<(Vec<PathSegment>, String)> {
+    let written = serde_json::to_value(scene).ok()?;
+    let mut stack: Vec<(Vec<PathSegment>, &Value, &Value)> = vec![(Vec::new(), original, &written)];
+    while let Some((path, given, expected)) = stack.pop() {
+        match (given, expected) {
+            (Value::Array(_), Value::Object(_)) => {
+                return Some((path, "expected an object `{ ... }` with named fields, not an array".into()))
+            }
+            (Value::Object(_), Value::String(_)) => {
+                return Some((path, "expected a string, not an object".into()));
+            }
+            (Value::Object(given), Value::Object(expected)) => {
+                for (key, value) in given {
+                    if let Some(expected_value) = expected.get(key) {
+                        let mut inner = path.clone();
+                        inner.push(PathSegment::Key(key.clone()));
+                        stack.push((inner, value, expected_value));
+                    }
+                }
+            }
+            (Value::Array(given), Value::Array(expected)) => {
+                // Vectors of numbers need no walk; lists of objects do.
+                for (idx, (value, expected_value)) in given.iter().zip(expected).enumerate().rev() {
+                    let is_vector = value.as_array().is_some_and(|items| items.iter().all(Value::is_number));
+                    if value.is_object() || (value.is_array() && !is_vector) {
+                        let mut inner = path.clone();
+                        inner.push(PathSegment::Index(idx));
+                        stack.push((inner, value, expected_value));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// When an error is reported at a curve or a behaviour as a whole, reads that object again
@@ -234,6 +373,11 @@ fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSeg
             if list == "agents" && field == "behaviour" =>
         {
             behaviour_from_value(pointer(segments)?).err()
+        }
+        [PathSegment::Key(list), PathSegment::Index(_), PathSegment::Key(field), PathSegment::Index(_)]
+            if list == "agents" && field == "behaviours" =>
+        {
+            entry_from_value(pointer(segments)?).err()
         }
         _ => None,
     }
@@ -260,38 +404,108 @@ fn syntax_error(file: &str, text: &str, err: &serde_json::Error) -> SceneError {
         reason = format!("the text ends too early ({})", reason.replacen("EOF", "end of file", 1));
     }
     let TextPosition { line, column } = position;
-    SceneError { file: file.into(), json_path: path_at(text, position), line, column, reason }
+    SceneError {
+        file: file.into(),
+        json_path: path_at(text, position),
+        line,
+        column,
+        reason,
+        io_action: None,
+    }
 }
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`.
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file"))?;
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let temporary = dir.join(format!(".{}.tmp-{}", file_name.to_string_lossy(), std::process::id()));
-    let result = write_then_rename(&temporary, path, bytes);
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    } else if let Ok(dir_handle) = fs::File::open(&dir) {
-        // Best effort: make the rename itself durable where the platform allows it.
-        let _ = dir_handle.sync_all();
-    }
-    result
+    let mut writer = AtomicFile::create(path)?;
+    writer.write_all(bytes)?;
+    writer.commit()
 }
 
-fn write_then_rename(temporary: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).open(temporary)?;
-    file.write_all(bytes)?;
-    file.flush()?;
-    file.sync_all()?;
-    drop(file);
-    if let Ok(existing) = fs::metadata(path) {
-        // Keep the permissions of the file being replaced.
-        let _ = fs::set_permissions(temporary, existing.permissions());
+/// A file written whole or not at all: the bytes go to a temporary file created exclusively
+/// beside the target (a short name, `.steerlab-PID-N.tmp`, whatever the target's length), and
+/// [`AtomicFile::commit`] syncs it and renames it over the target. Dropped without a commit
+/// (an error, a cancelled export), the temporary file is removed and the target is untouched.
+pub struct AtomicFile {
+    temporary: PathBuf,
+    target: PathBuf,
+    dir: PathBuf,
+    file: Option<io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file for `path` (nothing is written to `path` yet).
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        if path.file_name().is_none() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file"));
+        }
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut attempts = 0;
+        loop {
+            let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let temporary = dir.join(format!(".steerlab-{}-{n}.tmp", std::process::id()));
+            match fs::OpenOptions::new().write(true).create_new(true).open(&temporary) {
+                Ok(file) => {
+                    return Ok(AtomicFile {
+                        temporary,
+                        target: path.to_path_buf(),
+                        dir,
+                        file: Some(io::BufWriter::new(file)),
+                    })
+                }
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => attempts += 1,
+                Err(err) => return Err(err),
+            }
+        }
     }
-    fs::rename(temporary, path)
+
+    /// Flushes, syncs and renames the temporary file over the target (keeping the target's
+    /// permissions when it existed).
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(writer) = self.file.take() else {
+            return Err(io::Error::other("the file was already committed"));
+        };
+        let file = writer.into_inner().map_err(|err| err.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        if let Ok(existing) = fs::metadata(&self.target) {
+            let _ = fs::set_permissions(&self.temporary, existing.permissions());
+        }
+        fs::rename(&self.temporary, &self.target)?;
+        // Renamed: nothing left to clean up.
+        self.temporary = PathBuf::new();
+        if let Ok(dir_handle) = fs::File::open(&self.dir) {
+            // Best effort: make the rename itself durable where the platform allows it.
+            let _ = dir_handle.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.file.as_mut() {
+            Some(file) => file.write(buf),
+            None => Err(io::Error::other("the file was already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.file.as_mut() {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.temporary.as_os_str().is_empty() {
+            self.file = None;
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }

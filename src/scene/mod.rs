@@ -75,15 +75,17 @@ pub mod locate;
 mod pretty;
 mod validate;
 
-pub use convert::{palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
+pub use convert::{migrate, palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
 pub use format::{
-    behaviour_from_value, curve_from_value, AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec,
-    CircleSpec, CurveSpec, EllipseSpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
-    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue,
-    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
+    behaviour_from_value, curve_from_value, entry_from_value, AgentSpec, ArriveSpec, AvoidanceSpec,
+    BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec,
+    ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec,
+    PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, RelativeIssue, SceneFile, SceneVec, SplineSpec,
+    TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
 pub use io::{
-    load_scene, parse_scene, parse_scene_file, save_scene, scene_to_json, SceneError, UNSAVED_LABEL,
+    escape_controls, io_reason, load_scene, parse_scene, parse_scene_bytes, parse_scene_file,
+    read_scene_bytes, save_scene, scene_to_json, AtomicFile, SceneError, MAX_FILE_BYTES, UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
 pub use validate::{validate_scene, Issue};

@@ -8,13 +8,15 @@
 
 use std::collections::HashMap;
 
-use super::format::{BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION};
+use super::format::{
+    BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION, READABLE_VERSIONS,
+};
 use crate::behaviours::param::Param;
 use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, WaypointsParams,
 };
 use crate::planner::PlannerParams;
-use crate::sim::Rgb;
+use crate::sim::{Combine, Rgb, Slot};
 
 /// Largest |coordinate| of any position, point, centre or waypoint (curves reach at most this).
 pub const MAX_COORDINATE: f32 = crate::geometry::curve::MAX_CURVE_COORDINATE;
@@ -24,6 +26,21 @@ pub const MAX_DISTANCE: f32 = 1e6;
 pub const MAX_SPEED: f32 = 1e6;
 /// Largest fixed step in seconds.
 pub const MAX_DT: f32 = 0.1;
+/// Most agents in a scene.
+pub const MAX_AGENTS: usize = 100_000;
+/// Most paths in a scene.
+pub const MAX_PATHS: usize = 10_000;
+/// Most curves in a scene.
+pub const MAX_CURVES: usize = 10_000;
+/// Most targets in a scene.
+pub const MAX_TARGETS: usize = 10_000;
+/// Most obstacles in a scene.
+pub const MAX_OBSTACLES: usize = 100_000;
+/// Most points of all paths and splines together.
+pub const MAX_POINTS: usize = 5_000_000;
+/// Smallest fixed step in seconds (10,000 steps per simulated second; a step of 1e-40 s made
+/// `run --seconds 1` loop forever).
+pub const MIN_DT: f32 = 1e-4;
 /// Largest |value| of a curve parameter (t0, t_min, t_max, phase, orientation, pitch).
 pub const MAX_PARAMETER: f32 = 1e6;
 /// Largest |frequency| of a Lissajous curve and number of helix turns.
@@ -36,17 +53,28 @@ pub type Issue = (String, String);
 
 /// Checks everything that can be checked without building geometry.
 pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
-    if scene.version != FORMAT_VERSION {
+    if !READABLE_VERSIONS.contains(&scene.version) {
         return Err((
             "version".into(),
-            format!("unsupported version {}, this build reads version {FORMAT_VERSION}", scene.version),
+            format!(
+                "unsupported version {}, this build reads versions 1 and {FORMAT_VERSION}",
+                scene.version
+            ),
         ));
     }
+    let version_1 = scene.version == 1;
+    if scene.avoidance.is_some() && !version_1 {
+        return Err((
+            "avoidance".into(),
+            "`avoidance` is version 1; in version 2 each `avoid_obstacles` entry holds its settings".into(),
+        ));
+    }
+    check_sizes(scene)?;
     finite("dt", "dt", scene.dt)?;
-    if !(scene.dt > 0.0 && scene.dt <= MAX_DT) {
+    if !(MIN_DT..=MAX_DT).contains(&scene.dt) {
         return Err((
             "dt".into(),
-            format!("`dt` must be greater than 0 and at most {MAX_DT} seconds, got {}", scene.dt),
+            format!("`dt` must be from {MIN_DT} to {MAX_DT} seconds, got {}", scene.dt),
         ));
     }
     if let Some(bounds) = &scene.bounds {
@@ -116,7 +144,40 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         param(&format!("{base}.radius"), &Limits::RADIUS, agent.radius)?;
         param(&format!("{base}.max_speed"), &Limits::MAX_SPEED, agent.max_speed)?;
         param(&format!("{base}.max_acceleration"), &Limits::MAX_ACCELERATION, agent.max_acceleration)?;
-        check_behaviour(&format!("{base}.behaviour"), &agent.behaviour, &refs)?;
+        if version_1 {
+            if !agent.behaviours.is_empty() || !agent.combine.is_default() {
+                let field = if agent.behaviours.is_empty() { "combine" } else { "behaviours" };
+                return Err((format!("{base}.{field}"), format!("`{field}` needs version 2")));
+            }
+            let Some(behaviour) = &agent.behaviour else {
+                return Err((base, "missing field `behaviour`".into()));
+            };
+            check_behaviour(&format!("{base}.behaviour"), behaviour, &refs)?;
+        } else {
+            for field in ["behaviour", "avoid_obstacles"] {
+                let present = if field == "behaviour" {
+                    agent.behaviour.is_some()
+                } else {
+                    agent.avoid_obstacles.is_some()
+                };
+                if present {
+                    return Err((
+                        format!("{base}.{field}"),
+                        format!("`{field}` is version 1; version 2 lists every behaviour in `behaviours`"),
+                    ));
+                }
+            }
+            if agent.behaviours.is_empty() {
+                return Err((base, "missing field `behaviours` (a list of at least one behaviour)".into()));
+            }
+            param(&format!("{base}.combine.threshold"), &Combine::THRESHOLD, agent.combine.threshold)?;
+            for (j, entry) in agent.behaviours.iter().enumerate() {
+                let entry_base = format!("{base}.behaviours[{j}]");
+                check_behaviour(&entry_base, &entry.behaviour, &refs)?;
+                param(&format!("{entry_base}.weight"), &Slot::WEIGHT, entry.weight)?;
+                param(&format!("{entry_base}.group"), &Slot::GROUP, entry.group as f32)?;
+            }
+        }
     }
     Ok(())
 }
@@ -213,6 +274,10 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             refs.paths.resolve(at("path"), &spec.path)?;
             param(&at("prediction_time"), &PredictiveParams::PREDICTION_TIME, spec.prediction_time)?;
             param(&at("path_radius"), &PredictiveParams::PATH_RADIUS, spec.path_radius)
+        }
+        BehaviourSpec::AvoidObstacles(spec) => {
+            param(&at("look_ahead"), &AvoidParams::LOOK_AHEAD, spec.look_ahead)?;
+            param(&at("margin"), &AvoidParams::MARGIN, spec.margin)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;
@@ -368,8 +433,50 @@ fn coordinates(path: &str, name: &str, v: SceneVec) -> Result<(), Issue> {
 }
 
 fn points(path: &str, points: &[SceneVec]) -> Result<(), Issue> {
-    for (i, point) in points.iter().enumerate() {
-        coordinates(&format!("{path}[{i}]"), "point", *point)?;
+    let usable = |p: &SceneVec| p.0.to_array().iter().all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+    // The path text is built only for the point at fault (a path may hold millions).
+    match points.iter().position(|p| !usable(p)) {
+        Some(i) => points.get(i).map_or(Ok(()), |p| coordinates(&format!("{path}[{i}]"), "point", *p)),
+        None => Ok(()),
+    }
+}
+
+/// Checks the counts against the size limits (the largest scene this build reads).
+fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
+    let lists = [
+        ("paths", scene.paths.len(), MAX_PATHS),
+        ("curves", scene.curves.len(), MAX_CURVES),
+        ("targets", scene.targets.len(), MAX_TARGETS),
+        ("obstacles", scene.obstacles.len(), MAX_OBSTACLES),
+        ("agents", scene.agents.len(), MAX_AGENTS),
+    ];
+    for (list, count, limit) in lists {
+        if count > limit {
+            return Err((list.into(), format!("too many {list}: {count}, at most {limit}")));
+        }
+    }
+    let mut total = 0usize;
+    for (i, path) in scene.paths.iter().enumerate() {
+        total += path.points.len();
+        if total > MAX_POINTS {
+            return Err((
+                format!("paths[{i}].points"),
+                format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"),
+            ));
+        }
+    }
+    for (i, curve) in scene.curves.iter().enumerate() {
+        if let CurveSpec::Spline(spline) = curve {
+            total += spline.points.len();
+            if total > MAX_POINTS {
+                return Err((
+                    format!("curves[{i}].points"),
+                    format!(
+                        "too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -248,6 +248,10 @@ impl AgentMetrics {
                 waypoints_reached: ship.waypoints_reached,
                 planned_length: ship.planned_length,
                 straight_length: ship.straight_length,
+                status: ship.status(),
+                unreachable_waypoint: ship.unreachable.first().map(|u| u.index as u32 + 1),
+                unreachable_reason: ship.unreachable.first().map(|u| u.reason.code()),
+                fallback_plans: ship.fallback_plans,
             }),
             _ => None,
         };
@@ -341,6 +345,14 @@ pub struct PlannerMetrics {
     pub planned_length: f32,
     /// Straight-line length through the user waypoints.
     pub straight_length: f32,
+    /// `flying`, `arrived` or `unreachable` ([`ShipStatus`](crate::planner::ShipStatus)).
+    pub status: crate::planner::ShipStatus,
+    /// The first waypoint reported unreachable (1-based), if any.
+    pub unreachable_waypoint: Option<u32>,
+    /// Why: `inside_obstacle`, `not_finite` or `no_route` (sealed in).
+    pub unreachable_reason: Option<&'static str>,
+    /// Plans that ran the complete fallback search.
+    pub fallback_plans: u32,
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! The world never reads a clock and holds no randomness of its own beyond a seeded generator,
 //! so the same scene stepped the same number of times gives a bit-identical result. Each step:
 //! 1. targets and obstacles move with their velocities (bouncing inside the world's bounds);
-//! 2. every agent asks its behaviour for a [`Steering`] (a pure function of its state) and adds
-//!    obstacle avoidance when `avoid_obstacles` is on;
+//! 2. every agent asks its list of behaviours for a [`Steering`] (each a pure function of its
+//!    state), combined by weighted blending or by priority ([`Mix`]);
 //! 3. every agent integrates its request within its limits (semi-implicit Euler: velocity first,
 //!    then position), its metrics are accumulated, events (arrived, collision) recorded, and a
 //!    predictive follower observes where it now is on its path for the next step.
@@ -29,9 +29,11 @@ use crate::geometry::{Curve, Polyline, Sphere};
 use crate::planner;
 
 mod metrics;
+mod mix;
 pub mod neighbours;
 
 pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
+pub use mix::{Combine, Entry, Mix, Slot};
 
 pub use crate::behaviours::{
     ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,
@@ -167,6 +169,12 @@ pub enum Behaviour {
         /// Waypoints, clearance, iteration limit, replan interval, arrival radius.
         params: PlannerParams,
     },
+    /// Obstacle avoidance (Reynolds): a probe along the velocity, a lateral push away from the
+    /// first obstacle it meets. Usually an entry of higher priority than the agent's main one.
+    AvoidObstacles {
+        /// Look-ahead and margin.
+        params: AvoidParams,
+    },
 }
 
 impl Behaviour {
@@ -181,8 +189,25 @@ impl Behaviour {
             Behaviour::Projected { .. } => "projected",
             Behaviour::Predictive { .. } => "predictive",
             Behaviour::Planner { .. } => "planner",
+            Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
         }
     }
+    /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
+    /// snapshot of every agent's kinematics first, so that the order of agents never matters.
+    pub fn reads_other_agents(&self) -> bool {
+        match self {
+            Behaviour::Seek { .. }
+            | Behaviour::Flee { .. }
+            | Behaviour::Arrive { .. }
+            | Behaviour::Parametric { .. }
+            | Behaviour::Waypoints { .. }
+            | Behaviour::Projected { .. }
+            | Behaviour::Predictive { .. }
+            | Behaviour::Planner { .. }
+            | Behaviour::AvoidObstacles { .. } => false,
+        }
+    }
+
     /// The path a path follower follows.
     pub fn path(&self) -> Option<usize> {
         match self {
@@ -232,9 +257,10 @@ impl BehaviourState {
     /// The state a behaviour starts with.
     pub fn start(behaviour: &Behaviour) -> BehaviourState {
         match behaviour {
-            Behaviour::Seek { .. } | Behaviour::Flee { .. } | Behaviour::Arrive { .. } => {
-                BehaviourState::Stateless
-            }
+            Behaviour::Seek { .. }
+            | Behaviour::Flee { .. }
+            | Behaviour::Arrive { .. }
+            | Behaviour::AvoidObstacles { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -257,12 +283,13 @@ pub struct Agent {
     pub kinematics: Kinematics,
     /// Radius, max speed, max acceleration.
     pub limits: Limits,
-    /// Whether obstacle avoidance is added to the behaviour's steering.
-    pub avoid_obstacles: bool,
-    /// What it does.
+    /// What it does: the first entry of its list of behaviours (its main behaviour, the one
+    /// whose target, path or curve it follows and that the metrics judge).
     pub behaviour: Behaviour,
-    /// The behaviour's memory.
+    /// The main behaviour's memory.
     pub state: BehaviourState,
+    /// The rest of the list and how the list is combined (see [`Mix`]).
+    pub mix: Mix,
     /// Metrics accumulated since the last reset.
     pub metrics: AgentMetrics,
     /// Gizmos of the last step (recorded only when the world's gizmos are on).
@@ -280,12 +307,41 @@ impl Agent {
             color,
             kinematics: start,
             limits,
-            avoid_obstacles: false,
             behaviour,
             state,
+            mix: Mix::default(),
             metrics: AgentMetrics::default(),
             gizmos: Gizmos::disabled(),
             start,
+        }
+    }
+
+    /// Whether one of the agent's entries is obstacle avoidance.
+    pub fn avoids_obstacles(&self) -> bool {
+        matches!(self.behaviour, Behaviour::AvoidObstacles { .. })
+            || self.mix.more.iter().any(|entry| matches!(entry.behaviour, Behaviour::AvoidObstacles { .. }))
+    }
+
+    /// Turns obstacle avoidance on (an entry in a priority group before every other, with the
+    /// list combined by priority) or off (every avoidance entry removed).
+    pub fn set_avoid_obstacles(&mut self, on: bool, params: AvoidParams) {
+        if on == self.avoids_obstacles() {
+            return;
+        }
+        if on {
+            let first_group = self.mix.more.iter().map(|e| e.slot.group).chain([self.mix.main.group]).min();
+            let group = first_group.unwrap_or(0);
+            if group == 0 {
+                self.mix.main.group += 1;
+                for entry in &mut self.mix.more {
+                    entry.slot.group += 1;
+                }
+            }
+            self.mix.combine = Combine::Priority { threshold: Combine::DEFAULT_THRESHOLD };
+            let avoid = Behaviour::AvoidObstacles { params };
+            self.mix.more.push(Entry::new(avoid, Slot { weight: 1.0, group: 0 }));
+        } else {
+            self.mix.more.retain(|entry| !matches!(entry.behaviour, Behaviour::AvoidObstacles { .. }));
         }
     }
 
@@ -345,14 +401,14 @@ pub struct World {
     pub agents: Vec<Agent>,
     /// Where moving targets and obstacles bounce (None: they never bounce).
     pub bounds: Option<Bounds>,
-    /// Obstacle avoidance settings shared by all agents that avoid.
-    pub avoidance: AvoidParams,
     /// Fixed steps taken since the start.
     pub steps: u64,
     events: Vec<Event>,
     spheres: Vec<Sphere>,
     /// Scratch: each agent's request of the current step.
     steerings: Vec<Steering>,
+    /// Scratch: every agent's kinematics at the start of the step (agent–agent behaviours).
+    snapshot: Vec<Kinematics>,
     gizmos_enabled: bool,
 }
 
@@ -371,11 +427,11 @@ impl Default for World {
             obstacles: Vec::new(),
             agents: Vec::new(),
             bounds: None,
-            avoidance: AvoidParams::default(),
             steps: 0,
             events: Vec::new(),
             spheres: Vec::new(),
             steerings: Vec::new(),
+            snapshot: Vec::new(),
             gizmos_enabled: false,
         }
     }
@@ -428,6 +484,7 @@ impl World {
         let Some(agent) = self.agents.get_mut(agent_idx) else { return };
         agent.kinematics = agent.start;
         agent.state = BehaviourState::start(&agent.behaviour);
+        agent.mix.reset_states();
         if let Behaviour::Parametric { curve, params } = &agent.behaviour {
             if let Some(named) = curves.get(*curve) {
                 agent.kinematics.position = named.curve.point(params.t0);
@@ -460,6 +517,14 @@ impl World {
         self.spheres.clear();
         self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
 
+        self.snapshot.clear();
+        let reads_others = self.agents.iter().any(|agent| {
+            agent.behaviour.reads_other_agents()
+                || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
+        });
+        if reads_others {
+            self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
+        }
         let ctx = StepContext {
             dt,
             time,
@@ -467,7 +532,7 @@ impl World {
             curves: &self.curves,
             targets: &self.targets,
             spheres: &self.spheres,
-            avoidance: &self.avoidance,
+            agents: &self.snapshot,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
@@ -506,19 +571,22 @@ struct StepContext<'a> {
     curves: &'a [NamedCurve],
     targets: &'a [Target],
     spheres: &'a [Sphere],
-    avoidance: &'a AvoidParams,
+    /// Every agent's kinematics at the start of the step, by agent index (empty unless some
+    /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
+    #[allow(dead_code)] // Read by the agent–agent behaviours.
+    agents: &'a [Kinematics],
 }
 
-/// The first half of an agent's step: its behaviour's request, with avoidance.
+/// The first half of an agent's step: its list of behaviours, combined (one entry: its request
+/// as it is).
 #[inline(always)]
 fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
-    let steering = behaviour_steering(agent, ctx);
-    if agent.avoid_obstacles {
-        add_avoidance(steering, agent, ctx)
-    } else {
-        steering
+    if agent.mix.more.is_empty() {
+        let Agent { kinematics, limits, behaviour, state, gizmos, .. } = agent;
+        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx);
     }
+    mix::combined_steering(agent, ctx)
 }
 
 /// The second half: integrate the request, then events and metrics.
@@ -575,12 +643,18 @@ fn move_agent(
     }
 }
 
+/// One behaviour's request (a pure function of the agent's state and the world).
 #[inline(always)]
-fn behaviour_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
-    let Agent { kinematics: k, limits, behaviour, state, gizmos, .. } = agent;
-    let (k, limits) = (&*k, &*limits);
+fn behaviour_steering(
+    k: &Kinematics,
+    limits: &Limits,
+    behaviour: &Behaviour,
+    state: &mut BehaviourState,
+    gizmos: &mut Gizmos,
+    ctx: &StepContext,
+) -> Steering {
     let target_pos = |target: usize| ctx.targets.get(target).map(|t| t.position);
-    match (&*behaviour, state) {
+    match (behaviour, state) {
         (Behaviour::Seek { target }, _) => match target_pos(*target) {
             Some(position) => kinematic::seek(k, position, limits.max_speed, gizmos),
             None => Steering::Velocity(Vec3::ZERO),
@@ -620,6 +694,12 @@ fn behaviour_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
         (Behaviour::Planner { params }, BehaviourState::Planner(state)) => {
             planner::ship(k, limits, ctx.spheres, params, state, ctx.dt, gizmos)
         }
+        (Behaviour::AvoidObstacles { params }, _) => {
+            match avoid::avoid_obstacles(k, limits, ctx.spheres, params, gizmos) {
+                Some(acceleration) => Steering::Acceleration(acceleration),
+                None => Steering::NONE,
+            }
+        }
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.
         (behaviour, state) => {
@@ -637,36 +717,6 @@ fn brake(k: &Kinematics, limits: &Limits) -> Steering {
         behaviours::STEER_TIME,
         limits.max_acceleration,
     ))
-}
-
-/// Adds obstacle avoidance to a behaviour's request by priority arbitration: while the probe
-/// sees an obstacle, a dynamic request is replaced by the avoidance acceleration (adding the two
-/// let the behaviour's pull win and agents entered obstacles in about a third of randomised
-/// runs); kinematic requests have their velocity turned by it, keeping their speed; positional
-/// ones (curve followers, on rails) are left alone and only have their collisions counted.
-fn add_avoidance(steering: Steering, agent: &mut Agent, ctx: &StepContext) -> Steering {
-    if ctx.spheres.is_empty() {
-        return steering;
-    }
-    let Some(avoidance) = avoid::avoid_obstacles(
-        &agent.kinematics,
-        &agent.limits,
-        ctx.spheres,
-        ctx.avoidance,
-        &mut agent.gizmos,
-    ) else {
-        return steering;
-    };
-    match steering {
-        Steering::Acceleration(_) => Steering::Acceleration(avoidance),
-        Steering::Velocity(velocity) => {
-            let speed = velocity.length();
-            let max_acceleration = agent.limits.max_acceleration.max(1e-3);
-            let turned = velocity + avoidance * (agent.limits.max_speed / max_acceleration);
-            Steering::Velocity(turned.normalize_or_zero() * speed)
-        }
-        Steering::Position(_) => steering,
-    }
 }
 
 /// Applies a steering request within the limits for `dt` seconds.

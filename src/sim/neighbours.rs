@@ -47,6 +47,8 @@ pub struct NeighbourGrid {
     sorted_positions: Vec<Vec3>,
     /// Each agent's bucket, scratch for the sort.
     agent_bucket: Vec<u32>,
+    /// Each bucket's next free slot, scratch for the sort.
+    cursor: Vec<u32>,
 }
 
 /// A dense row-major grid over the crowd's bounding box, used when it is small enough: then the
@@ -122,9 +124,10 @@ impl NeighbourGrid {
         self.order.resize(n, 0);
         self.sorted_positions.clear();
         self.sorted_positions.resize(n, Vec3::ZERO);
-        let mut cursor: Vec<u32> = self.starts.clone();
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts);
         for (agent_idx, (&bucket, &position)) in self.agent_bucket.iter().zip(positions).enumerate() {
-            if let Some(slot) = cursor.get_mut(bucket as usize) {
+            if let Some(slot) = self.cursor.get_mut(bucket as usize) {
                 let s = *slot as usize;
                 *slot += 1;
                 if let (Some(o), Some(sp)) = (self.order.get_mut(s), self.sorted_positions.get_mut(s)) {

@@ -54,7 +54,7 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
                         agent.limits.radius,
                         agent.limits.max_speed,
                         agent.limits.max_acceleration,
-                        if agent.avoid_obstacles { ", avoids obstacles" } else { "" }
+                        if agent.avoids_obstacles() { ", avoids obstacles" } else { "" }
                     ));
                     state.record_rect(format!("agent:{agent_idx}"), response.rect);
                     if response.clicked() {

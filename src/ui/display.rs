@@ -42,7 +42,7 @@ pub fn display_panel(
         (&mut probes, "probes", "Obstacle-avoidance probes, cast hits and avoidance vectors"),
         (&mut trails, "trails", "Fading trails of the last seconds of every agent"),
         (&mut labels, "labels", "Agent names next to the agents"),
-        (&mut plan, "plan", "Planner: the planned path, the direct route, cast hits and avoidance vectors"),
+        (&mut plan, "plan", "Planner: the planned path (green; orange where the complete fallback search found it), the direct route, cast hits and avoidance vectors"),
         (&mut grid, "grid", "The background grid"),
     ];
     for (value, label, doc) in rows {

@@ -85,7 +85,7 @@ fn agent_inspector(
     let mut name = agent.name.clone();
     let mut colour = [agent.color.0, agent.color.1, agent.color.2];
     let Limits { mut radius, mut max_speed, mut max_acceleration } = agent.limits;
-    let mut avoid_obstacles = agent.avoid_obstacles;
+    let mut avoid_obstacles = agent.avoids_obstacles();
     let mut changed = false;
     egui::Grid::new("agent_properties").num_columns(2).show(ui, |ui| {
         ui.label("name");
@@ -263,6 +263,14 @@ fn behaviour_editor(
                 ))
                 .weak(),
             );
+            let status = ship.status_line();
+            let text = egui::RichText::new(format!("Status: {status}"));
+            let text = match ship.status() {
+                crate::planner::ShipStatus::Unreachable => text.color(ERROR_RED),
+                _ => text.weak(),
+            };
+            let shown = ui.label(text);
+            state.record_rect("planner_status", shown.rect);
         }
         ui.label(
             egui::RichText::new(

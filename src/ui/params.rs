@@ -9,7 +9,7 @@
 
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
-use crate::behaviours::ParametricMethod;
+use crate::behaviours::{AvoidParams, ParametricMethod};
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -165,6 +165,13 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&PredictiveParams::PATH_RADIUS, ParamValue::Float(path_radius)),
             ]
         }
+        Behaviour::AvoidObstacles { params } => {
+            let AvoidParams { look_ahead, margin } = *params;
+            vec![
+                row(&AvoidParams::LOOK_AHEAD, ParamValue::Float(look_ahead)),
+                row(&AvoidParams::MARGIN, ParamValue::Float(margin)),
+            ]
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -266,6 +273,14 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::AvoidObstacles { params } => {
+            let AvoidParams { look_ahead, margin } = params;
+            match key {
+                "look_ahead" => set_f32(look_ahead, value)?,
+                "margin" => set_f32(margin, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -315,7 +330,7 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         | Behaviour::Predictive { path, .. } => {
             *path = reference;
         }
-        Behaviour::Planner { .. } => {}
+        Behaviour::Planner { .. } | Behaviour::AvoidObstacles { .. } => {}
     }
     changed
 }

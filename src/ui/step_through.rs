@@ -64,10 +64,30 @@ pub fn step_through_panel(
             .weak(),
         );
     }
+    for search in &debug.plan.fallbacks {
+        let found = match &search.outcome {
+            crate::planner::fallback::FallbackOutcome::Route(points) => {
+                format!(
+                    "found a route of {} corners (orange in the world view)",
+                    points.len().saturating_sub(1)
+                )
+            }
+            crate::planner::fallback::FallbackOutcome::NoRoute => {
+                "no route: the waypoint is unreachable".to_string()
+            }
+            crate::planner::fallback::FallbackOutcome::NoEntry => "no free cell to start from".to_string(),
+        };
+        let line = ui.label(format!(
+            "Fallback (the loop stopped short): grid search, cells of {:.1}, explored {} cells, {found}",
+            search.cell, search.expanded
+        ));
+        rects.insert("step:fallback".to_string(), line.rect);
+    }
     ui.label(
         egui::RichText::new(
             "Green: planned path so far · red: direct route to the first user waypoint · blue: \
-             obstacle hit · black: avoidance vector · faint band: the swept sphere of this cast. \
+             obstacle hit · black: avoidance vector · orange: route from the complete fallback search · \
+             faint band: the swept sphere of this cast. \
              Smoothing (if on) runs after the loop and is not shown.",
         )
         .weak()

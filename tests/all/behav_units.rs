@@ -733,9 +733,15 @@ fn agent_at_rest_or_moving_away_inside_the_margin_is_left_alone() {
     assert_eq!(avoid_obstacles(&moving(Vec3::ZERO), &limits, &obstacles, &p, &mut Gizmos::disabled()), None);
     let away = moving(Vec3::new(-50.0, 0.0, 0.0));
     assert_eq!(avoid_obstacles(&away, &limits, &obstacles, &p, &mut Gizmos::disabled()), None);
+    // Head-on, 2 units from contact at 50 units/s: too close to steer round (stopping takes
+    // 50²/800 + 50/30 ≈ 4.8 units), so it brakes straight away from the obstacle.
     let toward = moving(Vec3::new(50.0, 0.0, 0.0));
     let a = avoid_obstacles(&toward, &limits, &obstacles, &p, &mut Gizmos::disabled()).unwrap();
-    assert_close(a, Vec3::new(0.0, 400.0, 0.0), 1e-3);
+    assert_close(a, Vec3::new(-400.0, 0.0, 0.0), 1e-3);
+    // Slowly (10 units/s), there is room to steer round: the lateral push.
+    let slow = moving(Vec3::new(10.0, 0.0, 0.0));
+    let a = avoid_obstacles(&slow, &limits, &obstacles, &p, &mut Gizmos::disabled()).unwrap();
+    assert!(a.x.abs() < 1e-3 && a.y > 0.0, "{a}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! macroquad and egui once instead of once per file. Shared helpers live in `scene_fixtures` and
 //! `ui_support`.
 
+mod behav_flocking;
 mod behav_props;
 mod behav_units;
 mod e2e_window;
@@ -19,7 +20,9 @@ mod planner_index;
 mod planner_index_cache;
 mod planner_ship;
 mod planner_walkthrough;
+mod robust_cli;
 mod robust_expr;
+mod robust_fuzz;
 mod scene_fixtures;
 mod scene_malformed;
 mod scene_no_panic;

@@ -5,7 +5,8 @@ use glam::Vec3;
 use steerlab::geometry::cast::distance_point_segment;
 use steerlab::geometry::Sphere;
 use steerlab::planner::{
-    plan, ObstacleIndex, Plan, PlanOptions, PlanStatus, SplitMix64, UnreachableReason, WaypointKind,
+    plan, FallbackMode, ObstacleIndex, Plan, PlanOptions, PlanStatus, SplitMix64, UnreachableReason,
+    WaypointKind,
 };
 
 struct Case {
@@ -35,6 +36,7 @@ fn random_case(seed: u64) -> Case {
         iteration_limit: 100,
         smoothing: rng.below(2) == 0,
         record: rng.below(4) == 0,
+        fallback: FallbackMode::WhenStuck,
     };
     Case { obstacles, start, waypoints, ship_radius, options, use_grid: rng.below(2) == 0 }
 }
@@ -166,7 +168,13 @@ fn dense_fields_keep_the_clearance_and_rarely_hit_the_iteration_limit() {
             .collect();
         let start = rng.point_in(lo, hi);
         let waypoints: Vec<Vec3> = (0..1 + rng.below(4)).map(|_| rng.point_in(lo, hi)).collect();
-        let options = PlanOptions { clearance: 10.0, iteration_limit: 200, smoothing: false, record: false };
+        let options = PlanOptions {
+            clearance: 10.0,
+            iteration_limit: 200,
+            smoothing: false,
+            record: false,
+            fallback: FallbackMode::Off,
+        };
         let case = Case { obstacles, start, waypoints, ship_radius: 8.0, options, use_grid: false };
         let index = ObstacleIndex::new(&case.obstacles, 18.0);
         let result = plan(case.start, case.ship_radius, &case.waypoints, &index, &case.options);

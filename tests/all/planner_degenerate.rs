@@ -7,15 +7,21 @@ use glam::Vec3;
 use steerlab::geometry::cast::distance_point_segment;
 use steerlab::geometry::Sphere;
 use steerlab::planner::{
-    path_length, plan, plan_spheres, straight_length, ObstacleIndex, Plan, PlanNote, PlanOptions, PlanStatus,
-    SplitMix64, Unreachable, UnreachableReason, WaypointKind,
+    path_length, plan, plan_spheres, straight_length, FallbackMode, ObstacleIndex, Plan, PlanNote,
+    PlanOptions, PlanStatus, SplitMix64, Unreachable, UnreachableReason, WaypointKind,
 };
 
 const R: f32 = 8.0;
 const CLEARANCE: f32 = 10.0;
 
 fn options() -> PlanOptions {
-    PlanOptions { clearance: CLEARANCE, iteration_limit: 64, smoothing: false, record: true }
+    PlanOptions {
+        clearance: CLEARANCE,
+        iteration_limit: 64,
+        smoothing: false,
+        record: true,
+        fallback: FallbackMode::Off,
+    }
 }
 
 fn sphere(x: f32, y: f32, z: f32, radius: f32) -> Sphere {

@@ -50,7 +50,6 @@ fn check(n: usize, seed: u64, tally: &mut Tally) {
 /// random-only fields 0/19 at 10 and 30 obstacles, 2/19 at 80, 8/18 at 150; nearly every wall,
 /// tunnel and pocket field; 12 with contact.
 #[test]
-#[ignore = "fails until the complete fallback lands (next commits)"]
 fn dense_fields_are_flown_without_contact_and_unreachable_waypoints_are_reported() {
     let mut tally = Tally::default();
     for &n in &DENSE_COUNTS {

@@ -5,7 +5,7 @@
 use glam::Vec3;
 use steerlab::geometry::cast::distance_point_segment;
 use steerlab::geometry::Sphere;
-use steerlab::planner::{plan, ObstacleIndex, PlanOptions, PlanStatus, WaypointKind};
+use steerlab::planner::{plan, FallbackMode, ObstacleIndex, PlanOptions, PlanStatus, WaypointKind};
 
 const SHIP_RADIUS: f32 = 8.0;
 const CLEARANCE: f32 = 10.0;
@@ -23,7 +23,13 @@ fn story() -> (Vec3, Vec<Vec3>, Vec<Sphere>) {
 fn seed_walk_through_iterates_as_the_story_tells() {
     let (ship, waypoints, obstacles) = story();
     let index = ObstacleIndex::new(&obstacles, SHIP_RADIUS + CLEARANCE);
-    let options = PlanOptions { clearance: CLEARANCE, iteration_limit: 32, smoothing: false, record: true };
+    let options = PlanOptions {
+        clearance: CLEARANCE,
+        iteration_limit: 32,
+        smoothing: false,
+        record: true,
+        fallback: FallbackMode::Off,
+    };
     let result = plan(ship, SHIP_RADIUS, &waypoints, &index, &options);
 
     // (obstacle hit, or None for a clear route that pops) per iteration.

@@ -74,7 +74,7 @@ fn every_error_names_the_file_as_given() {
 #[test]
 fn error_positions_point_at_the_offending_text() {
     let starts: [(&str, &str); 22] = [
-        ("wrong_version", "2"),
+        ("wrong_version", "3"),
         ("unknown_top_level_field", "\"gravity\""),
         ("unknown_agent_field", "\"colour\""),
         ("unknown_behaviour_type", "\"zigzag\""),
@@ -117,8 +117,5 @@ fn a_missing_file_is_an_io_error_at_the_root() {
     let err = load_scene(Path::new("tests/malformed/does_not_exist.json")).unwrap_err();
     assert_eq!(err.json_path, "$");
     assert_eq!((err.line, err.column), (1, 1));
-    assert!(
-        err.to_string().starts_with("tests/malformed/does_not_exist.json: $ (line 1, column 1): "),
-        "{err}"
-    );
+    assert_eq!(err.to_string(), "cannot open tests/malformed/does_not_exist.json: no such file");
 }

@@ -10,8 +10,9 @@ use glam::Vec3;
 use proptest::prelude::*;
 use steerlab::behaviours::{ArriveParams, Limits, ParametricMethod};
 use steerlab::scene::{
-    load_scene, parse_scene, parse_scene_file, pretty_json, scene_to_json, scene_to_world, world_to_scene,
-    AgentSpec, BehaviourSpec, KinematicSpec, PathSpec, PlannerSpec, SceneFile, SceneVec, PALETTE,
+    load_scene, migrate, parse_scene, parse_scene_file, pretty_json, scene_to_json, scene_to_world,
+    world_to_scene, AgentSpec, BehaviourSpec, CombineSpec, EntrySpec, KinematicSpec, PathSpec, PlannerSpec,
+    SceneFile, SceneVec, PALETTE,
 };
 use steerlab::sim::{Behaviour, Bounds, Rgb, DEFAULT_DT};
 
@@ -65,22 +66,21 @@ fn omitted_fields_take_their_documented_defaults() {
     let agent = &scene.agents[0];
     let limits = Limits::default();
     assert_eq!((agent.name.as_deref(), agent.color.as_deref()), (None, None));
-    assert_eq!(
-        (agent.velocity, agent.orientation, agent.avoid_obstacles),
-        (SceneVec(Vec3::ZERO), 0.0, false)
-    );
+    assert_eq!((agent.velocity, agent.orientation, agent.avoid_obstacles), (SceneVec(Vec3::ZERO), 0.0, None));
     assert_eq!(
         (agent.radius, agent.max_speed, agent.max_acceleration),
         (limits.radius, limits.max_speed, limits.max_acceleration)
     );
     assert_eq!((limits.radius, limits.max_speed, limits.max_acceleration), (8.0, 150.0, 400.0));
-    let BehaviourSpec::Arrive(arrive) = &agent.behaviour else { panic!("not arrive") };
+    let Some(BehaviourSpec::Arrive(arrive)) = &agent.behaviour else { panic!("not arrive") };
     let defaults = ArriveParams::default();
     assert_eq!(
         (arrive.target_radius, arrive.slow_radius, arrive.time_to_target),
         (defaults.target_radius, defaults.slow_radius, defaults.time_to_target)
     );
-    let BehaviourSpec::Parametric(parametric) = &scene.agents[1].behaviour else { panic!("not parametric") };
+    let Some(BehaviourSpec::Parametric(parametric)) = &scene.agents[1].behaviour else {
+        panic!("not parametric")
+    };
     assert_eq!(parametric.method, ParametricMethod::Secant);
     let steerlab::scene::CurveSpec::Expr(expr) = &scene.curves[0] else { panic!("not expr") };
     assert_eq!((expr.z.as_str(), expr.t_min, expr.t_max), ("0", 0.0, std::f32::consts::TAU));
@@ -96,7 +96,7 @@ fn geometry_free_world_fills_names_colours_and_automatic_bounds() {
     assert_eq!(world.agents[0].color, PALETTE[0]);
     assert_eq!(world.agents[1].color, PALETTE[1]);
     assert_eq!(world.agents[2].color, Rgb(0x43, 0x63, 0xd8));
-    assert!(world.agents[1].avoid_obstacles && !world.agents[0].avoid_obstacles);
+    assert!(world.agents[1].avoids_obstacles() && !world.agents[0].avoids_obstacles());
     assert_eq!(world.agents[0].behaviour, Behaviour::Seek { target: 0 });
     assert_eq!(world.agents[1].behaviour, Behaviour::Flee { target: 1 });
     assert_eq!(world.agents[1].kinematics.velocity, Vec3::new(3.0, 4.0, 0.0));
@@ -141,11 +141,11 @@ fn a_dangling_reference_is_refused_at_save_with_the_agent_named() {
     let scene = world_to_scene(&world);
     assert_eq!(scene.agents.len(), 4, "the agent is kept");
     assert_eq!(
-        scene.agents[1].behaviour,
+        scene.agents[1].behaviours[0].behaviour,
         BehaviourSpec::Flee(KinematicSpec { target: "(missing target 1)".into() })
     );
     let err = scene_to_json(&world).unwrap_err();
-    assert_eq!(err.json_path, "agents[1].behaviour.target");
+    assert_eq!(err.json_path, "agents[1].behaviours[0].target");
     assert_eq!(err.reason, "no target with id `(missing target 1)`; targets are: `flag`");
     let text = to_text(&scene);
     let line = text.lines().nth(err.line - 1).unwrap();
@@ -167,7 +167,7 @@ fn a_non_finite_number_in_the_world_is_refused_rather_than_written_as_null() {
 #[test]
 fn conversion_validates_a_scene_built_in_code() {
     let scene = SceneFile {
-        version: 1,
+        version: 2,
         name: "code".into(),
         description: String::new(),
         dt: DEFAULT_DT,
@@ -186,8 +186,10 @@ fn conversion_validates_a_scene_built_in_code() {
             radius: 8.0,
             max_speed: 100.0,
             max_acceleration: 100.0,
-            avoid_obstacles: false,
-            behaviour: BehaviourSpec::Planner(PlannerSpec {
+            avoid_obstacles: None,
+            behaviour: None,
+            combine: CombineSpec::default(),
+            behaviours: vec![EntrySpec::plain(BehaviourSpec::Planner(PlannerSpec {
                 waypoints: vec![SceneVec(Vec3::X)],
                 clearance: 5.0,
                 iteration_limit: 20_000,
@@ -197,14 +199,14 @@ fn conversion_validates_a_scene_built_in_code() {
                 incoming_fire: 0.0,
                 fire_strength: 40.0,
                 fire_seed: 1,
-            }),
+            }))],
         }],
     };
     let err = scene_to_world(&scene).unwrap_err();
     assert_eq!(
         err,
         (
-            "agents[0].behaviour.iteration_limit".to_string(),
+            "agents[0].behaviours[0].iteration_limit".to_string(),
             "`iteration_limit` must be from 1 to 10000, got 20000".to_string()
         )
     );
@@ -247,7 +249,7 @@ proptest! {
         scene.paths[0].radius = radius;
         scene.agents[0].max_speed = max_speed;
         scene.agents[0].position = points[0];
-        if let BehaviourSpec::Planner(planner) = &mut scene.agents[8].behaviour {
+        if let Some(BehaviourSpec::Planner(planner)) = &mut scene.agents[8].behaviour {
             planner.iteration_limit = iteration_limit;
             planner.waypoints = points.clone();
         }
@@ -269,7 +271,7 @@ fn full_world_survives_save_and_load() {
     assert_eq!(world_to_scene(&reloaded), world_to_scene(&world));
     assert_eq!(scene_to_json(&reloaded).unwrap(), text);
     // The world keeps what it was given (colours are normalised to lower case on save).
-    let first = parse_scene_file(FULL_SCENE, "full.json").unwrap();
+    let first = migrate(parse_scene_file(FULL_SCENE, "full.json").unwrap());
     let mut saved = world_to_scene(&world);
     for (saved_agent, given) in saved.agents.iter_mut().zip(&first.agents) {
         if given.color.is_none() {
@@ -280,8 +282,8 @@ fn full_world_survives_save_and_load() {
     assert_eq!(saved.curves, first.curves);
     assert_eq!(saved.targets, first.targets);
     assert_eq!(
-        saved.agents.iter().map(|a| &a.behaviour).collect::<Vec<_>>(),
-        first.agents.iter().map(|a| &a.behaviour).collect::<Vec<_>>()
+        saved.agents.iter().map(|a| (&a.behaviours, a.combine)).collect::<Vec<_>>(),
+        first.agents.iter().map(|a| (&a.behaviours, a.combine)).collect::<Vec<_>>()
     );
 }
 

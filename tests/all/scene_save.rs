@@ -116,3 +116,43 @@ fn a_byte_order_mark_is_ignored() {
     fs::write(&target, format!("\u{feff}{GEOMETRY_FREE_SCENE}")).unwrap();
     assert_eq!(world_to_scene(&load_scene(&target).unwrap()), world_to_scene(&world()));
 }
+
+#[test]
+fn saving_under_a_name_of_250_bytes_works_and_leaves_no_temporary() {
+    // The temporary name used to be `.NAME.tmp-PID`, longer than the 255-byte limit.
+    let scratch = ScratchDir::new("long-name");
+    let name = format!("{}.json", "s".repeat(245));
+    let target = scratch.path(&name);
+    save_scene(&world(), &target).unwrap();
+    assert_eq!(scratch.file_names(), vec![name]);
+    assert!(load_scene(&target).is_ok());
+}
+
+#[test]
+fn an_export_dropped_before_commit_leaves_the_target_and_no_temporary() {
+    use std::io::Write;
+    let scratch = ScratchDir::new("dropped");
+    let target = scratch.path("trace.csv");
+    fs::write(&target, "old").unwrap();
+    let mut file = steerlab::scene::AtomicFile::create(&target).unwrap();
+    file.write_all(b"new, half written").unwrap();
+    assert_eq!(scratch.file_names().len(), 2, "the temporary exists while writing");
+    drop(file);
+    assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+    assert_eq!(scratch.file_names(), vec!["trace.csv".to_string()]);
+}
+
+#[test]
+fn two_exports_to_one_target_use_distinct_temporaries() {
+    use std::io::Write;
+    let scratch = ScratchDir::new("two-writers");
+    let target = scratch.path("out.csv");
+    let mut first = steerlab::scene::AtomicFile::create(&target).unwrap();
+    let mut second = steerlab::scene::AtomicFile::create(&target).unwrap();
+    first.write_all(b"first").unwrap();
+    second.write_all(b"second").unwrap();
+    first.commit().unwrap();
+    second.commit().unwrap();
+    assert_eq!(fs::read_to_string(&target).unwrap(), "second");
+    assert_eq!(scratch.file_names(), vec!["out.csv".to_string()]);
+}

@@ -1,0 +1,285 @@
+//! Flow-field following (Reynolds 1999): steer along a vector field laid over the world — a
+//! current, a wind, a traffic pattern, or a field made to lead along a curve.
+//!
+//! # Motivation
+//! A field answers "which way here?" for any number of agents at the cost of one lookup each,
+//! which is why crowds and RTS units use them. Reynolds' flow-field following, OpenSteer's
+//! flow-field demo, Shiffman's *Nature of Code* flow fields; gdx-ai and Yuka leave the field to
+//! the user.
+//!
+//! # Implementation
+//! [`FlowField`] is a grid of vectors over a rectangle (row-major, one vector per cell, sampled
+//! at cell centres and blended bilinearly; outside the grid the edge cells extend). It is built
+//! from a function, along a polyline (the path's tangent at the nearest point plus a pull toward
+//! the path that grows with distance and saturates at `pull` units, so agents join the curve and
+//! then run along it), or from seeded value noise (unit vectors at the corners of a lattice
+//! `feature` units wide, blended with smoothstep weights; the same seed gives the same field).
+//! The agent samples the field at the point it will reach in `look_ahead` seconds and asks for
+//! that direction at full speed, reached over `STEER_TIME` and clamped to `max_acceleration`.
+//! A zero vector in the field means "no preference": the agent keeps its velocity there.
+//!
+//! # Parameters
+//! `look_ahead` (seconds), plus the agent's limits; the field comes from the scene.
+
+use super::param::{Param, ParamKind};
+use super::wander::SeededRng;
+use super::{
+    accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
+};
+use crate::geometry::Polyline;
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of flow-field following.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FlowFieldParams {
+    /// Where along its velocity the agent samples the field (seconds, typically 0–1).
+    pub look_ahead: f32,
+}
+
+/// Look-ahead time.
+pub const LOOK_AHEAD: Param = Param {
+    key: "look_ahead",
+    label: "look ahead",
+    unit: "s",
+    min: 0.0,
+    max: 10.0,
+    default: 0.2,
+    help: "How far ahead along its velocity the agent reads the field.",
+    kind: ParamKind::Float,
+};
+
+impl FlowFieldParams {
+    /// The declarations of the fields, in field order.
+    pub const PARAMS: &'static [Param] = &[LOOK_AHEAD];
+}
+
+impl Default for FlowFieldParams {
+    fn default() -> Self {
+        FlowFieldParams { look_ahead: LOOK_AHEAD.default }
+    }
+}
+
+/// A grid of vectors over a rectangle of the x-y plane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowField {
+    origin: Vec3,
+    cell_size: f32,
+    width: usize,
+    height: usize,
+    vectors: Vec<Vec3>,
+}
+
+/// The most cells a field may have (a 2048 × 2048 grid).
+pub const MAX_FLOW_CELLS: usize = 2048 * 2048;
+
+impl FlowField {
+    /// A field of `width × height` cells of `cell_size` with its lower-left corner at `origin`,
+    /// each cell's vector given by `f(cell centre)` (non-finite results become zero).
+    pub fn from_fn(
+        origin: Vec3,
+        cell_size: f32,
+        width: usize,
+        height: usize,
+        f: impl Fn(Vec3) -> Vec3,
+    ) -> Result<FlowField, String> {
+        if !(cell_size.is_finite() && cell_size > 0.0 && origin.is_finite()) {
+            return Err(format!(
+                "a flow field needs a positive cell size and a finite origin, not {cell_size}"
+            ));
+        }
+        if width == 0 || height == 0 || width.saturating_mul(height) > MAX_FLOW_CELLS {
+            return Err(format!("a flow field needs 1 to {MAX_FLOW_CELLS} cells, not {width} × {height}"));
+        }
+        let mut vectors = Vec::with_capacity(width * height);
+        for row in 0..height {
+            for col in 0..width {
+                let centre =
+                    origin + Vec3::new((col as f32 + 0.5) * cell_size, (row as f32 + 0.5) * cell_size, 0.0);
+                let v = f(centre);
+                vectors.push(if v.is_finite() { v } else { Vec3::ZERO });
+            }
+        }
+        Ok(FlowField { origin, cell_size, width, height, vectors })
+    }
+
+    /// A field leading along `path`: the tangent at the nearest path point plus a pull toward it
+    /// (full at `pull` units away and beyond), normalised.
+    pub fn along_polyline(
+        path: &Polyline,
+        origin: Vec3,
+        cell_size: f32,
+        width: usize,
+        height: usize,
+        pull: f32,
+    ) -> Result<FlowField, String> {
+        let pull = pull.max(1e-3);
+        FlowField::from_fn(origin, cell_size, width, height, |centre| {
+            let projection = path.project_point(centre);
+            let tangent = path.direction_at_distance(projection.distance_along);
+            let toward = (projection.point - centre) / pull;
+            (tangent + toward.clamp_length_max(1.0) * 2.0).normalize_or_zero()
+        })
+    }
+
+    /// Seeded value noise: unit vectors at random angles on a lattice `feature` units wide,
+    /// blended smoothly.
+    pub fn noise(
+        seed: u64,
+        origin: Vec3,
+        cell_size: f32,
+        width: usize,
+        height: usize,
+        feature: f32,
+    ) -> Result<FlowField, String> {
+        let feature = if feature.is_finite() && feature > 0.0 { feature } else { cell_size.max(1e-3) };
+        let lattice = |ix: i64, iy: i64| {
+            let mut rng = SeededRng::new(
+                seed ^ (ix as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ (iy as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+            );
+            let angle = rng.next_signed() * std::f32::consts::PI;
+            Vec3::new(angle.cos(), angle.sin(), 0.0)
+        };
+        FlowField::from_fn(origin, cell_size, width, height, |centre| {
+            let (fx, fy) = ((centre.x - origin.x) / feature, (centre.y - origin.y) / feature);
+            let (ix, iy) = (fx.floor(), fy.floor());
+            let (tx, ty) = (fx - ix, fy - iy);
+            let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+            let (ix, iy) = (ix as i64, iy as i64);
+            let bottom = lattice(ix, iy).lerp(lattice(ix + 1, iy), sx);
+            let top = lattice(ix, iy + 1).lerp(lattice(ix + 1, iy + 1), sx);
+            bottom.lerp(top, sy).normalize_or_zero()
+        })
+    }
+
+    /// The lower-left corner.
+    pub fn origin(&self) -> Vec3 {
+        self.origin
+    }
+    /// The width of a cell in world units.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+    /// Columns and rows.
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+    /// The cell vectors, row by row from the bottom.
+    pub fn vectors(&self) -> &[Vec3] {
+        &self.vectors
+    }
+
+    fn at(&self, col: usize, row: usize) -> Vec3 {
+        self.vectors
+            .get(row.min(self.height - 1) * self.width + col.min(self.width - 1))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The field at `point`: bilinear between cell centres, edge cells extended outside.
+    pub fn sample(&self, point: Vec3) -> Vec3 {
+        if !point.is_finite() {
+            return Vec3::ZERO;
+        }
+        let fx = ((point.x - self.origin.x) / self.cell_size - 0.5).clamp(0.0, (self.width - 1) as f32);
+        let fy = ((point.y - self.origin.y) / self.cell_size - 0.5).clamp(0.0, (self.height - 1) as f32);
+        let (col, row) = (fx.floor() as usize, fy.floor() as usize);
+        let (tx, ty) = (fx - col as f32, fy - row as f32);
+        let bottom = self.at(col, row).lerp(self.at(col + 1, row), tx);
+        let top = self.at(col, row + 1).lerp(self.at(col + 1, row + 1), tx);
+        bottom.lerp(top, ty)
+    }
+}
+
+/// Flow-field following. Returns [`Steering::Acceleration`].
+pub fn flow_field(
+    k: &Kinematics,
+    limits: &Limits,
+    field: &FlowField,
+    p: &FlowFieldParams,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let ahead = k.position + k.velocity * p.look_ahead.max(0.0);
+    let direction = field.sample(ahead).normalize_or_zero();
+    if direction == Vec3::ZERO {
+        return Steering::NONE;
+    }
+    let desired = direction * limits.max_speed.max(0.0);
+    let linear = accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration);
+    if gizmos.is_enabled() {
+        gizmos.push(GizmoRole::Probe, GizmoShape::Line(k.position, ahead));
+        gizmos
+            .push(GizmoRole::FlowVector, GizmoShape::Arrow(ahead, ahead + direction * field.cell_size * 0.5));
+        gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(k.position, k.position + desired));
+    }
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::neighbourhood::testing;
+    use super::*;
+    use crate::sim::integrate;
+    use proptest::prelude::*;
+
+    #[test]
+    fn sampling_blends_between_cell_centres_and_extends_the_edges() {
+        let field =
+            FlowField::from_fn(Vec3::ZERO, 10.0, 2, 1, |c| if c.x < 10.0 { Vec3::X } else { Vec3::Y })
+                .unwrap();
+        assert_eq!(field.sample(Vec3::new(5.0, 5.0, 0.0)), Vec3::X);
+        assert_eq!(field.sample(Vec3::new(10.0, 5.0, 0.0)), Vec3::new(0.5, 0.5, 0.0));
+        assert_eq!(field.sample(Vec3::new(-100.0, 50.0, 0.0)), Vec3::X);
+        assert_eq!(field.sample(Vec3::new(100.0, -50.0, 0.0)), Vec3::Y);
+        assert!(FlowField::from_fn(Vec3::ZERO, 0.0, 2, 2, |_| Vec3::X).is_err());
+        assert!(FlowField::from_fn(Vec3::ZERO, 1.0, 0, 2, |_| Vec3::X).is_err());
+    }
+
+    #[test]
+    fn an_agent_in_a_field_along_a_line_joins_the_line_and_runs_along_it() {
+        let path = Polyline::new(vec![Vec3::new(0.0, 200.0, 0.0), Vec3::new(1000.0, 200.0, 0.0)], false);
+        let field = FlowField::along_polyline(&path, Vec3::ZERO, 20.0, 60, 20, 40.0).unwrap();
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let mut k = Kinematics {
+            position: Vec3::new(50.0, 20.0, 0.0),
+            velocity: Vec3::new(0.0, -50.0, 0.0),
+            orientation: 0.0,
+        };
+        for _ in 0..6 * 60 {
+            let s = flow_field(&k, &limits, &field, &FlowFieldParams::default(), &mut Gizmos::disabled());
+            integrate(&mut k, &limits, s, 1.0 / 60.0);
+        }
+        assert!((k.position.y - 200.0).abs() < 10.0, "{}", k.position);
+        assert!(k.velocity.x > 90.0, "{}", k.velocity);
+    }
+
+    #[test]
+    fn noise_fields_are_unit_and_repeatable_from_their_seed() {
+        let a = FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap();
+        assert_eq!(a, FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap());
+        assert_ne!(a, FlowField::noise(10, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap());
+        // Nearly all unit (a blend of opposite lattice vectors can cancel, rarely).
+        let unit = a.vectors().iter().filter(|v| (v.length() - 1.0).abs() < 1e-4).count();
+        assert!(unit * 100 >= a.vectors().len() * 99);
+        // Smooth: side-by-side cells nearly always point within 45° of each other (only near a
+        // point where the blend cancels can the direction turn quickly).
+        let pairs: Vec<f32> =
+            a.vectors().chunks(30).flat_map(|row| row.windows(2).map(|w| w[0].dot(w[1]))).collect();
+        let smooth = pairs.iter().filter(|&&d| d > 0.7).count();
+        assert!(smooth * 100 >= pairs.len() * 95, "{smooth} of {}", pairs.len());
+    }
+
+    proptest! {
+        #[test]
+        fn flow_field_is_finite_and_within_the_acceleration_limit(
+            k in testing::kinematics(), limits in testing::limits(), seed in any::<u64>(),
+            look_ahead in 0.0f32..10.0, cell in 1.0f32..100.0, w in 1usize..12, h in 1usize..12,
+        ) {
+            let field = FlowField::noise(seed, Vec3::new(-300.0, -300.0, 0.0), cell, w, h, 50.0).unwrap();
+            let s = flow_field(&k, &limits, &field, &FlowFieldParams { look_ahead }, &mut Gizmos::recording());
+            prop_assert!(testing::within_acceleration(s, &limits));
+        }
+    }
+}

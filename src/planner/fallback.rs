@@ -1,0 +1,382 @@
+//! The planner's complete fallback: Theta*-style A* over a clearance-inflated 3D grid, shortened
+//! with the seed's sphere cast, for when the seed's loop (`plan.rs`) cannot reach the next user
+//! waypoint.
+//!
+//! # Motivation
+//! Seed 004's loop is local: it inserts one avoidance corner at a time and stops at its iteration
+//! limit. In a dense field (walls, pockets, tunnels) it can run out of iterations, or successive
+//! replans can pick opposite sides of a cluster. A grid search is complete at its resolution: it
+//! finds a route whenever the free space is connected through cells, and when the search
+//! exhausts the cells connected to the waypoint without meeting the ship, it proves (at that
+//! resolution) that there is no route — the planner then says "unreachable" instead of wandering.
+//!
+//! # Implementation
+//! - *Grid.* The box round the two endpoints and every obstacle's inflated sphere (ρ = obstacle
+//!   radius + ship radius + clearance), with two cells of margin, split into cubes of edge
+//!   h = longest side / [`MAX_CELLS_PER_AXIS`] (at least [`MIN_CELL`]). A cell is free when its
+//!   centre keeps d² ≥ (ρ + ½)² + ¾h² from every obstacle centre: then the segment to any of its 26
+//!   neighbours (at most h√3 long, so within h√3/2 of an endpoint) keeps ρ + ½ − ε ≥ ρ. Obstacles are
+//!   rasterised into a bit set once per search (each touches only the cells of its bounding box).
+//! - *Search.* A* with the straight-line heuristic over the 26 neighbours, run from the *goal*
+//!   toward the start (the graph is symmetric), so a waypoint sealed in a pocket is proved
+//!   unreachable after exploring only the pocket. Open entries live in a binary heap; costs and
+//!   parents in dense arrays over the grid (zeroed pages cost nothing until touched); the heuristic
+//!   is weighted by [`HEURISTIC_WEIGHT`] (still complete; the shortening removes the detour).
+//! - *Joining.* The start and goal join the grid through the free cell centres within two cells
+//!   whose straight join is clear by a cast; a start already inside the clearance (knocked there)
+//!   joins the nearest free centre unchecked, as the seed's exit waypoint does.
+//! - *Shortening.* From each anchor the route runs to the farthest following grid point the sphere
+//!   cast sees clear (`ObstacleIndex::is_clear` with the ship radius + clearance), so every leg of
+//!   the result is checked with the same cast as the seed's loop.
+//!
+//! # Parameters
+//! [`MAX_CELLS_PER_AXIS`] (96) bounds the grid (and the worst-case time); [`MIN_CELL`] (2 world
+//! units) bounds the resolution for tiny scenes.
+
+use super::grid::ObstacleIndex;
+use glam::Vec3;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+/// The most cells along the grid's longest side.
+pub const MAX_CELLS_PER_AXIS: f32 = 96.0;
+/// The smallest cell edge (world units).
+pub const MIN_CELL: f32 = 2.0;
+
+/// What the fallback search found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FallbackOutcome {
+    /// A route: the points after the start, the goal last, every leg clear by the cast.
+    Route(Vec<Vec3>),
+    /// No free cells connect the goal to the start.
+    NoRoute,
+    /// The start or goal has no free cell to join (inside obstacles), or is not finite.
+    NoEntry,
+}
+
+/// One fallback search, as the step-through shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FallbackSearch {
+    /// Where the search's route starts.
+    pub from: Vec3,
+    /// The user waypoint it looks for.
+    pub to: Vec3,
+    /// Cell edge (world units).
+    pub cell: f32,
+    /// Cells expanded.
+    pub expanded: usize,
+    /// What it found.
+    pub outcome: FallbackOutcome,
+}
+
+/// Searches for a route from `from` to `to` keeping `cast_radius` from every obstacle surface.
+pub fn search(from: Vec3, to: Vec3, obstacles: &ObstacleIndex, cast_radius: f32) -> FallbackSearch {
+    let mut record = FallbackSearch { from, to, cell: 0.0, expanded: 0, outcome: FallbackOutcome::NoEntry };
+    if !from.is_finite() || !to.is_finite() || !cast_radius.is_finite() {
+        return record;
+    }
+    if obstacles.is_clear(from, to, cast_radius) {
+        record.outcome = FallbackOutcome::Route(vec![to]);
+        return record;
+    }
+    let grid = Raster::new(from, to, obstacles, cast_radius);
+    record.cell = grid.cell;
+    let goals = grid.joins(to, obstacles, cast_radius, false);
+    let starts = grid.joins(from, obstacles, cast_radius, true);
+    if goals.is_empty() || starts.is_empty() {
+        return record;
+    }
+    // A* from the goal side toward the start; costs and parents in dense arrays (zeroed pages
+    // cost nothing until touched), `seen` marks the cells with a cost.
+    let cells = grid.dims[0] * grid.dims[1] * grid.dims[2];
+    let mut cost = vec![0f32; cells];
+    let mut parent = vec![0u32; cells];
+    let mut seen = vec![0u64; cells.div_ceil(64)];
+    let heuristic = |c: Vec3| HEURISTIC_WEIGHT * c.distance(from);
+    let mut heap = BinaryHeap::new();
+    for &(cell, join) in &goals {
+        set(&mut seen, cell);
+        cost[cell as usize] = join;
+        parent[cell as usize] = cell;
+        heap.push(Open { f: join + heuristic(grid.centre(cell)), cell });
+    }
+    let start_join: HashMap<u32, f32> = starts.iter().copied().collect();
+    let mut found: Option<(f32, u32)> = None;
+    let [nx, ny, nz] = grid.dims;
+    while let Some(Open { f, cell }) = heap.pop() {
+        if found.is_some_and(|(cost, _)| f >= cost) {
+            break;
+        }
+        let g = cost[cell as usize];
+        if f > g + heuristic(grid.centre(cell)) + 1e-3 {
+            continue;
+        }
+        record.expanded += 1;
+        if let Some(&join) = start_join.get(&cell) {
+            if found.is_none_or(|(cost, _)| g + join < cost) {
+                found = Some((g + join, cell));
+            }
+        }
+        let (x, y, z) = grid.coords(cell);
+        for dz in -1i32..=1 {
+            for dy in -1i32..=1 {
+                for dx in -1i32..=1 {
+                    if dx == 0 && dy == 0 && dz == 0 {
+                        continue;
+                    }
+                    let (xx, yy, zz) = (x as i32 + dx, y as i32 + dy, z as i32 + dz);
+                    if xx < 0 || yy < 0 || zz < 0 || xx >= nx as i32 || yy >= ny as i32 || zz >= nz as i32 {
+                        continue;
+                    }
+                    let next = grid.index(xx as usize, yy as usize, zz as usize);
+                    if grid.blocked(next) {
+                        continue;
+                    }
+                    let step = grid.cell * STEP[(dx * dx + dy * dy + dz * dz) as usize];
+                    let candidate = g + step;
+                    if !is_set(&seen, next) || candidate < cost[next as usize] {
+                        set(&mut seen, next);
+                        cost[next as usize] = candidate;
+                        parent[next as usize] = cell;
+                        heap.push(Open { f: candidate + heuristic(grid.centre(next)), cell: next });
+                    }
+                }
+            }
+        }
+    }
+    let Some((_, first)) = found else {
+        record.outcome = FallbackOutcome::NoRoute;
+        return record;
+    };
+    // Parents point toward the goal: walking them gives the route in flying order.
+    let mut points = Vec::new();
+    let mut cell = first;
+    for _ in 0..cells {
+        points.push(grid.centre(cell));
+        match parent.get(cell as usize) {
+            Some(&up) if up != cell => cell = up,
+            _ => break,
+        }
+    }
+    points.push(to);
+    record.outcome = FallbackOutcome::Route(shorten(from, &points, obstacles, cast_radius));
+    record
+}
+
+/// The farthest-visible shortening of the module header (keeps every leg cast-checked; a leg
+/// between neighbouring grid points is clear by construction, so progress is always made).
+fn shorten(from: Vec3, points: &[Vec3], obstacles: &ObstacleIndex, cast_radius: f32) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    let mut anchor = from;
+    let mut i = 0;
+    while i < points.len() {
+        let mut j = i;
+        while j + 1 < points.len() && obstacles.is_clear(anchor, points[j + 1], cast_radius) {
+            j += 1;
+        }
+        anchor = points[j];
+        out.push(anchor);
+        i = j + 1;
+    }
+    out
+}
+
+/// The rasterised grid of one search.
+struct Raster {
+    origin: Vec3,
+    cell: f32,
+    dims: [usize; 3],
+    blocked: Vec<u64>,
+}
+
+impl Raster {
+    fn new(from: Vec3, to: Vec3, obstacles: &ObstacleIndex, cast_radius: f32) -> Self {
+        let valid = |s: &&crate::geometry::Sphere| s.center.is_finite() && s.radius.is_finite();
+        let mut lo = from.min(to);
+        let mut hi = from.max(to);
+        for s in obstacles.spheres().iter().filter(valid) {
+            let reach = Vec3::splat(s.radius.max(0.0) + cast_radius);
+            lo = lo.min(s.center - reach);
+            hi = hi.max(s.center + reach);
+        }
+        let longest = (hi - lo).max_element().max(1.0);
+        let cell = (longest / MAX_CELLS_PER_AXIS).max(MIN_CELL);
+        let origin = lo - Vec3::splat(2.0 * cell);
+        let dims = [0, 1, 2].map(|a| (((hi[a] - lo[a]) / cell).ceil() as usize + 5).max(1));
+        let count = dims[0] * dims[1] * dims[2];
+        let mut grid = Raster { origin, cell, dims, blocked: vec![0; count.div_ceil(64)] };
+        let extra = 0.75 * cell * cell;
+        for s in obstacles.spheres().iter().filter(valid) {
+            let rho = s.radius.max(0.0) + cast_radius + 0.5;
+            let limit = rho * rho + extra;
+            let reach = limit.sqrt();
+            let a = ((s.center - Vec3::splat(reach) - origin) / cell).floor().max(Vec3::ZERO);
+            let b = ((s.center + Vec3::splat(reach) - origin) / cell).ceil();
+            // Row by row: the blocked cells of a row form one span, solved for directly.
+            for z in a.z as usize..=(b.z as usize).min(dims[2] - 1) {
+                for y in a.y as usize..=(b.y as usize).min(dims[1] - 1) {
+                    let row = origin + Vec3::new(0.0, y as f32, z as f32) * cell;
+                    let across = (row.y - s.center.y).powi(2) + (row.z - s.center.z).powi(2);
+                    if across >= limit {
+                        continue;
+                    }
+                    let half = (limit - across).sqrt();
+                    let x0 = (((s.center.x - half - origin.x) / cell).ceil().max(0.0)) as usize;
+                    let x1 = (((s.center.x + half - origin.x) / cell).floor().max(-1.0) + 1.0) as usize;
+                    let first = grid.index(0, y, z);
+                    for x in x0..x1.min(dims[0]) {
+                        set(&mut grid.blocked, first + x as u32);
+                    }
+                }
+            }
+        }
+        grid
+    }
+
+    fn index(&self, x: usize, y: usize, z: usize) -> u32 {
+        ((z * self.dims[1] + y) * self.dims[0] + x) as u32
+    }
+
+    fn coords(&self, i: u32) -> (usize, usize, usize) {
+        let i = i as usize;
+        (i % self.dims[0], (i / self.dims[0]) % self.dims[1], i / (self.dims[0] * self.dims[1]))
+    }
+
+    fn centre(&self, i: u32) -> Vec3 {
+        let (x, y, z) = self.coords(i);
+        self.origin + Vec3::new(x as f32, y as f32, z as f32) * self.cell
+    }
+
+    fn blocked(&self, i: u32) -> bool {
+        self.blocked.get(i as usize / 64).is_none_or(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+/// The weight on the A* heuristic: above 1 the search heads for the start more greedily (far fewer
+/// cells in clutter); it stays complete, and the cast shortening removes most of the detour.
+pub const HEURISTIC_WEIGHT: f32 = 1.5;
+
+/// Lengths of the 26 neighbour steps by squared offset (1, √2, √3).
+const STEP: [f32; 4] = [0.0, 1.0, std::f32::consts::SQRT_2, 1.732_050_8];
+
+fn set(bits: &mut [u64], i: u32) {
+    if let Some(w) = bits.get_mut(i as usize / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+fn is_set(bits: &[u64], i: u32) -> bool {
+    bits.get(i as usize / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+impl Raster {
+    /// Free cells within two cells of `p` joined to it by a clear cast (with their join length);
+    /// for the start, the nearest free cell unchecked when none is clear.
+    fn joins(&self, p: Vec3, obstacles: &ObstacleIndex, cast_radius: f32, start: bool) -> Vec<(u32, f32)> {
+        let g = ((p - self.origin) / self.cell).floor();
+        let mut out = Vec::new();
+        let mut nearest: Option<(u32, f32)> = None;
+        for dz in -1..=2 {
+            for dy in -1..=2 {
+                for dx in -1..=2 {
+                    let c = g + Vec3::new(dx as f32, dy as f32, dz as f32);
+                    if (0..3).any(|a| c[a] < 0.0 || c[a] as usize >= self.dims[a]) {
+                        continue;
+                    }
+                    let i = self.index(c.x as usize, c.y as usize, c.z as usize);
+                    if self.blocked(i) {
+                        continue;
+                    }
+                    let d = p.distance(self.centre(i));
+                    if nearest.is_none_or(|(_, best)| d < best) {
+                        nearest = Some((i, d));
+                    }
+                    if obstacles.is_clear(p, self.centre(i), cast_radius) {
+                        out.push((i, d));
+                    }
+                }
+            }
+        }
+        if out.is_empty() && start {
+            out.extend(nearest);
+        }
+        out
+    }
+}
+
+#[derive(PartialEq)]
+struct Open {
+    f: f32,
+    cell: u32,
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // A min-heap on f, ties by cell index (deterministic).
+        other.f.total_cmp(&self.f).then_with(|| other.cell.cmp(&self.cell))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Sphere;
+
+    fn clear_by_distance(route: &[Vec3], from: Vec3, spheres: &[Sphere], radius: f32) -> bool {
+        let mut a = from;
+        route.iter().all(|&b| {
+            let ok = spheres.iter().all(|s| {
+                crate::geometry::cast::distance_point_segment(s.center, a, b) >= s.radius + radius - 1e-3
+            });
+            a = b;
+            ok
+        })
+    }
+
+    #[test]
+    fn a_wall_with_a_gap_is_crossed_through_the_gap() {
+        // A wall of spheres across x = 100 with a hole at y = 0, z = 0; the goal behind it.
+        let mut spheres = Vec::new();
+        for iy in -5..=5 {
+            for iz in -5..=5 {
+                if iy == 0 && iz == 0 {
+                    continue;
+                }
+                spheres.push(Sphere {
+                    center: Vec3::new(100.0, iy as f32 * 20.0, iz as f32 * 20.0),
+                    radius: 14.0,
+                });
+            }
+        }
+        let index = ObstacleIndex::new(&spheres, 3.0);
+        let (from, to) = (Vec3::new(0.0, 37.0, 11.0), Vec3::new(200.0, -23.0, 5.0));
+        let found = search(from, to, &index, 3.0);
+        let FallbackOutcome::Route(route) = &found.outcome else { panic!("{found:?}") };
+        assert_eq!(route.last(), Some(&to));
+        assert!(clear_by_distance(route, from, &spheres, 3.0), "{route:?}");
+    }
+
+    #[test]
+    fn a_sealed_shell_is_reported_without_a_route() {
+        let p = Vec3::new(200.0, 0.0, 0.0);
+        let spheres: Vec<Sphere> = (0..48)
+            .map(|k| {
+                let zc = 1.0 - 2.0 * (k as f32 + 0.5) / 48.0;
+                let r = (1.0 - zc * zc).sqrt();
+                let a = std::f32::consts::PI * (3.0 - 5f32.sqrt()) * k as f32;
+                Sphere { center: p + Vec3::new(r * a.cos(), r * a.sin(), zc) * 46.0, radius: 20.0 }
+            })
+            .collect();
+        let index = ObstacleIndex::new(&spheres, 10.0);
+        let found = search(Vec3::ZERO, p, &index, 10.0);
+        assert_eq!(found.outcome, FallbackOutcome::NoRoute);
+    }
+}

@@ -1,0 +1,68 @@
+//! The flocking kernel of issue 10 §5 as a whole: the benchmark's flock (separation, alignment,
+//! cohesion and wander over the spatial hash, structure-of-arrays in cell order) repeats bit for
+//! bit, stays within its limits, sees about as many neighbours as Yuka's set-up, and finds
+//! exactly the neighbours a brute-force scan finds.
+
+use glam::Vec3;
+use steerlab::bench::{FlockBench, FLOCK_RADIUS};
+use steerlab::sim::neighbours::NeighbourGrid;
+
+#[test]
+fn the_flock_repeats_bit_for_bit_from_the_same_start() {
+    let mut a = FlockBench::new(800);
+    let mut b = FlockBench::new(800);
+    for _ in 0..60 {
+        a.step();
+        b.step();
+    }
+    assert_eq!(a.positions(), b.positions());
+    assert_eq!(a.velocities(), b.velocities());
+}
+
+#[test]
+fn boids_stay_finite_and_within_their_speed_and_the_world() {
+    let n = 2_000;
+    let mut flock = FlockBench::new(n);
+    let half = (n as f32 / steerlab::bench::FLOCK_DENSITY).sqrt() / 2.0;
+    for _ in 0..120 {
+        flock.step();
+    }
+    for (p, v) in flock.positions().iter().zip(flock.velocities()) {
+        assert!(p.is_finite() && v.is_finite());
+        assert!(v.length() <= 10.0 * (1.0 + 1e-5), "speed {}", v.length());
+        assert!(p.x.abs() <= half + 1.0 && p.y.abs() <= half + 1.0, "{p} outside ±{half}");
+    }
+}
+
+#[test]
+fn the_flock_sees_a_handful_of_neighbours_like_yukas_set_up() {
+    // Same density at every size: the neighbour count does not grow with the flock.
+    for n in [1_000, 8_000] {
+        let mut flock = FlockBench::new(n);
+        flock.step();
+        let seen = flock.mean_neighbours();
+        assert!((2.0..6.0).contains(&seen), "{n} boids: {seen} neighbours each");
+    }
+}
+
+#[test]
+fn every_boid_finds_exactly_its_brute_force_neighbours() {
+    let mut flock = FlockBench::new(1_500);
+    for _ in 0..30 {
+        flock.step();
+    }
+    let positions: Vec<Vec3> = flock.positions().to_vec();
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&positions, FLOCK_RADIUS);
+    let mut found = Vec::new();
+    for (i, &p) in positions.iter().enumerate().step_by(7) {
+        grid.neighbours_within(p, FLOCK_RADIUS, &mut found);
+        let expected: Vec<u32> = positions
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| (**q - p).length_squared() <= FLOCK_RADIUS * FLOCK_RADIUS)
+            .map(|(j, _)| j as u32)
+            .collect();
+        assert_eq!(found, expected, "boid {i}");
+    }
+}

@@ -1,0 +1,197 @@
+//! The command line under hostile conditions: a reader that goes away, a full disk, a trace
+//! aimed at the scene, a missing file, a FIFO, steps beyond the limit, no display, and names
+//! that hold line breaks. Each runs the built binary and checks status and standard error.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
+const SCENE: &str = "scenes/compare.json";
+
+/// A fresh directory for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("steerlab-robust-cli-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Status code and standard error of `steerlab ARGS`.
+fn steerlab(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(BIN).args(args).stdin(Stdio::null()).output().unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+fn assert_one_error_line(stderr: &str, expected: &str) {
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(stderr.starts_with("error: "), "{stderr:?}");
+    assert!(stderr.contains(expected), "expected `{expected}` in {stderr:?}");
+    assert!(!stderr.contains("panicked"), "{stderr:?}");
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    for args in [vec!["run", SCENE, "--json"], vec!["run", SCENE]] {
+        let mut child =
+            Command::new(BIN).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        // Close the reading end at once, as `| head -0` would.
+        drop(child.stdout.take());
+        let mut stderr = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn output_onto_a_full_disk_is_one_line_and_status_1() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let output = Command::new(BIN).args(["run", SCENE]).stdout(full).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_one_error_line(&stderr, "cannot write to standard output: the disk is full");
+}
+
+#[test]
+fn trace_onto_the_scene_being_run_is_refused_and_the_scene_survives() {
+    let scratch = Scratch::new("trace-self");
+    let original = fs::read_to_string(SCENE).unwrap();
+    // Under a .json name and under another name (same file reached by two spellings).
+    let copy = scratch.path("copy.json");
+    fs::write(&copy, &original).unwrap();
+    let copy_text = copy.to_str().unwrap();
+    let (code, stderr) = steerlab(&["run", copy_text, "--seconds", "1", "--trace", copy_text]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "refusing");
+    let plain = scratch.path("scene.data");
+    fs::write(&plain, &original).unwrap();
+    let dotted = scratch.0.join(".").join("scene.data");
+    let (code, stderr) =
+        steerlab(&["run", plain.to_str().unwrap(), "--seconds", "1", "--trace", dotted.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "that is the scene being run");
+    assert_eq!(fs::read_to_string(&copy).unwrap(), original);
+    assert_eq!(fs::read_to_string(&plain).unwrap(), original);
+}
+
+#[test]
+fn trace_onto_another_existing_scene_is_refused() {
+    let scratch = Scratch::new("trace-other");
+    let other = scratch.path("other.txt");
+    fs::write(&other, "  {\"version\": 1}").unwrap();
+    let (code, stderr) = steerlab(&["run", SCENE, "--seconds", "1", "--trace", other.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "holds JSON");
+    assert_eq!(fs::read_to_string(&other).unwrap(), "  {\"version\": 1}");
+}
+
+#[test]
+fn trace_is_written_whole_with_no_temporary_left() {
+    let scratch = Scratch::new("trace-ok");
+    let trace = scratch.path("trace.csv");
+    fs::write(&trace, "old,csv\n").unwrap();
+    let (code, stderr) = steerlab(&["run", SCENE, "--seconds", "0.5", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = fs::read_to_string(&trace).unwrap();
+    assert!(text.starts_with("t,agent,x,y,z,vx,vy,vz,orientation\n"));
+    assert_eq!(scratch.names(), vec!["trace.csv".to_string()]);
+}
+
+#[test]
+fn missing_file_says_cannot_open_no_such_file() {
+    let (code, stderr) = steerlab(&["run", "no/such/scene.json"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, "error: cannot open no/such/scene.json: no such file\n");
+}
+
+#[test]
+fn a_fifo_as_the_scene_is_refused_without_blocking() {
+    let scratch = Scratch::new("fifo");
+    let fifo = scratch.path("scene.json");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let (code, stderr) = steerlab(&["run", fifo.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "not a regular file");
+}
+
+#[test]
+fn tiny_dt_and_too_many_steps_are_refused_before_running() {
+    let scratch = Scratch::new("steps");
+    let tiny = scratch.path("tiny.json");
+    fs::write(&tiny, r#"{"version":1,"dt":1e-40}"#).unwrap();
+    let (code, stderr) = steerlab(&["run", tiny.to_str().unwrap(), "--seconds", "1"]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "`dt` must be from 0.0001 to 0.1 seconds");
+    let small = scratch.path("small.json");
+    fs::write(&small, r#"{"version":1,"dt":0.0001}"#).unwrap();
+    let (code, stderr) = steerlab(&["run", small.to_str().unwrap(), "--seconds", "1000001"]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "--seconds");
+    let (code, stderr) = steerlab(&["run", small.to_str().unwrap(), "--seconds", "2000"]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "steps; at most 10000000");
+}
+
+#[test]
+fn window_commands_without_a_display_say_so_in_one_line() {
+    for args in [vec![], vec!["shot", SCENE, "--out", "/tmp/steerlab-never.png"], vec!["frames"]] {
+        let output = Command::new(BIN)
+            .args(&args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_one_error_line(&stderr, "needs a display");
+        assert!(stderr.contains("xvfb-run"), "{stderr}");
+    }
+    let output = Command::new(BIN).env("DISPLAY", ":987").env_remove("WAYLAND_DISPLAY").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_one_error_line(&stderr, "cannot connect to the display :987");
+}
+
+#[test]
+fn names_with_line_breaks_stay_on_one_line() {
+    let scratch = Scratch::new("escape");
+    let file = scratch.path("bad\nname\t.json");
+    fs::write(&file, "{\"version\":1,\"targets\":[{\"id\":\"a\\nb\",\"position\":[0,0]}],\"agents\":[{\"position\":[0,0],\"behaviour\":{\"type\":\"seek\",\"target\":\"x\\ty\"}}]}").unwrap();
+    let (code, stderr) = steerlab(&["run", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert_one_error_line(&stderr, "bad\\nname\\t.json: agents[0].behaviour.target");
+    assert!(stderr.contains("`x\\ty`") && stderr.contains("`a\\nb`"), "{stderr}");
+}

@@ -1,0 +1,37 @@
+//! A short run of steerlab's own fuzzer (`src/fuzz.rs`) as a test: mutations of the shipped
+//! scenes are refused with one located line or run with finite metrics, in process and through
+//! the binary. CI runs a longer one (`.ci/run`); the long run's figure is in the README.
+
+use std::path::Path;
+
+use steerlab::fuzz::{fuzz, make_case, seed_scenes, FuzzConfig};
+
+#[test]
+fn mutated_shipped_scenes_are_refused_in_one_line_or_run_finite() {
+    let seeds = seed_scenes(Path::new("scenes")).unwrap();
+    let config = FuzzConfig {
+        cases: 400,
+        seed: 20261123,
+        steps: 60,
+        process_every: 40,
+        binary: Some(env!("CARGO_BIN_EXE_steerlab").into()),
+        ..Default::default()
+    };
+    let report = fuzz(&config, &seeds, |_| {});
+    let failures: Vec<String> =
+        report.failures.iter().map(|f| format!("case {}: {}", f.case, f.problem)).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(report.cases, 400);
+    assert_eq!(report.process_cases, 10);
+    // Both outcomes occur: the mutations neither always break nor never break a scene.
+    assert!(report.accepted >= 20 && report.refused >= 100, "{report:?}");
+}
+
+#[test]
+fn fuzz_cases_are_reproducible_from_seed_and_number() {
+    let seeds = seed_scenes(Path::new("scenes")).unwrap();
+    for case in [0, 17, 999_999] {
+        assert_eq!(make_case(5, case, &seeds), make_case(5, case, &seeds));
+    }
+    assert_ne!(make_case(5, 1, &seeds), make_case(6, 1, &seeds));
+}
