@@ -344,6 +344,14 @@ pub enum Command {
     },
     /// Go to this step of the recorded run (the timeline slider; pauses).
     Seek(u64),
+    /// Turn the follow camera on or off (it keeps the selected agent in the middle of the view).
+    ToggleFollow,
+    /// Select the next agent (or the previous one), wrapping around; selects the first when no
+    /// agent is selected.
+    CycleAgent {
+        /// Forward (true) or backward.
+        forward: bool,
+    },
     /// One step back along the recorded run (pauses).
     StepBack,
     /// Show only this agent; when it is already the only one shown, show every agent again.
@@ -419,6 +427,8 @@ pub struct App {
     pub hidden: std::collections::BTreeSet<String>,
     /// Keyframes of the run, for scrubbing and stepping back.
     pub timeline: timeline::Timeline,
+    /// The camera follows the selected agent.
+    pub follow: bool,
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
@@ -451,6 +461,7 @@ impl App {
             planner_debug: None,
             hidden: std::collections::BTreeSet::new(),
             timeline: timeline::Timeline::default(),
+            follow: false,
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -690,7 +701,24 @@ impl App {
             self.accumulator = 0.0;
         }
         self.interpolation = (self.accumulator / dt).clamp(0.0, 1.0) as f32;
+        self.follow_selected();
         steps
+    }
+
+    /// With follow on, centres the view on the selected agent (top view and 3D).
+    pub fn follow_selected(&mut self) {
+        if !self.follow {
+            return;
+        }
+        if let Some(agent) = self.selected_agent().filter(|&i| i < self.world.agents.len()) {
+            let position = self.draw_position(agent);
+            if position.is_finite() {
+                self.camera.center = match self.camera.mode {
+                    ViewMode::Top => position.with_z(self.camera.center.z),
+                    ViewMode::Orbit => position,
+                };
+            }
+        }
     }
 
     /// The metrics of every agent, with the shell's plan-time measurements filled in.
@@ -724,7 +752,32 @@ impl App {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::File(_) | Command::ToggleHelp => {}
-            Command::Seek(step) => self.seek(step),
+            Command::Seek(step) => {
+                self.seek(step);
+                self.follow_selected();
+            }
+            Command::ToggleFollow => {
+                self.follow = !self.follow;
+                self.info(match (self.follow, self.selected_agent()) {
+                    (true, Some(_)) => "the camera follows the selected agent (L again to stop)",
+                    (true, None) => "follow is on: select an agent for the camera to follow",
+                    (false, _) => "the camera stays put",
+                });
+                self.follow_selected();
+            }
+            Command::CycleAgent { forward } => {
+                let n = self.world.agents.len();
+                if n > 0 {
+                    let next = match self.selected_agent() {
+                        Some(i) if forward => (i + 1) % n,
+                        Some(i) => (i + n - 1) % n,
+                        None if forward => 0,
+                        None => n - 1,
+                    };
+                    self.selection = Some(Selection::Agent(next));
+                    self.follow_selected();
+                }
+            }
             Command::StepBack => self.seek(self.world.steps.saturating_sub(1)),
             Command::SetAgentVisible { agent, visible } => {
                 if let Some(a) = self.world.agents.get(agent) {

@@ -45,12 +45,13 @@ fn scene_summary(ui: &mut egui::Ui, app: &App) {
     if !world.description.is_empty() {
         ui.label(&world.description);
     }
+    use crate::app::plural;
     ui.label(format!(
-        "{} paths · {} curves · {} targets · {} obstacles · step {:.4} s",
-        world.paths.len(),
-        world.curves.len(),
-        world.targets.len(),
-        world.obstacles.len(),
+        "{} · {} · {} · {} · step {:.4} s",
+        plural(world.paths.len(), "path"),
+        plural(world.curves.len(), "curve"),
+        plural(world.targets.len(), "target"),
+        plural(world.obstacles.len(), "obstacle"),
         world.dt
     ));
 }

@@ -691,12 +691,12 @@ fn enter_finishes_a_path_and_the_next_clicks_start_another() {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Return");
-    for (x, y) in [(-200.0, 250.0), (200.0, 250.0)] {
+    for (x, y) in [(-200.0, -150.0), (200.0, -150.0)] {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Escape");
-    app.click(app.world_to_screen(-200.0, -250.0));
-    app.click(app.world_to_screen(200.0, -250.0));
+    app.click(app.world_to_screen(-200.0, -210.0));
+    app.click(app.world_to_screen(200.0, -210.0));
     app.key("ctrl+s");
     let saved = wait_for_file(&file, |v| v["paths"].as_array().is_some_and(|p| p.len() == 4), "four paths");
     let lengths: Vec<usize> =
@@ -714,7 +714,7 @@ fn opening_a_file_over_unsaved_changes_asks_once() {
     std::fs::copy(&file, file.with_file_name("other.json")).unwrap();
     app.key("space");
     app.key("3");
-    app.click(app.world_to_screen(0.0, 250.0));
+    app.click(app.world_to_screen(0.0, 150.0));
     app.wait_for(|s| s["dirty"] == true, "an unsaved change");
     app.key("ctrl+o");
     app.click(app.rect("file_dialog:entry:other.json"));
@@ -742,7 +742,7 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
     let add_obstacle = |app: &Steerlab| {
         app.key("space");
         app.key("3");
-        app.click(app.world_to_screen(0.0, 250.0));
+        app.click(app.world_to_screen(0.0, 150.0));
         app.wait_for(|s| s["dirty"] == true, "an unsaved change");
         wait_for_file(
             &recovery,
@@ -859,4 +859,32 @@ fn the_built_in_scene_is_the_compare_example_with_a_first_launch_hint_and_round_
     app.wait_for(|s| s["modal"] == true, "Save asks where");
     app.key("Escape");
     assert_eq!(std::fs::read_to_string(&shipped).unwrap(), before, "the shipped scene is untouched");
+}
+
+#[test]
+fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
+    if !tools_available("follow") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("follow", "compare.json");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 0, "the first agent");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 1, "the second agent");
+    app.key("shift+g");
+    app.wait_for(|s| s["selected_agent"] == 0, "back to the first");
+    app.key("l");
+    app.wait_for(|s| s["follow"] == true, "follow on");
+    // While it runs, the view's centre stays on the agent.
+    for _ in 0..3 {
+        app.settle();
+        let state = app.state();
+        let (cx, cy) =
+            (state["camera"]["center"][0].as_f64().unwrap(), state["camera"]["center"][1].as_f64().unwrap());
+        let (ax, ay) =
+            (state["positions"][0][0].as_f64().unwrap(), state["positions"][0][1].as_f64().unwrap());
+        // Published together; the agent may have moved one interpolated frame since.
+        assert!((cx - ax).hypot(cy - ay) < 15.0, "camera ({cx}, {cy}) vs agent ({ax}, {ay})");
+    }
 }
