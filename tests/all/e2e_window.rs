@@ -58,8 +58,19 @@ impl VirtualDisplay {
                 continue;
             }
             let name = format!(":{number}");
+            // -noreset: without it the server resets whenever its last client leaves (the
+            // readiness probe below, or the previous `shot`), and refuses connections meanwhile,
+            // so the next app start failed with "XOpenDisplay() failed".
             let mut server = Command::new("Xvfb")
-                .args([&name, "-screen", "0", &format!("{}x{}x24", SCREEN.0, SCREEN.1), "-nolisten", "tcp"])
+                .args([
+                    &name,
+                    "-screen",
+                    "0",
+                    &format!("{}x{}x24", SCREEN.0, SCREEN.1),
+                    "-nolisten",
+                    "tcp",
+                    "-noreset",
+                ])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
