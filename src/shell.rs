@@ -367,6 +367,8 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
         "help": state.help_open,
         "dirty": app.dirty,
         "time_scale": app.time_scale,
+        "selected_agent": app.selected_agent(),
+        "follow": app.follow,
         "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
         "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,

@@ -146,6 +146,12 @@ pub enum CommandId {
     FitView,
     /// 2D ↔ 3D.
     ToggleView,
+    /// Follow camera on/off.
+    Follow,
+    /// Select the next agent.
+    NextAgent,
+    /// Select the previous agent.
+    PreviousAgent,
     /// Delete the selection.
     Delete,
     /// Finish the path or spline being drawn.
@@ -363,6 +369,30 @@ pub const COMMANDS: &[CommandSpec] = &[
         when: When::Always,
     },
     CommandSpec {
+        id: CommandId::Follow,
+        name: "Follow",
+        help: "the camera follows the selected agent (again: stop)",
+        keys: &[plain(Key::Letter('L'))],
+        menu: None,
+        when: When::Always,
+    },
+    CommandSpec {
+        id: CommandId::NextAgent,
+        name: "Next agent",
+        help: "select the next agent (wraps around)",
+        keys: &[plain(Key::Letter('G'))],
+        menu: None,
+        when: When::Always,
+    },
+    CommandSpec {
+        id: CommandId::PreviousAgent,
+        name: "Previous agent",
+        help: "select the previous agent",
+        keys: &[shifted(Key::Letter('G'))],
+        menu: None,
+        when: When::Always,
+    },
+    CommandSpec {
         id: CommandId::Delete,
         name: "Delete selection",
         help: "delete the selection (and agents that depend on it)",
@@ -546,6 +576,9 @@ impl CommandId {
             CommandId::FitView => Command::FitView,
             CommandId::ToggleView => Command::ToggleView,
             CommandId::Delete => Command::DeleteSelection,
+            CommandId::Follow => Command::ToggleFollow,
+            CommandId::NextAgent => Command::CycleAgent { forward: true },
+            CommandId::PreviousAgent => Command::CycleAgent { forward: false },
             CommandId::FinishDrawing => Command::FinishDrawing,
             CommandId::SelectTool => Command::SetTool(Tool::Select),
             CommandId::NewPath => Command::FinishDrawing,

@@ -151,8 +151,19 @@ pub fn set_behaviour(world: &mut World, agent_idx: usize, behaviour: Behaviour) 
         (&agent.behaviour, &behaviour),
         (Behaviour::Planner { params: a }, Behaviour::Planner { params: b }) if a.waypoints != b.waypoints
     );
+    // Reached waypoints stay consumed when the user edits the others (issue 12).
+    let ship_after_edit = match (&agent.behaviour, &agent.state, &behaviour) {
+        (
+            Behaviour::Planner { params: old },
+            BehaviourState::Planner(ship),
+            Behaviour::Planner { params: new },
+        ) if planner_changed => Some(ship.after_edit(&old.waypoints, new)),
+        _ => None,
+    };
     agent.behaviour = behaviour;
-    if !(same_kind && same_reference) || planner_changed {
+    if let Some(ship) = ship_after_edit {
+        agent.state = BehaviourState::Planner(Box::new(ship));
+    } else if !(same_kind && same_reference) || planner_changed {
         agent.state = BehaviourState::start(&agent.behaviour);
         if let (Behaviour::Parametric { curve, params }, BehaviourState::Parametric(state)) =
             (&agent.behaviour, &mut agent.state)

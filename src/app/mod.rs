@@ -191,6 +191,14 @@ pub enum Command {
         /// The new behaviour.
         behaviour: Behaviour,
     },
+    /// Replace the rest of an agent's list of behaviours and how the list is combined (the
+    /// inspector's list editor; consecutive edits of one agent merge into one undo step).
+    SetMix {
+        /// Agent index.
+        agent: usize,
+        /// The new combination, main slot and further entries.
+        mix: crate::sim::Mix,
+    },
     /// Change an agent's name, colour, limits and avoidance.
     SetAgentProperties {
         /// Agent index.
@@ -336,6 +344,14 @@ pub enum Command {
     },
     /// Go to this step of the recorded run (the timeline slider; pauses).
     Seek(u64),
+    /// Turn the follow camera on or off (it keeps the selected agent in the middle of the view).
+    ToggleFollow,
+    /// Select the next agent (or the previous one), wrapping around; selects the first when no
+    /// agent is selected.
+    CycleAgent {
+        /// Forward (true) or backward.
+        forward: bool,
+    },
     /// One step back along the recorded run (pauses).
     StepBack,
     /// Show only this agent; when it is already the only one shown, show every agent again.
@@ -411,6 +427,8 @@ pub struct App {
     pub hidden: std::collections::BTreeSet<String>,
     /// Keyframes of the run, for scrubbing and stepping back.
     pub timeline: timeline::Timeline,
+    /// The camera follows the selected agent.
+    pub follow: bool,
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
@@ -443,6 +461,7 @@ impl App {
             planner_debug: None,
             hidden: std::collections::BTreeSet::new(),
             timeline: timeline::Timeline::default(),
+            follow: false,
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -682,7 +701,24 @@ impl App {
             self.accumulator = 0.0;
         }
         self.interpolation = (self.accumulator / dt).clamp(0.0, 1.0) as f32;
+        self.follow_selected();
         steps
+    }
+
+    /// With follow on, centres the view on the selected agent (top view and 3D).
+    pub fn follow_selected(&mut self) {
+        if !self.follow {
+            return;
+        }
+        if let Some(agent) = self.selected_agent().filter(|&i| i < self.world.agents.len()) {
+            let position = self.draw_position(agent);
+            if position.is_finite() {
+                self.camera.center = match self.camera.mode {
+                    ViewMode::Top => position.with_z(self.camera.center.z),
+                    ViewMode::Orbit => position,
+                };
+            }
+        }
     }
 
     /// The metrics of every agent, with the shell's plan-time measurements filled in.
@@ -716,7 +752,32 @@ impl App {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::File(_) | Command::ToggleHelp => {}
-            Command::Seek(step) => self.seek(step),
+            Command::Seek(step) => {
+                self.seek(step);
+                self.follow_selected();
+            }
+            Command::ToggleFollow => {
+                self.follow = !self.follow;
+                self.info(match (self.follow, self.selected_agent()) {
+                    (true, Some(_)) => "the camera follows the selected agent (L again to stop)",
+                    (true, None) => "follow is on: select an agent for the camera to follow",
+                    (false, _) => "the camera stays put",
+                });
+                self.follow_selected();
+            }
+            Command::CycleAgent { forward } => {
+                let n = self.world.agents.len();
+                if n > 0 {
+                    let next = match self.selected_agent() {
+                        Some(i) if forward => (i + 1) % n,
+                        Some(i) => (i + n - 1) % n,
+                        None if forward => 0,
+                        None => n - 1,
+                    };
+                    self.selection = Some(Selection::Agent(next));
+                    self.follow_selected();
+                }
+            }
             Command::StepBack => self.seek(self.world.steps.saturating_sub(1)),
             Command::SetAgentVisible { agent, visible } => {
                 if let Some(a) = self.world.agents.get(agent) {
@@ -802,6 +863,17 @@ impl App {
                     self.checkpoint(Some((agent, 1)));
                     edit::set_behaviour(&mut self.world, agent, behaviour);
                     self.close_stale_planner_debug();
+                }
+            }
+            Command::SetMix { agent, mut mix } => {
+                let valid =
+                    mix.more.iter().all(|entry| edit::behaviour_is_valid(&self.world, &entry.behaviour));
+                if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
+                    self.checkpoint(Some((agent, 3)));
+                    mix.reset_states();
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.mix = mix;
+                    }
                 }
             }
             Command::SetAgentProperties { agent, name, color, limits, avoid_obstacles } => {

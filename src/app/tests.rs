@@ -708,3 +708,30 @@ fn a_crowd_keeps_fewer_keyframes_and_the_timeline_stops_growing() {
     let (_, furthest) = app.timeline.range().unwrap_or_default();
     assert!(furthest <= capacity * timeline::KEYFRAME_EVERY, "furthest {furthest}, capacity {capacity}");
 }
+
+#[test]
+fn g_cycles_the_selected_agent_and_l_makes_the_camera_follow_it() {
+    let mut app = racing_app();
+    app.apply(Command::Select(None));
+    key(&mut app, Key::Letter('G'), false, false);
+    assert_eq!(app.selection, Some(Selection::Agent(0)));
+    key(&mut app, Key::Letter('G'), false, false);
+    key(&mut app, Key::Letter('G'), false, false);
+    key(&mut app, Key::Letter('G'), false, false);
+    assert_eq!(app.selection, Some(Selection::Agent(0)), "wraps after the last");
+    key(&mut app, Key::Letter('G'), false, true);
+    assert_eq!(app.selection, Some(Selection::Agent(2)), "Shift+G goes back");
+    key(&mut app, Key::Letter('L'), false, false);
+    assert!(app.follow);
+    app.running = true;
+    app.advance(1.0 / 60.0 * 30.0);
+    let agent = app.world.agents[2].kinematics.position;
+    assert!((app.camera.center.truncate() - agent.truncate()).length() < 1e-3, "centred on the agent");
+    app.apply(Command::ToggleView);
+    app.advance(1.0 / 60.0 * 5.0);
+    assert!((app.camera.center - app.draw_position(2)).length() < 1e-3, "in 3D too");
+    key(&mut app, Key::Letter('L'), false, false);
+    let held = app.camera.center;
+    app.advance(1.0 / 60.0 * 30.0);
+    assert_eq!(app.camera.center, held, "off again: the camera stays put");
+}

@@ -212,7 +212,33 @@ pub fn clear_velocity(
     if !speed.is_finite() || speed <= 1e-6 {
         return velocity;
     }
+    // Clearing one obstacle can turn the velocity into a neighbour: repeat until a pass
+    // changes nothing; a velocity still blocked after that (a pocket between obstacles) stops.
     let mut cleared = velocity;
+    for _ in 0..CLEARING_PASSES {
+        let (next, changed) = clear_pass(k, limits, obstacles, p, cleared, speed);
+        cleared = next;
+        if !changed {
+            return cleared;
+        }
+    }
+    Vec3::ZERO
+}
+
+/// Most passes of [`clear_velocity`] before it gives up and stops the agent.
+const CLEARING_PASSES: usize = 4;
+
+/// One pass over the obstacles; the velocity and whether any obstacle changed it.
+fn clear_pass(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    p: &AvoidParams,
+    velocity: Vec3,
+    speed: f32,
+) -> (Vec3, bool) {
+    let mut cleared = velocity;
+    let mut changed = false;
     let reach_extra = limits.radius.max(0.0) + p.margin.max(0.0);
     for obstacle in obstacles {
         let offset = obstacle.center - k.position;
@@ -236,8 +262,9 @@ pub fn clear_velocity(
         let tangent = cleared - inward * toward;
         let direction = tangent.try_normalize().unwrap_or_else(|| side_of(inward));
         cleared = direction * speed;
+        changed = true;
     }
-    cleared
+    (cleared, changed)
 }
 
 /// The deterministic side to turn to when the obstacle is dead ahead: left of `heading` in the

@@ -274,6 +274,42 @@ impl ShipState {
         ShipState { remaining: params.waypoints.clone(), ..Default::default() }
     }
 
+    /// The state after the user edited the waypoints of a ship in flight (seed 004: "a waypoint
+    /// is removed when the ship arrives at each one"): waypoints already reached or reported stay
+    /// consumed. The consumed prefix is the longest run of leading new waypoints that equal
+    /// waypoints this ship had consumed; the ship plans afresh through the rest (moving waypoint 2
+    /// does not send it back to waypoint 1; moving waypoint 1 itself makes it a new waypoint).
+    pub fn after_edit(&self, old_waypoints: &[Vec3], params: &PlannerParams) -> ShipState {
+        let mut fresh = ShipState::new(params);
+        if !self.has_planned {
+            return fresh;
+        }
+        let mut consumed: Vec<Vec3> = Vec::new();
+        let mut remaining = self.remaining.iter().peekable();
+        for &w in old_waypoints {
+            if remaining.peek().is_some_and(|&&r| r == w) {
+                remaining.next();
+            } else {
+                consumed.push(w);
+            }
+        }
+        let mut k = 0;
+        while let Some(&w) = params.waypoints.get(k) {
+            match consumed.iter().position(|&c| c == w) {
+                Some(i) => {
+                    consumed.remove(i);
+                    k += 1;
+                }
+                None => break,
+            }
+        }
+        fresh.remaining = params.waypoints.get(k..).map(<[Vec3]>::to_vec).unwrap_or_default();
+        fresh.waypoints_reached = self.waypoints_reached;
+        fresh.unreachable = self.unreachable.clone();
+        fresh.skipped = self.skipped;
+        fresh
+    }
+
     /// The ship's status for `run --json`, the inspector and the step-through: `flying` while
     /// waypoints remain, `unreachable` once a waypoint was reported unreachable and the ship holds
     /// position, `arrived` when every waypoint was reached.

@@ -105,7 +105,7 @@ pub fn parse_path(path: &str) -> Option<Vec<PathSegment>> {
 /// Line and column of the first character of the value at `path` (`$` is the whole document).
 pub fn locate_value(text: &str, path: &str) -> Option<TextPosition> {
     let segments = parse_path(path)?;
-    let entry = scan(text).entries.into_iter().find(|e| e.path == segments)?;
+    let entry = scan(text, Want::Path(segments)).found?;
     Some(position_of_offset(text, entry.start))
 }
 
@@ -113,7 +113,7 @@ pub fn locate_value(text: &str, path: &str) -> Option<TextPosition> {
 /// itself when the path ends in an index or is the root.
 pub fn locate_key(text: &str, path: &str) -> Option<TextPosition> {
     let segments = parse_path(path)?;
-    let entry = scan(text).entries.into_iter().find(|e| e.path == segments)?;
+    let entry = scan(text, Want::Path(segments)).found?;
     Some(position_of_offset(text, entry.key_start.unwrap_or(entry.start)))
 }
 
@@ -121,18 +121,14 @@ pub fn locate_key(text: &str, path: &str) -> Option<TextPosition> {
 /// naming where a syntax error happened.
 pub fn path_at(text: &str, position: TextPosition) -> String {
     let offset = offset_of_position(text, position);
-    let best = scan(text)
-        .entries
-        .into_iter()
-        .filter(|e| e.start <= offset && offset <= e.end)
-        .max_by_key(|e| (e.path.len(), e.start));
+    let best = scan(text, Want::Containing(offset)).found;
     format_path(best.map(|e| e.path).as_deref().unwrap_or(&[]))
 }
 
 /// The first key that appears twice in one object: the path of its second value and the
 /// position of its second key.
 pub fn find_duplicate_key(text: &str) -> Option<(String, TextPosition)> {
-    let (segments, key_start) = scan(text).duplicate?;
+    let (segments, key_start) = scan(text, Want::Nothing).duplicate?;
     Some((format_path(&segments), position_of_offset(text, key_start)))
 }
 
@@ -205,27 +201,37 @@ struct Entry {
     key_start: Option<usize>,
     /// Byte offset of the value's first character.
     start: usize,
-    /// Byte offset just past the value (or where scanning stopped inside it).
-    end: usize,
 }
 
 struct Scan {
-    entries: Vec<Entry>,
+    found: Option<Entry>,
     duplicate: Option<(Vec<PathSegment>, usize)>,
 }
 
-fn scan(text: &str) -> Scan {
+/// Which value a scan keeps: memory stays constant whatever the size of the text (a scan that
+/// kept every value used about 1.7 GB to locate an error in a 50 MB scene).
+enum Want {
+    /// None (looking for a duplicate key only).
+    Nothing,
+    /// The value at this path.
+    Path(Vec<PathSegment>),
+    /// The innermost value whose text contains this byte offset.
+    Containing(usize),
+}
+
+fn scan(text: &str, want: Want) -> Scan {
     let mut scanner =
-        Scanner { bytes: text.as_bytes(), pos: 0, path: Vec::new(), entries: Vec::new(), duplicate: None };
+        Scanner { bytes: text.as_bytes(), pos: 0, path: Vec::new(), want, found: None, duplicate: None };
     scanner.value(None);
-    Scan { entries: scanner.entries, duplicate: scanner.duplicate }
+    Scan { found: scanner.found, duplicate: scanner.duplicate }
 }
 
 struct Scanner<'t> {
     bytes: &'t [u8],
     pos: usize,
     path: Vec<PathSegment>,
-    entries: Vec<Entry>,
+    want: Want,
+    found: Option<Entry>,
     duplicate: Option<(Vec<PathSegment>, usize)>,
 }
 
@@ -243,8 +249,7 @@ impl Scanner<'_> {
     /// Scans one value; false when the text stopped making sense inside it.
     fn value(&mut self, key_start: Option<usize>) -> bool {
         self.skip_whitespace();
-        let entry_idx = self.entries.len();
-        self.entries.push(Entry { path: self.path.clone(), key_start, start: self.pos, end: self.pos });
+        let start = self.pos;
         let ok = match self.peek() {
             None => false,
             Some(b'{' | b'[') if self.path.len() >= MAX_DEPTH => false,
@@ -253,8 +258,22 @@ impl Scanner<'_> {
             Some(b'"') => self.string().is_some(),
             Some(_) => self.scalar(),
         };
-        if let Some(entry) = self.entries.get_mut(entry_idx) {
-            entry.end = self.pos;
+        let end = self.pos;
+        let keep = match &self.want {
+            Want::Nothing => false,
+            Want::Path(target) => self.found.is_none() && self.path == *target,
+            // Inner values end first: a later one is kept only when it is deeper.
+            Want::Containing(offset) => {
+                start <= *offset
+                    && *offset <= end
+                    && self
+                        .found
+                        .as_ref()
+                        .is_none_or(|best| (self.path.len(), start) > (best.path.len(), best.start))
+            }
+        };
+        if keep {
+            self.found = Some(Entry { path: self.path.clone(), key_start, start });
         }
         ok
     }

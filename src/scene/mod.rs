@@ -88,4 +88,7 @@ pub use io::{
     read_scene_bytes, save_scene, scene_to_json, AtomicFile, SceneError, MAX_FILE_BYTES, UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
-pub use validate::{validate_scene, Issue};
+pub use validate::{
+    validate_scene, Issue, MAX_AGENTS, MAX_COORDINATE, MAX_CURVES, MAX_DT, MAX_OBSTACLES, MAX_PATHS,
+    MAX_POINTS, MAX_TARGETS, MIN_DT,
+};

@@ -18,6 +18,11 @@
 //!   winner are still evaluated (and draw their gizmos), so behaviours with memory — path
 //!   cursors, planner timers — stay current while avoidance has the say.
 //!
+//! With priority, a kinematic request counts by the velocity it asks for; when a group of
+//! avoidance alone wins for an agent whose other entries are kinematic, the kinematic velocity
+//! is used and cleared of obstacles (`avoid::clear_velocity`) instead of a limited acceleration
+//! the agent's own velocity requests would undo the next step.
+//!
 //! A request is summed as an acceleration: a dynamic request as it is, a kinematic velocity
 //! `v` as `(v − velocity) / STEER_TIME` (the force that reaches it in the path followers' steer
 //! time). A group of one entry passes its request through unchanged, so a kinematic seek alone
@@ -173,15 +178,25 @@ pub(super) fn combined_steering(agent: &mut Agent, ctx: &StepContext) -> Steerin
             // cursors, planner timers) stay current while a group before them wins.
             let mut previous: Option<u32> = None;
             let mut last = Steering::NONE;
-            let mut winner: Option<Steering> = None;
+            let mut winner: Option<(Steering, bool)> = None;
+            let mut kinematic: Option<Vec3> = None;
             while let Some(group) = next_group(&agent.mix, previous) {
                 last = group_request(agent, ctx, Some(group));
+                if let Steering::Velocity(v) = last {
+                    kinematic = kinematic.or(Some(v));
+                }
                 if winner.is_none() && force(&agent.kinematics, last) > threshold {
-                    winner = Some(last);
+                    winner = Some((last, only_avoidance(&agent.mix, group)));
                 }
                 previous = Some(group);
             }
-            winner.unwrap_or(last)
+            match (winner, kinematic) {
+                // A kinematic agent avoids through its velocity (below), not with a limited
+                // acceleration it cannot out-turn its own velocity requests with.
+                (Some((_, true)), Some(velocity)) => Steering::Velocity(velocity),
+                (Some((request, _)), _) => request,
+                (None, _) => last,
+            }
         }
     };
     // A kinematic request is made safe by every avoidance entry (see `avoid::clear_velocity`).
@@ -202,6 +217,17 @@ pub(super) fn combined_steering(agent: &mut Agent, ctx: &StepContext) -> Steerin
         }
         other => other,
     }
+}
+
+/// Whether every entry of `group` is obstacle avoidance.
+fn only_avoidance(mix: &Mix, group: u32) -> bool {
+    let main_in = mix.main.group == group;
+    let others_ok = mix
+        .more
+        .iter()
+        .filter(|entry| entry.slot.group == group)
+        .all(|entry| matches!(entry.behaviour, Behaviour::AvoidObstacles { .. }));
+    !main_in && others_ok
 }
 
 /// The smallest group number after `previous` (the first when None).
@@ -237,10 +263,13 @@ fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> St
     }
 }
 
-/// The size of a request as a force (a positional request always counts).
-fn force(k: &Kinematics, steering: Steering) -> f32 {
+/// The size of a request as a force: an acceleration's length; a kinematic velocity counts by
+/// what it asks for (`|v| / STEER_TIME`, so a satisfied flee still has its say); a positional
+/// request always counts.
+fn force(_k: &Kinematics, steering: Steering) -> f32 {
     match steering {
         Steering::Position(_) => f32::INFINITY,
-        other => as_acceleration(k, other).length(),
+        Steering::Velocity(v) => v.length() / STEER_TIME,
+        Steering::Acceleration(a) => a.length(),
     }
 }

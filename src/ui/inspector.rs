@@ -45,12 +45,13 @@ fn scene_summary(ui: &mut egui::Ui, app: &App) {
     if !world.description.is_empty() {
         ui.label(&world.description);
     }
+    use crate::app::plural;
     ui.label(format!(
-        "{} paths · {} curves · {} targets · {} obstacles · step {:.4} s",
-        world.paths.len(),
-        world.curves.len(),
-        world.targets.len(),
-        world.obstacles.len(),
+        "{} · {} · {} · {} · step {:.4} s",
+        plural(world.paths.len(), "path"),
+        plural(world.curves.len(), "curve"),
+        plural(world.targets.len(), "target"),
+        plural(world.obstacles.len(), "obstacle"),
         world.dt
     ));
 }
@@ -157,6 +158,12 @@ fn agent_inspector(
     ui.separator();
     ui.strong("Behaviour");
     commands.extend(behaviour_editor(ui, app, state, agent_idx, waypoint));
+
+    ui.separator();
+    ui.strong("Behaviour list").on_hover_text(
+        "The main behaviour above is entry 1; more entries are combined with it by weighted blending or by priority",
+    );
+    commands.extend(super::mix_editor::mix_editor(ui, app, state, agent_idx));
 
     ui.separator();
     let k = &agent.kinematics;

@@ -31,6 +31,7 @@ pub mod file_dialog;
 pub mod help;
 pub mod inspector;
 pub mod metrics;
+pub mod mix_editor;
 pub mod params;
 pub mod plots;
 pub mod status;

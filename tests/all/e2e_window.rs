@@ -58,8 +58,19 @@ impl VirtualDisplay {
                 continue;
             }
             let name = format!(":{number}");
+            // -noreset: without it the server resets whenever its last client leaves (the
+            // readiness probe below, or the previous `shot`), and refuses connections meanwhile,
+            // so the next app start failed with "XOpenDisplay() failed".
             let mut server = Command::new("Xvfb")
-                .args([&name, "-screen", "0", &format!("{}x{}x24", SCREEN.0, SCREEN.1), "-nolisten", "tcp"])
+                .args([
+                    &name,
+                    "-screen",
+                    "0",
+                    &format!("{}x{}x24", SCREEN.0, SCREEN.1),
+                    "-nolisten",
+                    "tcp",
+                    "-noreset",
+                ])
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
@@ -554,6 +565,60 @@ fn step_through_next_button_advances_the_iteration() {
     app.wait_for(|s| s["planner_debug"].is_null(), "Esc closed the step-through");
 }
 
+#[test]
+fn the_window_survives_the_nastiest_fuzz_cases_and_keeps_the_scene() {
+    if !tools_available("survives") {
+        return;
+    }
+    let _serial = serial();
+    let (mut app, file) = launch_on("survives", "hairpin.json");
+    let dir = file.parent().unwrap().to_path_buf();
+    let curve = |x: &str| {
+        format!(
+            "{{\"version\":1,\"curves\":[{{\"id\":\"c\",\"kind\":\"expr\",\"x\":{},\"y\":\"t\"}}],\
+             \"agents\":[{{\"position\":[0,0],\"behaviour\":{{\"type\":\"parametric\",\"curve\":\"c\"}}}}]}}",
+            serde_json::to_string(x).unwrap()
+        )
+    };
+    let deep = format!("{}t{}", "(".repeat(40), ")".repeat(40));
+    let refused = [
+        ("a_divide.json", curve("t/0"), "not finite"),
+        ("b_power.json", curve("t^1000"), "beyond the coordinate limit"),
+        ("c_deep.json", curve(&deep), "nested too deeply"),
+        ("d_dt.json", "{\"version\":1,\"dt\":1e-40}".to_string(), "`dt` must be from"),
+        (
+            "e_newline.json",
+            "{\"version\":1,\"targets\":[[\"t\\nx\",[0,0]]]}".to_string(),
+            "expected an object",
+        ),
+    ];
+    for (name, text, _) in &refused {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let before = app.state();
+    for (name, _, expected) in &refused {
+        app.key("ctrl+o");
+        app.click(app.rect(&format!("file_dialog:entry:{name}")));
+        app.click(app.rect("file_dialog:ok"));
+        let state = app.wait_for(|s| s["message"].as_str().is_some_and(|m| m.contains(name)), "an error");
+        let message = state["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{name}: {message}");
+        assert!(!message.contains('\n'), "{name}: one line: {message:?}");
+        assert!(app.is_running(), "{name}: the app keeps running");
+        assert_eq!(state["agents"], before["agents"], "{name}: the open scene is untouched");
+        assert_eq!(state["title"], before["title"], "{name}");
+    }
+    // The expression that used to abort the process through the derivative now loads.
+    let long_sum = vec!["t"; 127].join("+");
+    std::fs::write(dir.join("f_long_sum.json"), curve(&long_sum)).unwrap();
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:f_long_sum.json"));
+    app.click(app.rect("file_dialog:ok"));
+    let state = app.wait_for(|s| s["agents"].as_u64() == Some(1), "the long-sum scene");
+    app.settle();
+    assert!(app.is_running(), "the window survives the 127-term sum: {state}");
+}
+
 fn state_unchanged_behind_dialog(before: &serde_json::Value, now: &serde_json::Value) {
     for field in ["running", "tool", "view", "steps", "agents"] {
         assert_eq!(now[field], before[field], "{field} changed behind the open dialog");
@@ -637,12 +702,12 @@ fn enter_finishes_a_path_and_the_next_clicks_start_another() {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Return");
-    for (x, y) in [(-200.0, 250.0), (200.0, 250.0)] {
+    for (x, y) in [(-200.0, -150.0), (200.0, -150.0)] {
         app.click(app.world_to_screen(x, y));
     }
     app.key("Escape");
-    app.click(app.world_to_screen(-200.0, -250.0));
-    app.click(app.world_to_screen(200.0, -250.0));
+    app.click(app.world_to_screen(-200.0, -210.0));
+    app.click(app.world_to_screen(200.0, -210.0));
     app.key("ctrl+s");
     let saved = wait_for_file(&file, |v| v["paths"].as_array().is_some_and(|p| p.len() == 4), "four paths");
     let lengths: Vec<usize> =
@@ -660,7 +725,7 @@ fn opening_a_file_over_unsaved_changes_asks_once() {
     std::fs::copy(&file, file.with_file_name("other.json")).unwrap();
     app.key("space");
     app.key("3");
-    app.click(app.world_to_screen(0.0, 250.0));
+    app.click(app.world_to_screen(0.0, 150.0));
     app.wait_for(|s| s["dirty"] == true, "an unsaved change");
     app.key("ctrl+o");
     app.click(app.rect("file_dialog:entry:other.json"));
@@ -688,7 +753,7 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
     let add_obstacle = |app: &Steerlab| {
         app.key("space");
         app.key("3");
-        app.click(app.world_to_screen(0.0, 250.0));
+        app.click(app.world_to_screen(0.0, 150.0));
         app.wait_for(|s| s["dirty"] == true, "an unsaved change");
         wait_for_file(
             &recovery,
@@ -805,4 +870,32 @@ fn the_built_in_scene_is_the_compare_example_with_a_first_launch_hint_and_round_
     app.wait_for(|s| s["modal"] == true, "Save asks where");
     app.key("Escape");
     assert_eq!(std::fs::read_to_string(&shipped).unwrap(), before, "the shipped scene is untouched");
+}
+
+#[test]
+fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
+    if !tools_available("follow") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("follow", "compare.json");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 0, "the first agent");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 1, "the second agent");
+    app.key("shift+g");
+    app.wait_for(|s| s["selected_agent"] == 0, "back to the first");
+    app.key("l");
+    app.wait_for(|s| s["follow"] == true, "follow on");
+    // While it runs, the view's centre stays on the agent.
+    for _ in 0..3 {
+        app.settle();
+        let state = app.state();
+        let (cx, cy) =
+            (state["camera"]["center"][0].as_f64().unwrap(), state["camera"]["center"][1].as_f64().unwrap());
+        let (ax, ay) =
+            (state["positions"][0][0].as_f64().unwrap(), state["positions"][0][1].as_f64().unwrap());
+        // Published together; the agent may have moved one interpolated frame since.
+        assert!((cx - ax).hypot(cy - ay) < 15.0, "camera ({cx}, {cy}) vs agent ({ax}, {ay})");
+    }
 }

@@ -297,3 +297,39 @@ fn ship_explains_itself_with_gizmos() {
     let _ = ship(&k, &limits, &obstacles, &params, &mut state, DT, &mut silent);
     assert!(silent.items().is_empty());
 }
+
+#[test]
+fn moving_waypoint_two_after_reaching_waypoint_one_does_not_send_the_ship_back() {
+    // Issue 12: reached waypoints are consumed, as seed 004 says.
+    let limits = Limits { radius: 6.0, max_speed: 120.0, max_acceleration: 200.0 };
+    let w1 = Vec3::new(100.0, 0.0, 0.0);
+    let w2 = Vec3::new(200.0, 100.0, 0.0);
+    let params = PlannerParams { waypoints: vec![w1, w2], ..PlannerParams::default() };
+    let mut state = ShipState::new(&params);
+    let mut k = Kinematics::default();
+    let mut gizmos = Gizmos::disabled();
+    let mut steps = 0;
+    while state.waypoints_reached == 0 && steps < 60 * 30 {
+        let steering = ship(&k, &limits, &[], &params, &mut state, DT, &mut gizmos);
+        integrate(&mut k, steering, &limits);
+        steps += 1;
+    }
+    assert_eq!(state.waypoints_reached, 1, "waypoint 1 reached first");
+    let moved = PlannerParams { waypoints: vec![w1, Vec3::new(150.0, -120.0, 0.0)], ..params.clone() };
+    let mut after = state.after_edit(&params.waypoints, &moved);
+    assert_eq!(after.remaining, vec![moved.waypoints[1]]);
+    // Flying on, once clear of waypoint 1 the ship never comes back within its arrival radius.
+    let mut left = false;
+    for _ in 0..60 * 10 {
+        let steering = ship(&k, &limits, &[], &moved, &mut after, DT, &mut gizmos);
+        integrate(&mut k, steering, &limits);
+        let distance = k.position.distance(w1);
+        left |= distance > 3.0 * params.arrival_radius;
+        assert!(!(left && distance < params.arrival_radius), "came back to waypoint 1");
+    }
+    assert!(left);
+    assert!(after.finished && after.waypoints_reached == 2, "{after:?}");
+    // Moving waypoint 1 itself makes it a new waypoint to fly to.
+    let first_moved = PlannerParams { waypoints: vec![Vec3::new(90.0, 10.0, 0.0), w2], ..params.clone() };
+    assert_eq!(state.after_edit(&params.waypoints, &first_moved).remaining.len(), 2);
+}

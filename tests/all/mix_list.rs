@@ -1,0 +1,239 @@
+//! An agent's list of behaviours (issue 10 §3): blending and priority combination, the
+//! version-2 format with version-1 files migrated on load, the list editor in the panel, and
+//! obstacle avoidance that keeps agents clear wherever their limits allow.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::ui_support::{click_widget, settled};
+
+use glam::Vec3;
+use proptest::prelude::*;
+use steerlab::app::{App, Command, Selection};
+use steerlab::behaviours::{AvoidParams, Kinematics, Limits};
+use steerlab::scene::{load_scene, parse_scene, save_scene, scene_to_json, world_to_scene, FORMAT_VERSION};
+use steerlab::sim::{Agent, Behaviour, Combine, Entry, Obstacle, Rgb, Slot, Target, World};
+use steerlab::ui::UiState;
+
+fn dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
+}
+
+fn json_files(name: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir(name))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every shipped scene as it was in version 1 (kept in `tests/v1_scenes/`) loads, and gives the
+/// same world and the same run as the shipped version-2 file. `SCENE_MIGRATE_BLESS=1` writes
+/// the shipped files from the version-1 copies.
+#[test]
+fn every_version_1_scene_migrates_to_the_shipped_version_2_file() {
+    let v1_files = json_files("tests/v1_scenes");
+    assert!(v1_files.len() >= 11, "{v1_files:?}");
+    for v1_path in v1_files {
+        let mut old = load_scene(&v1_path).unwrap_or_else(|err| panic!("{err}"));
+        let shipped_path = dir("scenes").join(v1_path.file_name().unwrap());
+        if std::env::var_os("SCENE_MIGRATE_BLESS").is_some() {
+            save_scene(&old, &shipped_path).unwrap();
+        }
+        let text = fs::read_to_string(&shipped_path).unwrap();
+        assert!(
+            text.contains(&format!("\"version\": {FORMAT_VERSION},")),
+            "{} is not saved as the new version",
+            shipped_path.display()
+        );
+        let mut new = parse_scene(&text, "shipped.json").unwrap();
+        assert_eq!(world_to_scene(&old), world_to_scene(&new), "{}", v1_path.display());
+        old.run_steps(600);
+        new.run_steps(600);
+        for (a, b) in old.agents.iter().zip(&new.agents) {
+            assert_eq!(
+                a.kinematics.position.to_array().map(f32::to_bits),
+                b.kinematics.position.to_array().map(f32::to_bits)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_version_1_agent_with_avoidance_becomes_a_priority_list() {
+    let text = r#"{"version": 1, "avoidance": {"look_ahead": 1.5, "margin": 4},
+        "targets": [{"id": "t", "position": [100, 0]}],
+        "agents": [{"position": [0, 0], "avoid_obstacles": true, "behaviour": {"type": "seek", "target": "t"}},
+                   {"position": [0, 9], "behaviour": {"type": "seek", "target": "t"}}]}"#;
+    let world = parse_scene(text, "v1.json").unwrap();
+    let avoiding = &world.agents[0];
+    assert_eq!(avoiding.behaviour, Behaviour::Seek { target: 0 });
+    assert_eq!(avoiding.mix.combine, Combine::Priority { threshold: Combine::DEFAULT_THRESHOLD });
+    assert_eq!(avoiding.mix.main, Slot { weight: 1.0, group: 1 });
+    assert_eq!(
+        avoiding.mix.more.iter().map(|e| (&e.behaviour, e.slot)).collect::<Vec<_>>(),
+        vec![(
+            &Behaviour::AvoidObstacles { params: AvoidParams { look_ahead: 1.5, margin: 4.0 } },
+            Slot { weight: 1.0, group: 0 }
+        )]
+    );
+    assert!(world.agents[1].mix.more.is_empty() && !world.agents[1].avoids_obstacles());
+    let saved = scene_to_json(&world).unwrap();
+    assert!(saved.contains("\"behaviours\": [") && !saved.contains("\"avoid_obstacles\": true"), "{saved}");
+    assert_eq!(world_to_scene(&parse_scene(&saved, "v2.json").unwrap()), world_to_scene(&world));
+}
+
+#[test]
+fn version_1_fields_are_refused_in_a_version_2_file_and_the_other_way_round() {
+    let v2_with_behaviour = r#"{"version": 2, "targets": [{"id": "t", "position": [1, 0]}],
+        "agents": [{"position": [0, 0], "behaviour": {"type": "seek", "target": "t"}}]}"#;
+    let err = parse_scene(v2_with_behaviour, "x.json").unwrap_err();
+    assert_eq!(err.json_path, "agents[0].behaviour");
+    let v1_with_list = r#"{"version": 1, "targets": [{"id": "t", "position": [1, 0]}],
+        "agents": [{"position": [0, 0], "behaviours": [{"type": "seek", "target": "t"}]}]}"#;
+    let err = parse_scene(v1_with_list, "x.json").unwrap_err();
+    assert_eq!(
+        (err.json_path.as_str(), err.reason.as_str()),
+        ("agents[0].behaviours", "`behaviours` needs version 2")
+    );
+    let bad_weight = r#"{"version": 2, "targets": [{"id": "t", "position": [1, 0]}],
+        "agents": [{"position": [0, 0], "behaviours": [{"type": "seek", "target": "t", "weight": -1}]}]}"#;
+    let err = parse_scene(bad_weight, "x.json").unwrap_err();
+    assert_eq!(err.json_path, "agents[0].behaviours[0].weight");
+    let line = bad_weight.lines().nth(err.line - 1).unwrap();
+    assert!(line[err.column - 1..].starts_with("-1"), "{line} at {}", err.column);
+}
+
+fn world_with(target: Vec3, obstacles: Vec<(Vec3, f32)>, agent: Agent) -> World {
+    let mut world = World::default();
+    world.targets.push(Target {
+        id: "t".into(),
+        position: target,
+        velocity: Vec3::ZERO,
+        start: (target, Vec3::ZERO),
+    });
+    for (position, radius) in obstacles {
+        world.obstacles.push(Obstacle {
+            position,
+            radius,
+            velocity: Vec3::ZERO,
+            start: (position, Vec3::ZERO),
+        });
+    }
+    world.agents.push(agent);
+    world.reset();
+    world
+}
+
+fn agent_at(position: Vec3, behaviour: Behaviour, limits: Limits) -> Agent {
+    let start = Kinematics { position, ..Default::default() };
+    Agent::new("a".into(), Rgb(1, 2, 3), start, limits, behaviour)
+}
+
+#[test]
+fn blending_seek_and_flee_of_one_target_with_equal_weights_cancels() {
+    let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
+    let mut world = world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent);
+    world.run_steps(30);
+    assert_eq!(world.agents[0].kinematics.position, Vec3::ZERO);
+    // With seek weighted 3 to 1 the agent heads for the target.
+    world.agents[0].mix.main.weight = 3.0;
+    world.reset();
+    world.run_steps(30);
+    assert!(world.agents[0].kinematics.position.x > 10.0, "{}", world.agents[0].kinematics.position);
+}
+
+#[test]
+fn priority_lets_the_first_group_with_a_force_win_and_falls_through_when_it_has_none() {
+    // Avoidance (group 0) has nothing to say in open space: seek (group 1) moves the agent.
+    let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+    agent.set_avoid_obstacles(true, AvoidParams::default());
+    assert_eq!(agent.mix.main.group, 1);
+    let mut world = world_with(Vec3::new(300.0, 0.0, 0.0), vec![], agent);
+    world.run_steps(10);
+    assert!(world.agents[0].kinematics.position.x > 20.0);
+    // Flee in group 0 always has a force: it wins and seek never acts.
+    let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+    agent.mix.combine = Combine::Priority { threshold: 0.001 };
+    agent.mix.main.group = 1;
+    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 1.0, group: 0 }));
+    let mut world = world_with(Vec3::new(300.0, 0.0, 0.0), vec![], agent);
+    world.run_steps(10);
+    assert!(world.agents[0].kinematics.position.x < -20.0);
+}
+
+#[test]
+fn removing_an_entry_in_the_panel_sends_the_list_without_it() {
+    let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+    agent.set_avoid_obstacles(true, AvoidParams::default());
+    let world = world_with(Vec3::new(300.0, 0.0, 0.0), vec![(Vec3::new(100.0, 0.0, 0.0), 20.0)], agent);
+    let mut app = App::new(world, None);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let out = click_widget(&ctx, &app, &mut state, "mix:remove:0");
+    let [Command::SetMix { agent: 0, mix }] = out.commands.as_slice() else { panic!("{:?}", out.commands) };
+    assert!(mix.more.is_empty());
+    app.apply(out.commands[0].clone());
+    assert!(!app.world.agents[0].avoids_obstacles());
+    app.apply(Command::Undo);
+    assert!(app.world.agents[0].avoids_obstacles());
+}
+
+/// The first time the agent's body enters an obstacle, if ever.
+fn first_collision(world: &mut World, steps: u64) -> Option<(u64, f32)> {
+    for step in 0..steps {
+        world.step();
+        let agent = &world.agents[0];
+        for obstacle in &world.obstacles {
+            let clearance =
+                agent.kinematics.position.distance(obstacle.position) - obstacle.radius - agent.limits.radius;
+            if clearance < 0.0 {
+                return Some((step, clearance));
+            }
+        }
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A seeker with avoidance crosses a random field of static obstacles without ever touching
+    /// one, wherever its limits allow keeping clear: it starts clear of every obstacle by more
+    /// than it needs to stop from full speed, and no two obstacles are so close that its body
+    /// cannot pass between them (so it is never trapped in a pocket it cannot leave).
+    #[test]
+    fn a_seeker_with_avoidance_never_touches_a_static_obstacle(
+        kinematic in any::<bool>(),
+        max_speed in 40.0f32..250.0,
+        max_acceleration in 200.0f32..1500.0,
+        radius in 3.0f32..12.0,
+        field in proptest::collection::vec((-250.0f32..250.0, -250.0f32..250.0, 8.0f32..50.0), 1..9),
+        target_y in -250.0f32..250.0,
+    ) {
+        let limits = Limits { radius, max_speed, max_acceleration };
+        let start = Vec3::new(-400.0, 0.0, 0.0);
+        let stopping = max_speed * max_speed / (2.0 * max_acceleration) + max_speed / 30.0;
+        let mut obstacles: Vec<(Vec3, f32)> = Vec::new();
+        for (x, y, r) in field {
+            let centre = Vec3::new(x, y, 0.0);
+            let apart = obstacles.iter().all(|(c, other)| c.distance(centre) > r + other + 2.0 * radius + 4.0);
+            if apart && centre.distance(start) > r + radius + stopping + 10.0 {
+                obstacles.push((centre, r));
+            }
+        }
+        let target = Vec3::new(400.0, target_y, 0.0);
+        let behaviour = if kinematic { Behaviour::Seek { target: 0 } } else {
+            Behaviour::Arrive { target: 0, params: Default::default() }
+        };
+        let mut agent = agent_at(start, behaviour, limits);
+        agent.set_avoid_obstacles(true, AvoidParams::default());
+        let mut world = world_with(target, obstacles, agent);
+        let collision = first_collision(&mut world, 900);
+        prop_assert!(collision.is_none(), "collision at step/clearance {:?}", collision);
+    }
+}
