@@ -19,7 +19,7 @@ pub use selection::{
 use glam::Vec3;
 
 use super::Selection;
-use crate::behaviours::{AvoidParams, ParametricMethod};
+use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams};
 use crate::geometry::Curve;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
@@ -48,11 +48,15 @@ pub enum BehaviourKind {
     Planner,
     /// Obstacle avoidance (an entry of an agent's list; not offered for placing agents).
     AvoidObstacles,
+    /// Pursuit of another agent.
+    Pursuit,
+    /// Evasion of another agent.
+    Evade,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 8] = [
+    pub const ALL: [BehaviourKind; 10] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -61,6 +65,8 @@ impl BehaviourKind {
         BehaviourKind::Projected,
         BehaviourKind::Predictive,
         BehaviourKind::Planner,
+        BehaviourKind::Pursuit,
+        BehaviourKind::Evade,
     ];
 
     /// The scene-file name.
@@ -75,6 +81,8 @@ impl BehaviourKind {
             BehaviourKind::Predictive => "predictive",
             BehaviourKind::Planner => "planner",
             BehaviourKind::AvoidObstacles => "avoid_obstacles",
+            BehaviourKind::Pursuit => "pursuit",
+            BehaviourKind::Evade => "evade",
         }
     }
 
@@ -90,6 +98,8 @@ impl BehaviourKind {
             Behaviour::Predictive { .. } => BehaviourKind::Predictive,
             Behaviour::Planner { .. } => BehaviourKind::Planner,
             Behaviour::AvoidObstacles { .. } => BehaviourKind::AvoidObstacles,
+            Behaviour::Pursuit { .. } => BehaviourKind::Pursuit,
+            Behaviour::Evade { .. } => BehaviourKind::Evade,
         }
     }
 }
@@ -117,6 +127,9 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
             *path < world.paths.len() && finite(params.prediction_time) && finite_positive(params.path_radius)
         }
         Behaviour::AvoidObstacles { params } => finite(params.look_ahead) && finite(params.margin),
+        Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => {
+            *agent < world.agents.len() && finite(params.max_prediction)
+        }
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -131,8 +144,9 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
 pub fn set_behaviour(world: &mut World, agent_idx: usize, behaviour: Behaviour) {
     let Some(agent) = world.agents.get_mut(agent_idx) else { return };
     let same_kind = BehaviourKind::of(&agent.behaviour) == BehaviourKind::of(&behaviour);
-    let same_reference =
-        agent.behaviour.path() == behaviour.path() && agent.behaviour.curve() == behaviour.curve();
+    let same_reference = agent.behaviour.path() == behaviour.path()
+        && agent.behaviour.curve() == behaviour.curve()
+        && agent.behaviour.other_agent() == behaviour.other_agent();
     let planner_changed = matches!(
         (&agent.behaviour, &behaviour),
         (Behaviour::Planner { params: a }, Behaviour::Planner { params: b }) if a.waypoints != b.waypoints
@@ -195,6 +209,12 @@ pub fn default_behaviour(
         Some(Selection::Agent(i)) => world.agents.get(i).and_then(|a| a.behaviour.curve()),
         _ => None,
     };
+    // The agent to pursue or evade: the selected one, else the first (a new agent is not in
+    // the world yet, so it cannot be itself).
+    let other_agent = match selection {
+        Some(Selection::Agent(i)) if i < world.agents.len() => Some(i),
+        _ => (!world.agents.is_empty()).then_some(0),
+    };
     let path = selected_path.or((!world.paths.is_empty()).then_some(0));
     let target = selected_target.or((!world.targets.is_empty()).then_some(0));
     let curve = selected_curve.or((!world.curves.is_empty()).then_some(0));
@@ -231,6 +251,14 @@ pub fn default_behaviour(
             Behaviour::Planner { params: PlannerParams { waypoints: vec![far], ..PlannerParams::default() } }
         }
         BehaviourKind::AvoidObstacles => Behaviour::AvoidObstacles { params: AvoidParams::default() },
+        BehaviourKind::Pursuit => Behaviour::Pursuit {
+            agent: other_agent.ok_or_else(|| need("agent"))?,
+            params: PursuitParams::default(),
+        },
+        BehaviourKind::Evade => Behaviour::Evade {
+            agent: other_agent.ok_or_else(|| need("agent"))?,
+            params: PursuitParams::default(),
+        },
     })
 }
 
@@ -292,6 +320,10 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
             ]
         }
         Behaviour::AvoidObstacles { .. } => Vec::new(),
+        Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
+            ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
+            ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),
+        ],
         Behaviour::Planner { params } => vec![(
             "smoothed".into(),
             Behaviour::Planner { params: PlannerParams { smoothing: !params.smoothing, ..params.clone() } },

@@ -77,6 +77,7 @@ pub use avoid::AvoidParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
 pub use predictive::{PredictiveParams, PredictiveState};
 pub use projected::{ProjectedParams, ProjectedState};
+pub use pursuit::PursuitParams;
 pub use waypoints::{WaypointsParams, WaypointsState};
 
 /// Position, velocity and heading of an agent: what a behaviour reads.

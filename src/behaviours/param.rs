@@ -126,7 +126,7 @@ impl Param {
 pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
     use super::{
         ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams,
-        WaypointsParams,
+        PursuitParams, WaypointsParams,
     };
     vec![
         ("agent", Limits::PARAMS),
@@ -137,6 +137,8 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("projected", ProjectedParams::PARAMS),
         ("predictive", PredictiveParams::PARAMS),
         ("planner", crate::planner::PlannerParams::PARAMS),
+        ("pursuit", PursuitParams::PARAMS),
+        ("evade", PursuitParams::PARAMS),
     ]
 }
 

@@ -43,6 +43,8 @@ pub const MAX_PREDICTION: Param = Param {
 };
 
 impl PursuitParams {
+    /// The cap on the prediction time (the module's [`MAX_PREDICTION`]).
+    pub const MAX_PREDICTION: Param = MAX_PREDICTION;
     /// The declarations of the fields, in field order.
     pub const PARAMS: &'static [Param] = &[MAX_PREDICTION];
 }

@@ -19,13 +19,13 @@ use glam::Vec3;
 use super::format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec,
     CurveSpec, EllipseSpec, EntrySpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
-    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, SceneFile, SceneVec,
-    SplineSpec, TargetSpec, WaypointsSpec, FORMAT_VERSION,
+    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec,
+    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, FORMAT_VERSION,
 };
 use super::validate::validate_scene;
 use crate::behaviours::{
     ArriveParams, AvoidParams, Kinematics, Limits, ParametricParams, PredictiveParams, ProjectedParams,
-    WaypointsParams,
+    PursuitParams, WaypointsParams,
 };
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
@@ -110,7 +110,10 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     let path_idx = index(paths.iter().map(|p| p.id.as_str()).collect());
     let curve_idx = index(curves.iter().map(|c| c.id.as_str()).collect());
     let target_idx = index(targets.iter().map(|t| t.id.as_str()).collect());
-    let lookup = Lookup { paths: &path_idx, curves: &curve_idx, targets: &target_idx };
+    let agent_names: Vec<String> =
+        scene.agents.iter().enumerate().map(|(i, a)| a.name_or_default(i)).collect();
+    let agent_idx = index(agent_names.iter().map(String::as_str).collect());
+    let lookup = Lookup { paths: &path_idx, curves: &curve_idx, targets: &target_idx, agents: &agent_idx };
 
     let mut agents = Vec::with_capacity(scene.agents.len());
     for (i, spec) in scene.agents.iter().enumerate() {
@@ -124,7 +127,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
         let Some(main) = entries.next() else {
             return Err((format!("agents[{i}].behaviours"), "an agent needs at least one behaviour".into()));
         };
-        let name = spec.name.clone().unwrap_or_else(|| format!("agent {}", i + 1));
+        let name = spec.name_or_default(i);
         let color = spec.color.as_deref().and_then(Rgb::from_hex).unwrap_or_else(|| palette_color(i));
         let start = Kinematics {
             position: spec.position.0,
@@ -213,6 +216,7 @@ struct Lookup<'a> {
     paths: &'a HashMap<String, usize>,
     curves: &'a HashMap<String, usize>,
     targets: &'a HashMap<String, usize>,
+    agents: &'a HashMap<String, usize>,
 }
 
 /// Resolves an id (validation has already checked it exists; this only guards against misuse).
@@ -261,6 +265,14 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
         BehaviourSpec::AvoidObstacles(s) => {
             Behaviour::AvoidObstacles { params: AvoidParams { look_ahead: s.look_ahead, margin: s.margin } }
         }
+        BehaviourSpec::Pursuit(s) => Behaviour::Pursuit {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: PursuitParams { max_prediction: s.max_prediction },
+        },
+        BehaviourSpec::Evade(s) => Behaviour::Evade {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: PursuitParams { max_prediction: s.max_prediction },
+        },
         BehaviourSpec::Planner(s) => Behaviour::Planner {
             params: PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
@@ -414,6 +426,7 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
     let target_id = |idx: usize| id_or_missing(world.targets.iter().map(|t| t.id.as_str()), idx, "target");
     let path_id = |idx: usize| id_or_missing(world.paths.iter().map(|p| p.id.as_str()), idx, "path");
     let curve_id = |idx: usize| id_or_missing(world.curves.iter().map(|c| c.id.as_str()), idx, "curve");
+    let agent_name = |idx: usize| id_or_missing(world.agents.iter().map(|a| a.name.as_str()), idx, "agent");
     match behaviour {
         Behaviour::Seek { target } => BehaviourSpec::Seek(KinematicSpec { target: target_id(*target) }),
         Behaviour::Flee { target } => BehaviourSpec::Flee(KinematicSpec { target: target_id(*target) }),
@@ -458,6 +471,14 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
         Behaviour::AvoidObstacles { params } => BehaviourSpec::AvoidObstacles(AvoidanceSpec {
             look_ahead: params.look_ahead,
             margin: params.margin,
+        }),
+        Behaviour::Pursuit { agent, params } => BehaviourSpec::Pursuit(PursuitSpec {
+            agent: agent_name(*agent),
+            max_prediction: params.max_prediction,
+        }),
+        Behaviour::Evade { agent, params } => BehaviourSpec::Evade(PursuitSpec {
+            agent: agent_name(*agent),
+            max_prediction: params.max_prediction,
         }),
     }
 }

@@ -392,6 +392,14 @@ pub struct AgentSpec {
     pub behaviours: Vec<EntrySpec>,
 }
 
+impl AgentSpec {
+    /// The agent's name: its `name`, or `agent N` (N counted from 1) when it has none. Other
+    /// agents refer to it by this name (pursuit, evade).
+    pub fn name_or_default(&self, agent_idx: usize) -> String {
+        self.name.clone().unwrap_or_else(|| format!("agent {}", agent_idx + 1))
+    }
+}
+
 /// How an agent's behaviours are combined (version 2).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -512,10 +520,14 @@ pub enum BehaviourSpec {
     Planner(PlannerSpec),
     /// `avoid_obstacles`.
     AvoidObstacles(AvoidanceSpec),
+    /// `pursuit`.
+    Pursuit(PursuitSpec),
+    /// `evade`.
+    Evade(PursuitSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 9] = [
+pub const BEHAVIOUR_TYPES: [&str; 11] = [
     "seek",
     "flee",
     "arrive",
@@ -525,7 +537,20 @@ pub const BEHAVIOUR_TYPES: [&str; 9] = [
     "predictive",
     "planner",
     "avoid_obstacles",
+    "pursuit",
+    "evade",
 ];
+
+/// `pursuit` and `evade`: the other agent, by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PursuitSpec {
+    /// The other agent's `name`.
+    pub agent: String,
+    /// The cap on the prediction time, seconds.
+    #[serde(default = "default_max_prediction")]
+    pub max_prediction: f32,
+}
 
 /// `seek` and `flee`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -713,6 +738,8 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "projected" => BehaviourSpec::Projected(variant(fields)?),
         "predictive" => BehaviourSpec::Predictive(variant(fields)?),
         "planner" => BehaviourSpec::Planner(variant(fields)?),
+        "pursuit" => BehaviourSpec::Pursuit(variant(fields)?),
+        "evade" => BehaviourSpec::Evade(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -818,6 +845,7 @@ defaults! {
     default_incoming_fire: f32 = PlannerParams::default().incoming_fire;
     default_fire_strength: f32 = PlannerParams::default().fire_strength;
     default_fire_seed: u64 = PlannerParams::default().fire_seed;
+    default_max_prediction: f32 = crate::behaviours::PursuitParams::default().max_prediction;
 }
 
 #[cfg(test)]
@@ -900,7 +928,7 @@ mod tests {
         assert_eq!(
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
-             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`"
+             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`"
         );
     }
 

@@ -13,7 +13,8 @@ use super::format::{
 };
 use crate::behaviours::param::Param;
 use crate::behaviours::{
-    ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, WaypointsParams,
+    ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, PursuitParams,
+    WaypointsParams,
 };
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
@@ -125,9 +126,17 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         velocity(&format!("{base}.velocity"), obstacle.velocity)?;
     }
 
-    let refs = References { paths: &path_ids, curves: &curve_ids, targets: &target_ids };
+    let agent_names: Vec<String> =
+        scene.agents.iter().enumerate().map(|(i, a)| a.name_or_default(i)).collect();
     for (i, agent) in scene.agents.iter().enumerate() {
         let base = format!("agents[{i}]");
+        let refs = References {
+            paths: &path_ids,
+            curves: &curve_ids,
+            targets: &target_ids,
+            agents: &agent_names,
+            this_agent: i,
+        };
         if let Some(name) = &agent.name {
             if name.trim().is_empty() {
                 return Err((format!("{base}.name"), "`name` must not be empty".into()));
@@ -233,6 +242,35 @@ struct References<'a> {
     paths: &'a Ids,
     curves: &'a Ids,
     targets: &'a Ids,
+    /// Every agent's name (`name`, or `agent N`), by index.
+    agents: &'a [String],
+    /// The agent whose behaviours are checked.
+    this_agent: usize,
+}
+
+impl References<'_> {
+    /// Checks a reference to another agent by name: exactly one agent has it, and it is not the
+    /// agent itself.
+    fn other_agent(&self, path: String, name: &str) -> Result<(), Issue> {
+        let matches: Vec<usize> =
+            (0..self.agents.len()).filter(|&j| self.agents.get(j).is_some_and(|n| n == name)).collect();
+        match matches.as_slice() {
+            [] => {
+                let names: Vec<String> = self.agents.iter().map(|n| format!("`{n}`")).collect();
+                Err((path, format!("no agent named `{name}`; agents are: {}", names.join(", "))))
+            }
+            [j] if *j == self.this_agent => {
+                Err((path, format!("an agent cannot refer to itself (`{name}`)")))
+            }
+            [_] => Ok(()),
+            [first, second, ..] => Err((
+                path,
+                format!(
+                    "agent name `{name}` is ambiguous (agents[{first}] and agents[{second}] both have it)"
+                ),
+            )),
+        }
+    }
 }
 
 fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> Result<(), Issue> {
@@ -278,6 +316,10 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
         BehaviourSpec::AvoidObstacles(spec) => {
             param(&at("look_ahead"), &AvoidParams::LOOK_AHEAD, spec.look_ahead)?;
             param(&at("margin"), &AvoidParams::MARGIN, spec.margin)
+        }
+        BehaviourSpec::Pursuit(spec) | BehaviourSpec::Evade(spec) => {
+            refs.other_agent(at("agent"), &spec.agent)?;
+            param(&at("max_prediction"), &PursuitParams::MAX_PREDICTION, spec.max_prediction)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;

@@ -22,8 +22,8 @@
 use glam::Vec3;
 
 use crate::behaviours::{
-    self, arrive, avoid, kinematic, parametric, predictive, projected, waypoints, AvoidParams, Gizmos,
-    Kinematics, Limits, Steering,
+    self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, waypoints,
+    AvoidParams, Gizmos, Kinematics, Limits, Steering,
 };
 use crate::geometry::{Curve, Polyline, Sphere};
 use crate::planner;
@@ -37,7 +37,7 @@ pub use mix::{Combine, Entry, Mix, Slot};
 
 pub use crate::behaviours::{
     ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,
-    ProjectedState, WaypointsParams, WaypointsState,
+    ProjectedState, PursuitParams, WaypointsParams, WaypointsState,
 };
 pub use crate::planner::{PlannerParams, ShipState};
 
@@ -175,6 +175,20 @@ pub enum Behaviour {
         /// Look-ahead and margin.
         params: AvoidParams,
     },
+    /// Pursuit of another agent (Reynolds): seek where it will be.
+    Pursuit {
+        /// Index into `World::agents` of the agent pursued.
+        agent: usize,
+        /// The cap on the prediction time.
+        params: PursuitParams,
+    },
+    /// Evasion of another agent (Reynolds): flee from where it will be.
+    Evade {
+        /// Index into `World::agents` of the agent evaded.
+        agent: usize,
+        /// The cap on the prediction time (the same declaration as pursuit's).
+        params: PursuitParams,
+    },
 }
 
 impl Behaviour {
@@ -190,6 +204,8 @@ impl Behaviour {
             Behaviour::Predictive { .. } => "predictive",
             Behaviour::Planner { .. } => "planner",
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
+            Behaviour::Pursuit { .. } => "pursuit",
+            Behaviour::Evade { .. } => "evade",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -205,6 +221,23 @@ impl Behaviour {
             | Behaviour::Predictive { .. }
             | Behaviour::Planner { .. }
             | Behaviour::AvoidObstacles { .. } => false,
+            Behaviour::Pursuit { .. } | Behaviour::Evade { .. } => true,
+        }
+    }
+
+    /// The other agent a pursuer or evader reacts to (index into `World::agents`).
+    pub fn other_agent(&self) -> Option<usize> {
+        match self {
+            Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => Some(*agent),
+            _ => None,
+        }
+    }
+
+    /// The other agent's index, to re-point it (after agents were deleted).
+    pub fn other_agent_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => Some(agent),
+            _ => None,
         }
     }
 
@@ -260,7 +293,9 @@ impl BehaviourState {
             Behaviour::Seek { .. }
             | Behaviour::Flee { .. }
             | Behaviour::Arrive { .. }
-            | Behaviour::AvoidObstacles { .. } => BehaviourState::Stateless,
+            | Behaviour::AvoidObstacles { .. }
+            | Behaviour::Pursuit { .. }
+            | Behaviour::Evade { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -573,7 +608,6 @@ struct StepContext<'a> {
     spheres: &'a [Sphere],
     /// Every agent's kinematics at the start of the step, by agent index (empty unless some
     /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
-    #[allow(dead_code)] // Read by the agent–agent behaviours.
     agents: &'a [Kinematics],
 }
 
@@ -700,6 +734,15 @@ fn behaviour_steering(
                 None => Steering::NONE,
             }
         }
+        // The other agent as it was at the start of the step; gone (a dangling index): brake.
+        (Behaviour::Pursuit { agent, params }, _) => match ctx.agents.get(*agent) {
+            Some(other) => pursuit::pursuit(k, limits, other, params, gizmos),
+            None => brake(k, limits),
+        },
+        (Behaviour::Evade { agent, params }, _) => match ctx.agents.get(*agent) {
+            Some(other) => evade::evade(k, limits, other, params, gizmos),
+            None => brake(k, limits),
+        },
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.
         (behaviour, state) => {

@@ -298,6 +298,8 @@ fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Beh
         ("target", world.targets.iter().map(|t| t.id.as_str()).collect(), target)
     } else if let Some(curve) = behaviour.curve() {
         ("curve", world.curves.iter().map(|c| c.id.as_str()).collect(), curve)
+    } else if let Some(other) = behaviour.other_agent() {
+        ("agent", world.agents.iter().map(|a| a.name.as_str()).collect(), other)
     } else {
         return None;
     };
@@ -306,7 +308,10 @@ fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Beh
     let current_text = ids.get(current).copied().unwrap_or("(missing)");
     egui::ComboBox::from_id_salt("behaviour_reference").selected_text(current_text).show_ui(ui, |ui| {
         for (idx, id) in ids.iter().enumerate() {
-            ui.selectable_value(&mut chosen, idx, *id);
+            // An agent cannot pursue or evade itself.
+            if label != "agent" || idx != agent_idx {
+                ui.selectable_value(&mut chosen, idx, *id);
+            }
         }
     });
     ui.end_row();

@@ -9,7 +9,7 @@
 
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
-use crate::behaviours::{AvoidParams, ParametricMethod};
+use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams};
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -172,6 +172,10 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&AvoidParams::MARGIN, ParamValue::Float(margin)),
             ]
         }
+        Behaviour::Pursuit { agent: _, params } | Behaviour::Evade { agent: _, params } => {
+            let PursuitParams { max_prediction } = *params;
+            vec![row(&PursuitParams::MAX_PREDICTION, ParamValue::Float(max_prediction))]
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -281,6 +285,13 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::Pursuit { agent: _, params } | Behaviour::Evade { agent: _, params } => {
+            let PursuitParams { max_prediction } = params;
+            match key {
+                "max_prediction" => set_f32(max_prediction, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -316,8 +327,8 @@ pub fn param_command(agent: usize, behaviour: &Behaviour, key: &str, value: Para
     (changed != *behaviour).then_some(Command::SetBehaviour { agent, behaviour: changed })
 }
 
-/// `behaviour` following path, target or curve `reference` instead (by index); planners have
-/// no reference and come back unchanged.
+/// `behaviour` following path, target, curve or other agent `reference` instead (by index);
+/// planners have no reference and come back unchanged.
 pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
     let mut changed = behaviour.clone();
     match &mut changed {
@@ -330,6 +341,7 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         | Behaviour::Predictive { path, .. } => {
             *path = reference;
         }
+        Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => *agent = reference,
         Behaviour::Planner { .. } | Behaviour::AvoidObstacles { .. } => {}
     }
     changed

@@ -1,5 +1,7 @@
 //! Deleting anything the editor can select, keeping the world consistent: agents that depend on
-//! a deleted path, curve or target go too, and the indices agents hold are shifted.
+//! a deleted path, curve or target go too, and the indices agents hold are shifted. Deleting an
+//! agent also deletes the agents whose main behaviour pursues or evades it (and, in turn, theirs),
+//! drops such entries from the other agents' lists, and shifts every remaining agent index.
 
 use super::super::Selection;
 use super::{restart_followers, set_behaviour};
@@ -10,14 +12,13 @@ use crate::sim::{Behaviour, World};
 /// Returns a note for the status bar.
 pub fn delete(world: &mut World, selection: Selection) -> String {
     match selection {
-        Selection::Agent(i) => {
-            if i < world.agents.len() {
-                let agent = world.agents.remove(i);
-                format!("deleted agent {}", agent.name)
-            } else {
-                String::new()
+        Selection::Agent(i) => match world.agents.get(i).map(|a| a.name.clone()) {
+            Some(name) => {
+                let dependants = delete_agent(world, i);
+                dependants_note("agent", &name, dependants)
             }
-        }
+            None => String::new(),
+        },
         Selection::Obstacle(i) => {
             if i < world.obstacles.len() {
                 world.obstacles.remove(i);
@@ -107,6 +108,57 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             "a planner keeps at least one waypoint".to_string()
         }
     }
+}
+
+/// Deletes agent `idx` and every agent whose main behaviour (transitively) refers to it; drops
+/// the list entries of the remaining agents that refer to a deleted agent and re-indexes the
+/// others. Returns how many agents went besides `idx`.
+fn delete_agent(world: &mut World, idx: usize) -> usize {
+    let mut gone = vec![false; world.agents.len()];
+    if let Some(flag) = gone.get_mut(idx) {
+        *flag = true;
+    }
+    // Follow main references until nothing new goes (each pass adds at least one or stops).
+    loop {
+        let mut added = false;
+        for (j, agent) in world.agents.iter().enumerate() {
+            let refers_to_gone = agent.behaviour.other_agent().is_some_and(|o| gone.get(o) == Some(&true));
+            if refers_to_gone && gone.get(j) == Some(&false) {
+                if let Some(flag) = gone.get_mut(j) {
+                    *flag = true;
+                }
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    // New index of each old one (None: deleted).
+    let mut new_index = Vec::with_capacity(gone.len());
+    let mut next = 0;
+    for &g in &gone {
+        new_index.push((!g).then(|| {
+            next += 1;
+            next - 1
+        }));
+    }
+    let mut flags = gone.iter();
+    world.agents.retain(|_| flags.next() == Some(&false));
+    let remap = |reference: &mut usize| match new_index.get(*reference).copied().flatten() {
+        Some(new) => {
+            *reference = new;
+            true
+        }
+        None => false,
+    };
+    for agent in &mut world.agents {
+        if let Some(other) = agent.behaviour.other_agent_mut() {
+            remap(other);
+        }
+        agent.mix.more.retain_mut(|entry| entry.behaviour.other_agent_mut().is_none_or(&remap));
+    }
+    gone.iter().filter(|&&g| g).count().saturating_sub(1)
 }
 
 fn dependants_note(what: &str, id: &str, agents: usize) -> String {

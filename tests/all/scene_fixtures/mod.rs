@@ -43,7 +43,9 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "projector", "position": [0, 10], "behaviour": { "type": "projected", "path": "ring", "offset": 40 } },
     { "name": "predictive", "color": "#3CB44B", "position": [0, 0], "behaviour": { "type": "predictive", "path": "track", "prediction_time": 0.5, "path_radius": 20 } },
     { "name": "ship", "position": [0, 0, 20], "max_speed": 90.5,
-      "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [400, 300, 0]], "clearance": 12, "iteration_limit": 64, "replan_interval": 0.25, "arrival_radius": 8, "smoothing": true } }
+      "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [400, 300, 0]], "clearance": 12, "iteration_limit": 64, "replan_interval": 0.25, "arrival_radius": 8, "smoothing": true } },
+    { "name": "hound", "position": [-200, -200], "behaviour": { "type": "pursuit", "agent": "seeker", "max_prediction": 2 } },
+    { "name": "fox", "position": [-150, -250], "behaviour": { "type": "evade", "agent": "hound" } }
   ]
 }
 "##;
