@@ -2,6 +2,7 @@
 //! the same thing: [`World::step`] with metrics on and gizmos off, over many agents of one
 //! behaviour. This module reads the wall clock; the simulation it drives never does.
 
+use std::io::Write;
 use std::time::Instant;
 
 use glam::Vec3;
@@ -256,58 +257,67 @@ pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String)
     (build_us, plan_us, iterations, status)
 }
 
-/// Prints the report of `steerlab bench`.
-pub fn print_report(quick: bool) {
+/// Writes the report of `steerlab bench` to `out` as it measures (a write error, such as a
+/// closed pipe, ends it).
+pub fn print_report(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
-    println!("steerlab bench — nanoseconds per agent-step (World::step with metrics, one core)");
-    print!("{:<24}", "behaviour");
+    writeln!(out, "steerlab bench — nanoseconds per agent-step (World::step with metrics, one core)")?;
+    write!(out, "{:<24}", "behaviour")?;
     for n in sizes {
-        print!("{:>14}", format!("{n} agents"));
+        write!(out, "{:>14}", format!("{n} agents"))?;
     }
-    println!();
+    writeln!(out)?;
     for kernel in Kernel::ALL {
-        print!("{:<24}", kernel.label());
+        write!(out, "{:<24}", kernel.label())?;
         for &n in sizes {
             let mut world = world_for(kernel, n, 32);
             let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
-            print!("{:>14.1}", ns);
+            write!(out, "{:>14.1}", ns)?;
         }
-        println!();
+        writeln!(out)?;
     }
-    println!();
-    println!("predictive following, 10000 agents, closed path of N segments");
-    println!("{:<24}{:>14}{:>22}", "", "World::step", "behaviour + integrate");
+    writeln!(out)?;
+    writeln!(out, "predictive following, 10000 agents, closed path of N segments")?;
+    writeln!(out, "{:<24}{:>14}{:>22}", "", "World::step", "behaviour + integrate")?;
     for segments in [8, 32, 128, 1024] {
         let n = if quick { 2_000 } else { 10_000 };
         let mut world = world_for(Kernel::Predictive, n, segments);
         let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
         let alone = predictive_behaviour_only_ns(n, segments, steps_for(n, quick));
-        println!("{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone);
+        writeln!(out, "{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone)?;
     }
-    println!();
-    print_flocking(quick);
-    println!();
-    println!("planner: 10 waypoints through N obstacles (3D field, grid index)");
-    println!("{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations");
+    writeln!(out)?;
+    print_flocking(out, quick)?;
+    writeln!(out)?;
+    writeln!(out, "planner: 10 waypoints through N obstacles (3D field, grid index)")?;
+    writeln!(out, "{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations")?;
     for n in [100, 1_000, 10_000] {
         let runs = if quick { 3 } else { 50 };
         let (build_us, plan_us, iterations, status) = planner_timings(n, runs);
-        println!("{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations);
+        writeln!(out, "{:<24}{:>14.1}{:>14.1}{:>12}  {status}", n, build_us, plan_us, iterations)?;
     }
-    println!();
+    writeln!(out)?;
     let (p50, worst) = fallback_timings(1_000, if quick { 2 } else { 10 });
-    println!("planner fallback (complete grid search) on the 1000-obstacle field, start to each waypoint:");
-    println!("  p50 {p50:.0} µs, max {worst:.0} µs");
-    println!();
+    writeln!(
+        out,
+        "planner fallback (complete grid search) on the 1000-obstacle field, start to each waypoint:"
+    )?;
+    writeln!(out, "  p50 {p50:.0} µs, max {worst:.0} µs")?;
+    writeln!(out)?;
     let per_count = if quick { 10 } else { 75 };
-    println!("planner in dense fields (issue 9 checker, {per_count} fields per count, oracle-decided):");
-    println!(
+    writeln!(
+        out,
+        "planner in dense fields (issue 9 checker, {per_count} fields per count, oracle-decided):"
+    )?;
+    writeln!(
+        out,
         "{:<12}{:>10}{:>10}{:>10}{:>14}{:>12}{:>12}",
         "obstacles", "fields", "success", "contacts", "time/grid", "plan p50", "plan p99"
-    );
+    )?;
     for n in crate::planner::dense::DENSE_COUNTS {
         let r = dense_report(n, per_count);
-        println!(
+        writeln!(
+            out,
             "{:<12}{:>10}{:>9.1}%{:>10}{:>14.2}{:>10.0}µs{:>10.0}µs",
             n,
             r.fields,
@@ -316,8 +326,9 @@ pub fn print_report(quick: bool) {
             r.time_over_grid,
             r.plan_p50_us,
             r.plan_p99_us
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// Microseconds of the complete fallback search from the benchmark field's start to each of its
@@ -615,20 +626,32 @@ pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> FlockTiming {
     }
 }
 
-/// Prints the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
-pub fn print_flocking(quick: bool) {
+/// Writes the flocking section of `steerlab bench` (also `steerlab bench --flock` alone).
+pub fn print_flocking(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
-    println!(
+    writeln!(out,
         "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
          (as Yuka's flock.mjs)"
-    );
-    println!("{:<24}{:>14}{:>14}{:>14}{:>14}", "boids", "wall ns", "cpu ns", "neighbours", "polarization");
+    )?;
+    writeln!(
+        out,
+        "{:<24}{:>14}{:>14}{:>14}{:>14}",
+        "boids", "wall ns", "cpu ns", "neighbours", "polarization"
+    )?;
     for &n in sizes {
         let steps =
             if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
         let t = flock_ns_per_agent_step(n, steps);
         let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
-        println!("{:<24}{:>14.1}{:>14}{:>14.2}{:>14.3}", n, t.wall_ns, cpu, t.neighbours, t.polarization);
+        writeln!(
+            out,
+            "{:<24}{:>14.1}{:>14}{:>14.2}{:>14.3}",
+            n, t.wall_ns, cpu, t.neighbours, t.polarization
+        )?;
     }
-    println!("(ns per agent-step; cpu = this thread's time on a core, which other processes cannot inflate)");
+    writeln!(
+        out,
+        "(ns per agent-step; cpu = this thread's time on a core, which other processes cannot inflate)"
+    )?;
+    Ok(())
 }

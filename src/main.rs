@@ -152,12 +152,10 @@ fn main() -> ExitCode {
             fuzz_command(&config, &scenes)
         }
         Some(Command::Bench { quick, flock: true }) => {
-            steerlab::bench::print_flocking(quick);
-            ExitCode::SUCCESS
+            emit_with(|out| steerlab::bench::print_flocking(out, quick))
         }
         Some(Command::Bench { quick, flock: false }) => {
-            steerlab::bench::print_report(quick);
-            ExitCode::SUCCESS
+            emit_with(|out| steerlab::bench::print_report(out, quick))
         }
         None => window(cli.scene.as_deref()),
     }
@@ -175,8 +173,13 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 /// Writes `text` to standard output: a closed pipe ends quietly (status 0), another write
 /// error is one line and status 1.
 fn emit(text: &str) -> ExitCode {
+    emit_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// [`emit`] for output written as it is made (`bench`): `write` gets standard output.
+fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match write(&mut out).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {

@@ -5,6 +5,7 @@
 //! This is the only place that reads the wall clock (frame time, autosave timer) and the only
 //! place that knows about both macroquad and egui.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
@@ -341,7 +342,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             // egui needs a couple of frames to lay out its panels and fit the view to them.
             if shot_frames == 4 {
                 get_screen_data().export_png(&out.to_string_lossy());
-                println!("wrote {}", out.display());
+                let _ = writeln!(std::io::stdout(), "wrote {}", out.display());
                 break;
             }
         }
@@ -398,7 +399,8 @@ fn print_frame_stats(times_ms: &[f32], agents: usize) {
     sorted.sort_by(f32::total_cmp);
     let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
     let p95 = sorted.get(sorted.len() * 95 / 100).copied().unwrap_or(mean);
-    println!(
+    let _ = writeln!(
+        std::io::stdout(),
         "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames",
         1000.0 / mean.max(1e-3),
         sorted.len()

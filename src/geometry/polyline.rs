@@ -49,7 +49,30 @@ pub struct Polyline {
     /// `(REACH_SAFETY · corner_tangent)²`: the local projection compares squared distances
     /// with it (see [`Polyline::project_point_local`]).
     reach_factor_sq: f32,
+    /// Per segment: the next segment with a length after it (wrapping when closed; `NONE`
+    /// when there is none, or only itself), so a run of zero-length segments (coincident
+    /// points) costs one step, not one per point. Point and segment indices stay as given.
+    next_with_length: Vec<u32>,
+    /// Per segment: the previous segment with a length before it, as `next_with_length`.
+    previous_with_length: Vec<u32>,
     closed: bool,
+}
+
+/// "No such segment" in the skip tables.
+const NONE: u32 = u32::MAX;
+
+#[cfg(test)]
+thread_local! {
+    /// Segments whose geometry a projection or lookup read on this thread (tests count it to
+    /// check that degenerate paths cost in proportion to their segments with length).
+    static VISITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one segment read (tests only).
+#[inline(always)]
+fn visit() {
+    #[cfg(test)]
+    VISITS.with(|visits| visits.set(visits.get() + 1));
 }
 
 /// What a projection needs of one segment: 32 bytes, two to a cache line, so the local
@@ -73,6 +96,7 @@ impl SegmentGeometry {
     /// (overflowing coordinates) becomes 0 instead of propagating.
     #[inline(always)]
     fn foot(&self, point: Vec3) -> (f32, Vec3, f32) {
+        visit();
         let along = (point - self.start).dot(self.direction).max(0.0).min(self.length);
         let closest = self.start + self.direction * along;
         (along, closest, closest.distance_squared(point))
@@ -149,6 +173,8 @@ impl Polyline {
             corner_tangent: 0.0,
             length,
             reach_factor_sq: 1.0,
+            next_with_length: Vec::new(),
+            previous_with_length: Vec::new(),
             closed,
         };
         path.segments = (0..Polyline::implied_segment_count(&path.points, closed))
@@ -163,6 +189,7 @@ impl Polyline {
                 SegmentGeometry { start, direction, length, start_distance: path.cum(idx) }
             })
             .collect();
+        (path.next_with_length, path.previous_with_length) = skip_tables(&path.segments, closed);
         path.corner_tangent = sharpest_corner_tangent(&path.segments, closed);
         path.reach_factor_sq = (REACH_SAFETY * path.corner_tangent).powi(2);
         path
@@ -247,24 +274,12 @@ impl Polyline {
             let direction = self.geometry(idx).direction;
             (direction != Vec3::ZERO).then_some(direction)
         };
-        if let Some(direction) = direction_of(start) {
-            return direction;
-        }
-        for step in 1..count {
-            let idx = start + step;
-            if !self.closed && idx >= count {
-                break;
-            }
-            if let Some(direction) = direction_of(wrap_index(idx, count)) {
-                return direction;
-            }
-        }
-        for step in 1..=start {
-            if let Some(direction) = direction_of(start - step) {
-                return direction;
-            }
-        }
-        Vec3::ZERO
+        // The segment itself, else the next with a length (wrapping when closed), else the
+        // previous one: each one table lookup.
+        direction_of(start)
+            .or_else(|| self.neighbour_with_length(start, true).and_then(direction_of))
+            .or_else(|| self.neighbour_with_length(start, false).and_then(direction_of))
+            .unwrap_or(Vec3::ZERO)
     }
     /// The point at arc length `distance` (wraps on closed paths, clamps on open ones).
     pub fn point_at_distance(&self, distance: f32) -> Vec3 {
@@ -299,11 +314,13 @@ impl Polyline {
             return self.project_onto_first_point(point);
         }
         let mut best = self.project_point_segment(point, 0);
-        for segment_idx in 1..count {
+        let mut segment_idx = self.after_run(0);
+        while segment_idx < count {
             let candidate = self.project_point_segment(point, segment_idx);
             if candidate.distance < best.distance {
                 best = candidate;
             }
+            segment_idx = self.after_run(segment_idx);
         }
         best
     }
@@ -656,32 +673,27 @@ impl Polyline {
     /// The next (or previous) segment with a length, wrapping on closed paths; None past the
     /// ends of an open path.
     fn neighbour_with_length(&self, idx: usize, forward: bool) -> Option<usize> {
-        let n = self.segments.len();
-        let mut current = idx;
-        for _ in 0..n {
-            current = if forward {
-                if current + 1 < n {
-                    current + 1
-                } else if self.closed {
-                    0
-                } else {
-                    return None;
-                }
-            } else if current > 0 {
-                current - 1
-            } else if self.closed {
-                n - 1
-            } else {
-                return None;
-            };
-            if current == idx {
-                return None;
-            }
-            if self.geometry(current).length > 0.0 {
-                return Some(current);
-            }
+        let table = if forward { &self.next_with_length } else { &self.previous_with_length };
+        visit();
+        match table.get(idx) {
+            Some(&NONE) | None => None,
+            Some(&next) => Some(next as usize),
         }
-        None
+    }
+
+    /// The segment after `idx` that a global projection must look at: the next one, or for a
+    /// zero-length segment the next one with a length (the points between coincide with this
+    /// one's start, so their projections are no nearer and lose ties to the lower index).
+    #[inline]
+    fn after_run(&self, idx: usize) -> usize {
+        let count = self.segments.len();
+        if self.segments.get(idx).is_some_and(|segment| segment.length > 0.0) {
+            return idx + 1;
+        }
+        match self.next_with_length.get(idx) {
+            Some(&next) if next != NONE && (next as usize) > idx => next as usize,
+            _ => count,
+        }
     }
 
     /// The first vertex, or the origin for an empty path.
@@ -707,6 +719,7 @@ impl Polyline {
     }
     /// Cached geometry of segment `idx` (a zero-length segment at the origin when out of range).
     fn geometry(&self, idx: usize) -> SegmentGeometry {
+        visit();
         self.segments.get(idx).copied().unwrap_or_default()
     }
     /// The projection of a point onto a path without segments.
@@ -865,6 +878,39 @@ fn sharpest_corner_tangent(segments: &[SegmentGeometry], closed: bool) -> f32 {
         turn(previous, first);
     }
     sharpest
+}
+
+/// The skip tables of a path's segments: for each, the next and the previous segment with a
+/// length (wrapping when closed, never the segment itself; [`NONE`] when there is none).
+/// Linear in the segment count; paths beyond `u32::MAX` segments get no skips (every entry
+/// [`NONE`], as if no neighbour had a length).
+fn skip_tables(segments: &[SegmentGeometry], closed: bool) -> (Vec<u32>, Vec<u32>) {
+    let n = segments.len();
+    if n >= NONE as usize {
+        return (vec![NONE; n], vec![NONE; n]);
+    }
+    let has_length = |idx: usize| segments.get(idx).is_some_and(|segment| segment.length > 0.0);
+    let first_with_length = (0..n).find(|&idx| has_length(idx));
+    let last_with_length = (0..n).rev().find(|&idx| has_length(idx));
+    let mut next = vec![NONE; n];
+    let mut upcoming = if closed { first_with_length } else { None };
+    for idx in (0..n).rev() {
+        if let Some(slot) = next.get_mut(idx) {
+            *slot = upcoming.filter(|&other| other != idx).map_or(NONE, |other| other as u32);
+        }
+        if has_length(idx) {
+            upcoming = Some(idx);
+        }
+    }
+    let mut previous = vec![NONE; n];
+    let mut behind = if closed { last_with_length } else { None };
+    for (idx, slot) in previous.iter_mut().enumerate() {
+        *slot = behind.filter(|&other| other != idx).map_or(NONE, |other| other as u32);
+        if has_length(idx) {
+            behind = Some(idx);
+        }
+    }
+    (next, previous)
 }
 
 /// `value` if finite, else zero.
@@ -1166,6 +1212,81 @@ mod tests {
     }
 
     /// The full descent from the cursor's segment, as the fast paths must reproduce it.
+    /// One step of [`follow`]: projection point, arc length and distance, target point and
+    /// direction.
+    type FollowStep = (Vec3, f32, f32, Vec3, Vec3);
+
+    /// Segment reads on this thread while `work` runs.
+    fn visits_of<T>(work: impl FnOnce() -> T) -> (T, usize) {
+        let before = VISITS.with(|visits| visits.get());
+        let result = work();
+        (result, VISITS.with(|visits| visits.get()) - before)
+    }
+
+    /// Follows a point moving from (-5, 1) to (25, 1) along the x axis in 0.1 steps, as an agent
+    /// does each step: local projection, then the point and direction a little ahead. Returns
+    /// per step the projection's point, arc length and distance, the target point, and the most
+    /// segment reads any step took.
+    fn follow(path: &Polyline) -> (Vec<FollowStep>, usize) {
+        let mut cursor = PathCursor::default();
+        let mut most = 0;
+        let mut out = Vec::new();
+        for step in 0..300 {
+            let point = v(-5.0 + 0.1 * step as f32, 1.0);
+            let ((projection, target), visits) = visits_of(|| {
+                let projection = path.project_point_local(point, &mut cursor, 3.0);
+                let target = path
+                    .point_and_direction_at_distance(projection.distance_along + 0.5, projection.segment_idx);
+                (projection, target)
+            });
+            if step > 0 {
+                most = most.max(visits);
+            }
+            out.push((projection.point, projection.distance_along, projection.distance, target.0, target.1));
+        }
+        (out, most)
+    }
+
+    #[test]
+    fn a_path_of_100000_coincident_points_costs_what_a_single_point_does() {
+        for closed in [false, true] {
+            let path = Polyline::new(vec![v(3.0, 4.0); 100_000], closed);
+            let (_, global_visits) = visits_of(|| path.project_point(v(0.0, 0.0)));
+            assert!(global_visits <= 4, "global projection read {global_visits} segments");
+            let (steps, most) = follow(&path);
+            assert!(most <= 16, "a step read {most} segments of a degenerate path");
+            for (point, distance_along, distance, target, _) in steps {
+                assert_eq!((point, distance_along, target), (v(3.0, 4.0), 0.0, v(3.0, 4.0)));
+                assert!(distance.is_finite());
+            }
+            let (direction, visits) = visits_of(|| path.direction_at_distance(0.0));
+            assert_eq!(direction, Vec3::ZERO);
+            assert!(visits <= 4, "direction lookup read {visits} segments");
+        }
+    }
+
+    #[test]
+    fn long_runs_of_coincident_points_are_skipped_with_the_answers_of_the_plain_path() {
+        let corners = [v(0.0, 0.0), v(10.0, 0.0), v(20.0, 0.0)];
+        let plain = Polyline::new(corners.to_vec(), false);
+        let mut points = vec![corners[0]; 50_000];
+        points.extend(std::iter::repeat_n(corners[1], 50_000));
+        points.extend(std::iter::repeat_n(corners[2], 50_000));
+        let padded = Polyline::new(points, false);
+        assert_eq!(padded.points().len(), 150_000, "point indices stay as given");
+        let (plain_steps, plain_most) = follow(&plain);
+        let (padded_steps, padded_most) = follow(&padded);
+        assert_eq!(padded_steps, plain_steps);
+        // A constant more (the hinted lookup may fall back to its binary search), not one per
+        // coincident point.
+        assert!(padded_most <= plain_most + 24, "padded {padded_most} vs plain {plain_most} reads");
+        let query = v(12.0, -3.0);
+        let (global, visits) = visits_of(|| padded.project_point(query));
+        let expected = plain.project_point(query);
+        assert_eq!((global.point, global.distance_along), (expected.point, expected.distance_along));
+        assert!(visits <= 16, "global projection read {visits} segments");
+    }
+
     fn reference_descent(path: &Polyline, point: Vec3, cursor: &PathCursor) -> PathProjection {
         let idx = cursor.segment_idx;
         let geometry = path.geometry(idx);

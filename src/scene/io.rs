@@ -20,8 +20,9 @@
 
 use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read as _, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde_json::Value;
 
@@ -201,6 +202,88 @@ pub fn load_scene(path: &Path) -> Result<World, SceneError> {
     let label = path.display().to_string();
     let bytes = read_scene_bytes(path)?;
     parse_scene_bytes(bytes, &label)
+}
+
+/// Progress and cancel of a load that runs off the caller's thread: the loader adds the bytes
+/// it has consumed to `done` (of `total`, the file's size once known); setting `cancel` makes
+/// the next read fail, so the load ends with a "cancelled" error and builds nothing.
+#[derive(Debug, Default)]
+pub struct LoadProgress {
+    /// Bytes consumed so far.
+    pub done: AtomicU64,
+    /// The file's size in bytes (zero until it is opened).
+    pub total: AtomicU64,
+    /// Set to cancel the load.
+    pub cancel: AtomicBool,
+}
+
+impl LoadProgress {
+    /// Whole percent consumed (0 while the size is unknown), at most 100.
+    pub fn percent(&self) -> u64 {
+        let total = self.total.load(Ordering::Relaxed);
+        if total == 0 {
+            return 0;
+        }
+        (self.done.load(Ordering::Relaxed).saturating_mul(100) / total).min(100)
+    }
+    /// Whether the load was cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Size of the chunks a progress-reporting load reads (also how often it looks at the cancel
+/// flag).
+const LOAD_CHUNK: usize = 256 * 1024;
+
+/// A `Read` that counts the bytes it passes into a [`LoadProgress`] and fails once the load is
+/// cancelled.
+struct ProgressReader<'a, R> {
+    inner: R,
+    progress: &'a LoadProgress,
+}
+
+impl<R: io::Read> io::Read for ProgressReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.progress.cancelled() {
+            return Err(io::Error::other(CANCELLED));
+        }
+        let chunk = buf.len().min(LOAD_CHUNK);
+        let read = self.inner.read(buf.get_mut(..chunk).unwrap_or(&mut []))?;
+        self.progress.done.fetch_add(read as u64, Ordering::Relaxed);
+        Ok(read)
+    }
+}
+
+/// The reason of a cancelled load's error.
+pub const CANCELLED: &str = "loading was cancelled";
+
+/// [`load_scene`] reporting bytes consumed into `progress` and stopping with a
+/// [`CANCELLED`] error when its cancel flag is set (checked on every chunk read and again
+/// before the world is built). Same checks and errors as [`load_scene`] otherwise.
+pub fn load_scene_with_progress(path: &Path, progress: &LoadProgress) -> Result<World, SceneError> {
+    let label = path.display().to_string();
+    let cancelled = || SceneError::io_reason(&label, "read", CANCELLED.into());
+    // The same refusals as `read_scene_bytes` (directories, devices, oversized files).
+    let metadata = fs::metadata(path).map_err(|err| SceneError::io(&label, "open", &err))?;
+    if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
+        return read_scene_bytes(path).and_then(|bytes| parse_scene_bytes(bytes, &label));
+    }
+    progress.total.store(metadata.len(), Ordering::Relaxed);
+    let file = fs::File::open(path).map_err(|err| SceneError::io(&label, "open", &err))?;
+    let mut reader = ProgressReader { inner: file.take(MAX_FILE_BYTES), progress };
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    if let Err(err) = io::Read::read_to_end(&mut reader, &mut bytes) {
+        return Err(if progress.cancelled() { cancelled() } else { SceneError::io(&label, "read", &err) });
+    }
+    if progress.cancelled() {
+        return Err(cancelled());
+    }
+    let world = parse_scene_bytes(bytes, &label)?;
+    if progress.cancelled() {
+        return Err(cancelled());
+    }
+    Ok(world)
 }
 
 /// Builds the world of a scene file's bytes (UTF-8 checked here). `label` names it in errors.
@@ -518,5 +601,64 @@ impl Drop for AtomicFile {
             self.file = None;
             let _ = fs::remove_file(&self.temporary);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCENE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/arrive.json");
+
+    #[test]
+    fn a_load_with_progress_counts_every_byte_and_builds_the_same_world() {
+        let progress = LoadProgress::default();
+        let world = load_scene_with_progress(Path::new(SCENE), &progress).map_err(|e| e.to_string());
+        let plain = load_scene(Path::new(SCENE)).map_err(|e| e.to_string());
+        let size = fs::metadata(SCENE).map(|m| m.len()).unwrap_or(0);
+        assert!(size > 0);
+        assert_eq!(progress.total.load(Ordering::Relaxed), size);
+        assert_eq!(progress.done.load(Ordering::Relaxed), size);
+        assert_eq!(progress.percent(), 100);
+        let as_json =
+            |world: Result<World, String>| world.and_then(|w| scene_to_json(&w).map_err(|e| e.to_string()));
+        assert_eq!(as_json(world), as_json(plain));
+    }
+
+    #[test]
+    fn a_load_cancelled_before_it_starts_reads_nothing_and_says_cancelled() {
+        let progress = LoadProgress::default();
+        progress.cancel.store(true, Ordering::Relaxed);
+        let err = load_scene_with_progress(Path::new(SCENE), &progress).err().map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains(CANCELLED)), "{err:?}");
+        assert_eq!(progress.done.load(Ordering::Relaxed), 0);
+    }
+
+    /// A reader that sets the cancel flag while it serves its first read.
+    struct CancelsAfterFirstRead<'a> {
+        inner: io::Cursor<Vec<u8>>,
+        progress: &'a LoadProgress,
+    }
+
+    impl io::Read for CancelsAfterFirstRead<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.progress.cancel.store(true, Ordering::Relaxed);
+            self.inner.read(buf)
+        }
+    }
+
+    #[test]
+    fn cancelling_mid_read_fails_the_next_read_with_progress_at_one_chunk() {
+        let progress = LoadProgress::default();
+        let data = vec![b' '; 4 * LOAD_CHUNK];
+        progress.total.store(data.len() as u64, Ordering::Relaxed);
+        let inner = CancelsAfterFirstRead { inner: io::Cursor::new(data), progress: &progress };
+        let mut reader = ProgressReader { inner, progress: &progress };
+        let mut bytes = Vec::new();
+        let result = reader.read_to_end(&mut bytes);
+        assert!(result.is_err_and(|err| err.to_string() == CANCELLED));
+        assert_eq!(progress.done.load(Ordering::Relaxed), bytes.len() as u64);
+        assert!(bytes.len() <= LOAD_CHUNK, "read {} bytes after the cancel", bytes.len());
+        assert_eq!(progress.percent(), 25 * bytes.len() as u64 / LOAD_CHUNK as u64);
     }
 }

@@ -84,8 +84,9 @@ pub use format::{
     SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
 pub use io::{
-    escape_controls, io_reason, load_scene, parse_scene, parse_scene_bytes, parse_scene_file,
-    read_scene_bytes, save_scene, scene_to_json, AtomicFile, SceneError, MAX_FILE_BYTES, UNSAVED_LABEL,
+    escape_controls, io_reason, load_scene, load_scene_with_progress, parse_scene, parse_scene_bytes,
+    parse_scene_file, read_scene_bytes, save_scene, scene_to_json, AtomicFile, LoadProgress, SceneError,
+    CANCELLED as LOAD_CANCELLED, MAX_FILE_BYTES, UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
 pub use validate::{

@@ -56,7 +56,13 @@ fn assert_one_error_line(stderr: &str, expected: &str) {
 
 #[test]
 fn output_into_a_closed_pipe_ends_quietly() {
-    for args in [vec!["run", SCENE, "--json"], vec!["run", SCENE]] {
+    // `bench` writes as it measures: its first line already meets the closed pipe.
+    for args in [
+        vec!["run", SCENE, "--json"],
+        vec!["run", SCENE],
+        vec!["bench", "--quick"],
+        vec!["bench", "--flock", "--quick"],
+    ] {
         let mut child =
             Command::new(BIN).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         // Close the reading end at once, as `| head -0` would.
