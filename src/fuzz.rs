@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use crate::scene::parse_scene_bytes;
+use crate::scene::BEHAVIOUR_TYPES;
 use crate::sim::{MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
 
 /// How to fuzz.
@@ -510,15 +511,8 @@ const NUMBERS: &[f64] = &[
     6.283_185_5,
 ];
 
+/// Names to mutate into, besides every behaviour type (read from the format's own list).
 const NAMES: &[&str] = &[
-    "seek",
-    "flee",
-    "arrive",
-    "parametric",
-    "waypoints",
-    "projected",
-    "predictive",
-    "planner",
     "circle",
     "ellipse",
     "lemniscate",
@@ -543,7 +537,11 @@ fn random_scalar(rng: &mut Rng) -> Value {
             .map_or(Value::Null, Value::Number),
         4 => Value::from(rng.next() as i64),
         5 => Value::String(EXPRESSIONS.get(rng.below(EXPRESSIONS.len())).copied().unwrap_or("").into()),
-        6 => Value::String(NAMES.get(rng.below(NAMES.len())).copied().unwrap_or("").into()),
+        6 => {
+            let count = NAMES.len() + BEHAVIOUR_TYPES.len();
+            let name = NAMES.iter().chain(BEHAVIOUR_TYPES.iter()).nth(rng.below(count));
+            Value::String(name.copied().unwrap_or("").into())
+        }
         7 => Value::String(
             ["a\nb", "tab\there", "\u{1b}[31m", "\u{2028}", "x".repeat(300).as_str()][rng.below(5)].into(),
         ),

@@ -5,8 +5,8 @@
 //!
 //! Modality is decided here and nowhere else: keys reach the table only while the world has the
 //! keyboard ([`Focus::World`]). A text field, a focused widget or an open modal dialog keeps
-//! every key for itself (the dialog owns Enter and Esc). The shell computes the [`Focus`] from
-//! egui once per frame.
+//! every key for itself (the dialog owns Enter and Esc). The shell computes the [`Focus`] from the
+//! panels once per frame.
 
 use std::path::PathBuf;
 
