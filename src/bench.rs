@@ -510,7 +510,7 @@ impl FlockBench {
         let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
-        let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0 };
+        let wander_p = WanderParams { radius: 1.0, distance: 5.0, jitter: 5.0, ..WanderParams::default() };
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
         // Cell order: the grid's sorted positions become the positions, and the other arrays follow.
