@@ -166,25 +166,70 @@ fn draw_grid(app: &App) {
     }
 }
 
+/// Most points of one path drawn in a frame: a path of millions of points (a 50 MB scene) is
+/// thinned to this many, so frame time and draw buffers stay bounded.
+const MAX_DRAWN_PATH_POINTS: usize = 8_000;
+
+/// The points of a path to draw, as (point index, screen position): a point within 1.5 px of
+/// the last one kept is skipped (the first and the last are always kept), and what is still
+/// above [`MAX_DRAWN_PATH_POINTS`] is thinned evenly. A closed path ends with its first point
+/// again. Paths of a few thousand points keep every point they show apart.
+fn drawn_path_points(app: &App, points: &[glam::Vec3], closed: bool) -> Vec<(usize, Vec2)> {
+    let n = points.len();
+    // A first even thinning bounds the work before the distance test (4 candidates per kept point).
+    let coarse = n.div_ceil(MAX_DRAWN_PATH_POINTS * 4).max(1);
+    let mut kept: Vec<(usize, Vec2)> = Vec::with_capacity(n.min(MAX_DRAWN_PATH_POINTS * 4));
+    let last_idx = n.saturating_sub(1);
+    let candidates = (0..n).step_by(coarse).chain((!last_idx.is_multiple_of(coarse)).then_some(last_idx));
+    for idx in candidates {
+        let Some(&p) = points.get(idx) else { continue };
+        let s = to_screen(app, p);
+        let far_enough = kept.last().is_none_or(|&(_, last)| last.distance_squared(s) >= 1.5 * 1.5);
+        if far_enough || idx == last_idx {
+            kept.push((idx, s));
+        }
+    }
+    if kept.len() > MAX_DRAWN_PATH_POINTS {
+        let stride = kept.len().div_ceil(MAX_DRAWN_PATH_POINTS);
+        let last = kept.last().copied();
+        kept = kept.into_iter().step_by(stride).collect();
+        if let Some(last) = last {
+            if kept.last() != Some(&last) {
+                kept.push(last);
+            }
+        }
+    }
+    if closed && n > 2 {
+        if let Some(&first) = kept.first() {
+            kept.push(first);
+        }
+    }
+    kept
+}
+
 fn draw_paths(app: &App, labels: &mut Labels) {
     let zoom = app.camera.zoom;
+    let drawn: Vec<Vec<(usize, Vec2)>> = app
+        .world
+        .paths
+        .iter()
+        .map(|path| drawn_path_points(app, path.polyline.points(), path.polyline.is_closed()))
+        .collect();
     // Channel bands first (opaque, so overlaps don't darken), then centre lines on top.
     if app.display.path_radius {
-        for path in &app.world.paths {
+        for (path, points) in app.world.paths.iter().zip(&drawn) {
             let width = 2.0 * path.radius * zoom;
-            let points = path.polyline.points();
-            for segment in 0..path.polyline.segment_count() {
-                let (a, b) = path.polyline.segment(segment);
-                let (sa, sb) = (to_screen(app, a), to_screen(app, b));
-                draw_line(sa.x, sa.y, sb.x, sb.y, width, style::PATH_BAND);
+            for pair in points.windows(2) {
+                if let [(_, sa), (_, sb)] = pair {
+                    draw_line(sa.x, sa.y, sb.x, sb.y, width, style::PATH_BAND);
+                }
             }
-            for &p in points {
-                let s = to_screen(app, p);
+            for &(_, s) in points {
                 draw_circle(s.x, s.y, path.radius * zoom, style::PATH_BAND);
             }
         }
     }
-    for (path_idx, path) in app.world.paths.iter().enumerate() {
+    for ((path_idx, path), points) in app.world.paths.iter().enumerate().zip(&drawn) {
         let selected = app.path_selected(path_idx);
         let hovered = app.hover.and_then(Selection::path) == Some(path_idx);
         let color = if selected {
@@ -195,9 +240,9 @@ fn draw_paths(app: &App, labels: &mut Labels) {
             style::PATH
         };
         let thickness = if selected { 3.0 } else { 2.0 };
-        for segment in 0..path.polyline.segment_count() {
-            let (a, b) = path.polyline.segment(segment);
-            let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+        for pair in points.windows(2) {
+            let [(_, sa), (_, sb)] = pair else { continue };
+            let (sa, sb) = (*sa, *sb);
             draw_line(sa.x, sa.y, sb.x, sb.y, thickness, color);
             // A small chevron in the middle of long segments shows the direction of travel.
             let length = sa.distance(sb);
@@ -224,8 +269,8 @@ fn draw_paths(app: &App, labels: &mut Labels) {
                 );
             }
         }
-        for (point_idx, &p) in path.polyline.points().iter().enumerate() {
-            let s = to_screen(app, p);
+        let closing = usize::from(path.polyline.is_closed() && points.len() > 1);
+        for &(point_idx, s) in points.iter().take(points.len() - closing) {
             let this = Selection::PathPoint { path: path_idx, point: point_idx };
             let size = if app.is_selected(this) { 5.0 } else { 3.0 };
             let point_color =
