@@ -21,6 +21,9 @@
 
 use glam::Vec3;
 
+use crate::behaviours::collision_avoidance::{self, CollisionAvoidanceParams};
+use crate::behaviours::flocking::{self, FlockingParams};
+use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
 use crate::behaviours::{
     self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
     AvoidParams, Gizmos, Kinematics, Limits, Steering,
@@ -194,6 +197,18 @@ pub enum Behaviour {
         /// Circle radius and distance, jitter rate, seed.
         params: WanderParams,
     },
+    /// Flocking (Reynolds' boids): separation, alignment and cohesion over the agents near it,
+    /// found through the world's spatial hash.
+    Flocking {
+        /// The three weights, the radii and the view cone.
+        params: FlockingParams,
+    },
+    /// Agent–agent collision avoidance (OpenSteer's unaligned collision avoidance): swerve from
+    /// the earliest predicted close approach. Usually an entry of higher priority.
+    CollisionAvoidance {
+        /// Horizon and margin.
+        params: CollisionAvoidanceParams,
+    },
 }
 
 impl Behaviour {
@@ -212,6 +227,8 @@ impl Behaviour {
             Behaviour::Pursuit { .. } => "pursuit",
             Behaviour::Evade { .. } => "evade",
             Behaviour::Wander { .. } => "wander",
+            Behaviour::Flocking { .. } => "flocking",
+            Behaviour::CollisionAvoidance { .. } => "collision_avoidance",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -228,8 +245,17 @@ impl Behaviour {
             | Behaviour::Planner { .. }
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Wander { .. } => false,
-            Behaviour::Pursuit { .. } | Behaviour::Evade { .. } => true,
+            Behaviour::Pursuit { .. }
+            | Behaviour::Evade { .. }
+            | Behaviour::Flocking { .. }
+            | Behaviour::CollisionAvoidance { .. } => true,
         }
+    }
+
+    /// Whether the behaviour asks the world's spatial hash for its neighbours (then the step
+    /// rebuilds the hash first).
+    pub fn needs_neighbours(&self) -> bool {
+        matches!(self, Behaviour::Flocking { .. } | Behaviour::CollisionAvoidance { .. })
     }
 
     /// The other agent a pursuer or evader reacts to (index into `World::agents`).
@@ -304,7 +330,9 @@ impl BehaviourState {
             | Behaviour::Arrive { .. }
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Pursuit { .. }
-            | Behaviour::Evade { .. } => BehaviourState::Stateless,
+            | Behaviour::Evade { .. }
+            | Behaviour::Flocking { .. }
+            | Behaviour::CollisionAvoidance { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -454,6 +482,11 @@ pub struct World {
     steerings: Vec<Steering>,
     /// Scratch: every agent's kinematics at the start of the step (agent–agent behaviours).
     snapshot: Vec<Kinematics>,
+    /// Every agent's start-of-step position, bucketed by cell (flocking, collision avoidance);
+    /// empty unless some entry needs neighbours.
+    grid: neighbours::NeighbourGrid,
+    /// Scratch: the positions the grid is built from.
+    positions: Vec<Vec3>,
     gizmos_enabled: bool,
 }
 
@@ -477,6 +510,8 @@ impl Default for World {
             spheres: Vec::new(),
             steerings: Vec::new(),
             snapshot: Vec::new(),
+            grid: neighbours::NeighbourGrid::new(),
+            positions: Vec::new(),
             gizmos_enabled: false,
         }
     }
@@ -570,6 +605,7 @@ impl World {
         if reads_others {
             self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
         }
+        let fastest_speed = self.rebuild_neighbour_grid();
         let ctx = StepContext {
             dt,
             time,
@@ -578,6 +614,8 @@ impl World {
             targets: &self.targets,
             spheres: &self.spheres,
             agents: &self.snapshot,
+            grid: &self.grid,
+            fastest_speed,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
@@ -588,6 +626,40 @@ impl World {
             move_agent(agent_idx, agent, *steering, &ctx, &mut self.events);
         }
         self.steerings = steerings;
+    }
+
+    /// Rebuilds the spatial hash over the start-of-step snapshot when some entry needs
+    /// neighbours (cells as wide as the largest query radius; empties it otherwise). Returns the
+    /// fastest agent's speed (what collision avoidance's query radius allows for).
+    fn rebuild_neighbour_grid(&mut self) -> f32 {
+        let mut cell = 0.0f32;
+        let mut needed = false;
+        let fastest = self.snapshot.iter().map(|k| k.velocity.length()).fold(0.0f32, f32::max);
+        for agent in &self.agents {
+            let entries =
+                std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
+            for behaviour in entries {
+                let radius = match behaviour {
+                    Behaviour::Flocking { params } => params.query_radius(),
+                    Behaviour::CollisionAvoidance { params } => {
+                        collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
+                    }
+                    _ => continue,
+                };
+                needed = true;
+                if radius.is_finite() {
+                    cell = cell.max(radius);
+                }
+            }
+        }
+        if needed {
+            self.positions.clear();
+            self.positions.extend(self.snapshot.iter().map(|k| k.position));
+            self.grid.rebuild(&self.positions, cell.max(1.0));
+        } else if !self.grid.is_empty() {
+            self.grid.rebuild(&[], 1.0);
+        }
+        fastest
     }
 
     /// Steps `n` times.
@@ -619,6 +691,33 @@ struct StepContext<'a> {
     /// Every agent's kinematics at the start of the step, by agent index (empty unless some
     /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
     agents: &'a [Kinematics],
+    /// `agents`' positions bucketed by cell (empty unless some entry needs neighbours).
+    grid: &'a neighbours::NeighbourGrid,
+    /// The fastest agent's speed at the start of the step.
+    fastest_speed: f32,
+}
+
+/// The neighbours of one agent as the group behaviours read them: the agents the spatial hash
+/// finds near a point, with their start-of-step velocities. The asking agent is told apart by
+/// its start-of-step state (`me`): another agent in exactly the same state is on the same
+/// point with the same velocity, which no rule can push apart, and is skipped with it.
+struct GridNeighbours<'a> {
+    grid: &'a neighbours::NeighbourGrid,
+    agents: &'a [Kinematics],
+    me: Kinematics,
+}
+
+impl NeighbourSource for GridNeighbours<'_> {
+    #[inline]
+    fn for_each_near(&self, point: Vec3, radius: f32, mut visit: impl FnMut(&Neighbour)) {
+        let order = self.grid.order();
+        self.grid.for_each_within(point, radius, |slot, position| {
+            let Some(other) = order.get(slot).and_then(|&idx| self.agents.get(idx as usize)) else { return };
+            if *other != self.me {
+                visit(&Neighbour { position, velocity: other.velocity });
+            }
+        });
+    }
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
@@ -755,6 +854,15 @@ fn behaviour_steering(
         },
         (Behaviour::Wander { params }, BehaviourState::Wander(state)) => {
             wander::wander(k, limits, state, params, ctx.dt, gizmos)
+        }
+        (Behaviour::Flocking { params }, _) => {
+            let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
+            flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
+        }
+        (Behaviour::CollisionAvoidance { params }, _) => {
+            let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
+            let fastest = ctx.fastest_speed;
+            collision_avoidance::collision_avoidance_from(k, limits, &neighbours, params, fastest, gizmos)
         }
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.

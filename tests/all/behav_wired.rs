@@ -243,3 +243,184 @@ fn a_wander_seed_outside_its_declaration_is_refused_with_its_path() {
     let err = parse_scene(&text, "wander.json").unwrap_err();
     assert_eq!(err.json_path, "agents[0].behaviours[0].jitter");
 }
+
+/// A flock of `n` boids on a jittered lattice with scattered headings (a fixed formula, no
+/// randomness), each with one `flocking` entry, optionally blended with wander.
+fn flock_scene(n: usize, with_wander: bool) -> String {
+    let side = (n as f32).sqrt().ceil() as usize;
+    let agents: Vec<String> = (0..n)
+        .map(|i| {
+            let (col, row) = ((i % side) as f32, (i / side) as f32);
+            let wobble = ((i * 7919) % 13) as f32;
+            let (x, y) = (col * 22.0 + wobble, row * 22.0 - wobble * 0.5);
+            let heading = (i as f32 * 2.399_963).rem_euclid(std::f32::consts::TAU);
+            let (vx, vy) = (60.0 * heading.cos(), 60.0 * heading.sin());
+            let wander = if with_wander {
+                format!(r#", {{ "type": "wander", "seed": {i}, "weight": 0.3 }}"#)
+            } else {
+                String::new()
+            };
+            format!(
+                r#"{{ "name": "boid {i}", "position": [{x}, {y}], "velocity": [{vx}, {vy}], "max_speed": 80,
+                   "max_acceleration": 300, "radius": 4,
+                   "behaviours": [{{ "type": "flocking", "separation": 2, "alignment": 1, "cohesion": 1,
+                                     "separation_radius": 20, "radius": 50, "view_angle": 4.18879 }}{wander}] }}"#
+            )
+        })
+        .collect();
+    format!(r#"{{ "version": 2, "name": "Flock", "agents": [{}] }}"#, agents.join(",\n"))
+}
+
+/// How aligned each boid is with the boids within 50 of it: the mean, over boids with
+/// neighbours, of the cosine between its heading and its neighbours' mean heading (1 = every
+/// boid flies with its neighbours; about 0 for scattered headings). A flock may split into
+/// groups flying different ways, so the global polarization is not the defining property.
+fn local_alignment(world: &World) -> f32 {
+    let ks: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+    let (mut total, mut counted) = (0.0f32, 0usize);
+    for (i, k) in ks.iter().enumerate() {
+        let mean: Vec3 = ks
+            .iter()
+            .enumerate()
+            .filter(|(j, o)| *j != i && o.position.distance(k.position) <= 50.0)
+            .map(|(_, o)| o.velocity.normalize_or_zero())
+            .sum();
+        if mean != Vec3::ZERO {
+            total += k.velocity.normalize_or_zero().dot(mean.normalize_or_zero());
+            counted += 1;
+        }
+    }
+    total / counted.max(1) as f32
+}
+
+#[test]
+fn a_flock_of_a_scene_aligns_keeps_its_spacing_and_repeats_bit_for_bit() {
+    let text = flock_scene(100, true);
+    let mut world = parse_scene(&text, "flock.json").unwrap();
+    let before = local_alignment(&world);
+    assert!(before < 0.3, "the start is scattered: {before}");
+    world.run_steps(600);
+    let after = local_alignment(&world);
+    assert!(
+        after > 0.8,
+        "after 10 s the boids' alignment with their neighbours is only {after} (from {before})"
+    );
+    // Separation keeps boids from piling up (bodies of radius 4; separation is a soft push, so
+    // a brush of bodies can happen, never one boid on top of another), while cohesion keeps
+    // them within the neighbour radius of one another.
+    let positions: Vec<Vec3> = world.agents.iter().map(|a| a.kinematics.position).collect();
+    let nearest: Vec<f32> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let others = positions.iter().enumerate().filter(|(j, _)| *j != i);
+            others.map(|(_, q)| p.distance(*q)).fold(f32::INFINITY, f32::min)
+        })
+        .collect();
+    let closest = nearest.iter().copied().fold(f32::INFINITY, f32::min);
+    let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
+    assert!(closest > 4.0, "two boids came within {closest}");
+    assert!((8.0..20.0).contains(&mean), "mean nearest-neighbour distance {mean}");
+    let again = |text: &str| {
+        let mut world = parse_scene(text, "flock.json").unwrap();
+        world.run_steps(600);
+        world.agents.iter().map(|a| (a.kinematics.position, a.kinematics.velocity)).collect::<Vec<_>>()
+    };
+    let first: Vec<_> = world.agents.iter().map(|a| (a.kinematics.position, a.kinematics.velocity)).collect();
+    assert_eq!(first, again(&text));
+    let saved = scene_to_json(&parse_scene(&text, "flock.json").unwrap()).unwrap();
+    assert!(saved.contains("\"separation_radius\": 20"), "{saved}");
+    assert_eq!(first, again(&saved));
+}
+
+#[test]
+fn one_flocking_step_through_the_spatial_hash_equals_the_kernel_over_every_other_boid() {
+    use steerlab::behaviours::flocking::flocking_steering;
+    use steerlab::behaviours::neighbourhood::Neighbour;
+    use steerlab::behaviours::{Gizmos, Steering};
+    // The oracle: each boid's request from the kernel over a plain list of every other boid
+    // (no hash, no radius pre-filter), integrated by the simulation's own rule.
+    let mut world = parse_scene(&flock_scene(150, false), "flock.json").unwrap();
+    world.run_steps(30);
+    let before: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+    let expected: Vec<Vec3> = world
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, agent)| {
+            let others: Vec<Neighbour> = before
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, k)| Neighbour { position: k.position, velocity: k.velocity })
+                .collect();
+            let Behaviour::Flocking { params } = agent.behaviour else { panic!("not a boid") };
+            let steering =
+                flocking_steering(&before[i], &agent.limits, &others[..], &params, &mut Gizmos::disabled());
+            let mut k = before[i];
+            steerlab::sim::integrate(&mut k, &agent.limits, steering, world.dt);
+            assert!(matches!(steering, Steering::Acceleration(_)));
+            k.position
+        })
+        .collect();
+    world.step();
+    for (agent, want) in world.agents.iter().zip(&expected) {
+        let got = agent.kinematics.position;
+        assert!(got.distance(*want) < 1e-3, "{}: {got} vs {want}", agent.name);
+    }
+}
+
+/// Two files of walkers crossing through each other toward targets on the far side; with or
+/// without collision avoidance (priority group 0, before their arrive).
+fn crossing_scene(avoid: bool) -> String {
+    let mut targets = Vec::new();
+    let mut agents = Vec::new();
+    for i in 0..8 {
+        for (side, x0, x1, dy) in [("east", -300.0, 400.0, 0.0), ("west", 300.0, -400.0, 11.0)] {
+            let y = i as f32 * 30.0 - 105.0 + dy;
+            targets.push(format!(r#"{{ "id": "{side}{i}", "position": [{x1}, {y}] }}"#));
+            let avoidance = if avoid {
+                r#", { "type": "collision_avoidance", "horizon": 1.5, "margin": 4, "group": 0 }"#
+            } else {
+                ""
+            };
+            agents.push(format!(
+                r#"{{ "name": "{side} {i}", "position": [{x0}, {y}], "radius": 6, "max_speed": 90,
+                   "max_acceleration": 500, "combine": {{ "mode": "priority" }},
+                   "behaviours": [{{ "type": "arrive", "target": "{side}{i}", "group": 1 }}{avoidance}] }}"#
+            ));
+        }
+    }
+    format!(
+        r#"{{ "version": 2, "name": "Crossing", "targets": [{}], "agents": [{}] }}"#,
+        targets.join(", "),
+        agents.join(",\n")
+    )
+}
+
+/// The smallest distance between two agents' bodies (centre distance minus both radii) over
+/// `steps` steps, and how many of the agents reached their target.
+fn crossing_outcome(text: &str, steps: usize) -> (f32, usize) {
+    let mut world = parse_scene(text, "crossing.json").unwrap();
+    let mut gap = f32::INFINITY;
+    for _ in 0..steps {
+        world.step();
+        for (i, a) in world.agents.iter().enumerate() {
+            for b in world.agents.iter().skip(i + 1) {
+                let d = a.kinematics.position.distance(b.kinematics.position);
+                gap = gap.min(d - a.limits.radius - b.limits.radius);
+            }
+        }
+    }
+    let arrived = world.agents.iter().filter(|a| a.metrics.arrived_at.is_some()).count();
+    (gap, arrived)
+}
+
+#[test]
+fn a_crowd_crossing_through_itself_touches_without_collision_avoidance_and_not_with_it() {
+    let (gap_without, _) = crossing_outcome(&crossing_scene(false), 900);
+    assert!(gap_without < 0.0, "without avoidance the files should collide (gap {gap_without})");
+    let (gap_with, arrived) = crossing_outcome(&crossing_scene(true), 900);
+    assert!(gap_with >= 0.0, "with avoidance two walkers overlapped by {}", -gap_with);
+    assert_eq!(arrived, 16, "every walker still reaches its target");
+}
