@@ -274,6 +274,32 @@ impl Behaviour {
         }
     }
 
+    /// The path index of a path follower, to re-point it (after paths were deleted).
+    pub fn path_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Waypoints { path, .. }
+            | Behaviour::Projected { path, .. }
+            | Behaviour::Predictive { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+    /// The target index of seek, flee and arrive, to re-point it.
+    pub fn target_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Seek { target } | Behaviour::Flee { target } | Behaviour::Arrive { target, .. } => {
+                Some(target)
+            }
+            _ => None,
+        }
+    }
+    /// The curve index of a parametric follower, to re-point it.
+    pub fn curve_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Parametric { curve, .. } => Some(curve),
+            _ => None,
+        }
+    }
+
     /// The path a path follower follows.
     pub fn path(&self) -> Option<usize> {
         match self {

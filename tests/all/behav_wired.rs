@@ -424,3 +424,37 @@ fn a_crowd_crossing_through_itself_touches_without_collision_avoidance_and_not_w
     assert!(gap_with >= 0.0, "with avoidance two walkers overlapped by {}", -gap_with);
     assert_eq!(arrived, 16, "every walker still reaches its target");
 }
+
+#[test]
+fn deleting_a_path_target_or_curve_repoints_the_further_entries_of_every_list() {
+    // Regression: deleting a path re-pointed only main behaviours, so an entry after the main
+    // one kept its old index and followed the next path over (or a missing one).
+    let text = r#"{
+  "version": 2, "name": "Lists",
+  "paths": [
+    { "id": "a", "points": [[0, 0], [100, 0]] },
+    { "id": "b", "points": [[0, 50], [100, 50]] },
+    { "id": "c", "points": [[0, 100], [100, 100]] }
+  ],
+  "targets": [{ "id": "t0", "position": [0, 0] }, { "id": "t1", "position": [50, 50] }],
+  "agents": [
+    { "name": "mixer", "position": [0, 0], "behaviours": [
+        { "type": "wander", "seed": 3 },
+        { "type": "projected", "path": "b", "weight": 0.5 },
+        { "type": "predictive", "path": "c", "weight": 0.5 },
+        { "type": "arrive", "target": "t1", "weight": 0.25 } ] }
+  ]
+}"#;
+    let mut world = parse_scene(text, "lists.json").unwrap();
+    delete(&mut world, Selection::Path(1));
+    let more: Vec<_> = world.agents[0].mix.more.iter().map(|e| e.behaviour.clone()).collect();
+    assert_eq!(more.len(), 2, "the entry on the deleted path goes: {more:?}");
+    assert_eq!(more[0].path(), Some(1), "the entry on `c` follows `c` at its new index");
+    delete(&mut world, Selection::Target(0));
+    assert_eq!(world.agents[0].mix.more[1].behaviour.target(), Some(0), "`t1` is now index 0");
+    let saved = scene_to_json(&world).unwrap();
+    assert!(saved.contains("\"path\": \"c\"") && saved.contains("\"target\": \"t1\""), "{saved}");
+    assert!(!saved.contains("\"path\": \"b\""), "{saved}");
+    world.run_steps(30);
+    assert!(world.agents[0].kinematics.position.is_finite());
+}
