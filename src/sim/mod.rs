@@ -35,7 +35,10 @@ mod metrics;
 mod mix;
 pub mod neighbours;
 
-pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
+pub use metrics::{
+    AgentMetrics, CrowdMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics,
+    PursuitMetrics,
+};
 pub use mix::{Combine, Entry, Mix, Slot};
 
 pub use crate::behaviours::{
@@ -415,6 +418,11 @@ impl Agent {
         }
     }
 
+    /// Whether one of the agent's entries reads its neighbours (flocking, collision avoidance).
+    pub fn needs_neighbours(&self) -> bool {
+        self.behaviour.needs_neighbours() || self.mix.more.iter().any(|e| e.behaviour.needs_neighbours())
+    }
+
     /// Whether one of the agent's entries is obstacle avoidance.
     pub fn avoids_obstacles(&self) -> bool {
         matches!(self.behaviour, Behaviour::AvoidObstacles { .. })
@@ -513,6 +521,8 @@ pub struct World {
     grid: neighbours::NeighbourGrid,
     /// Scratch: the positions the grid is built from.
     positions: Vec<Vec3>,
+    /// Scratch: every agent's body radius, beside `snapshot` (contacts in the metrics).
+    radii: Vec<f32>,
     gizmos_enabled: bool,
 }
 
@@ -538,6 +548,7 @@ impl Default for World {
             snapshot: Vec::new(),
             grid: neighbours::NeighbourGrid::new(),
             positions: Vec::new(),
+            radii: Vec::new(),
             gizmos_enabled: false,
         }
     }
@@ -628,8 +639,10 @@ impl World {
             agent.behaviour.reads_other_agents()
                 || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
         });
+        self.radii.clear();
         if reads_others {
             self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
+            self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
         }
         let fastest_speed = self.rebuild_neighbour_grid();
         let ctx = StepContext {
@@ -641,6 +654,7 @@ impl World {
             spheres: &self.spheres,
             agents: &self.snapshot,
             grid: &self.grid,
+            radii: &self.radii,
             fastest_speed,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
@@ -719,6 +733,8 @@ struct StepContext<'a> {
     agents: &'a [Kinematics],
     /// `agents`' positions bucketed by cell (empty unless some entry needs neighbours).
     grid: &'a neighbours::NeighbourGrid,
+    /// Every agent's body radius, beside `agents` (empty when `agents` is).
+    radii: &'a [f32],
     /// The fastest agent's speed at the start of the step.
     fastest_speed: f32,
 }
@@ -802,6 +818,18 @@ fn move_agent(
         arrived_now,
     };
     let projection = agent.metrics.record(&sample, events);
+    if !ctx.grid.is_empty() && agent.needs_neighbours() {
+        agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
+    }
+    if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
+        let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
+        let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
+        if let (Some(reach), Some(gap)) = (reach, gap) {
+            if gap < reach {
+                agent.metrics.record_capture(ctx.time);
+            }
+        }
+    }
     // Predictive following starts its next step by projecting the agent and its prediction
     // onto the path: the metrics just projected the agent with the same rule, so hand that over
     // and make the prediction's projection now, beside it.
@@ -809,6 +837,32 @@ fn move_agent(
         (&agent.behaviour, &mut agent.state, path)
     {
         predictive::observe(&agent.kinematics, &agent.limits, &named.polyline, state, params, projection);
+    }
+}
+
+/// Agent `agent_idx` (in state `me`, of body `radius`) among the others at the start of the
+/// step, within the grid's cell size (the largest neighbour radius of the step).
+fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContext) -> metrics::CrowdSample {
+    let order = ctx.grid.order();
+    let (mut min_gap, mut nearest) = (f32::INFINITY, f32::INFINITY);
+    let mut headings = Vec3::ZERO;
+    ctx.grid.for_each_within(me.position, ctx.grid.cell_size(), |slot, position| {
+        let Some(&other) = order.get(slot) else { return };
+        let other = other as usize;
+        if other == agent_idx {
+            return;
+        }
+        let distance = position.distance(me.position);
+        nearest = nearest.min(distance);
+        min_gap = min_gap.min(distance - radius - ctx.radii.get(other).copied().unwrap_or(0.0));
+        headings += ctx.agents.get(other).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero());
+    });
+    let heading = me.velocity.normalize_or_zero();
+    let mean_heading = headings.normalize_or_zero();
+    metrics::CrowdSample {
+        min_gap: min_gap.is_finite().then_some(min_gap),
+        nearest: nearest.is_finite().then_some(nearest),
+        alignment: (heading != Vec3::ZERO && mean_heading != Vec3::ZERO).then(|| heading.dot(mean_heading)),
     }
 }
 

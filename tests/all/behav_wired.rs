@@ -458,3 +458,46 @@ fn deleting_a_path_target_or_curve_repoints_the_further_entries_of_every_list() 
     world.run_steps(30);
     assert!(world.agents[0].kinematics.position.is_finite());
 }
+
+/// A shipped scene, run for `seconds`, with its metrics by agent name.
+fn shipped(name: &str, seconds: f64) -> (World, Vec<steerlab::sim::MetricsSummary>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    let mut world = steerlab::scene::load_scene(&path).unwrap();
+    world.run_steps((seconds / world.dt as f64).round() as u64);
+    let metrics = world.metrics();
+    (world, metrics)
+}
+
+#[test]
+fn the_shipped_crowd_crossing_has_no_agent_collisions_and_everyone_arrives() {
+    let (world, metrics) = shipped("crowd-crossing.json", 30.0);
+    assert!(world.agents.len() >= 40);
+    for m in &metrics {
+        let crowd = m.crowd.expect("walkers have crowd metrics");
+        assert_eq!(crowd.agent_collisions, 0, "{} touched another walker", m.name);
+        assert!(crowd.min_agent_gap.is_some_and(|gap| gap >= 0.0), "{}: {:?}", m.name, crowd.min_agent_gap);
+        assert!(m.arrived_at.is_some(), "{} never arrived", m.name);
+    }
+}
+
+#[test]
+fn in_the_shipped_pursuit_scene_pursuit_catches_first_and_the_evader_is_never_caught() {
+    let (_, metrics) = shipped("pursuit-evasion.json", 60.0);
+    let capture =
+        |name: &str| metrics.iter().find(|m| m.name == name).and_then(|m| m.pursuit).unwrap().capture_time;
+    let pursuer = capture("pursuer").expect("the pursuer catches hare A");
+    let seeker = capture("seeker").expect("the seeker catches hare B eventually");
+    assert!(pursuer < 0.75 * seeker, "pursuit {pursuer} s, plain seek {seeker} s");
+    assert_eq!(capture("hunter"), None, "the faster evader is never caught");
+}
+
+#[test]
+fn the_shipped_flock_has_over_a_thousand_boids_that_fly_with_their_neighbours() {
+    let (world, metrics) = shipped("flock.json", 10.0);
+    assert!(world.agents.len() >= 1000);
+    let alignments: Vec<f32> = metrics.iter().filter_map(|m| m.crowd.and_then(|c| c.alignment)).collect();
+    assert_eq!(alignments.len(), world.agents.len());
+    let mean = alignments.iter().sum::<f32>() / alignments.len() as f32;
+    // Averaged over the whole 10 s, the scattered start included.
+    assert!(mean > 0.7, "mean alignment with neighbours {mean}");
+}
