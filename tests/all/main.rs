@@ -22,6 +22,7 @@ mod planner_degenerate;
 mod planner_dense;
 mod planner_index;
 mod planner_index_cache;
+mod planner_moving;
 mod planner_ship;
 mod planner_walkthrough;
 mod robust_cli;
