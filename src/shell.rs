@@ -442,6 +442,8 @@ fn write_widget_rects(
         "dirty": app.dirty,
         "time_scale": app.time_scale,
         "selected_agent": app.selected_agent(),
+        "selected": app.selection_count(),
+        "snap": app.snap.on,
         "follow": app.follow,
         "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
         "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),

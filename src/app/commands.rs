@@ -158,6 +158,16 @@ pub enum CommandId {
     PreviousAgent,
     /// Delete the selection.
     Delete,
+    /// Copy the selection.
+    Copy,
+    /// Paste the clipboard.
+    Paste,
+    /// Duplicate the selection.
+    Duplicate,
+    /// Select everything.
+    SelectAll,
+    /// Grid snapping on/off.
+    ToggleSnap,
     /// Finish the path or spline being drawn.
     FinishDrawing,
     /// Esc outside drawing: back to the Select tool.
@@ -213,6 +223,8 @@ pub enum When {
     Selection,
     /// An agent is selected.
     AgentSelected,
+    /// The clipboard holds a copy.
+    Clipboard,
     /// There is something to undo.
     CanUndo,
     /// There is something to redo.
@@ -231,6 +243,7 @@ impl When {
             When::PathTool => app.tool == Tool::Path,
             When::Selection => app.selection.is_some(),
             When::AgentSelected => app.selected_agent().is_some(),
+            When::Clipboard => app.clipboard.is_some(),
             When::CanUndo => app.can_undo(),
             When::CanRedo => app.can_redo(),
             When::CanRevert => app.file.is_some() && app.dirty,
@@ -414,6 +427,46 @@ pub const COMMANDS: &[CommandSpec] = &[
         when: When::Selection,
     },
     CommandSpec {
+        id: CommandId::Copy,
+        name: "Copy",
+        help: "copy the selection (agents with their behaviours, paths, curves, targets, obstacles)",
+        keys: &[ctrl(Key::Letter('C'))],
+        menu: Some("Edit"),
+        when: When::Selection,
+    },
+    CommandSpec {
+        id: CommandId::Paste,
+        name: "Paste",
+        help: "paste the copy, offset (each paste a step further); names and colours made unique",
+        keys: &[ctrl(Key::Letter('V'))],
+        menu: Some("Edit"),
+        when: When::Clipboard,
+    },
+    CommandSpec {
+        id: CommandId::Duplicate,
+        name: "Duplicate",
+        help: "copy and paste the selection in one step",
+        keys: &[ctrl(Key::Letter('D'))],
+        menu: Some("Edit"),
+        when: When::Selection,
+    },
+    CommandSpec {
+        id: CommandId::SelectAll,
+        name: "Select all",
+        help: "select every agent, path, curve, target and obstacle",
+        keys: &[ctrl(Key::Letter('A'))],
+        menu: Some("Edit"),
+        when: When::Always,
+    },
+    CommandSpec {
+        id: CommandId::ToggleSnap,
+        name: "Snap to grid",
+        help: "grid snapping on or off: placing and dragging land on the grid",
+        keys: &[ctrl(Key::Letter('G'))],
+        menu: Some("View"),
+        when: When::Always,
+    },
+    CommandSpec {
         id: CommandId::FinishDrawing,
         name: "Finish drawing",
         help: "finish the path or spline being drawn; the next click starts a new one",
@@ -528,12 +581,17 @@ pub const COMMANDS: &[CommandSpec] = &[
 ];
 
 /// Mouse gestures (not commands, but listed with them in the help and the README).
-pub const MOUSE: [(&str, &str); 12] = [
+pub const MOUSE: [(&str, &str); 14] = [
     ("wheel", "zoom at the cursor (3D: move closer or farther)"),
     ("right or middle drag", "pan the top view"),
     ("right drag (3D)", "orbit the camera"),
     ("middle or Shift+right drag (3D)", "pan the 3D view"),
-    ("left click / drag (Select)", "select (hover highlights); drag moves what is under the cursor"),
+    ("left click / drag (Select)", "select (hover highlights); drag moves what is under the cursor (all of the selection when it is selected)"),
+    ("Shift+click (Select)", "add to the selection, or take out of it"),
+    (
+        "drag on empty space (Select; Shift adds)",
+        "rubber band: selects the agents, obstacles, targets and curve handles inside it, and paths wholly inside",
+    ),
     ("Shift+left drag (3D)", "lift or lower what is dragged"),
     (
         "Alt+drag or Ctrl+drag from an agent",
@@ -613,6 +671,11 @@ impl CommandId {
             CommandId::FitView => Command::FitView,
             CommandId::ToggleView => Command::ToggleView,
             CommandId::Delete => Command::DeleteSelection,
+            CommandId::Copy => Command::Copy,
+            CommandId::Paste => Command::Paste,
+            CommandId::Duplicate => Command::Duplicate,
+            CommandId::SelectAll => Command::SelectMany(super::select::everything(&app.world)),
+            CommandId::ToggleSnap => Command::ToggleSnap,
             CommandId::Follow => Command::ToggleFollow,
             CommandId::NextAgent => Command::CycleAgent { forward: true },
             CommandId::PreviousAgent => Command::CycleAgent { forward: false },

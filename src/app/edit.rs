@@ -19,7 +19,7 @@ pub use selection::{
 use glam::Vec3;
 
 use super::Selection;
-use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams};
+use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams, WanderParams};
 use crate::geometry::Curve;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
@@ -52,11 +52,13 @@ pub enum BehaviourKind {
     Pursuit,
     /// Evasion of another agent.
     Evade,
+    /// Wander from the agent's own seed.
+    Wander,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 10] = [
+    pub const ALL: [BehaviourKind; 11] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -67,6 +69,7 @@ impl BehaviourKind {
         BehaviourKind::Planner,
         BehaviourKind::Pursuit,
         BehaviourKind::Evade,
+        BehaviourKind::Wander,
     ];
 
     /// The scene-file name.
@@ -83,6 +86,7 @@ impl BehaviourKind {
             BehaviourKind::AvoidObstacles => "avoid_obstacles",
             BehaviourKind::Pursuit => "pursuit",
             BehaviourKind::Evade => "evade",
+            BehaviourKind::Wander => "wander",
         }
     }
 
@@ -100,6 +104,7 @@ impl BehaviourKind {
             Behaviour::AvoidObstacles { .. } => BehaviourKind::AvoidObstacles,
             Behaviour::Pursuit { .. } => BehaviourKind::Pursuit,
             Behaviour::Evade { .. } => BehaviourKind::Evade,
+            Behaviour::Wander { .. } => BehaviourKind::Wander,
         }
     }
 }
@@ -130,6 +135,9 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => {
             *agent < world.agents.len() && finite(params.max_prediction)
         }
+        Behaviour::Wander { params } => {
+            finite(params.radius) && finite(params.distance) && finite(params.jitter)
+        }
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -146,7 +154,8 @@ pub fn set_behaviour(world: &mut World, agent_idx: usize, behaviour: Behaviour) 
     let same_kind = BehaviourKind::of(&agent.behaviour) == BehaviourKind::of(&behaviour);
     let same_reference = agent.behaviour.path() == behaviour.path()
         && agent.behaviour.curve() == behaviour.curve()
-        && agent.behaviour.other_agent() == behaviour.other_agent();
+        && agent.behaviour.other_agent() == behaviour.other_agent()
+        && wander_seed(&agent.behaviour) == wander_seed(&behaviour);
     let planner_changed = matches!(
         (&agent.behaviour, &behaviour),
         (Behaviour::Planner { params: a }, Behaviour::Planner { params: b }) if a.waypoints != b.waypoints
@@ -173,6 +182,14 @@ pub fn set_behaviour(world: &mut World, agent_idx: usize, behaviour: Behaviour) 
                 state.t = nearest_parameter(&named.curve, agent.kinematics.position).unwrap_or(params.t0);
             }
         }
+    }
+}
+
+/// A wanderer's seed (a new seed starts its walk afresh).
+fn wander_seed(behaviour: &Behaviour) -> Option<u32> {
+    match behaviour {
+        Behaviour::Wander { params } => Some(params.seed),
+        _ => None,
     }
 }
 
@@ -259,6 +276,13 @@ pub fn default_behaviour(
             agent: other_agent.ok_or_else(|| need("agent"))?,
             params: PursuitParams::default(),
         },
+        // A different seed for each new wanderer, so that two placed agents fan out.
+        BehaviourKind::Wander => Behaviour::Wander {
+            params: WanderParams {
+                seed: u32::try_from(world.agents.len()).unwrap_or(0) % (1 << 24) + 1,
+                ..WanderParams::default()
+            },
+        },
     })
 }
 
@@ -319,7 +343,7 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
                 ("arrive".into(), Behaviour::Arrive { target, params: ArriveParams::default() }),
             ]
         }
-        Behaviour::AvoidObstacles { .. } => Vec::new(),
+        Behaviour::AvoidObstacles { .. } | Behaviour::Wander { .. } => Vec::new(),
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
             ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
             ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),

@@ -15,10 +15,12 @@ use crate::behaviours::{Kinematics, Limits};
 use crate::sim::{Agent, Behaviour, Rgb, World};
 
 pub mod camera;
+pub mod clipboard;
 pub mod commands;
 pub mod edit;
 pub mod history;
 pub mod planner_debug;
+pub mod select;
 pub mod timeline;
 pub mod tools;
 
@@ -27,6 +29,7 @@ pub use commands::{CommandId, FileCommand, Focus};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
+pub use select::Snap;
 pub use tools::{InputFrame, Key, MouseButton, Tool};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).
@@ -178,8 +181,27 @@ pub enum Command {
     SetTool(Tool),
     /// Change the selection.
     Select(Option<Selection>),
-    /// Delete what is selected (and agents that depend on it).
+    /// Select several things (the first is the primary; the rubber band).
+    SelectMany(Vec<Selection>),
+    /// Add this to the selection, or take it out when it is in (Shift+click).
+    ToggleSelected(Selection),
+    /// Delete what is selected (and agents that depend on it), in one undo step.
     DeleteSelection,
+    /// Move everything selected by this much, in one undo step (the inspector's Move by).
+    MoveSelection {
+        /// World units.
+        delta: Vec3,
+    },
+    /// Copy the selection to the editor's clipboard (as a scene fragment).
+    Copy,
+    /// Paste the clipboard, offset from the copy (each paste a step further), and select it.
+    Paste,
+    /// Copy and paste the selection in one step, leaving the clipboard as it was.
+    Duplicate,
+    /// Grid snapping on or off.
+    ToggleSnap,
+    /// The grid spacing for snapping, world units.
+    SetGridSize(f32),
     /// Undo the last edit.
     Undo,
     /// Redo the last undone edit.
@@ -373,6 +395,7 @@ impl Command {
 struct Snapshot {
     world: World,
     selection: Option<Selection>,
+    group: Vec<Selection>,
     /// Edits with the same key merge into this snapshot (slider drags).
     merge_key: Option<(usize, u8)>,
 }
@@ -394,8 +417,17 @@ pub struct App {
     pub time_scale: f32,
     /// The active tool.
     pub tool: Tool,
-    /// What is selected.
+    /// What is selected: the primary item when several are (see `select`).
     pub selection: Option<Selection>,
+    /// Everything selected when several things are, the primary among them (it counts only
+    /// while it holds [`App::selection`]; read it through [`App::selected`]).
+    pub group: Vec<Selection>,
+    /// Grid snapping for placing and dragging.
+    pub snap: Snap,
+    /// The last copy, as a scene fragment (JSON).
+    pub clipboard: Option<String>,
+    /// Pastes of the clipboard so far (each lands one offset further).
+    pub pastes: u32,
     /// What is under the mouse.
     pub hover: Option<Selection>,
     /// Display toggles.
@@ -446,6 +478,10 @@ impl App {
             time_scale: 1.0,
             tool: Tool::Select,
             selection: None,
+            group: Vec::new(),
+            snap: Snap::default(),
+            clipboard: None,
+            pastes: 0,
             hover: None,
             display: Display::default(),
             camera: Camera::default(),
@@ -583,7 +619,12 @@ impl App {
         if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
             return;
         }
-        self.undo.push(Snapshot { world: self.world.clone(), selection: self.selection, merge_key });
+        self.undo.push(Snapshot {
+            world: self.world.clone(),
+            selection: self.selection,
+            group: self.group.clone(),
+            merge_key,
+        });
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
@@ -592,6 +633,8 @@ impl App {
     fn restore(&mut self, snapshot: Snapshot) {
         self.world = snapshot.world;
         self.selection = snapshot.selection.filter(|s| edit::selection_exists(&self.world, *s));
+        self.group = snapshot.group;
+        self.group.retain(|s| edit::selection_exists(&self.world, *s));
         self.hover = None;
         self.tool_state = tools::ToolState::default();
         self.world.set_gizmos_enabled(true);
@@ -612,10 +655,19 @@ impl App {
         }
     }
 
+    fn snapshot_now(&self) -> Snapshot {
+        Snapshot {
+            world: self.world.clone(),
+            selection: self.selection,
+            group: self.group.clone(),
+            merge_key: None,
+        }
+    }
+
     /// Undoes the last edit.
     pub fn undo(&mut self) {
         if let Some(snapshot) = self.undo.pop() {
-            let current = Snapshot { world: self.world.clone(), selection: self.selection, merge_key: None };
+            let current = self.snapshot_now();
             self.redo.push(current);
             self.restore(snapshot);
             self.info("undone");
@@ -625,7 +677,7 @@ impl App {
     /// Redoes the last undone edit.
     pub fn redo(&mut self) {
         if let Some(snapshot) = self.redo.pop() {
-            let current = Snapshot { world: self.world.clone(), selection: self.selection, merge_key: None };
+            let current = self.snapshot_now();
             self.undo.push(current);
             self.restore(snapshot);
             self.info("redone");
@@ -839,19 +891,27 @@ impl App {
             }
             Command::Select(selection) => {
                 self.selection = selection.filter(|s| edit::selection_exists(&self.world, *s));
+                self.group.clear();
             }
-            Command::DeleteSelection => {
-                if let Some(selection) = self.selection {
-                    self.checkpoint(None);
-                    let note = edit::delete(&mut self.world, selection);
-                    // Indices may have shifted: the recorded plan no longer names its agent safely.
-                    self.planner_debug = None;
-                    self.selection = None;
-                    self.hover = None;
-                    self.trails.resize(self.world.agents.len());
-                    self.previous_positions =
-                        self.world.agents.iter().map(|a| a.kinematics.position).collect();
-                    self.info(note);
+            Command::SelectMany(items) => self.select_many(items),
+            Command::ToggleSelected(item) => self.toggle_selected(item),
+            Command::DeleteSelection => self.delete_selection(),
+            Command::MoveSelection { delta } => self.move_selection_by(delta),
+            Command::Copy => self.copy_selection(),
+            Command::Paste => self.paste_clipboard(),
+            Command::Duplicate => self.duplicate_selection(),
+            Command::ToggleSnap => {
+                self.snap.on = !self.snap.on;
+                self.info(if self.snap.on {
+                    format!("placing and dragging snap to a {} grid", self.snap.size)
+                } else {
+                    "snapping off".to_string()
+                });
+            }
+            Command::SetGridSize(size) => {
+                if size.is_finite() {
+                    self.snap.size =
+                        size.clamp(*select::GRID_SIZE_RANGE.start(), *select::GRID_SIZE_RANGE.end());
                 }
             }
             Command::Undo => self.undo(),

@@ -467,6 +467,7 @@ fn every_command_of_the_table_resolves_from_its_own_keys() {
     for spec in COMMANDS {
         // Put the app in a state where the row is allowed.
         app.selection = Some(Selection::Agent(0));
+        app.clipboard = Some(String::new());
         app.tool = if spec.id == CommandId::NewPath { Tool::Path } else { Tool::Select };
         app.tool_state.pending_path_point = (spec.id == CommandId::FinishDrawing).then_some(Vec3::ZERO);
         app.planner_debug = None;

@@ -227,7 +227,23 @@ pub struct Drag {
     pub pressed_at: Vec2,
     /// Whether the undo snapshot was taken (on the first movement).
     pub checkpointed: bool,
+    /// The whole selection moves with it (it was pressed while part of a group).
+    pub group: bool,
 }
+
+/// A rubber band being dragged on empty space with the Select tool, in screen pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RubberBand {
+    /// Where the press was.
+    pub from: Vec2,
+    /// Where the mouse is.
+    pub to: Vec2,
+    /// Shift was held: what is inside is added to the selection.
+    pub additive: bool,
+}
+
+/// Pixels a press must move before it becomes a rubber band (less is a click on empty space).
+pub const RUBBER_BAND_MIN_PX: f32 = 4.0;
 
 /// Tool state between frames.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -248,6 +264,8 @@ pub struct ToolState {
     pub view_drag: Option<Vec2>,
     /// A push being aimed (Alt or Ctrl + drag from an agent).
     pub push: Option<PushDrag>,
+    /// A rubber band being dragged.
+    pub rubber_band: Option<RubberBand>,
 }
 
 /// A push being aimed: the arrow runs from the agent to `to`; on release the agent's velocity
@@ -346,7 +364,24 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
         edit::pick(&app.world, &app.camera, input.mouse, PICK_TOLERANCE_PX)
     };
     let height = app.selection.and_then(|s| edit::selection_position(&app.world, s)).map_or(0.0, |p| p.z);
-    let Some(mouse_world) = app.camera.pick_point(input.mouse, 0.0) else { return };
+    // Placing snaps to the grid when snapping is on.
+    let Some(mouse_world) = app.camera.pick_point(input.mouse, 0.0).map(|p| app.snapped(p)) else { return };
+
+    if let Some(mut band) = app.tool_state.rubber_band {
+        band.to = input.mouse;
+        if left_released || !left_down {
+            app.tool_state.rubber_band = None;
+            if band.from.distance(band.to) >= RUBBER_BAND_MIN_PX {
+                let inside = super::select::select_in_box(&app.world, &app.camera, band.from, band.to);
+                let mut items = if band.additive { app.selected() } else { Vec::new() };
+                items.extend(inside);
+                app.apply(Command::SelectMany(items));
+            }
+        } else {
+            app.tool_state.rubber_band = Some(band);
+        }
+        return;
+    }
 
     // A push being aimed follows the mouse on the agent's height and fires on release.
     if let Some(mut push) = app.tool_state.push {
@@ -389,9 +424,21 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
                     current + Vec3::Z * lift
                 } else {
                     let on_plane = app.camera.pick_point(input.mouse, height).unwrap_or(mouse_world);
-                    on_plane + drag.grab_offset
+                    // The dragged handle lands on the grid; the rest of a group keeps its offsets.
+                    app.snapped(on_plane + drag.grab_offset)
                 };
-                edit::move_selection(&mut app.world, drag.selection, target);
+                if drag.group {
+                    let items = app.selected();
+                    if let Some(at) = edit::selection_position(&app.world, drag.selection) {
+                        super::select::move_many(&mut app.world, &items, target - at);
+                    }
+                } else {
+                    edit::move_selection(&mut app.world, drag.selection, target);
+                }
+            }
+            if left_released && drag.group && !drag.checkpointed {
+                // A click (no movement) on a member of a group selects just it.
+                app.apply(Command::Select(Some(drag.selection)));
             }
             app.tool_state.drag = if left_released { None } else { Some(drag) };
         } else {
@@ -404,14 +451,38 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
         Tool::Select => {
             if left_pressed {
                 let picked = app.hover;
-                app.selection = picked;
                 match picked {
                     Some(Selection::Agent(agent)) if input.alt || input.ctrl => {
+                        app.apply(Command::Select(picked));
                         let from = app.world.agents.get(agent).map_or(mouse_world, |a| a.kinematics.position);
                         app.tool_state.push = Some(PushDrag { agent, to: from });
                     }
-                    Some(selection) => start_drag(app, selection, input, height),
-                    None => {}
+                    Some(selection) if input.shift && app.camera.mode == ViewMode::Top => {
+                        app.apply(Command::ToggleSelected(selection));
+                    }
+                    Some(selection) if app.selection_count() > 1 && app.is_selected(selection) => {
+                        // Pressing a member of the group grabs the whole group; it becomes the
+                        // primary so the inspector and the drag follow it.
+                        let mut items = app.selected();
+                        items.retain(|s| *s != selection);
+                        items.insert(0, selection);
+                        app.apply(Command::SelectMany(items));
+                        start_drag(app, selection, input, height);
+                        if let Some(drag) = app.tool_state.drag.as_mut() {
+                            drag.group = true;
+                        }
+                    }
+                    Some(selection) => {
+                        app.apply(Command::Select(Some(selection)));
+                        start_drag(app, selection, input, height);
+                    }
+                    None => {
+                        if !input.shift {
+                            app.apply(Command::Select(None));
+                        }
+                        app.tool_state.rubber_band =
+                            Some(RubberBand { from: input.mouse, to: input.mouse, additive: input.shift });
+                    }
                 }
             }
         }
@@ -442,7 +513,8 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
                     // With a planner ship (or one of its waypoints) selected the click appends a
                     // waypoint on the plane at the selected ship's or waypoint's height.
                     Some(agent) => {
-                        let at = app.camera.pick_point(input.mouse, height).unwrap_or(mouse_world);
+                        let at =
+                            app.snapped(app.camera.pick_point(input.mouse, height).unwrap_or(mouse_world));
                         app.apply(Command::AddWaypoint { agent, position: at });
                     }
                     None => app.apply(Command::AddTarget { position: mouse_world }),
@@ -491,6 +563,7 @@ fn start_drag(app: &mut App, selection: Selection, input: &InputFrame, height: f
         grab_offset: handle - on_plane,
         pressed_at: input.mouse,
         checkpointed: false,
+        group: false,
     });
 }
 

@@ -78,6 +78,7 @@ pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
 pub use predictive::{PredictiveParams, PredictiveState};
 pub use projected::{ProjectedParams, ProjectedState};
 pub use pursuit::PursuitParams;
+pub use wander::{WanderParams, WanderState};
 pub use waypoints::{WaypointsParams, WaypointsState};
 
 /// Position, velocity and heading of an agent: what a behaviour reads.

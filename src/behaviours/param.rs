@@ -126,7 +126,7 @@ impl Param {
 pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
     use super::{
         ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams,
-        PursuitParams, WaypointsParams,
+        PursuitParams, WanderParams, WaypointsParams,
     };
     vec![
         ("agent", Limits::PARAMS),
@@ -139,6 +139,7 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("planner", crate::planner::PlannerParams::PARAMS),
         ("pursuit", PursuitParams::PARAMS),
         ("evade", PursuitParams::PARAMS),
+        ("wander", WanderParams::PARAMS),
     ]
 }
 

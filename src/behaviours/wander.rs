@@ -39,6 +39,9 @@ pub struct WanderParams {
     pub distance: f32,
     /// How fast the target moves on the circle (world units per second, typically 50–400).
     pub jitter: f32,
+    /// The agent's own seed for its generator (any whole number 0–16,777,215): the same seed
+    /// walks the same way, so agents with different seeds fan out.
+    pub seed: u32,
 }
 
 /// Radius of the wander circle.
@@ -75,14 +78,39 @@ pub const JITTER: Param = Param {
     help: "Largest random displacement of the target per second, per axis.",
 };
 
+/// The per-agent seed (a count: exact in f32 up to 2^24 − 1, like the planner's `fire_seed`).
+pub const SEED: Param = Param {
+    kind: crate::behaviours::param::ParamKind::Int,
+    key: "seed",
+    label: "seed",
+    unit: "",
+    min: 0.0,
+    max: 16_777_215.0,
+    default: 1.0,
+    help: "The agent's own random seed: the same seed wanders the same way, bit for bit.",
+};
+
 impl WanderParams {
+    /// Declaration of `radius`.
+    pub const RADIUS: Param = RADIUS;
+    /// Declaration of `distance`.
+    pub const DISTANCE: Param = DISTANCE;
+    /// Declaration of `jitter`.
+    pub const JITTER: Param = JITTER;
+    /// Declaration of `seed`.
+    pub const SEED: Param = SEED;
     /// The declarations of the fields, in field order.
-    pub const PARAMS: &'static [Param] = &[RADIUS, DISTANCE, JITTER];
+    pub const PARAMS: &'static [Param] = &[RADIUS, DISTANCE, JITTER, SEED];
 }
 
 impl Default for WanderParams {
     fn default() -> Self {
-        WanderParams { radius: RADIUS.default, distance: DISTANCE.default, jitter: JITTER.default }
+        WanderParams {
+            radius: RADIUS.default,
+            distance: DISTANCE.default,
+            jitter: JITTER.default,
+            seed: SEED.default_u32(),
+        }
     }
 }
 
@@ -256,7 +284,7 @@ mod tests {
             radius in 0.0f32..1000.0, distance in 0.0f32..1000.0, jitter in 0.0f32..10_000.0, dt in 0.0f32..1.0,
         ) {
             let mut state = WanderState::new(seed);
-            let p = WanderParams { radius, distance, jitter };
+            let p = WanderParams { radius, distance, jitter, seed: 0 };
             for _ in 0..5 {
                 let s = wander(&k, &limits, &mut state, &p, dt, &mut Gizmos::recording());
                 prop_assert!(testing::within_acceleration(s, &limits));

@@ -126,9 +126,20 @@ pub(crate) fn nice_grid_step(zoom: f32) -> f32 {
     magnitude * 10.0
 }
 
+/// With snapping on, the grid shows the snapping spacing (a multiple of it when the lines would
+/// be closer than a few pixels), so what is placed visibly lands on lines.
+fn snap_grid_step(size: f32, zoom: f32) -> f32 {
+    let mut step = size.max(1e-3);
+    while step * zoom < 8.0 && step.is_finite() {
+        step *= 5.0;
+    }
+    step
+}
+
 fn draw_grid(app: &App) {
     let camera = &app.camera;
-    let step = nice_grid_step(camera.zoom);
+    let step =
+        if app.snap.on { snap_grid_step(app.snap.size, camera.zoom) } else { nice_grid_step(camera.zoom) };
     let top_left = camera.screen_to_world(Vec2::ZERO);
     let bottom_right = camera.screen_to_world(camera.screen);
     let (x0, x1) = (top_left.x.min(bottom_right.x), top_left.x.max(bottom_right.x));
@@ -153,10 +164,6 @@ fn draw_grid(app: &App) {
         draw_line(0.0, sy, camera.screen.x, sy, 1.0, color);
         y += step;
     }
-}
-
-fn selected_path(app: &App) -> Option<usize> {
-    app.selection.and_then(Selection::path)
 }
 
 /// Most points of one path drawn in a frame: a path of millions of points (a 50 MB scene) is
@@ -223,7 +230,7 @@ fn draw_paths(app: &App, labels: &mut Labels) {
         }
     }
     for ((path_idx, path), points) in app.world.paths.iter().enumerate().zip(&drawn) {
-        let selected = selected_path(app) == Some(path_idx);
+        let selected = app.path_selected(path_idx);
         let hovered = app.hover.and_then(Selection::path) == Some(path_idx);
         let color = if selected {
             style::SELECTED
@@ -265,9 +272,9 @@ fn draw_paths(app: &App, labels: &mut Labels) {
         let closing = usize::from(path.polyline.is_closed() && points.len() > 1);
         for &(point_idx, s) in points.iter().take(points.len() - closing) {
             let this = Selection::PathPoint { path: path_idx, point: point_idx };
-            let size = if app.selection == Some(this) { 5.0 } else { 3.0 };
+            let size = if app.is_selected(this) { 5.0 } else { 3.0 };
             let point_color =
-                if app.selection == Some(this) || app.hover == Some(this) { style::SELECTED } else { color };
+                if app.is_selected(this) || app.hover == Some(this) { style::SELECTED } else { color };
             draw_rectangle(s.x - size, s.y - size, size * 2.0, size * 2.0, point_color);
             if point_idx == 0 {
                 draw_circle_lines(s.x, s.y, 7.0, 1.5, color);
@@ -287,7 +294,7 @@ pub fn curve_samples(curve: &crate::geometry::Curve, n: usize) -> Vec<glam::Vec3
 
 fn draw_curves(app: &App, labels: &mut Labels) {
     for (idx, named) in app.world.curves.iter().enumerate() {
-        let selected = app.selection == Some(Selection::Curve(idx));
+        let selected = app.is_selected(Selection::Curve(idx));
         let color = if selected {
             style::SELECTED
         } else if app.hover == Some(Selection::Curve(idx)) {
@@ -313,7 +320,7 @@ fn draw_obstacles(app: &App) {
         let r = obstacle.radius * zoom;
         draw_circle(s.x, s.y, r, style::OBSTACLE);
         let this = Selection::Obstacle(idx);
-        let (edge, width) = if app.selection == Some(this) {
+        let (edge, width) = if app.is_selected(this) {
             (style::SELECTED, 3.0)
         } else if app.hover == Some(this) {
             (style::HOVER, 2.5)
@@ -339,7 +346,7 @@ fn draw_targets(app: &App, labels: &mut Labels) {
     for (idx, target) in app.world.targets.iter().enumerate() {
         let s = to_screen(app, target.position);
         let this = Selection::Target(idx);
-        let color = if app.selection == Some(this) {
+        let color = if app.is_selected(this) {
             style::SELECTED
         } else if app.hover == Some(this) {
             style::HOVER
@@ -502,7 +509,7 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     batch.triangle(tip, left, notch, fill);
     batch.triangle(tip, notch, right, fill);
     let this = Selection::Agent(idx);
-    let (edge, width) = if app.selection == Some(this) {
+    let (edge, width) = if app.is_selected(this) {
         (style::SELECTED, 2.5)
     } else if app.hover == Some(this) {
         (style::HOVER, 2.0)
@@ -533,8 +540,7 @@ fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
         for (i, &w) in params.waypoints.iter().enumerate() {
             let s = to_screen(app, w);
             let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
-            let edge =
-                if app.selection == Some(this) || app.hover == Some(this) { style::SELECTED } else { color };
+            let edge = if app.is_selected(this) || app.hover == Some(this) { style::SELECTED } else { color };
             draw_poly(s.x, s.y, 4, 7.0, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
             draw_poly_outline(s, 7.0, edge);
             labels.add(&waypoint_label(w, i), s, 7.0, 16, edge);
@@ -624,7 +630,7 @@ pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
     let mut labels = Labels::new();
     agent_labels(app, &mut labels);
-    if app.display.grid {
+    if app.display.grid || app.snap.on {
         draw_grid(app);
     }
     draw_paths(app, &mut labels);
@@ -644,5 +650,18 @@ pub fn draw_top(app: &App) {
     agents.flush();
     draw_tool_preview(app);
     draw_push_preview(app, &mut labels);
+    draw_rubber_band(app);
     labels.draw();
+}
+
+/// The rubber band of a box selection (screen space, so the same in both views).
+pub(crate) fn draw_rubber_band(app: &App) {
+    let Some(band) = app.tool_state.rubber_band else { return };
+    let (min, max) = (band.from.min(band.to), band.from.max(band.to));
+    let size = max - min;
+    if size.x.max(size.y) < crate::app::tools::RUBBER_BAND_MIN_PX {
+        return;
+    }
+    draw_rectangle(min.x, min.y, size.x, size.y, style::RUBBER_BAND_FILL);
+    macroquad::shapes::draw_rectangle_lines(min.x, min.y, size.x, size.y, 1.5, style::SELECTED);
 }

@@ -422,15 +422,14 @@ pub fn draw_orbit(app: &App) {
         }
     }
     for (idx, path) in app.world.paths.iter().enumerate() {
-        let color =
-            if app.selection.and_then(Selection::path) == Some(idx) { style::SELECTED } else { style::PATH };
+        let color = if app.path_selected(idx) { style::SELECTED } else { style::PATH };
         for segment in 0..path.polyline.segment_count() {
             let (a, b) = path.polyline.segment(segment);
             thick_line(camera, a, b, 2.0, color);
         }
     }
     for (idx, named) in app.world.curves.iter().enumerate() {
-        let color = if app.selection == Some(Selection::Curve(idx)) { style::SELECTED } else { style::CURVE };
+        let color = if app.is_selected(Selection::Curve(idx)) { style::SELECTED } else { style::CURVE };
         let samples = curve_samples(&named.curve, 360);
         for pair in samples.windows(2) {
             thick_line(camera, pair[0], pair[1], 2.0, color);
@@ -442,7 +441,7 @@ pub fn draw_orbit(app: &App) {
     }
     for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
         let this = Selection::Obstacle(idx);
-        let color = if app.selection == Some(this) {
+        let color = if app.is_selected(this) {
             style::SELECTED
         } else if app.hover == Some(this) {
             style::HOVER
@@ -458,8 +457,7 @@ pub fn draw_orbit(app: &App) {
         }
     }
     for (idx, target) in app.world.targets.iter().enumerate() {
-        let color =
-            if app.selection == Some(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
+        let color = if app.is_selected(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
         draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_pixel(camera, target.position), color, 6, 8));
         drop_line(target.position, style::GRID_MAJOR, focus_upp);
     }
@@ -469,7 +467,7 @@ pub fn draw_orbit(app: &App) {
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (i, &w) in params.waypoints.iter().enumerate() {
                 let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
-                let color = if app.selection == Some(this) || app.hover == Some(this) {
+                let color = if app.is_selected(this) || app.hover == Some(this) {
                     style::SELECTED
                 } else {
                     style::agent_color(agent.color, 1.0)
@@ -489,7 +487,7 @@ pub fn draw_orbit(app: &App) {
         // At least a few pixels long, so a small ship stays visible from afar.
         let size = agent.limits.radius.max(6.0 * units_per_pixel(camera, position));
         let this = Selection::Agent(agent_idx);
-        let color = if app.selection == Some(this) {
+        let color = if app.is_selected(this) {
             style::SELECTED
         } else if app.hover == Some(this) {
             style::HOVER
@@ -580,5 +578,6 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
             labels.add(&format!("push {change:.0} units/s"), s, 8.0, 16, color);
         }
     }
+    super::draw_rubber_band(app);
     labels.draw();
 }

@@ -35,6 +35,8 @@ pub const TARGET: Color = rgba(0xc0, 0x39, 0x2b, 1.0);
 pub const TEXT: Color = rgba(0x22, 0x22, 0x22, 1.0);
 /// Selection highlight.
 pub const SELECTED: Color = rgba(0xff, 0x8c, 0x00, 1.0);
+/// The inside of a box selection's rubber band.
+pub const RUBBER_BAND_FILL: Color = rgba(0xff, 0x8c, 0x00, 0.12);
 /// Hover highlight.
 pub const HOVER: Color = rgba(0xff, 0xb3, 0x47, 0.8);
 /// Previews of what a tool is about to make.

@@ -20,12 +20,12 @@ use super::format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec,
     CurveSpec, EllipseSpec, EntrySpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
     ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec,
-    SceneFile, SceneVec, SplineSpec, TargetSpec, WaypointsSpec, FORMAT_VERSION,
+    SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, FORMAT_VERSION,
 };
 use super::validate::validate_scene;
 use crate::behaviours::{
     ArriveParams, AvoidParams, Kinematics, Limits, ParametricParams, PredictiveParams, ProjectedParams,
-    PursuitParams, WaypointsParams,
+    PursuitParams, WanderParams, WaypointsParams,
 };
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
@@ -273,6 +273,9 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
             agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
             params: PursuitParams { max_prediction: s.max_prediction },
         },
+        BehaviourSpec::Wander(s) => Behaviour::Wander {
+            params: WanderParams { radius: s.radius, distance: s.distance, jitter: s.jitter, seed: s.seed },
+        },
         BehaviourSpec::Planner(s) => Behaviour::Planner {
             params: PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
@@ -480,6 +483,10 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
             agent: agent_name(*agent),
             max_prediction: params.max_prediction,
         }),
+        Behaviour::Wander { params } => {
+            let WanderParams { radius, distance, jitter, seed } = *params;
+            BehaviourSpec::Wander(WanderSpec { radius, distance, jitter, seed })
+        }
     }
 }
 

@@ -524,10 +524,12 @@ pub enum BehaviourSpec {
     Pursuit(PursuitSpec),
     /// `evade`.
     Evade(PursuitSpec),
+    /// `wander`.
+    Wander(WanderSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 11] = [
+pub const BEHAVIOUR_TYPES: [&str; 12] = [
     "seek",
     "flee",
     "arrive",
@@ -539,7 +541,26 @@ pub const BEHAVIOUR_TYPES: [&str; 11] = [
     "avoid_obstacles",
     "pursuit",
     "evade",
+    "wander",
 ];
+
+/// `wander`: Reynolds' jittered circle, from the agent's own seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WanderSpec {
+    /// Radius of the wander circle, world units.
+    #[serde(default = "default_wander_radius")]
+    pub radius: f32,
+    /// Distance of the circle ahead of the agent, world units.
+    #[serde(default = "default_wander_distance")]
+    pub distance: f32,
+    /// Jitter rate, world units per second.
+    #[serde(default = "default_wander_jitter")]
+    pub jitter: f32,
+    /// The agent's seed (0–16,777,215).
+    #[serde(default = "default_wander_seed")]
+    pub seed: u32,
+}
 
 /// `pursuit` and `evade`: the other agent, by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -740,6 +761,7 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "planner" => BehaviourSpec::Planner(variant(fields)?),
         "pursuit" => BehaviourSpec::Pursuit(variant(fields)?),
         "evade" => BehaviourSpec::Evade(variant(fields)?),
+        "wander" => BehaviourSpec::Wander(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -846,6 +868,10 @@ defaults! {
     default_fire_strength: f32 = PlannerParams::default().fire_strength;
     default_fire_seed: u64 = PlannerParams::default().fire_seed;
     default_max_prediction: f32 = crate::behaviours::PursuitParams::default().max_prediction;
+    default_wander_radius: f32 = crate::behaviours::WanderParams::default().radius;
+    default_wander_distance: f32 = crate::behaviours::WanderParams::default().distance;
+    default_wander_jitter: f32 = crate::behaviours::WanderParams::default().jitter;
+    default_wander_seed: u32 = crate::behaviours::WanderParams::default().seed;
 }
 
 #[cfg(test)]
@@ -928,7 +954,7 @@ mod tests {
         assert_eq!(
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
-             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`"
+             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`"
         );
     }
 

@@ -81,7 +81,8 @@ pub use format::{
     BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec,
     ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec,
     PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec, RelativeIssue, SceneFile, SceneVec,
-    SplineSpec, TargetSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
+    SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION,
+    READABLE_VERSIONS,
 };
 pub use io::{
     escape_controls, io_reason, load_scene, load_scene_with_progress, parse_scene, parse_scene_bytes,

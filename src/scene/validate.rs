@@ -14,7 +14,7 @@ use super::format::{
 use crate::behaviours::param::Param;
 use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, PursuitParams,
-    WaypointsParams,
+    WanderParams, WaypointsParams,
 };
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
@@ -320,6 +320,12 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
         BehaviourSpec::Pursuit(spec) | BehaviourSpec::Evade(spec) => {
             refs.other_agent(at("agent"), &spec.agent)?;
             param(&at("max_prediction"), &PursuitParams::MAX_PREDICTION, spec.max_prediction)
+        }
+        BehaviourSpec::Wander(spec) => {
+            param(&at("radius"), &WanderParams::RADIUS, spec.radius)?;
+            param(&at("distance"), &WanderParams::DISTANCE, spec.distance)?;
+            param(&at("jitter"), &WanderParams::JITTER, spec.jitter)?;
+            param(&at("seed"), &WanderParams::SEED, spec.seed as f32)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;

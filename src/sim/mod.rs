@@ -22,7 +22,7 @@
 use glam::Vec3;
 
 use crate::behaviours::{
-    self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, waypoints,
+    self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
     AvoidParams, Gizmos, Kinematics, Limits, Steering,
 };
 use crate::geometry::{Curve, Polyline, Sphere};
@@ -37,7 +37,7 @@ pub use mix::{Combine, Entry, Mix, Slot};
 
 pub use crate::behaviours::{
     ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,
-    ProjectedState, PursuitParams, WaypointsParams, WaypointsState,
+    ProjectedState, PursuitParams, WanderParams, WanderState, WaypointsParams, WaypointsState,
 };
 pub use crate::planner::{PlannerParams, ShipState};
 
@@ -189,6 +189,11 @@ pub enum Behaviour {
         /// The cap on the prediction time (the same declaration as pursuit's).
         params: PursuitParams,
     },
+    /// Wander (Reynolds): a target jittered on a circle ahead, from the agent's own seed.
+    Wander {
+        /// Circle radius and distance, jitter rate, seed.
+        params: WanderParams,
+    },
 }
 
 impl Behaviour {
@@ -206,6 +211,7 @@ impl Behaviour {
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
             Behaviour::Pursuit { .. } => "pursuit",
             Behaviour::Evade { .. } => "evade",
+            Behaviour::Wander { .. } => "wander",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -220,7 +226,8 @@ impl Behaviour {
             | Behaviour::Projected { .. }
             | Behaviour::Predictive { .. }
             | Behaviour::Planner { .. }
-            | Behaviour::AvoidObstacles { .. } => false,
+            | Behaviour::AvoidObstacles { .. }
+            | Behaviour::Wander { .. } => false,
             Behaviour::Pursuit { .. } | Behaviour::Evade { .. } => true,
         }
     }
@@ -284,6 +291,8 @@ pub enum BehaviourState {
     Predictive(PredictiveState),
     /// The ship's plan and counters.
     Planner(Box<ShipState>),
+    /// Wander's generator and target on its circle.
+    Wander(WanderState),
 }
 
 impl BehaviourState {
@@ -303,6 +312,7 @@ impl BehaviourState {
             Behaviour::Projected { .. } => BehaviourState::Projected(ProjectedState::default()),
             Behaviour::Predictive { .. } => BehaviourState::Predictive(PredictiveState::default()),
             Behaviour::Planner { params } => BehaviourState::Planner(Box::new(ShipState::new(params))),
+            Behaviour::Wander { params } => BehaviourState::Wander(WanderState::new(u64::from(params.seed))),
         }
     }
 }
@@ -384,7 +394,7 @@ impl Agent {
     /// planner waypoints reached).
     pub fn is_finished(&self) -> bool {
         match &self.state {
-            BehaviourState::Stateless => false,
+            BehaviourState::Stateless | BehaviourState::Wander(_) => false,
             BehaviourState::Parametric(s) => s.finished,
             BehaviourState::Waypoints(s) => s.finished,
             BehaviourState::Projected(s) => s.finished,
@@ -743,6 +753,9 @@ fn behaviour_steering(
             Some(other) => evade::evade(k, limits, other, params, gizmos),
             None => brake(k, limits),
         },
+        (Behaviour::Wander { params }, BehaviourState::Wander(state)) => {
+            wander::wander(k, limits, state, params, ctx.dt, gizmos)
+        }
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.
         (behaviour, state) => {

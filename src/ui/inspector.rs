@@ -17,6 +17,9 @@ use super::{curve_editor, trim_line_breaks, UiState, ERROR_RED};
 
 /// Draws the inspector of the current selection; returns the edits.
 pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Command> {
+    if app.selection_count() > 1 {
+        return super::group::group_inspector(ui, app, state);
+    }
     match app.selection {
         None => {
             ui.heading("Inspector");

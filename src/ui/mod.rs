@@ -28,6 +28,7 @@ pub mod curve_editor;
 pub mod dialogs;
 pub mod display;
 pub mod file_dialog;
+pub mod group;
 pub mod help;
 pub mod inspector;
 pub mod loading;

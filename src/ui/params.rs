@@ -9,7 +9,7 @@
 
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
-use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams};
+use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams, WanderParams};
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -176,6 +176,15 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
             let PursuitParams { max_prediction } = *params;
             vec![row(&PursuitParams::MAX_PREDICTION, ParamValue::Float(max_prediction))]
         }
+        Behaviour::Wander { params } => {
+            let WanderParams { radius, distance, jitter, seed } = *params;
+            vec![
+                row(&WanderParams::RADIUS, ParamValue::Float(radius)),
+                row(&WanderParams::DISTANCE, ParamValue::Float(distance)),
+                row(&WanderParams::JITTER, ParamValue::Float(jitter)),
+                row(&WanderParams::SEED, ParamValue::Int(seed)),
+            ]
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -292,6 +301,16 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::Wander { params } => {
+            let WanderParams { radius, distance, jitter, seed } = params;
+            match (key, value) {
+                ("radius", _) => set_f32(radius, value)?,
+                ("distance", _) => set_f32(distance, value)?,
+                ("jitter", _) => set_f32(jitter, value)?,
+                ("seed", ParamValue::Int(n)) => *seed = n,
+                _ => return None,
+            }
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -342,7 +361,7 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
             *path = reference;
         }
         Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => *agent = reference,
-        Behaviour::Planner { .. } | Behaviour::AvoidObstacles { .. } => {}
+        Behaviour::Planner { .. } | Behaviour::AvoidObstacles { .. } | Behaviour::Wander { .. } => {}
     }
     changed
 }

@@ -20,7 +20,7 @@ pub fn toolbar(
     egui::menu::bar(ui, |ui| {
         file_menu(ui, app, state, examples, out);
         edit_menu(ui, app, out);
-        view_menu(ui, state);
+        view_menu(ui, app, state, out);
         ui.separator();
         ui.label(egui::RichText::new(app.title()).weak());
     });
@@ -158,6 +158,16 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
             out.commands.push(Command::Compare { agent });
         }
     }
+    let mut snap = app.snap.on;
+    let snap_box = ui.checkbox(&mut snap, "Snap").on_hover_text(format!(
+        "Placing and dragging land on a {} grid ({}; the size is in the View menu)",
+        app.snap.size,
+        commands::keys_label(CommandId::ToggleSnap)
+    ));
+    state.record_rect("snap", snap_box.rect);
+    if snap_box.changed() {
+        out.commands.push(Command::ToggleSnap);
+    }
     let help = ui
         .selectable_label(state.help_open, "?")
         .on_hover_text(format!("Keys and mouse ({})", commands::keys_label(CommandId::Help)));
@@ -242,8 +252,16 @@ fn file_menu(
 
 fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
     ui.menu_button("Edit", |ui| {
-        for id in [CommandId::Undo, CommandId::Redo, CommandId::Delete] {
-            if id == CommandId::Delete {
+        for id in [
+            CommandId::Undo,
+            CommandId::Redo,
+            CommandId::Copy,
+            CommandId::Paste,
+            CommandId::Duplicate,
+            CommandId::Delete,
+            CommandId::SelectAll,
+        ] {
+            if matches!(id, CommandId::Copy | CommandId::Delete) {
                 ui.separator();
             }
             if menu_item(ui, app, id) {
@@ -260,8 +278,16 @@ fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
     });
 }
 
-fn view_menu(ui: &mut egui::Ui, state: &mut UiState) {
+fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
     ui.menu_button("View", |ui| {
+        let mut snap = app.snap.on;
+        let toggle =
+            ui.checkbox(&mut snap, format!("Snap to grid ({})", commands::shortcut(CommandId::ToggleSnap)));
+        if toggle.changed() {
+            out.commands.push(Command::ToggleSnap);
+        }
+        grid_size(ui, app, out);
+        ui.separator();
         ui.checkbox(&mut state.panels.scene, "Agents and inspector");
         ui.checkbox(&mut state.panels.display, "Display toggles");
         ui.checkbox(&mut state.panels.metrics, "Metrics");
@@ -273,6 +299,21 @@ fn view_menu(ui: &mut egui::Ui, state: &mut UiState) {
             ui.add(egui::Slider::new(&mut state.ui_scale, 0.5..=3.0).max_decimals(2).suffix("×"))
                 .on_hover_text("Size of the panels and text (for high-resolution screens)");
         });
+    });
+}
+
+/// The grid spacing for snapping.
+fn grid_size(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
+    ui.horizontal(|ui| {
+        ui.label("Grid size");
+        let mut size = app.snap.size;
+        let range = crate::app::select::GRID_SIZE_RANGE;
+        let slider = ui
+            .add(egui::Slider::new(&mut size, range).logarithmic(true).suffix(" units").max_decimals(1))
+            .on_hover_text("Spacing of the snapping grid, world units (not saved in the scene)");
+        if slider.changed() && size.is_finite() && size != app.snap.size {
+            out.commands.push(Command::SetGridSize(size));
+        }
     });
 }
 

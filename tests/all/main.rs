@@ -39,4 +39,5 @@ mod ui_commands;
 mod ui_logic;
 mod ui_panels;
 mod ui_scenes;
+mod ui_select;
 mod ui_support;

@@ -79,6 +79,8 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "path_radius",
         "iteration_limit",
         "max_prediction",
+        "jitter",
+        "seed",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -95,6 +97,7 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::ProjectedParams::PARAMS)
         .chain(steerlab::behaviours::PredictiveParams::PARAMS)
         .chain(steerlab::planner::PlannerParams::PARAMS)
+        .chain(steerlab::behaviours::WanderParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);
@@ -128,8 +131,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn every_value_the_widget_allows_survives_save_and_load(f in 0.0f32..=1.0, agent_idx in 0usize..11) {
+    fn every_value_the_widget_allows_survives_save_and_load(f in 0.0f32..=1.0, agent_idx in 0usize..64) {
         let world = full_world();
+        // Every agent of the fixture, however many it has.
+        let agent_idx = agent_idx % world.agents.len();
         let agent = &world.agents[agent_idx];
         for spec in behaviour_params(&agent.behaviour) {
             if spec.declaration.is_none() {
@@ -212,7 +217,9 @@ fn typing_an_out_of_range_value_shows_a_refusal_and_changes_nothing() {
     let mut world = full_world();
     // The side panel lists every agent above the inspector: keep the list as short as it was
     // when this test was written (the pursuer and evader last), so the slider is on screen.
-    world.agents.retain(|a| a.behaviour.other_agent().is_none());
+    // (The fixture's later agents, from the hound on, are appended after it.)
+    let hound = world.agents.iter().position(|a| a.name == "hound").unwrap();
+    world.agents.truncate(hound);
     let predictive =
         world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();
     let mut app = App::new(world, None);

@@ -3,6 +3,7 @@
 
 use steerlab::app::commands::{readme_tables, COMMANDS};
 
+/// `STEERLAB_UPDATE_README=1` rewrites the table instead of failing.
 #[test]
 fn readme_key_table_is_the_generated_one() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
@@ -11,6 +12,11 @@ fn readme_key_table_is_the_generated_one() {
     let start = readme.find(begin).expect("README has the keys:begin marker") + begin.len();
     let stop = readme[start..].find(end).expect("README has the keys:end marker") + start;
     let expected = readme_tables();
+    if std::env::var("STEERLAB_UPDATE_README").is_ok_and(|v| v == "1") && readme[start..stop] != expected {
+        let updated = format!("{}{expected}{}", &readme[..start], &readme[stop..]);
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), updated).unwrap();
+        return;
+    }
     assert!(
         readme[start..stop] == expected,
         "the README's key table differs from the command table; replace it with:\n{expected}"

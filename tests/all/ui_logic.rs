@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 use steerlab::app::{BehaviourKind, Command};
-use steerlab::behaviours::{ParametricMethod, PursuitParams};
+use steerlab::behaviours::{ParametricMethod, PursuitParams, WanderParams};
 use steerlab::sim::{
     ArriveParams, Behaviour, MetricsSummary, ParametricMetrics, ParametricParams, PathMetrics,
     PlannerMetrics, PlannerParams, PredictiveParams, ProjectedParams, WaypointsParams,
@@ -30,6 +30,7 @@ fn one_of_each() -> Vec<Behaviour> {
         },
         Behaviour::Pursuit { agent: 0, params: PursuitParams::default() },
         Behaviour::Evade { agent: 0, params: PursuitParams::default() },
+        Behaviour::Wander { params: WanderParams::default() },
     ]
 }
 
@@ -50,7 +51,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());

@@ -45,7 +45,8 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "ship", "position": [0, 0, 20], "max_speed": 90.5,
       "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [400, 300, 0]], "clearance": 12, "iteration_limit": 64, "replan_interval": 0.25, "arrival_radius": 8, "smoothing": true } },
     { "name": "hound", "position": [-200, -200], "behaviour": { "type": "pursuit", "agent": "seeker", "max_prediction": 2 } },
-    { "name": "fox", "position": [-150, -250], "behaviour": { "type": "evade", "agent": "hound" } }
+    { "name": "fox", "position": [-150, -250], "behaviour": { "type": "evade", "agent": "hound" } },
+    { "name": "drifter", "position": [250, -250], "velocity": [0, 40], "behaviour": { "type": "wander", "radius": 25, "distance": 70, "jitter": 150, "seed": 9 } }
   ]
 }
 "##;
