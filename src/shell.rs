@@ -36,6 +36,41 @@ fn autosave_seconds() -> f64 {
         .filter(|s| s.is_finite() && *s > 0.0)
         .unwrap_or(AUTOSAVE_SECONDS)
 }
+/// Wall-clock seconds of simulation a frame may spend: a crowd that needs more to keep up with
+/// real time runs slower (fewer steps a frame) rather than slowing the window down, which would
+/// ask for still more steps the next frame.
+const SIMULATION_BUDGET_SECONDS: f64 = 0.008;
+
+/// How many fixed steps fit in [`SIMULATION_BUDGET_SECONDS`], from the measured cost of a step.
+#[derive(Default)]
+struct StepBudget {
+    /// Smoothed wall-clock seconds per step (0 before the first measurement).
+    seconds_per_step: f64,
+}
+
+impl StepBudget {
+    fn max_steps(&self) -> u32 {
+        if self.seconds_per_step <= 0.0 {
+            return 1;
+        }
+        (SIMULATION_BUDGET_SECONDS / self.seconds_per_step).floor().clamp(1.0, 1000.0) as u32
+    }
+
+    /// Runs `app.advance` within the budget and learns from how long it took.
+    fn advance(&mut self, app: &mut App, frame_seconds: f64) {
+        let start = std::time::Instant::now();
+        let steps = app.advance_at_most(frame_seconds, self.max_steps());
+        if steps > 0 {
+            let per_step = start.elapsed().as_secs_f64() / f64::from(steps);
+            self.seconds_per_step = if self.seconds_per_step <= 0.0 {
+                per_step
+            } else {
+                self.seconds_per_step * 0.8 + per_step * 0.2
+            };
+        }
+    }
+}
+
 /// Entries in the recent-files list.
 const RECENT_LIMIT: usize = 10;
 
@@ -238,6 +273,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     // A text field that had the keyboard at the end of the last frame owns this frame's keys too
     // (egui moves focus on Tab before the panels run; the Tab still belongs to the field).
     let mut text_focus_last_frame = false;
+    let mut profile = FrameProfile::enabled().then(FrameProfile::default);
+    let mut phase_start = std::time::Instant::now();
+    let mut step_budget = StepBudget::default();
+    let mut steps_after_warm_up = 0u64;
 
     if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -254,6 +293,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     }
 
     loop {
+        // The previous frame's `next_frame().await` (GL submission, rasterisation, swap).
+        if let Some(profile) = &mut profile {
+            profile.add(5, &mut phase_start);
+        }
         let frame_seconds = get_frame_time() as f64;
         frame_ms_smoothed = frame_ms_smoothed * 0.9 + (frame_seconds as f32 * 1000.0) * 0.1;
         ui_state.frame_time_ms = frame_ms_smoothed;
@@ -298,6 +341,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             Focus::World
         };
         text_focus_last_frame = text_focus;
+        if let Some(profile) = &mut profile {
+            profile.add(0, &mut phase_start);
+        }
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
@@ -351,16 +397,25 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 finish_load(&mut app, &mut ui_state, &load, result);
             }
         }
+        if let Some(profile) = &mut profile {
+            profile.add(1, &mut phase_start);
+        }
         if interactive {
             app.age_message(frame_seconds as f32);
-            app.advance(frame_seconds);
+            step_budget.advance(&mut app, frame_seconds);
             if app.dirty && get_time() - last_autosave > autosave_every {
                 last_autosave = get_time();
                 autosave(&app);
             }
         }
 
+        if let Some(profile) = &mut profile {
+            profile.add(2, &mut phase_start);
+        }
         render::draw_world(&app);
+        if let Some(profile) = &mut profile {
+            profile.add(3, &mut phase_start);
+        }
         egui_macroquad::draw();
         // Pictures are read here, after everything is drawn and before the REC mark.
         match capture.after_draw(&app.display_name(), frame_seconds) {
@@ -379,6 +434,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         if let Some(seconds) = capture.recorded_seconds() {
             draw_rec_mark(seconds);
         }
+        if let Some(profile) = &mut profile {
+            profile.add(4, &mut phase_start);
+        }
         if let Some(path) = &rects_file {
             if frame_count.is_multiple_of(5) {
                 let recording = capture.recorded_seconds();
@@ -393,12 +451,34 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
         }
         frame_count += 1;
+        if let (Some(p), true) = (&mut profile, interactive) {
+            p.frames += 1;
+            if p.frames == 300 {
+                eprint!("{}", p.report());
+                *p = FrameProfile::default();
+            }
+        }
 
         if let Mode::Frames { frames } = &mode {
-            app.advance(frame_seconds);
+            step_budget.advance(&mut app, frame_seconds);
             frame_times.push(frame_seconds as f32 * 1000.0);
+            if let Some(profile) = &mut profile {
+                profile.add(2, &mut phase_start);
+                // The warm-up frames are not profiled either.
+                if frame_times.len() == 30 {
+                    *profile = FrameProfile::default();
+                }
+                profile.frames += 1;
+            }
+            if frame_times.len() == 30 {
+                steps_after_warm_up = app.world.steps;
+            }
             if frame_times.len() as u32 >= frames + 30 {
-                print_frame_stats(&frame_times[30..], app.world.agents.len());
+                let simulated = (app.world.steps - steps_after_warm_up) as f64 * f64::from(app.world.dt);
+                print_frame_stats(&frame_times[30..], app.world.agents.len(), simulated);
+                if let Some(profile) = &profile {
+                    let _ = write!(std::io::stdout(), "{}", profile.report());
+                }
                 break;
             }
         }
@@ -481,16 +561,69 @@ fn write_widget_rects(
     let _ = write_atomically(path, &value.to_string());
 }
 
-fn print_frame_stats(times_ms: &[f32], agents: usize) {
+/// Where a frame's wall-clock time goes, summed over the frames measured (`STEERLAB_FRAME_PROFILE=1`
+/// turns it on; `steerlab frames` prints it, the interactive window every 300 frames on stderr).
+#[derive(Default)]
+struct FrameProfile {
+    /// Seconds in each phase, in [`FrameProfile::PHASES`] order.
+    seconds: [f64; 6],
+    frames: u32,
+}
+
+impl FrameProfile {
+    /// The phases of one frame, in the order the loop runs them.
+    const PHASES: [&'static str; 6] = [
+        "egui layout (panels)",
+        "input + commands",
+        "simulation steps",
+        "world drawing (CPU)",
+        "egui paint",
+        "present (GL + llvmpipe raster)",
+    ];
+
+    fn enabled() -> bool {
+        std::env::var_os("STEERLAB_FRAME_PROFILE").is_some_and(|v| v != "0")
+    }
+
+    fn add(&mut self, phase: usize, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        if let Some(total) = self.seconds.get_mut(phase) {
+            *total += now.duration_since(*since).as_secs_f64();
+        }
+        *since = now;
+    }
+
+    fn report(&self) -> String {
+        let frames = f64::from(self.frames.max(1));
+        let total: f64 = self.seconds.iter().sum();
+        let mut text = format!(
+            "frame profile over {} frames ({:.2} ms a frame):\n",
+            self.frames,
+            total * 1000.0 / frames
+        );
+        for (name, seconds) in Self::PHASES.iter().zip(self.seconds) {
+            text += &format!(
+                "  {name:<32} {:>8.2} ms  {:>5.1}%\n",
+                seconds * 1000.0 / frames,
+                100.0 * seconds / total.max(1e-12)
+            );
+        }
+        text
+    }
+}
+
+fn print_frame_stats(times_ms: &[f32], agents: usize, simulated_seconds: f64) {
     let mut sorted = times_ms.to_vec();
     sorted.sort_by(f32::total_cmp);
     let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
     let p95 = sorted.get(sorted.len() * 95 / 100).copied().unwrap_or(mean);
+    let wall_seconds = f64::from(sorted.iter().sum::<f32>()) / 1000.0;
     let _ = writeln!(
         std::io::stdout(),
-        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames",
+        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames; simulation at {:.2}x real time",
         1000.0 / mean.max(1e-3),
-        sorted.len()
+        sorted.len(),
+        simulated_seconds / wall_seconds.max(1e-9)
     );
 }
 

@@ -16,6 +16,7 @@ use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
 use crate::sim::{Agent, Behaviour};
 
 pub mod batch;
+pub mod crowd;
 pub mod labels;
 pub mod orbit;
 pub mod planner;
@@ -500,14 +501,13 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
     ]
 }
 
-fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
-    let position = app.draw_position(idx);
-    let s = to_screen(app, position);
+/// How an agent's arrow looks on screen: its outline points (tip, left, notch, right), body
+/// colour, outline colour and outline width; the one home of these for the mesh and the crowd
+/// layer.
+fn agent_look(app: &App, idx: usize, agent: &Agent, s: Vec2) -> ([Vec2; 4], Color, Color, f32) {
     let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-    let [tip, left, notch, right] = agent_arrow(s, agent.kinematics.orientation, size);
+    let points = agent_arrow(s, agent.kinematics.orientation, size);
     let fill = style::agent_color(agent.color, 1.0);
-    batch.triangle(tip, left, notch, fill);
-    batch.triangle(tip, notch, right, fill);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.is_selected(this) {
         (style::SELECTED, 2.5)
@@ -516,9 +516,23 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     } else {
         (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
     };
+    (points, fill, edge, width)
+}
+
+fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
+    let position = app.draw_position(idx);
+    let s = to_screen(app, position);
+    let ([tip, left, notch, right], fill, edge, width) = agent_look(app, idx, agent, s);
+    batch.triangle(tip, left, notch, fill);
+    batch.triangle(tip, notch, right, fill);
     for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
         batch.line(a, b, width, edge);
     }
+    draw_velocity(app, agent, position, s);
+}
+
+/// The velocity arrow of an agent at `position` (`s` on screen), when shown.
+fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
     if app.display.velocity && app.world.agents.len() <= MAX_VELOCITY_ARROWS {
         let v = agent.kinematics.velocity;
         if v.length_squared() > 1.0 {
@@ -526,6 +540,32 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
             draw_arrow(s, tip, 1.5, style::agent_color(agent.color, 0.8));
         }
     }
+}
+
+/// A crowd's arrows through the CPU layer (see [`crowd`]); velocity arrows are off at these
+/// sizes ([`MAX_VELOCITY_ARROWS`]).
+fn draw_agents_layer(app: &App) {
+    let sprites: Vec<crowd::ArrowSprite> = app
+        .world
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(idx, _)| !app.is_hidden(*idx))
+        .map(|(idx, agent)| {
+            let position = app.draw_position(idx);
+            let s = to_screen(app, position);
+            // Drawn straight away, so under the arrows, as on the mesh path.
+            draw_velocity(app, agent, position, s);
+            let (points, fill, edge, edge_width) = agent_look(app, idx, agent, s);
+            crowd::ArrowSprite {
+                points,
+                fill: crowd::color_bytes(fill),
+                edge: crowd::color_bytes(edge),
+                edge_width,
+            }
+        })
+        .collect();
+    crowd::draw(&sprites, app.camera.screen);
 }
 
 /// The agent whose plan the step-through shows, if open.
@@ -643,11 +683,15 @@ pub fn draw_top(app: &App) {
         planner::draw_top(app, debug, &mut labels);
     }
     draw_planner_waypoints(app, &mut labels);
-    let mut agents = batch::Batch::default();
-    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-        draw_agent(app, idx, agent, &mut agents);
+    if crowd::use_crowd_layer(app.world.agents.len()) {
+        draw_agents_layer(app);
+    } else {
+        let mut agents = batch::Batch::default();
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
+            draw_agent(app, idx, agent, &mut agents);
+        }
+        agents.flush();
     }
-    agents.flush();
     draw_tool_preview(app);
     draw_push_preview(app, &mut labels);
     draw_rubber_band(app);

@@ -6,6 +6,7 @@ mod behav_flocking;
 mod behav_props;
 mod behav_units;
 mod behav_wired;
+mod e2e_editor;
 mod e2e_robust;
 mod e2e_window;
 mod mix_list;
