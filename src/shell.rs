@@ -438,33 +438,9 @@ fn autosave(app: &App) {
 
 /// Carries out what the panels asked for; returns true when the window should close.
 fn apply_ui_output(app: &mut App, state: &mut ui::UiState, output: ui::UiOutput) -> bool {
-    let ui::UiOutput {
-        commands,
-        new_agent_kind,
-        new_curve_kind,
-        display,
-        dismiss_message,
-        open_path,
-        open_example,
-        save_path,
-        export_csv,
-        recovery,
-        quit,
-    } = output;
+    let ui::UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = output;
     for command in commands {
         app.apply(command);
-    }
-    if let Some(kind) = new_agent_kind {
-        app.new_agent_kind = kind;
-    }
-    if let Some(kind) = new_curve_kind {
-        app.new_curve_kind = kind;
-    }
-    if let Some(display) = display {
-        app.display = display;
-    }
-    if dismiss_message {
-        app.message = None;
     }
     if let Some(path) = open_path {
         open_file(app, state, &path);
