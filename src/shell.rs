@@ -673,19 +673,7 @@ fn apply_ui_output(
     loading: &mut Option<loading::Loading>,
     capture: &mut capture::Capture,
 ) -> bool {
-    let ui::UiOutput {
-        commands,
-        new_agent_kind,
-        new_curve_kind,
-        display,
-        dismiss_message,
-        open_path,
-        open_example,
-        save_path,
-        export_csv,
-        recovery,
-        quit,
-    } = output;
+    let ui::UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = output;
     for command in commands {
         match command {
             Command::File(FileCommand::Screenshot) => capture.request_screenshot(),
@@ -697,18 +685,6 @@ fn apply_ui_output(
             }
             command => app.apply(command),
         }
-    }
-    if let Some(kind) = new_agent_kind {
-        app.new_agent_kind = kind;
-    }
-    if let Some(kind) = new_curve_kind {
-        app.new_curve_kind = kind;
-    }
-    if let Some(display) = display {
-        app.display = display;
-    }
-    if dismiss_message {
-        app.message = None;
     }
     // A new load replaces one still running (its scene would be replaced at once anyway).
     let mut start_load = |path: &Path, purpose: loading::Purpose| {

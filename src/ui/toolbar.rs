@@ -48,7 +48,7 @@ pub fn toolbar(
                 .response
                 .on_hover_text("Behaviour of the agents the Agent tool places");
             if kind != app.new_agent_kind {
-                out.new_agent_kind = Some(kind);
+                out.commands.push(Command::SetNewAgentKind(kind));
             }
         }
         if app.tool == Tool::Curve {
@@ -63,7 +63,7 @@ pub fn toolbar(
                 .response
                 .on_hover_text("Kind of curve the Curve tool makes");
             if kind != app.new_curve_kind {
-                out.new_curve_kind = Some(kind);
+                out.commands.push(Command::SetNewCurveKind(kind));
             }
         }
         ui.separator();
