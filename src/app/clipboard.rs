@@ -265,6 +265,6 @@ fn remap(
                 *waypoint = SceneVec(waypoint.0 + offset);
             }
         }
-        BehaviourSpec::AvoidObstacles(_) => {}
+        BehaviourSpec::AvoidObstacles(_) | BehaviourSpec::Wander(_) => {}
     }
 }
