@@ -306,10 +306,51 @@ pub fn print_behaviour_table(out: &mut dyn Write, size: BenchSize) -> std::io::R
     Ok(())
 }
 
+/// Nanoseconds per call of each heading function over the same `n` random directions, best of
+/// `rounds` interleaved rounds: the branch-free `heading_atan2` (bit masks behind the one
+/// inline-assembly barrier), the same with plain `if`s, and the standard library's `atan2`.
+pub fn heading_timings(n: usize, rounds: usize) -> [(&'static str, f64); 3] {
+    use crate::behaviours::kinematic::{heading_atan2, heading_atan2_plain};
+    let mut rng = SplitMix(7);
+    let inputs: Vec<(f32, f32)> = (0..n)
+        .map(|_| {
+            let angle = rng.next_f32() * std::f32::consts::TAU;
+            let length = 0.5 + rng.next_f32() * 100.0;
+            (length * angle.sin(), length * angle.cos())
+        })
+        .collect();
+    // Generic, so each function is inlined into its own loop as it is into a step.
+    fn time(inputs: &[(f32, f32)], function: impl Fn(f32, f32) -> f32) -> f64 {
+        let start = Instant::now();
+        let mut sum = 0.0f32;
+        for &(y, x) in std::hint::black_box(inputs) {
+            sum += function(y, x);
+        }
+        std::hint::black_box(sum);
+        start.elapsed().as_nanos() as f64 / inputs.len().max(1) as f64
+    }
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..rounds.max(1) {
+        best[0] = best[0].min(time(&inputs, heading_atan2));
+        best[1] = best[1].min(time(&inputs, heading_atan2_plain));
+        best[2] = best[2].min(time(&inputs, f32::atan2));
+    }
+    [
+        ("heading_atan2 (branch-free)", best[0]),
+        ("heading_atan2_plain (if)", best[1]),
+        ("f32::atan2 (libm)", best[2]),
+    ]
+}
+
 /// The whole report: behaviours, the predictive-following goal, flocking and the planner.
 pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
     let quick = size.quick;
     print_behaviour_table(out, size)?;
+    writeln!(out)?;
+    writeln!(out, "heading from velocity, random directions (ns per call, best of rounds):")?;
+    for (name, ns) in heading_timings(if quick { 100_000 } else { 1_000_000 }, if quick { 3 } else { 9 }) {
+        writeln!(out, "  {name:<30}{ns:>8.2}")?;
+    }
     writeln!(out)?;
     writeln!(out, "predictive following, 10000 agents, closed path of N segments")?;
     writeln!(out, "{:<24}{:>14}{:>22}", "", "World::step", "behaviour + integrate")?;

@@ -15,6 +15,8 @@
 //! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
 //! scene being run or any other JSON file. Window commands without a display say so in one line.
 
+#![deny(unsafe_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
