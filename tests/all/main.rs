@@ -17,6 +17,7 @@ mod params_declared;
 mod paths_behaviours;
 mod paths_local;
 mod paths_props;
+mod perf_parallel;
 mod planner_checker;
 mod planner_degenerate;
 mod planner_dense;
