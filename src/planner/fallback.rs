@@ -37,8 +37,9 @@
 //!   the result is checked with the same cast as the seed's loop.
 //!
 //! # Parameters
-//! [`MAX_CELLS_PER_AXIS`] (96) bounds the grid (and the worst-case time); [`MIN_CELL`] (2 world
-//! units) bounds the resolution for tiny scenes.
+//! [`MAX_CELLS_PER_AXIS`] (96) bounds the finest grid (and the worst-case time); [`LEVELS`] (4, 2, 1)
+//! are the coarsenings tried in order; [`MIN_CELL`] (2 world units) bounds the resolution for tiny
+//! scenes.
 
 use super::grid::ObstacleIndex;
 use glam::Vec3;
