@@ -746,6 +746,15 @@ impl App {
     /// Advances by `frame_seconds` of wall time (scaled by the time scale) in fixed steps;
     /// returns the number of steps run. The remainder sets [`App::interpolation`].
     pub fn advance(&mut self, frame_seconds: f64) -> u32 {
+        self.advance_at_most(frame_seconds, MAX_STEPS_PER_FRAME)
+    }
+
+    /// [`App::advance`] running at most `max_steps` steps (at least one, at most
+    /// [`MAX_STEPS_PER_FRAME`]): the shell passes what fits in its frame budget, so a crowd too
+    /// big to simulate in real time runs slower instead of dragging the window down with it
+    /// (time that could not be simulated is dropped, not owed).
+    pub fn advance_at_most(&mut self, frame_seconds: f64, max_steps: u32) -> u32 {
+        let max_steps = max_steps.clamp(1, MAX_STEPS_PER_FRAME);
         if !self.running || !frame_seconds.is_finite() || frame_seconds <= 0.0 {
             self.interpolation = 0.0;
             return 0;
@@ -753,12 +762,12 @@ impl App {
         let dt = self.world.dt.max(1e-4) as f64;
         self.accumulator += frame_seconds.min(0.25) * self.time_scale as f64;
         let mut steps = 0;
-        while self.accumulator >= dt && steps < MAX_STEPS_PER_FRAME {
+        while self.accumulator >= dt && steps < max_steps {
             self.step_once();
             self.accumulator -= dt;
             steps += 1;
         }
-        if steps == MAX_STEPS_PER_FRAME {
+        if steps == max_steps && self.accumulator >= dt {
             self.accumulator = 0.0;
         }
         self.interpolation = (self.accumulator / dt).clamp(0.0, 1.0) as f32;

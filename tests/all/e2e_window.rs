@@ -22,7 +22,7 @@ pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn have(tool: &str) -> bool {
+pub(crate) fn have(tool: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .stdout(Stdio::null())
@@ -126,7 +126,7 @@ impl Drop for VirtualDisplay {
 pub(crate) struct Steerlab {
     child: Child,
     display: VirtualDisplay,
-    window: String,
+    pub(crate) window: String,
     rects_file: PathBuf,
     pub(crate) dir: PathBuf,
 }
@@ -144,8 +144,17 @@ impl Steerlab {
     }
 
     /// Launches with extra environment variables (they override the test's defaults, e.g. a
-    /// shared `STEERLAB_CONFIG_DIR` for a second start).
+    /// shared `STEERLAB_CONFIG_DIR` for a second start), and waits until the scene given on the
+    /// command line has loaded (the window loads it off its frame loop).
     pub(crate) fn launch_with(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
+        let app = Steerlab::start(test, args, envs);
+        app.wait_for(|s| s.get("rects").is_some() && s["loading"].is_null(), "the scene to load");
+        app
+    }
+
+    /// Launches and waits for the first frame only (a scene given on the command line may still
+    /// be loading).
+    pub(crate) fn start(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
         let display = VirtualDisplay::start();
         let dir = temp_dir(test);
         let rects_file = dir.join("rects.json");
@@ -901,5 +910,78 @@ fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
             (state["positions"][0][0].as_f64().unwrap(), state["positions"][0][1].as_f64().unwrap());
         // Published together; the agent may have moved one interpolated frame since.
         assert!((cx - ax).hypot(cy - ay) < 15.0, "camera ({cx}, {cy}) vs agent ({ax}, {ay})");
+    }
+}
+
+/// Pixels of two equally sized RGB buffers that differ by more than `tolerance` in a channel.
+fn differing_pixels(a: &[u8], b: &[u8], tolerance: u8) -> usize {
+    a.chunks(3)
+        .zip(b.chunks(3))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > tolerance))
+        .count()
+}
+
+/// A scene of `n` agents seeking one target from a spiral around it (a dense, overlapping crowd).
+fn crowd_scene(n: usize) -> String {
+    let agents: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let angle = i as f32 * 0.37;
+            let radius = 40.0 + i as f32 * 0.2;
+            serde_json::json!({
+                "name": format!("a{i}"),
+                "position": [radius * angle.cos(), radius * angle.sin()],
+                "velocity": [-30.0 * angle.sin(), 30.0 * angle.cos()],
+                "behaviour": { "type": if i % 3 == 0 { "flee" } else { "seek" }, "target": "t" },
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "version": 1, "name": "crowd",
+        "targets": [{ "id": "t", "position": [0, 0] }],
+        "agents": agents,
+    })
+    .to_string()
+}
+
+#[test]
+fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
+    if !tools_available("crowd layer") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("crowd-layer");
+    let crowd = dir.join("crowd.json");
+    std::fs::write(&crowd, crowd_scene(1_500)).unwrap();
+    let compare = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("compare.json");
+    let shot = |scene: &Path, layer_from: &str, name: &str| {
+        let out = dir.join(name);
+        let status = Command::new(BIN)
+            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "1"])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .env("STEERLAB_CROWD_LAYER_FROM", layer_from)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot failed for {}", scene.display());
+        // The world area right of the side panel and above the metrics table.
+        region_pixels(&out, (360, 60, 900, 540))
+    };
+    for (scene, label) in [(compare.as_path(), "compare"), (crowd.as_path(), "crowd")] {
+        let mesh = shot(scene, "100000000", &format!("{label}-mesh.png"));
+        let layer = shot(scene, "1", &format!("{label}-layer.png"));
+        let pixels = mesh.len() / 3;
+        // At most 0.1% of the pixels differ (a pixel on a shape's exact edge may fall either way).
+        let different = differing_pixels(&mesh, &layer, 25);
+        assert!(
+            different * 1000 <= pixels,
+            "{label}: {different} of {pixels} pixels differ between the mesh and the crowd layer"
+        );
+        eprintln!("{label}: {different} of {pixels} pixels differ");
+        // Not vacuous: the arrows' dark outlines are there, as many as on the mesh path.
+        let dark = |rgb: &[u8]| rgb.chunks(3).filter(|p| p.iter().all(|&c| c < 60)).count();
+        assert!(dark(&layer) > 100, "{label}: the layer drew no outlines");
+        assert!(dark(&layer).abs_diff(dark(&mesh)) * 50 <= dark(&mesh), "{label}: outlines differ in amount");
     }
 }
