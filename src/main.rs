@@ -15,6 +15,8 @@
 //! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
 //! scene being run or any other JSON file. Window commands without a display say so in one line.
 
+#![deny(unsafe_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,6 +53,9 @@ enum Command {
         /// Write one CSV row per agent per step: t,agent,x,y,z,vx,vy,vz,orientation.
         #[arg(long, value_name = "FILE.csv")]
         trace: Option<PathBuf>,
+        /// Threads for big crowds (default: one per core); results are the same for any N.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// Render the scene after S simulated seconds to a PNG (needs a display; Xvfb works).
     Shot {
@@ -117,6 +122,12 @@ enum Command {
         /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
         #[arg(long)]
         flock: bool,
+        /// Also 1,000,000 agents in the behaviour table (a few minutes, about 1 GB).
+        #[arg(long)]
+        full: bool,
+        /// The "all threads" rows of the behaviour table use N threads (default: one per core).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
 }
 
@@ -133,7 +144,12 @@ enum ShotView {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Run { scene, seconds, json, trace }) => run(&scene, seconds, json, trace.as_deref()),
+        Some(Command::Run { scene, seconds, json, trace, threads }) => {
+            if let Err(err) = set_threads(threads) {
+                return fail(err);
+            }
+            run(&scene, seconds, json, trace.as_deref())
+        }
         Some(Command::Shot { scene, out, seconds, size, view, step_through }) => {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
@@ -151,14 +167,30 @@ fn main() -> ExitCode {
             };
             fuzz_command(&config, &scenes)
         }
-        Some(Command::Bench { quick, flock: true }) => {
-            emit_with(|out| steerlab::bench::print_flocking(out, quick))
-        }
-        Some(Command::Bench { quick, flock: false }) => {
-            emit_with(|out| steerlab::bench::print_report(out, quick))
+        Some(Command::Bench { quick, flock, full, threads }) => {
+            if let Err(err) = set_threads(threads) {
+                return fail(err);
+            }
+            if flock {
+                return emit_with(|out| steerlab::bench::print_flocking(out, quick));
+            }
+            let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
+            emit_with(|out| steerlab::bench::print_report(out, size))
         }
         None => window(cli.scene.as_deref()),
     }
+}
+
+/// Sizes rayon's global pool (the threads `World::step` shares big crowds among).
+fn set_threads(threads: Option<usize>) -> Result<(), String> {
+    let Some(n) = threads else { return Ok(()) };
+    if !(1..=256).contains(&n) {
+        return Err(format!("--threads must be 1–256, got {n}"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .map_err(|err| format!("--threads {n}: {err}"))
 }
 
 /// Most fixed steps one `run` may take (`--seconds` / `dt`).

@@ -248,7 +248,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut loading: Option<loading::Loading> = match &mode {
         Mode::Interactive { open: Some(path) } => {
             app.example = None;
-            Some(loading::Loading::start(path, loading::Purpose::Open, get_time()))
+            Some(loading::Loading::start(path, loading::Purpose::CommandLine, get_time()))
         }
         _ => None,
     };
@@ -743,6 +743,14 @@ fn finish_load(
 ) {
     match load.purpose {
         loading::Purpose::Open => open_loaded(app, state, &load.path, result),
+        loading::Purpose::CommandLine => {
+            let message = app.message.clone();
+            let failed = result.is_err();
+            open_loaded(app, state, &load.path, result);
+            if !failed {
+                app.message = message;
+            }
+        }
         loading::Purpose::Recovery => match result {
             Ok(world) => {
                 app.open_world(world, None);

@@ -709,3 +709,54 @@ pub(crate) fn draw_rubber_band(app: &App) {
     draw_rectangle(min.x, min.y, size.x, size.y, style::RUBBER_BAND_FILL);
     macroquad::shapes::draw_rectangle_lines(min.x, min.y, size.x, size.y, 1.5, style::SELECTED);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::World;
+
+    fn app_on_screen() -> App {
+        let mut app = App::new(World::default(), None);
+        let screen = Vec2::new(1280.0, 800.0);
+        app.camera.set_screen(screen, (Vec2::ZERO, screen));
+        app.camera.center = glam::Vec3::ZERO;
+        app.camera.zoom = 1.0;
+        app
+    }
+
+    #[test]
+    fn a_small_path_draws_every_point_and_a_closed_one_returns_to_its_start() {
+        let app = app_on_screen();
+        let points: Vec<glam::Vec3> = (0..12).map(|i| glam::Vec3::new(i as f32 * 30.0, 0.0, 0.0)).collect();
+        let open = drawn_path_points(&app, &points, false);
+        assert_eq!(open.iter().map(|(i, _)| *i).collect::<Vec<_>>(), (0..12).collect::<Vec<_>>());
+        let closed = drawn_path_points(&app, &points, true);
+        assert_eq!(closed.len(), 13);
+        assert_eq!(closed.first(), closed.last());
+    }
+
+    #[test]
+    fn a_path_of_millions_of_points_is_thinned_keeping_both_ends() {
+        let app = app_on_screen();
+        let n = 3_000_000;
+        let points: Vec<glam::Vec3> = (0..n)
+            .map(|i| glam::Vec3::new((i % 2000) as f32 * 0.5 - 500.0, (i / 2000) as f32 * 0.01 - 300.0, 0.0))
+            .collect();
+        let drawn = drawn_path_points(&app, &points, false);
+        assert!(drawn.len() <= MAX_DRAWN_PATH_POINTS + 1, "{}", drawn.len());
+        assert!(drawn.len() > MAX_DRAWN_PATH_POINTS / 2, "{}", drawn.len());
+        assert_eq!(drawn.first().map(|(i, _)| *i), Some(0));
+        assert_eq!(drawn.last().map(|(i, _)| *i), Some(n - 1));
+        assert!(drawn.windows(2).all(|w| w[0].0 < w[1].0), "in order along the path");
+    }
+
+    #[test]
+    fn points_closer_than_a_pixel_and_a_half_are_merged() {
+        let app = app_on_screen();
+        // 1000 points 0.1 px apart span 100 px: about one drawn point per 1.5 px.
+        let points: Vec<glam::Vec3> = (0..1000).map(|i| glam::Vec3::new(i as f32 * 0.1, 0.0, 0.0)).collect();
+        let drawn = drawn_path_points(&app, &points, false);
+        assert!((60..=70).contains(&drawn.len()), "{}", drawn.len());
+        assert!(drawn.windows(2).take(drawn.len() - 2).all(|w| w[0].1.distance(w[1].1) >= 1.5));
+    }
+}

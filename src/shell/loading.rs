@@ -28,6 +28,10 @@ const LOADER_STACK_BYTES: usize = 8 << 20;
 pub enum Purpose {
     /// Open it as the scene (its file, or an untitled copy of a shipped example).
     Open,
+    /// Open it as the scene the window was started on: as [`Purpose::Open`], but the status
+    /// bar keeps what it showed (the first-launch hint), as when the file was loaded before the
+    /// window opened.
+    CommandLine,
     /// Restore the autosave (unsaved, no file).
     Recovery,
 }

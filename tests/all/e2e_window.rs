@@ -240,10 +240,20 @@ impl Steerlab {
         }
     }
 
+    /// The centre of a named widget, once it has stayed put for a few frames (a window that
+    /// has just appeared is still sizing itself and moves).
     pub(crate) fn rect(&self, name: &str) -> (f32, f32) {
-        let state = self.wait_for(|s| s["rects"].get(name).is_some(), name);
-        let r = &state["rects"][name];
-        let f = |i: usize| r[i].as_f64().unwrap() as f32;
+        let mut last = serde_json::Value::Null;
+        for _ in 0..10 {
+            let state = self.wait_for(|s| s["rects"].get(name).is_some(), name);
+            let r = state["rects"][name].clone();
+            if r == last {
+                break;
+            }
+            last = r;
+            self.settle();
+        }
+        let f = |i: usize| last[i].as_f64().unwrap() as f32;
         ((f(0) + f(2)) / 2.0, (f(1) + f(3)) / 2.0)
     }
 
