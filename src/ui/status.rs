@@ -27,20 +27,17 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
         ui.separator();
         ui.label(format!("{:.2}×", app.time_scale)).on_hover_text("Simulation speed");
         ui.separator();
-        match &app.message {
-            Some(message) => {
-                if message.is_error {
-                    let dismiss = ui.small_button("×").on_hover_text("Dismiss the error");
-                    state.record_rect("dismiss_message", dismiss.rect);
-                    if dismiss.clicked() {
-                        out.dismiss_message = true;
-                    }
-                    ui.label(egui::RichText::new(&message.text).color(ERROR_RED));
-                } else {
-                    ui.label(&message.text);
+        if let Some(message) = &app.message {
+            if message.is_error {
+                let dismiss = ui.small_button("×").on_hover_text("Dismiss the error");
+                state.record_rect("dismiss_message", dismiss.rect);
+                if dismiss.clicked() {
+                    out.dismiss_message = true;
                 }
+                ui.label(egui::RichText::new(&message.text).color(ERROR_RED));
+            } else {
+                ui.label(&message.text);
             }
-            None => {}
         }
     });
     // The hint always has its own line, so the bar keeps one height whether a message shows or

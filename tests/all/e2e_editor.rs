@@ -75,6 +75,12 @@ impl Steerlab {
 fn launch_rocks(test: &str, agents: usize) -> (Steerlab, PathBuf) {
     let file = obstacles_scene(test, agents);
     let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    // The scene loads off the frame loop: keys pressed before it is in would act on the
+    // built-in scene shown meanwhile.
+    app.wait_for(
+        |s| s["title"].as_str().is_some_and(|t| t.contains("rocks.json")) && s["loading"].is_null(),
+        "the scene loaded",
+    );
     (app, file)
 }
 
