@@ -24,7 +24,9 @@ use serde_json::{Map, Value};
 
 use crate::scene::parse_scene_bytes;
 use crate::scene::BEHAVIOUR_TYPES;
-use crate::sim::{MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
+use crate::sim::{
+    CrowdMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics, PursuitMetrics,
+};
 
 /// How to fuzz.
 #[derive(Clone, Debug)]
@@ -232,6 +234,8 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         path,
         parametric,
         planner,
+        crowd,
+        pursuit,
     } = m;
     let mut values: Vec<(&str, f64)> = vec![
         ("final_position.x", f64::from(final_position.x)),
@@ -283,6 +287,18 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
             ("planned_length", f64::from(*planned_length)),
             ("straight_length", f64::from(*straight_length)),
         ]);
+    }
+    if let Some(CrowdMetrics { agent_collisions: _, min_agent_gap, mean_nearest_neighbour, alignment }) =
+        crowd
+    {
+        values.extend([
+            ("min_agent_gap", min_agent_gap.map_or(0.0, f64::from)),
+            ("mean_nearest_neighbour", mean_nearest_neighbour.map_or(0.0, f64::from)),
+            ("alignment", alignment.map_or(0.0, f64::from)),
+        ]);
+    }
+    if let Some(PursuitMetrics { capture_time }) = pursuit {
+        values.push(("capture_time", capture_time.unwrap_or(0.0)));
     }
     values
         .into_iter()

@@ -265,6 +265,9 @@ fn remap(
                 *waypoint = SceneVec(waypoint.0 + offset);
             }
         }
-        BehaviourSpec::AvoidObstacles(_) | BehaviourSpec::Wander(_) => {}
+        BehaviourSpec::AvoidObstacles(_)
+        | BehaviourSpec::Wander(_)
+        | BehaviourSpec::Flocking(_)
+        | BehaviourSpec::CollisionAvoidance(_) => {}
     }
 }

@@ -19,7 +19,9 @@ pub use selection::{
 use glam::Vec3;
 
 use super::Selection;
-use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams, WanderParams};
+use crate::behaviours::{
+    AvoidParams, CollisionAvoidanceParams, FlockingParams, ParametricMethod, PursuitParams, WanderParams,
+};
 use crate::geometry::Curve;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
@@ -54,11 +56,15 @@ pub enum BehaviourKind {
     Evade,
     /// Wander from the agent's own seed.
     Wander,
+    /// Flocking: separation, alignment, cohesion.
+    Flocking,
+    /// Collision avoidance between agents (an entry of an agent's list).
+    CollisionAvoidance,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 11] = [
+    pub const ALL: [BehaviourKind; 12] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -70,6 +76,7 @@ impl BehaviourKind {
         BehaviourKind::Pursuit,
         BehaviourKind::Evade,
         BehaviourKind::Wander,
+        BehaviourKind::Flocking,
     ];
 
     /// The scene-file name.
@@ -87,6 +94,8 @@ impl BehaviourKind {
             BehaviourKind::Pursuit => "pursuit",
             BehaviourKind::Evade => "evade",
             BehaviourKind::Wander => "wander",
+            BehaviourKind::Flocking => "flocking",
+            BehaviourKind::CollisionAvoidance => "collision_avoidance",
         }
     }
 
@@ -105,6 +114,8 @@ impl BehaviourKind {
             Behaviour::Pursuit { .. } => BehaviourKind::Pursuit,
             Behaviour::Evade { .. } => BehaviourKind::Evade,
             Behaviour::Wander { .. } => BehaviourKind::Wander,
+            Behaviour::Flocking { .. } => BehaviourKind::Flocking,
+            Behaviour::CollisionAvoidance { .. } => BehaviourKind::CollisionAvoidance,
         }
     }
 }
@@ -138,6 +149,12 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
         Behaviour::Wander { params } => {
             finite(params.radius) && finite(params.distance) && finite(params.jitter)
         }
+        Behaviour::Flocking { params } => {
+            let FlockingParams { separation, alignment, cohesion, separation_radius, radius, view_angle } =
+                *params;
+            [separation, alignment, cohesion, separation_radius, radius, view_angle].into_iter().all(finite)
+        }
+        Behaviour::CollisionAvoidance { params } => finite(params.horizon) && finite(params.margin),
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -283,6 +300,10 @@ pub fn default_behaviour(
                 ..WanderParams::default()
             },
         },
+        BehaviourKind::Flocking => Behaviour::Flocking { params: FlockingParams::default() },
+        BehaviourKind::CollisionAvoidance => {
+            Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() }
+        }
     })
 }
 
@@ -343,7 +364,10 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
                 ("arrive".into(), Behaviour::Arrive { target, params: ArriveParams::default() }),
             ]
         }
-        Behaviour::AvoidObstacles { .. } | Behaviour::Wander { .. } => Vec::new(),
+        Behaviour::AvoidObstacles { .. }
+        | Behaviour::Wander { .. }
+        | Behaviour::Flocking { .. }
+        | Behaviour::CollisionAvoidance { .. } => Vec::new(),
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
             ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
             ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),

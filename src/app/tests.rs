@@ -493,6 +493,9 @@ fn every_command_of_the_table_resolves_from_its_own_keys() {
         app.tool = if spec.id == CommandId::NewPath { Tool::Path } else { Tool::Select };
         app.tool_state.pending_path_point = (spec.id == CommandId::FinishDrawing).then_some(Vec3::ZERO);
         app.planner_debug = None;
+        let revert = spec.id == CommandId::Revert;
+        app.file = revert.then(|| std::path::PathBuf::from("scene.json"));
+        app.dirty = revert;
         for chord in spec.keys {
             let got = resolve(*chord, &app, Focus::World);
             let step_through = matches!(

@@ -10,12 +10,15 @@
 //! # Implementation
 //! 1. If the agent already overlaps obstacles (centre distance < sum of radii), it is pushed
 //!    straight out of the deepest one at `max_acceleration`.
-//! 2. Otherwise a probe sphere of radius `radius + margin` is cast from the position along the
+//! 2. An obstacle the agent could not stop short of any more (its approach speed one step from
+//!    now, assuming the other behaviours spend that step's acceleration toward it, needs more
+//!    braking distance than the gap leaves) gets full braking straight away from it.
+//! 3. Otherwise a probe sphere of radius `radius + margin` is cast from the position along the
 //!    velocity for `speed · look_ahead` (at least `2 · radius`) with
 //!    [`cast_sphere_sphere`](crate::geometry::cast_sphere_sphere). An agent at rest probes
 //!    nothing (it is not going anywhere; a resting agent next to an obstacle is not nudged). A
 //!    probe that starts inside an obstacle's margin while moving away from it ignores that one.
-//! 3. For the earliest hit, the acceleration is perpendicular to the velocity, away from the
+//! 4. For the earliest hit, the acceleration is perpendicular to the velocity, away from the
 //!    obstacle's centre: the component of (hit point − centre) perpendicular to the velocity
 //!    (this works unchanged in 3D). When that component vanishes (the centre dead ahead), the
 //!    agent turns to the left of its velocity in the x-y plane (any perpendicular for a purely
@@ -115,15 +118,20 @@ pub fn avoid_obstacles(
         return Some(push);
     }
 
-    // 2. Too close to stop: an obstacle the agent approaches faster than it can still cancel
-    //    before contact (plus two steps of reaction at 60 Hz) gets full braking straight away
-    //    from it; the speed along its surface is kept, so the agent slides around it.
+    // 2. Too close to stop: an obstacle the agent could be approaching, one step from now,
+    //    faster than it can still cancel before contact (plus two steps of reaction at 60 Hz)
+    //    gets full braking straight away from it; the speed along its surface is kept, so the
+    //    agent slides around it. "One step from now" assumes the worst: that the other
+    //    behaviours spend this step's whole acceleration toward the obstacle (an agent gliding
+    //    along a surface at a gap of almost nothing would otherwise be pulled in by up to
+    //    `max_acceleration · dt²` before this rule sees any approach speed at all).
+    let worst_push = max_acceleration * STEP;
     let mut most_urgent: Option<(f32, Vec3)> = None;
     for obstacle in obstacles {
         let offset = k.position - obstacle.center;
         let distance = offset.length();
         let normal = offset.normalize_or_zero();
-        let approach = -k.velocity.dot(normal);
+        let approach = -k.velocity.dot(normal) + worst_push;
         if approach <= 0.0 || distance <= 0.0 {
             continue;
         }
@@ -194,7 +202,10 @@ pub fn avoid_obstacles(
 
 /// Seconds of reaction allowed for when deciding that an agent must brake now (two steps at
 /// 60 Hz: the request of this step acts during the next).
-pub const REACTION_TIME: f32 = 2.0 / 60.0;
+pub const REACTION_TIME: f32 = 2.0 * STEP;
+
+/// The step the reaction allowance assumes (the default 60 Hz).
+const STEP: f32 = 1.0 / 60.0;
 
 /// A kinematic velocity request (seek and flee set their velocity at once) made safe: for
 /// every obstacle the velocity would carry the agent's body into within `look_ahead` seconds

@@ -22,7 +22,7 @@
 //! `horizon` (seconds ahead), `margin` (world units of extra clearance), plus the agent's radius
 //! and `max_acceleration`; neighbours come from the spatial hash.
 
-use super::neighbourhood::{forward, Neighbour};
+use super::neighbourhood::{forward, Neighbour, NeighbourSource};
 use super::param::Param;
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
 use glam::Vec3;
@@ -62,6 +62,10 @@ pub const MARGIN: Param = Param {
 };
 
 impl CollisionAvoidanceParams {
+    /// Declaration of `horizon`.
+    pub const HORIZON: Param = HORIZON;
+    /// Declaration of `margin`.
+    pub const MARGIN: Param = MARGIN;
     /// The declarations of the fields, in field order.
     pub const PARAMS: &'static [Param] = &[HORIZON, MARGIN];
 }
@@ -80,14 +84,45 @@ pub fn collision_avoidance(
     p: &CollisionAvoidanceParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    collision_avoidance_from(k, limits, neighbours, p, f32::INFINITY, gizmos)
+}
+
+/// The distance within which a neighbour can become a threat: it must close the gap to
+/// `2 · radius + margin` within `horizon` seconds, at most at the agent's speed plus
+/// `fastest_other` (the fastest other agent's speed).
+pub fn threat_radius(
+    k: &Kinematics,
+    limits: &Limits,
+    p: &CollisionAvoidanceParams,
+    fastest_other: f32,
+) -> f32 {
+    let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
+    let radius = reach + p.horizon.max(0.0) * (k.velocity.length() + fastest_other.max(0.0));
+    if radius.is_nan() {
+        0.0
+    } else {
+        radius
+    }
+}
+
+/// [`collision_avoidance`] over any [`NeighbourSource`] (the world's spatial hash), asking it
+/// for the neighbours within [`threat_radius`] given the fastest other agent's speed.
+pub fn collision_avoidance_from<S: NeighbourSource + ?Sized>(
+    k: &Kinematics,
+    limits: &Limits,
+    neighbours: &S,
+    p: &CollisionAvoidanceParams,
+    fastest_other: f32,
+    gizmos: &mut Gizmos,
+) -> Steering {
     let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
     let mut earliest = f32::INFINITY;
     let mut threat: Option<(Vec3, Vec3, f32)> = None; // (relative position now, at closest, t)
-    for n in neighbours {
+    neighbours.for_each_near(k.position, threat_radius(k, limits, p, fastest_other), |n| {
         let r = n.position - k.position;
         let u = n.velocity - k.velocity;
         if !r.is_finite() || !u.is_finite() {
-            continue;
+            return;
         }
         if r.length_squared() < reach * reach {
             // Already overlapping: the most urgent threat of all.
@@ -95,22 +130,22 @@ pub fn collision_avoidance(
                 earliest = 0.0;
                 threat = Some((r, r, 0.0));
             }
-            continue;
+            return;
         }
         let speed_sq = u.length_squared();
         if speed_sq <= 0.0 {
-            continue;
+            return;
         }
         let t = -r.dot(u) / speed_sq;
         if !(t > 0.0 && t <= p.horizon && t < earliest) {
-            continue;
+            return;
         }
         let at_closest = r + u * t;
         if at_closest.length_squared() < reach * reach {
             earliest = t;
             threat = Some((r, at_closest, t));
         }
-    }
+    });
     let Some((now, at_closest, t)) = threat else { return Steering::NONE };
     let fwd = forward(k);
     let right = Vec3::new(fwd.y, -fwd.x, 0.0);

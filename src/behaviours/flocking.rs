@@ -21,10 +21,12 @@
 
 use super::alignment::AlignmentParams;
 use super::cohesion::CohesionParams;
-use super::neighbourhood::{forward, Neighbour, View};
+use super::neighbourhood::{forward, Neighbour, NeighbourSource, View};
 use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
-use super::{accelerate_toward_velocity, Kinematics, Limits, STEER_TIME};
+use super::{
+    accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
+};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -69,12 +71,132 @@ impl Default for FlockingWeights {
     }
 }
 
+/// The `flocking` entry of an agent's list: the three rules' weights and one neighbourhood
+/// shared by alignment and cohesion (separation has its own, shorter, radius), seen through one
+/// view cone. One entry rather than three so the simulation walks the neighbours once.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FlockingParams {
+    /// Weight of separation (typically 1–3).
+    pub separation: f32,
+    /// Weight of alignment (typically 0.5–2).
+    pub alignment: f32,
+    /// Weight of cohesion (typically 0.5–2).
+    pub cohesion: f32,
+    /// Neighbours closer than this push the agent away (world units, typically 10–50).
+    pub separation_radius: f32,
+    /// Neighbours within this distance are matched and drawn toward (world units, 20–100).
+    pub radius: f32,
+    /// Full angle of the view cone (radians; 2π sees all around).
+    pub view_angle: f32,
+}
+
+/// The separation radius of a `flocking` entry (the separation rule's declaration, renamed).
+pub const SEPARATION_RADIUS: Param =
+    Param { key: "separation_radius", label: "separation radius", ..super::separation::RADIUS };
+/// The neighbour radius of a `flocking` entry (alignment and cohesion).
+pub const NEIGHBOUR_RADIUS: Param = Param {
+    help: "Neighbours within this distance are matched in velocity and pulled toward.",
+    ..super::alignment::RADIUS
+};
+
+impl FlockingParams {
+    /// Declaration of `separation` (a weight).
+    pub const SEPARATION: Param = SEPARATION_WEIGHT;
+    /// Declaration of `alignment` (a weight).
+    pub const ALIGNMENT: Param = ALIGNMENT_WEIGHT;
+    /// Declaration of `cohesion` (a weight).
+    pub const COHESION: Param = COHESION_WEIGHT;
+    /// Declaration of `separation_radius`.
+    pub const SEPARATION_RADIUS: Param = SEPARATION_RADIUS;
+    /// Declaration of `radius`.
+    pub const RADIUS: Param = NEIGHBOUR_RADIUS;
+    /// Declaration of `view_angle`.
+    pub const VIEW_ANGLE: Param = super::neighbourhood::VIEW_ANGLE;
+    /// The declarations of the fields, in field order.
+    pub const PARAMS: &'static [Param] = &[
+        SEPARATION_WEIGHT,
+        ALIGNMENT_WEIGHT,
+        COHESION_WEIGHT,
+        SEPARATION_RADIUS,
+        NEIGHBOUR_RADIUS,
+        super::neighbourhood::VIEW_ANGLE,
+    ];
+
+    /// The largest distance at which a neighbour counts (the query radius).
+    pub fn query_radius(&self) -> f32 {
+        let radius = self.separation_radius.max(self.radius);
+        if radius.is_finite() {
+            radius.max(0.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+impl Default for FlockingParams {
+    fn default() -> Self {
+        FlockingParams {
+            separation: SEPARATION_WEIGHT.default,
+            alignment: ALIGNMENT_WEIGHT.default,
+            cohesion: COHESION_WEIGHT.default,
+            separation_radius: SEPARATION_RADIUS.default,
+            radius: NEIGHBOUR_RADIUS.default,
+            view_angle: super::neighbourhood::VIEW_ANGLE.default,
+        }
+    }
+}
+
+/// A `flocking` entry's request: [`flocking_from`] with its parameters, clamped to the agent's
+/// `max_acceleration`, with gizmos (the neighbourhood circle, a link to each neighbour seen).
+pub fn flocking_steering<S: NeighbourSource + ?Sized>(
+    k: &Kinematics,
+    limits: &Limits,
+    neighbours: &S,
+    p: &FlockingParams,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
+    let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
+    let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
+    let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
+    let linear = flocking_from(k, limits, neighbours, &separation, &alignment, &cohesion, &weights)
+        .clamp_length_max(limits.max_acceleration.max(0.0));
+    if gizmos.is_enabled() {
+        let radius = p.query_radius();
+        gizmos.push(GizmoRole::NeighbourRadius, GizmoShape::Circle { center: k.position, radius });
+        let view = View::new(k, radius, p.view_angle);
+        neighbours.for_each_near(k.position, radius, |n| {
+            if view.sees(n.position).is_some() {
+                gizmos.push(GizmoRole::NeighbourLink, GizmoShape::Line(k.position, n.position));
+            }
+        });
+        gizmos.push(GizmoRole::SteeringForce, GizmoShape::Arrow(k.position, k.position + linear * 0.25));
+    }
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+}
+
 /// The weighted sum of separation, alignment and cohesion from one pass over `neighbours`.
 #[inline]
 pub fn flocking(
     k: &Kinematics,
     limits: &Limits,
     neighbours: &[Neighbour],
+    separation: &SeparationParams,
+    alignment: &AlignmentParams,
+    cohesion: &CohesionParams,
+    weights: &FlockingWeights,
+) -> Vec3 {
+    flocking_from(k, limits, neighbours, separation, alignment, cohesion, weights)
+}
+
+/// [`flocking`] over any [`NeighbourSource`] (the world's spatial hash): the same arithmetic in
+/// the same order as over a slice of the same neighbours in the same order.
+#[inline]
+pub fn flocking_from<S: NeighbourSource + ?Sized>(
+    k: &Kinematics,
+    limits: &Limits,
+    neighbours: &S,
     separation: &SeparationParams,
     alignment: &AlignmentParams,
     cohesion: &CohesionParams,
@@ -89,11 +211,11 @@ pub fn flocking(
     let mut push = Vec3::ZERO;
     let (mut velocity_sum, mut n_align) = (Vec3::ZERO, 0u32);
     let (mut offset_sum, mut n_cohere) = (Vec3::ZERO, 0u32);
-    for n in neighbours {
+    neighbours.for_each_near(k.position, max_r2.sqrt(), |n| {
         let offset = n.position - k.position;
         let d2 = offset.length_squared();
         if !(d2 > 0.0 && d2 <= max_r2) {
-            continue;
+            return;
         }
         let d = d2.sqrt();
         let along = offset.dot(sep_view.forward);
@@ -104,19 +226,19 @@ pub fn flocking(
             push -= offset * ((1.0 - d / sep_view.radius) / d);
         }
         if seen(&ali_view, ali_r2) {
-            velocity_sum += n.velocity;
+            velocity_sum += n.velocity.normalize_or_zero();
             n_align += 1;
         }
         if seen(&coh_view, coh_r2) {
             offset_sum += offset;
             n_cohere += 1;
         }
-    }
+    });
     let max_speed = limits.max_speed.max(0.0);
     let separation_acc = push.clamp_length_max(1.0) * limits.max_acceleration.max(0.0);
-    let alignment_acc = if n_align > 0 {
-        let desired = (velocity_sum / n_align as f32).clamp_length_max(max_speed);
-        accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
+    let heading = velocity_sum.normalize_or_zero();
+    let alignment_acc = if n_align > 0 && heading != Vec3::ZERO {
+        accelerate_toward_velocity(k.velocity, heading * max_speed, STEER_TIME, limits.max_acceleration)
     } else {
         Vec3::ZERO
     };
@@ -145,7 +267,7 @@ fn sq(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::super::neighbourhood::testing;
-    use super::super::{alignment, cohesion, separation, Gizmos, Steering};
+    use super::super::{alignment, cohesion, separation};
     use super::*;
     use proptest::prelude::*;
 

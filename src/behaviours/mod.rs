@@ -74,6 +74,8 @@ pub mod wander;
 
 pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
+pub use collision_avoidance::CollisionAvoidanceParams;
+pub use flocking::FlockingParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
 pub use predictive::{PredictiveParams, PredictiveState};
 pub use projected::{ProjectedParams, ProjectedState};

@@ -30,6 +30,22 @@ pub struct Neighbour {
     pub velocity: Vec3,
 }
 
+/// Where a group behaviour reads its neighbours from: a slice (unit tests, benchmarks) or the
+/// world's spatial hash (`sim`), which passes only the agents near the query point and never
+/// the asking agent itself.
+pub trait NeighbourSource {
+    /// Calls `visit` with every other agent that may be within `radius` of `point`. A source
+    /// may pass more (a slice passes all); the behaviours test the exact distance themselves.
+    fn for_each_near(&self, point: Vec3, radius: f32, visit: impl FnMut(&Neighbour));
+}
+
+impl NeighbourSource for [Neighbour] {
+    #[inline]
+    fn for_each_near(&self, _point: Vec3, _radius: f32, visit: impl FnMut(&Neighbour)) {
+        self.iter().for_each(visit);
+    }
+}
+
 /// The neighbourhood radius declaration shared in shape by the group behaviours.
 pub const fn radius_param(default: f32, help: &'static str) -> Param {
     Param {

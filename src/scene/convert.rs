@@ -17,15 +17,16 @@ use std::collections::HashMap;
 use glam::Vec3;
 
 use super::format::{
-    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CombineMode, CombineSpec,
-    CurveSpec, EllipseSpec, EntrySpec, ExprSpec, HelixSpec, KinematicSpec, LemniscateSpec, LissajousSpec,
-    ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec,
-    SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, FORMAT_VERSION,
+    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
+    CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FlockingSpec, HelixSpec,
+    KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec,
+    PredictiveSpec, ProjectedSpec, PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec,
+    WaypointsSpec, FORMAT_VERSION,
 };
 use super::validate::validate_scene;
 use crate::behaviours::{
-    ArriveParams, AvoidParams, Kinematics, Limits, ParametricParams, PredictiveParams, ProjectedParams,
-    PursuitParams, WanderParams, WaypointsParams,
+    ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Kinematics, Limits,
+    ParametricParams, PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
 };
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
@@ -276,6 +277,22 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
         BehaviourSpec::Wander(s) => Behaviour::Wander {
             params: WanderParams { radius: s.radius, distance: s.distance, jitter: s.jitter, seed: s.seed },
         },
+        BehaviourSpec::Flocking(s) => {
+            let FlockingSpec { separation, alignment, cohesion, separation_radius, radius, view_angle } = *s;
+            Behaviour::Flocking {
+                params: FlockingParams {
+                    separation,
+                    alignment,
+                    cohesion,
+                    separation_radius,
+                    radius,
+                    view_angle,
+                },
+            }
+        }
+        BehaviourSpec::CollisionAvoidance(s) => Behaviour::CollisionAvoidance {
+            params: CollisionAvoidanceParams { horizon: s.horizon, margin: s.margin },
+        },
         BehaviourSpec::Planner(s) => Behaviour::Planner {
             params: PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
@@ -486,6 +503,22 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
         Behaviour::Wander { params } => {
             let WanderParams { radius, distance, jitter, seed } = *params;
             BehaviourSpec::Wander(WanderSpec { radius, distance, jitter, seed })
+        }
+        Behaviour::Flocking { params } => {
+            let FlockingParams { separation, alignment, cohesion, separation_radius, radius, view_angle } =
+                *params;
+            BehaviourSpec::Flocking(FlockingSpec {
+                separation,
+                alignment,
+                cohesion,
+                separation_radius,
+                radius,
+                view_angle,
+            })
+        }
+        Behaviour::CollisionAvoidance { params } => {
+            let CollisionAvoidanceParams { horizon, margin } = *params;
+            BehaviourSpec::CollisionAvoidance(CollisionAvoidanceSpec { horizon, margin })
         }
     }
 }

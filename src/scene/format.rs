@@ -526,10 +526,14 @@ pub enum BehaviourSpec {
     Evade(PursuitSpec),
     /// `wander`.
     Wander(WanderSpec),
+    /// `flocking`.
+    Flocking(FlockingSpec),
+    /// `collision_avoidance`.
+    CollisionAvoidance(CollisionAvoidanceSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 12] = [
+pub const BEHAVIOUR_TYPES: [&str; 14] = [
     "seek",
     "flee",
     "arrive",
@@ -542,7 +546,45 @@ pub const BEHAVIOUR_TYPES: [&str; 12] = [
     "pursuit",
     "evade",
     "wander",
+    "flocking",
+    "collision_avoidance",
 ];
+
+/// `flocking`: separation, alignment and cohesion weights, their radii and the view cone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlockingSpec {
+    /// Weight of separation.
+    #[serde(default = "default_flock_separation")]
+    pub separation: f32,
+    /// Weight of alignment.
+    #[serde(default = "default_flock_alignment")]
+    pub alignment: f32,
+    /// Weight of cohesion.
+    #[serde(default = "default_flock_cohesion")]
+    pub cohesion: f32,
+    /// Separation radius, world units.
+    #[serde(default = "default_flock_separation_radius")]
+    pub separation_radius: f32,
+    /// Alignment and cohesion radius, world units.
+    #[serde(default = "default_flock_radius")]
+    pub radius: f32,
+    /// Full view angle, radians.
+    #[serde(default = "default_flock_view_angle")]
+    pub view_angle: f32,
+}
+
+/// `collision_avoidance` (between agents).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollisionAvoidanceSpec {
+    /// Seconds ahead that approaches count.
+    #[serde(default = "default_ca_horizon")]
+    pub horizon: f32,
+    /// Extra clearance, world units.
+    #[serde(default = "default_ca_margin")]
+    pub margin: f32,
+}
 
 /// `wander`: Reynolds' jittered circle, from the agent's own seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -762,6 +804,8 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "pursuit" => BehaviourSpec::Pursuit(variant(fields)?),
         "evade" => BehaviourSpec::Evade(variant(fields)?),
         "wander" => BehaviourSpec::Wander(variant(fields)?),
+        "flocking" => BehaviourSpec::Flocking(variant(fields)?),
+        "collision_avoidance" => BehaviourSpec::CollisionAvoidance(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -872,6 +916,14 @@ defaults! {
     default_wander_distance: f32 = crate::behaviours::WanderParams::default().distance;
     default_wander_jitter: f32 = crate::behaviours::WanderParams::default().jitter;
     default_wander_seed: u32 = crate::behaviours::WanderParams::default().seed;
+    default_flock_separation: f32 = crate::behaviours::FlockingParams::default().separation;
+    default_flock_alignment: f32 = crate::behaviours::FlockingParams::default().alignment;
+    default_flock_cohesion: f32 = crate::behaviours::FlockingParams::default().cohesion;
+    default_flock_separation_radius: f32 = crate::behaviours::FlockingParams::default().separation_radius;
+    default_flock_radius: f32 = crate::behaviours::FlockingParams::default().radius;
+    default_flock_view_angle: f32 = crate::behaviours::FlockingParams::default().view_angle;
+    default_ca_horizon: f32 = crate::behaviours::CollisionAvoidanceParams::default().horizon;
+    default_ca_margin: f32 = crate::behaviours::CollisionAvoidanceParams::default().margin;
 }
 
 #[cfg(test)]
@@ -954,7 +1006,8 @@ mod tests {
         assert_eq!(
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
-             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`"
+             `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`, \
+             `flocking`, `collision_avoidance`"
         );
     }
 

@@ -16,6 +16,7 @@ use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, PursuitParams,
     WanderParams, WaypointsParams,
 };
+use crate::behaviours::{CollisionAvoidanceParams, FlockingParams};
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
 
@@ -326,6 +327,18 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("distance"), &WanderParams::DISTANCE, spec.distance)?;
             param(&at("jitter"), &WanderParams::JITTER, spec.jitter)?;
             param(&at("seed"), &WanderParams::SEED, spec.seed as f32)
+        }
+        BehaviourSpec::Flocking(spec) => {
+            param(&at("separation"), &FlockingParams::SEPARATION, spec.separation)?;
+            param(&at("alignment"), &FlockingParams::ALIGNMENT, spec.alignment)?;
+            param(&at("cohesion"), &FlockingParams::COHESION, spec.cohesion)?;
+            param(&at("separation_radius"), &FlockingParams::SEPARATION_RADIUS, spec.separation_radius)?;
+            param(&at("radius"), &FlockingParams::RADIUS, spec.radius)?;
+            param(&at("view_angle"), &FlockingParams::VIEW_ANGLE, spec.view_angle)
+        }
+        BehaviourSpec::CollisionAvoidance(spec) => {
+            param(&at("horizon"), &CollisionAvoidanceParams::HORIZON, spec.horizon)?;
+            param(&at("margin"), &CollisionAvoidanceParams::MARGIN, spec.margin)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;

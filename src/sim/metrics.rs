@@ -49,6 +49,45 @@ pub struct AgentMetrics {
     inside: Vec<u64>,
     path: Option<PathAccumulator>,
     speed_error: Option<SpeedErrorAccumulator>,
+    crowd: Option<CrowdAccumulator>,
+    /// Pursuit: when the agent first touched the agent it pursues.
+    capture_time: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct CrowdAccumulator {
+    collisions: u32,
+    touching: bool,
+    min_gap: f32,
+    nearest_sum: f64,
+    nearest_samples: u64,
+    alignment_sum: f64,
+    alignment_samples: u64,
+}
+
+impl Default for CrowdAccumulator {
+    fn default() -> Self {
+        CrowdAccumulator {
+            collisions: 0,
+            touching: false,
+            min_gap: f32::INFINITY,
+            nearest_sum: 0.0,
+            nearest_samples: 0,
+            alignment_sum: 0.0,
+            alignment_samples: 0,
+        }
+    }
+}
+
+/// One agent's view of the crowd at the start of a step (see [`AgentMetrics::record_crowd`]).
+pub(crate) struct CrowdSample {
+    /// Smallest gap between its body and another agent's (None: no agent within range).
+    pub min_gap: Option<f32>,
+    /// Distance to its nearest neighbour within range.
+    pub nearest: Option<f32>,
+    /// Cosine between its heading and its neighbours' mean heading (None: no neighbour moving
+    /// or itself at rest).
+    pub alignment: Option<f32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -89,6 +128,33 @@ pub(crate) struct StepSample<'a> {
 }
 
 impl AgentMetrics {
+    /// Adds one step's crowd sample of an agent whose list reads its neighbours: a collision is
+    /// counted when it goes from touching no other agent to touching one.
+    pub(crate) fn record_crowd(&mut self, sample: &CrowdSample) {
+        let acc = self.crowd.get_or_insert_with(Default::default);
+        let touching = sample.min_gap.is_some_and(|gap| gap < 0.0);
+        if touching && !acc.touching {
+            acc.collisions += 1;
+        }
+        acc.touching = touching;
+        if let Some(gap) = sample.min_gap {
+            acc.min_gap = acc.min_gap.min(gap);
+        }
+        if let Some(nearest) = sample.nearest {
+            acc.nearest_sum += f64::from(nearest);
+            acc.nearest_samples += 1;
+        }
+        if let Some(alignment) = sample.alignment {
+            acc.alignment_sum += f64::from(alignment);
+            acc.alignment_samples += 1;
+        }
+    }
+
+    /// Records that a pursuer touches the agent it pursues at `time` (the first time counts).
+    pub(crate) fn record_capture(&mut self, time: f64) {
+        self.capture_time.get_or_insert(time);
+    }
+
     /// Adds one step; pushes collision events.
     /// Returns the projection of the agent's new position onto its path, if it follows one.
     #[inline(always)]
@@ -255,6 +321,15 @@ impl AgentMetrics {
             }),
             _ => None,
         };
+        let mean = |sum: f64, n: u64| (n > 0).then(|| (sum / n as f64) as f32);
+        let crowd = self.crowd.as_ref().map(|acc| CrowdMetrics {
+            agent_collisions: acc.collisions,
+            min_agent_gap: acc.min_gap.is_finite().then_some(acc.min_gap),
+            mean_nearest_neighbour: mean(acc.nearest_sum, acc.nearest_samples),
+            alignment: mean(acc.alignment_sum, acc.alignment_samples),
+        });
+        let pursuit = matches!(agent.behaviour, super::Behaviour::Pursuit { .. })
+            .then_some(PursuitMetrics { capture_time: self.capture_time });
         MetricsSummary {
             name: agent.name.clone(),
             behaviour: agent.behaviour.type_name().to_string(),
@@ -268,6 +343,8 @@ impl AgentMetrics {
             path,
             parametric,
             planner,
+            crowd,
+            pursuit,
         }
     }
 }
@@ -302,6 +379,35 @@ pub struct MetricsSummary {
     /// Planner metrics.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub planner: Option<PlannerMetrics>,
+    /// Crowd metrics (agents with a flocking or collision-avoidance entry).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub crowd: Option<CrowdMetrics>,
+    /// Pursuit metrics (agents whose main behaviour is pursuit).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub pursuit: Option<PursuitMetrics>,
+}
+
+/// Metrics of an agent in a crowd, measured on the start-of-step state of every step against
+/// the agents within the world's neighbour radius (the largest query radius of the step).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct CrowdMetrics {
+    /// Times it came into contact with another agent's body (from touching none to touching one).
+    pub agent_collisions: u32,
+    /// Smallest gap between its body and another agent's (negative: overlapping; null when no
+    /// agent ever came within the neighbour radius).
+    pub min_agent_gap: Option<f32>,
+    /// Mean distance to its nearest neighbour, over the steps it had one within the radius.
+    pub mean_nearest_neighbour: Option<f32>,
+    /// Mean cosine between its heading and its neighbours' mean heading (1: flying with them,
+    /// about 0: unrelated; the flock's local polarization), over the steps with neighbours.
+    pub alignment: Option<f32>,
+}
+
+/// Metrics of a pursuer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PursuitMetrics {
+    /// When it first touched the agent it pursues, in seconds (null: not caught).
+    pub capture_time: Option<f64>,
 }
 
 /// Metrics of path followers.
@@ -379,8 +485,12 @@ mod tests {
             path: Some(PathMetrics::default()),
             parametric: None,
             planner: None,
+            crowd: Some(CrowdMetrics { agent_collisions: 2, ..CrowdMetrics::default() }),
+            pursuit: None,
         };
         let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["agent_collisions"], serde_json::json!(2));
+        assert!(json["min_agent_gap"].is_null() && json.get("capture_time").is_none());
         assert_eq!(json["final_position"], serde_json::json!([1.0, 2.0, 0.0]));
         assert!(json["arrived_at"].is_null());
         assert_eq!(json["backtracks"], 0);

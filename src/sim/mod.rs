@@ -22,6 +22,9 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
+use crate::behaviours::collision_avoidance::{self, CollisionAvoidanceParams};
+use crate::behaviours::flocking::{self, FlockingParams};
+use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
 use crate::behaviours::{
     self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
     AvoidParams, Gizmos, Kinematics, Limits, Steering,
@@ -33,7 +36,10 @@ mod metrics;
 mod mix;
 pub mod neighbours;
 
-pub use metrics::{AgentMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics};
+pub use metrics::{
+    AgentMetrics, CrowdMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics,
+    PursuitMetrics,
+};
 pub use mix::{Combine, Entry, Mix, Slot};
 
 pub use crate::behaviours::{
@@ -195,6 +201,18 @@ pub enum Behaviour {
         /// Circle radius and distance, jitter rate, seed.
         params: WanderParams,
     },
+    /// Flocking (Reynolds' boids): separation, alignment and cohesion over the agents near it,
+    /// found through the world's spatial hash.
+    Flocking {
+        /// The three weights, the radii and the view cone.
+        params: FlockingParams,
+    },
+    /// Agent–agent collision avoidance (OpenSteer's unaligned collision avoidance): swerve from
+    /// the earliest predicted close approach. Usually an entry of higher priority.
+    CollisionAvoidance {
+        /// Horizon and margin.
+        params: CollisionAvoidanceParams,
+    },
 }
 
 impl Behaviour {
@@ -213,6 +231,8 @@ impl Behaviour {
             Behaviour::Pursuit { .. } => "pursuit",
             Behaviour::Evade { .. } => "evade",
             Behaviour::Wander { .. } => "wander",
+            Behaviour::Flocking { .. } => "flocking",
+            Behaviour::CollisionAvoidance { .. } => "collision_avoidance",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -229,8 +249,17 @@ impl Behaviour {
             | Behaviour::Planner { .. }
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Wander { .. } => false,
-            Behaviour::Pursuit { .. } | Behaviour::Evade { .. } => true,
+            Behaviour::Pursuit { .. }
+            | Behaviour::Evade { .. }
+            | Behaviour::Flocking { .. }
+            | Behaviour::CollisionAvoidance { .. } => true,
         }
+    }
+
+    /// Whether the behaviour asks the world's spatial hash for its neighbours (then the step
+    /// rebuilds the hash first).
+    pub fn needs_neighbours(&self) -> bool {
+        matches!(self, Behaviour::Flocking { .. } | Behaviour::CollisionAvoidance { .. })
     }
 
     /// The other agent a pursuer or evader reacts to (index into `World::agents`).
@@ -245,6 +274,32 @@ impl Behaviour {
     pub fn other_agent_mut(&mut self) -> Option<&mut usize> {
         match self {
             Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => Some(agent),
+            _ => None,
+        }
+    }
+
+    /// The path index of a path follower, to re-point it (after paths were deleted).
+    pub fn path_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Waypoints { path, .. }
+            | Behaviour::Projected { path, .. }
+            | Behaviour::Predictive { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+    /// The target index of seek, flee and arrive, to re-point it.
+    pub fn target_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Seek { target } | Behaviour::Flee { target } | Behaviour::Arrive { target, .. } => {
+                Some(target)
+            }
+            _ => None,
+        }
+    }
+    /// The curve index of a parametric follower, to re-point it.
+    pub fn curve_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Parametric { curve, .. } => Some(curve),
             _ => None,
         }
     }
@@ -305,7 +360,9 @@ impl BehaviourState {
             | Behaviour::Arrive { .. }
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Pursuit { .. }
-            | Behaviour::Evade { .. } => BehaviourState::Stateless,
+            | Behaviour::Evade { .. }
+            | Behaviour::Flocking { .. }
+            | Behaviour::CollisionAvoidance { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -360,6 +417,11 @@ impl Agent {
             gizmos: Gizmos::disabled(),
             start,
         }
+    }
+
+    /// Whether one of the agent's entries reads its neighbours (flocking, collision avoidance).
+    pub fn needs_neighbours(&self) -> bool {
+        self.behaviour.needs_neighbours() || self.mix.more.iter().any(|e| e.behaviour.needs_neighbours())
     }
 
     /// Whether one of the agent's entries is obstacle avoidance.
@@ -455,6 +517,13 @@ pub struct World {
     steerings: Vec<Steering>,
     /// Scratch: every agent's kinematics at the start of the step (agent–agent behaviours).
     snapshot: Vec<Kinematics>,
+    /// Every agent's start-of-step position, bucketed by cell (flocking, collision avoidance);
+    /// empty unless some entry needs neighbours.
+    grid: neighbours::NeighbourGrid,
+    /// Scratch: the positions the grid is built from.
+    positions: Vec<Vec3>,
+    /// Scratch: every agent's body radius, beside `snapshot` (contacts in the metrics).
+    radii: Vec<f32>,
     gizmos_enabled: bool,
 }
 
@@ -478,6 +547,9 @@ impl Default for World {
             spheres: Vec::new(),
             steerings: Vec::new(),
             snapshot: Vec::new(),
+            grid: neighbours::NeighbourGrid::new(),
+            positions: Vec::new(),
+            radii: Vec::new(),
             gizmos_enabled: false,
         }
     }
@@ -575,9 +647,12 @@ impl World {
             agent.behaviour.reads_other_agents()
                 || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
         });
+        self.radii.clear();
         if reads_others {
             self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
+            self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
         }
+        let fastest_speed = self.rebuild_neighbour_grid();
         let ctx = StepContext {
             dt,
             time,
@@ -586,6 +661,9 @@ impl World {
             targets: &self.targets,
             spheres: &self.spheres,
             agents: &self.snapshot,
+            grid: &self.grid,
+            radii: &self.radii,
+            fastest_speed,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
@@ -625,6 +703,40 @@ impl World {
         self.steerings = steerings;
     }
 
+    /// Rebuilds the spatial hash over the start-of-step snapshot when some entry needs
+    /// neighbours (cells as wide as the largest query radius; empties it otherwise). Returns the
+    /// fastest agent's speed (what collision avoidance's query radius allows for).
+    fn rebuild_neighbour_grid(&mut self) -> f32 {
+        let mut cell = 0.0f32;
+        let mut needed = false;
+        let fastest = self.snapshot.iter().map(|k| k.velocity.length()).fold(0.0f32, f32::max);
+        for agent in &self.agents {
+            let entries =
+                std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
+            for behaviour in entries {
+                let radius = match behaviour {
+                    Behaviour::Flocking { params } => params.query_radius(),
+                    Behaviour::CollisionAvoidance { params } => {
+                        collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
+                    }
+                    _ => continue,
+                };
+                needed = true;
+                if radius.is_finite() {
+                    cell = cell.max(radius);
+                }
+            }
+        }
+        if needed {
+            self.positions.clear();
+            self.positions.extend(self.snapshot.iter().map(|k| k.position));
+            self.grid.rebuild(&self.positions, cell.max(1.0));
+        } else if !self.grid.is_empty() {
+            self.grid.rebuild(&[], 1.0);
+        }
+        fastest
+    }
+
     /// Steps `n` times.
     pub fn run_steps(&mut self, n: u64) {
         for _ in 0..n {
@@ -662,6 +774,35 @@ struct StepContext<'a> {
     /// Every agent's kinematics at the start of the step, by agent index (empty unless some
     /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
     agents: &'a [Kinematics],
+    /// `agents`' positions bucketed by cell (empty unless some entry needs neighbours).
+    grid: &'a neighbours::NeighbourGrid,
+    /// Every agent's body radius, beside `agents` (empty when `agents` is).
+    radii: &'a [f32],
+    /// The fastest agent's speed at the start of the step.
+    fastest_speed: f32,
+}
+
+/// The neighbours of one agent as the group behaviours read them: the agents the spatial hash
+/// finds near a point, with their start-of-step velocities. The asking agent is told apart by
+/// its start-of-step state (`me`): another agent in exactly the same state is on the same
+/// point with the same velocity, which no rule can push apart, and is skipped with it.
+struct GridNeighbours<'a> {
+    grid: &'a neighbours::NeighbourGrid,
+    agents: &'a [Kinematics],
+    me: Kinematics,
+}
+
+impl NeighbourSource for GridNeighbours<'_> {
+    #[inline]
+    fn for_each_near(&self, point: Vec3, radius: f32, mut visit: impl FnMut(&Neighbour)) {
+        let order = self.grid.order();
+        self.grid.for_each_within(point, radius, |slot, position| {
+            let Some(other) = order.get(slot).and_then(|&idx| self.agents.get(idx as usize)) else { return };
+            if *other != self.me {
+                visit(&Neighbour { position, velocity: other.velocity });
+            }
+        });
+    }
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
@@ -720,6 +861,18 @@ fn move_agent(
         arrived_now,
     };
     let projection = agent.metrics.record(&sample, events);
+    if !ctx.grid.is_empty() && agent.needs_neighbours() {
+        agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
+    }
+    if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
+        let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
+        let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
+        if let (Some(reach), Some(gap)) = (reach, gap) {
+            if gap < reach {
+                agent.metrics.record_capture(ctx.time);
+            }
+        }
+    }
     // Predictive following starts its next step by projecting the agent and its prediction
     // onto the path: the metrics just projected the agent with the same rule, so hand that over
     // and make the prediction's projection now, beside it.
@@ -727,6 +880,32 @@ fn move_agent(
         (&agent.behaviour, &mut agent.state, path)
     {
         predictive::observe(&agent.kinematics, &agent.limits, &named.polyline, state, params, projection);
+    }
+}
+
+/// Agent `agent_idx` (in state `me`, of body `radius`) among the others at the start of the
+/// step, within the grid's cell size (the largest neighbour radius of the step).
+fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContext) -> metrics::CrowdSample {
+    let order = ctx.grid.order();
+    let (mut min_gap, mut nearest) = (f32::INFINITY, f32::INFINITY);
+    let mut headings = Vec3::ZERO;
+    ctx.grid.for_each_within(me.position, ctx.grid.cell_size(), |slot, position| {
+        let Some(&other) = order.get(slot) else { return };
+        let other = other as usize;
+        if other == agent_idx {
+            return;
+        }
+        let distance = position.distance(me.position);
+        nearest = nearest.min(distance);
+        min_gap = min_gap.min(distance - radius - ctx.radii.get(other).copied().unwrap_or(0.0));
+        headings += ctx.agents.get(other).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero());
+    });
+    let heading = me.velocity.normalize_or_zero();
+    let mean_heading = headings.normalize_or_zero();
+    metrics::CrowdSample {
+        min_gap: min_gap.is_finite().then_some(min_gap),
+        nearest: nearest.is_finite().then_some(nearest),
+        alignment: (heading != Vec3::ZERO && mean_heading != Vec3::ZERO).then(|| heading.dot(mean_heading)),
     }
 }
 
@@ -798,6 +977,15 @@ fn behaviour_steering(
         },
         (Behaviour::Wander { params }, BehaviourState::Wander(state)) => {
             wander::wander(k, limits, state, params, ctx.dt, gizmos)
+        }
+        (Behaviour::Flocking { params }, _) => {
+            let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
+            flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
+        }
+        (Behaviour::CollisionAvoidance { params }, _) => {
+            let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
+            let fastest = ctx.fastest_speed;
+            collision_avoidance::collision_avoidance_from(k, limits, &neighbours, params, fastest, gizmos)
         }
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.

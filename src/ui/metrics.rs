@@ -60,6 +60,16 @@ pub enum MetricColumn {
     PlannedLength,
     /// Straight-line length through the waypoints.
     StraightLength,
+    /// Contacts with other agents.
+    AgentCollisions,
+    /// Smallest gap to another agent.
+    MinAgentGap,
+    /// Mean nearest-neighbour distance.
+    MeanNearestNeighbour,
+    /// Mean alignment with the neighbours.
+    Alignment,
+    /// When a pursuer caught its agent.
+    CaptureTime,
 }
 
 /// Which behaviours a column applies to.
@@ -73,6 +83,10 @@ pub enum ColumnGroup {
     Parametric,
     /// Planner ships.
     Planner,
+    /// Agents with a flocking or collision-avoidance entry.
+    Crowd,
+    /// Pursuers.
+    Pursuit,
 }
 
 /// A cell's content.
@@ -90,7 +104,7 @@ pub enum Cell {
 
 impl MetricColumn {
     /// Every column, in table order.
-    pub const ALL: [MetricColumn; 23] = [
+    pub const ALL: [MetricColumn; 28] = [
         MetricColumn::Name,
         MetricColumn::Behaviour,
         MetricColumn::FinalPosition,
@@ -114,6 +128,11 @@ impl MetricColumn {
         MetricColumn::WaypointsReached,
         MetricColumn::PlannedLength,
         MetricColumn::StraightLength,
+        MetricColumn::AgentCollisions,
+        MetricColumn::MinAgentGap,
+        MetricColumn::MeanNearestNeighbour,
+        MetricColumn::Alignment,
+        MetricColumn::CaptureTime,
     ];
 
     /// The metric's design.md name (the CSV header; `final_position` is three CSV columns).
@@ -142,6 +161,11 @@ impl MetricColumn {
             MetricColumn::WaypointsReached => "waypoints_reached",
             MetricColumn::PlannedLength => "planned_length",
             MetricColumn::StraightLength => "straight_length",
+            MetricColumn::AgentCollisions => "agent_collisions",
+            MetricColumn::MinAgentGap => "min_agent_gap",
+            MetricColumn::MeanNearestNeighbour => "mean_nearest_neighbour",
+            MetricColumn::Alignment => "alignment",
+            MetricColumn::CaptureTime => "capture_time",
         }
     }
 
@@ -171,6 +195,11 @@ impl MetricColumn {
             MetricColumn::WaypointsReached => "reached",
             MetricColumn::PlannedLength => "planned len",
             MetricColumn::StraightLength => "straight len",
+            MetricColumn::AgentCollisions => "agent hits",
+            MetricColumn::MinAgentGap => "min agent gap",
+            MetricColumn::MeanNearestNeighbour => "mean NN",
+            MetricColumn::Alignment => "alignment",
+            MetricColumn::CaptureTime => "caught (s)",
         }
     }
 
@@ -210,6 +239,15 @@ impl MetricColumn {
             MetricColumn::WaypointsReached => "User waypoints reached",
             MetricColumn::PlannedLength => "Length of the first plan (units)",
             MetricColumn::StraightLength => "Straight-line length through the user waypoints (units)",
+            MetricColumn::AgentCollisions => "Times the agent came into contact with another agent's body",
+            MetricColumn::MinAgentGap => {
+                "Smallest gap between its body and another agent's (negative: overlapping)"
+            }
+            MetricColumn::MeanNearestNeighbour => "Mean distance to its nearest neighbour (units)",
+            MetricColumn::Alignment => {
+                "Mean cosine between its heading and its neighbours' mean heading (1: flying with them)"
+            }
+            MetricColumn::CaptureTime => "When the pursuer first touched the agent it pursues (seconds)",
         }
     }
 
@@ -238,6 +276,11 @@ impl MetricColumn {
             | MetricColumn::WaypointsReached
             | MetricColumn::PlannedLength
             | MetricColumn::StraightLength => ColumnGroup::Planner,
+            MetricColumn::AgentCollisions
+            | MetricColumn::MinAgentGap
+            | MetricColumn::MeanNearestNeighbour
+            | MetricColumn::Alignment => ColumnGroup::Crowd,
+            MetricColumn::CaptureTime => ColumnGroup::Pursuit,
         }
     }
 
@@ -256,6 +299,8 @@ impl MetricColumn {
             path,
             parametric,
             planner,
+            crowd,
+            pursuit,
         } = m;
         let number = |v: f32, decimals: usize| Cell::Number(v as f64, decimals);
         let count = |v: u32| Cell::Number(v as f64, 0);
@@ -286,6 +331,17 @@ impl MetricColumn {
             MetricColumn::WaypointsReached => or_missing(planner.map(|p| count(p.waypoints_reached))),
             MetricColumn::PlannedLength => or_missing(planner.map(|p| number(p.planned_length, 1))),
             MetricColumn::StraightLength => or_missing(planner.map(|p| number(p.straight_length, 1))),
+            MetricColumn::AgentCollisions => or_missing(crowd.map(|c| count(c.agent_collisions))),
+            MetricColumn::MinAgentGap => {
+                or_missing(crowd.and_then(|c| c.min_agent_gap).map(|v| number(v, 1)))
+            }
+            MetricColumn::MeanNearestNeighbour => {
+                or_missing(crowd.and_then(|c| c.mean_nearest_neighbour).map(|v| number(v, 1)))
+            }
+            MetricColumn::Alignment => or_missing(crowd.and_then(|c| c.alignment).map(|v| number(v, 3))),
+            MetricColumn::CaptureTime => {
+                or_missing(pursuit.and_then(|p| p.capture_time).map(|v| Cell::Number(v, 2)))
+            }
         }
     }
 }
@@ -297,6 +353,8 @@ pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
         ColumnGroup::Path => summaries.iter().any(|m| m.path.is_some()),
         ColumnGroup::Parametric => summaries.iter().any(|m| m.parametric.is_some()),
         ColumnGroup::Planner => summaries.iter().any(|m| m.planner.is_some()),
+        ColumnGroup::Crowd => summaries.iter().any(|m| m.crowd.is_some()),
+        ColumnGroup::Pursuit => summaries.iter().any(|m| m.pursuit.is_some()),
     }
 }
 

@@ -12,9 +12,10 @@ use crate::sim::{Agent, Combine, Entry, Mix, Slot};
 use super::params::{behaviour_params, param_row, with_param, ParamValue};
 use super::{UiState, ERROR_RED};
 
-/// The kinds an entry may be added as: every kind an agent may have, and obstacle avoidance.
+/// The kinds an entry may be added as: every kind an agent may have, and obstacle and
+/// agent–agent collision avoidance.
 fn addable_kinds() -> Vec<BehaviourKind> {
-    let mut kinds = vec![BehaviourKind::AvoidObstacles];
+    let mut kinds = vec![BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance];
     kinds.extend(BehaviourKind::ALL);
     kinds
 }
@@ -146,7 +147,8 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                 if ui.selectable_label(false, kind.label()).clicked() {
                     if let Ok(behaviour) = default_behaviour(&app.world, kind, selection, position) {
                         let mut mix = agent.mix.clone();
-                        let slot = if kind == BehaviourKind::AvoidObstacles {
+                        let avoidance = [BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance];
+                        let slot = if avoidance.contains(&kind) {
                             Slot { weight: 1.0, group: 0 }
                         } else {
                             Slot { weight: 1.0, group: main.group }

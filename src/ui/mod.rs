@@ -31,6 +31,7 @@ pub mod file_dialog;
 pub mod group;
 pub mod help;
 pub mod inspector;
+pub mod loading;
 pub mod metrics;
 pub mod mix_editor;
 pub mod params;
@@ -219,6 +220,8 @@ impl UiState {
                     Some(FileDialog::new(FileDialogMode::ExportCsv, self.save_dir(app), &name));
             }
             Request::Quit => out.quit = true,
+            // Pictures are the shell's: it reads the frame buffer after drawing.
+            Request::Screenshot | Request::ToggleRecording => out.commands.push(Command::File(request)),
         }
     }
 

@@ -9,7 +9,9 @@
 
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
-use crate::behaviours::{AvoidParams, ParametricMethod, PursuitParams, WanderParams};
+use crate::behaviours::{
+    AvoidParams, CollisionAvoidanceParams, FlockingParams, ParametricMethod, PursuitParams, WanderParams,
+};
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -185,6 +187,25 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&WanderParams::SEED, ParamValue::Int(seed)),
             ]
         }
+        Behaviour::Flocking { params } => {
+            let FlockingParams { separation, alignment, cohesion, separation_radius, radius, view_angle } =
+                *params;
+            vec![
+                row(&FlockingParams::SEPARATION, ParamValue::Float(separation)),
+                row(&FlockingParams::ALIGNMENT, ParamValue::Float(alignment)),
+                row(&FlockingParams::COHESION, ParamValue::Float(cohesion)),
+                row(&FlockingParams::SEPARATION_RADIUS, ParamValue::Float(separation_radius)),
+                row(&FlockingParams::RADIUS, ParamValue::Float(radius)),
+                row(&FlockingParams::VIEW_ANGLE, ParamValue::Float(view_angle)),
+            ]
+        }
+        Behaviour::CollisionAvoidance { params } => {
+            let CollisionAvoidanceParams { horizon, margin } = *params;
+            vec![
+                row(&CollisionAvoidanceParams::HORIZON, ParamValue::Float(horizon)),
+                row(&CollisionAvoidanceParams::MARGIN, ParamValue::Float(margin)),
+            ]
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -311,6 +332,27 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::Flocking { params } => {
+            let FlockingParams { separation, alignment, cohesion, separation_radius, radius, view_angle } =
+                params;
+            match key {
+                "separation" => set_f32(separation, value)?,
+                "alignment" => set_f32(alignment, value)?,
+                "cohesion" => set_f32(cohesion, value)?,
+                "separation_radius" => set_f32(separation_radius, value)?,
+                "radius" => set_f32(radius, value)?,
+                "view_angle" => set_f32(view_angle, value)?,
+                _ => return None,
+            }
+        }
+        Behaviour::CollisionAvoidance { params } => {
+            let CollisionAvoidanceParams { horizon, margin } = params;
+            match key {
+                "horizon" => set_f32(horizon, value)?,
+                "margin" => set_f32(margin, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -361,7 +403,11 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
             *path = reference;
         }
         Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => *agent = reference,
-        Behaviour::Planner { .. } | Behaviour::AvoidObstacles { .. } | Behaviour::Wander { .. } => {}
+        Behaviour::Planner { .. }
+        | Behaviour::AvoidObstacles { .. }
+        | Behaviour::Wander { .. }
+        | Behaviour::Flocking { .. }
+        | Behaviour::CollisionAvoidance { .. } => {}
     }
     changed
 }

@@ -132,6 +132,15 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     {
         out.commands.push(Command::FitView);
     }
+    let shot = ui.button("📷").on_hover_text(format!(
+        "Save a PNG of the window to the pictures folder ({}); {} records",
+        commands::keys_label(CommandId::Screenshot),
+        commands::keys_label(CommandId::Record)
+    ));
+    state.record_rect("screenshot", shot.rect);
+    if shot.clicked() {
+        out.commands.push(Command::File(Request::Screenshot));
+    }
     let selected_agent = app.selected_agent();
     let compare = ui
         .add_enabled(selected_agent.is_some(), egui::Button::new("Compare"))
@@ -212,11 +221,15 @@ fn file_menu(
         if menu_item(ui, app, CommandId::SaveAs) {
             request = Some(Request::SaveAs);
         }
-        let revert = ui
-            .add_enabled(app.file.is_some() && app.dirty, egui::Button::new("Revert to saved"))
-            .on_hover_text("Reload the scene's file, dropping unsaved changes (asks first)");
-        if revert.clicked() {
+        if menu_item(ui, app, CommandId::Revert) {
             request = Some(Request::Revert);
+        }
+        ui.separator();
+        if menu_item(ui, app, CommandId::Screenshot) {
+            request = Some(Request::Screenshot);
+        }
+        if menu_item(ui, app, CommandId::Record) {
+            request = Some(Request::ToggleRecording);
         }
         ui.separator();
         if ui.button("Export metrics CSV…").clicked() {

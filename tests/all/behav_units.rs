@@ -757,3 +757,23 @@ fn avoidance_in_3d_steers_perpendicular_to_a_climbing_velocity() {
     .unwrap();
     assert!(a.z.abs() < 1e-3 && a.y.abs() < 1e-3 && a.x < 0.0, "{a}");
 }
+
+#[test]
+fn gliding_along_an_obstacle_within_one_steps_pull_is_pushed_out_before_the_pull_lands() {
+    // The failing case proptest found: an agent sliding along a surface with no approach speed
+    // at all, 0.2 units clear, with 1,369 u/s² of acceleration. One step of another behaviour
+    // pulling inward at full acceleration moves it 1369/60² ≈ 0.38 units: into the obstacle.
+    // Avoidance must see that coming and push outward now.
+    let limits = Limits { radius: 5.0, max_speed: 92.0, max_acceleration: 1369.0 };
+    let obstacles = [Sphere { center: Vec3::new(0.0, 25.2, 0.0), radius: 20.0 }];
+    let gliding = moving(Vec3::new(90.0, 0.0, 0.0));
+    let a = avoid_obstacles(&gliding, &limits, &obstacles, &AvoidParams::default(), &mut Gizmos::disabled())
+        .unwrap();
+    assert_close(a, Vec3::new(0.0, -1369.0, 0.0), 1e-2);
+    // Far enough that one step's pull cannot close the gap (and nothing is ahead): left alone.
+    let obstacles = [Sphere { center: Vec3::new(0.0, 45.0, 0.0), radius: 20.0 }];
+    assert_eq!(
+        avoid_obstacles(&gliding, &limits, &obstacles, &AvoidParams::default(), &mut Gizmos::disabled()),
+        None
+    );
+}

@@ -243,3 +243,261 @@ fn a_wander_seed_outside_its_declaration_is_refused_with_its_path() {
     let err = parse_scene(&text, "wander.json").unwrap_err();
     assert_eq!(err.json_path, "agents[0].behaviours[0].jitter");
 }
+
+/// A flock of `n` boids on a jittered lattice with scattered headings (a fixed formula, no
+/// randomness), each with one `flocking` entry, optionally blended with wander.
+fn flock_scene(n: usize, with_wander: bool) -> String {
+    let side = (n as f32).sqrt().ceil() as usize;
+    let agents: Vec<String> = (0..n)
+        .map(|i| {
+            let (col, row) = ((i % side) as f32, (i / side) as f32);
+            let wobble = ((i * 7919) % 13) as f32;
+            let (x, y) = (col * 22.0 + wobble, row * 22.0 - wobble * 0.5);
+            let heading = (i as f32 * 2.399_963).rem_euclid(std::f32::consts::TAU);
+            let (vx, vy) = (60.0 * heading.cos(), 60.0 * heading.sin());
+            let wander = if with_wander {
+                format!(r#", {{ "type": "wander", "seed": {i}, "weight": 0.3 }}"#)
+            } else {
+                String::new()
+            };
+            format!(
+                r#"{{ "name": "boid {i}", "position": [{x}, {y}], "velocity": [{vx}, {vy}], "max_speed": 80,
+                   "max_acceleration": 300, "radius": 4,
+                   "behaviours": [{{ "type": "flocking", "separation": 2, "alignment": 1, "cohesion": 1,
+                                     "separation_radius": 20, "radius": 50, "view_angle": 4.18879 }}{wander}] }}"#
+            )
+        })
+        .collect();
+    format!(r#"{{ "version": 2, "name": "Flock", "agents": [{}] }}"#, agents.join(",\n"))
+}
+
+/// How aligned each boid is with the boids within 50 of it: the mean, over boids with
+/// neighbours, of the cosine between its heading and its neighbours' mean heading (1 = every
+/// boid flies with its neighbours; about 0 for scattered headings). A flock may split into
+/// groups flying different ways, so the global polarization is not the defining property.
+fn local_alignment(world: &World) -> f32 {
+    let ks: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+    let (mut total, mut counted) = (0.0f32, 0usize);
+    for (i, k) in ks.iter().enumerate() {
+        let mean: Vec3 = ks
+            .iter()
+            .enumerate()
+            .filter(|(j, o)| *j != i && o.position.distance(k.position) <= 50.0)
+            .map(|(_, o)| o.velocity.normalize_or_zero())
+            .sum();
+        if mean != Vec3::ZERO {
+            total += k.velocity.normalize_or_zero().dot(mean.normalize_or_zero());
+            counted += 1;
+        }
+    }
+    total / counted.max(1) as f32
+}
+
+#[test]
+fn a_flock_of_a_scene_aligns_keeps_its_spacing_and_repeats_bit_for_bit() {
+    let text = flock_scene(100, true);
+    let mut world = parse_scene(&text, "flock.json").unwrap();
+    let before = local_alignment(&world);
+    assert!(before < 0.3, "the start is scattered: {before}");
+    world.run_steps(600);
+    let after = local_alignment(&world);
+    assert!(
+        after > 0.8,
+        "after 10 s the boids' alignment with their neighbours is only {after} (from {before})"
+    );
+    // Separation keeps boids from piling up (bodies of radius 4; separation is a soft push, so
+    // a brush of bodies can happen, never one boid on top of another), while cohesion keeps
+    // them within the neighbour radius of one another.
+    let positions: Vec<Vec3> = world.agents.iter().map(|a| a.kinematics.position).collect();
+    let nearest: Vec<f32> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let others = positions.iter().enumerate().filter(|(j, _)| *j != i);
+            others.map(|(_, q)| p.distance(*q)).fold(f32::INFINITY, f32::min)
+        })
+        .collect();
+    let closest = nearest.iter().copied().fold(f32::INFINITY, f32::min);
+    let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
+    assert!(closest > 4.0, "two boids came within {closest}");
+    assert!((8.0..20.0).contains(&mean), "mean nearest-neighbour distance {mean}");
+    let again = |text: &str| {
+        let mut world = parse_scene(text, "flock.json").unwrap();
+        world.run_steps(600);
+        world.agents.iter().map(|a| (a.kinematics.position, a.kinematics.velocity)).collect::<Vec<_>>()
+    };
+    let first: Vec<_> = world.agents.iter().map(|a| (a.kinematics.position, a.kinematics.velocity)).collect();
+    assert_eq!(first, again(&text));
+    let saved = scene_to_json(&parse_scene(&text, "flock.json").unwrap()).unwrap();
+    assert!(saved.contains("\"separation_radius\": 20"), "{saved}");
+    assert_eq!(first, again(&saved));
+}
+
+#[test]
+fn one_flocking_step_through_the_spatial_hash_equals_the_kernel_over_every_other_boid() {
+    use steerlab::behaviours::flocking::flocking_steering;
+    use steerlab::behaviours::neighbourhood::Neighbour;
+    use steerlab::behaviours::{Gizmos, Steering};
+    // The oracle: each boid's request from the kernel over a plain list of every other boid
+    // (no hash, no radius pre-filter), integrated by the simulation's own rule.
+    let mut world = parse_scene(&flock_scene(150, false), "flock.json").unwrap();
+    world.run_steps(30);
+    let before: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+    let expected: Vec<Vec3> = world
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, agent)| {
+            let others: Vec<Neighbour> = before
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, k)| Neighbour { position: k.position, velocity: k.velocity })
+                .collect();
+            let Behaviour::Flocking { params } = agent.behaviour else { panic!("not a boid") };
+            let steering =
+                flocking_steering(&before[i], &agent.limits, &others[..], &params, &mut Gizmos::disabled());
+            let mut k = before[i];
+            steerlab::sim::integrate(&mut k, &agent.limits, steering, world.dt);
+            assert!(matches!(steering, Steering::Acceleration(_)));
+            k.position
+        })
+        .collect();
+    world.step();
+    for (agent, want) in world.agents.iter().zip(&expected) {
+        let got = agent.kinematics.position;
+        assert!(got.distance(*want) < 1e-3, "{}: {got} vs {want}", agent.name);
+    }
+}
+
+/// Two files of walkers crossing through each other toward targets on the far side; with or
+/// without collision avoidance (priority group 0, before their arrive).
+fn crossing_scene(avoid: bool) -> String {
+    let mut targets = Vec::new();
+    let mut agents = Vec::new();
+    for i in 0..8 {
+        for (side, x0, x1, dy) in [("east", -300.0, 400.0, 0.0), ("west", 300.0, -400.0, 11.0)] {
+            let y = i as f32 * 30.0 - 105.0 + dy;
+            targets.push(format!(r#"{{ "id": "{side}{i}", "position": [{x1}, {y}] }}"#));
+            let avoidance = if avoid {
+                r#", { "type": "collision_avoidance", "horizon": 1.5, "margin": 4, "group": 0 }"#
+            } else {
+                ""
+            };
+            agents.push(format!(
+                r#"{{ "name": "{side} {i}", "position": [{x0}, {y}], "radius": 6, "max_speed": 90,
+                   "max_acceleration": 500, "combine": {{ "mode": "priority" }},
+                   "behaviours": [{{ "type": "arrive", "target": "{side}{i}", "group": 1 }}{avoidance}] }}"#
+            ));
+        }
+    }
+    format!(
+        r#"{{ "version": 2, "name": "Crossing", "targets": [{}], "agents": [{}] }}"#,
+        targets.join(", "),
+        agents.join(",\n")
+    )
+}
+
+/// The smallest distance between two agents' bodies (centre distance minus both radii) over
+/// `steps` steps, and how many of the agents reached their target.
+fn crossing_outcome(text: &str, steps: usize) -> (f32, usize) {
+    let mut world = parse_scene(text, "crossing.json").unwrap();
+    let mut gap = f32::INFINITY;
+    for _ in 0..steps {
+        world.step();
+        for (i, a) in world.agents.iter().enumerate() {
+            for b in world.agents.iter().skip(i + 1) {
+                let d = a.kinematics.position.distance(b.kinematics.position);
+                gap = gap.min(d - a.limits.radius - b.limits.radius);
+            }
+        }
+    }
+    let arrived = world.agents.iter().filter(|a| a.metrics.arrived_at.is_some()).count();
+    (gap, arrived)
+}
+
+#[test]
+fn a_crowd_crossing_through_itself_touches_without_collision_avoidance_and_not_with_it() {
+    let (gap_without, _) = crossing_outcome(&crossing_scene(false), 900);
+    assert!(gap_without < 0.0, "without avoidance the files should collide (gap {gap_without})");
+    let (gap_with, arrived) = crossing_outcome(&crossing_scene(true), 900);
+    assert!(gap_with >= 0.0, "with avoidance two walkers overlapped by {}", -gap_with);
+    assert_eq!(arrived, 16, "every walker still reaches its target");
+}
+
+#[test]
+fn deleting_a_path_target_or_curve_repoints_the_further_entries_of_every_list() {
+    // Regression: deleting a path re-pointed only main behaviours, so an entry after the main
+    // one kept its old index and followed the next path over (or a missing one).
+    let text = r#"{
+  "version": 2, "name": "Lists",
+  "paths": [
+    { "id": "a", "points": [[0, 0], [100, 0]] },
+    { "id": "b", "points": [[0, 50], [100, 50]] },
+    { "id": "c", "points": [[0, 100], [100, 100]] }
+  ],
+  "targets": [{ "id": "t0", "position": [0, 0] }, { "id": "t1", "position": [50, 50] }],
+  "agents": [
+    { "name": "mixer", "position": [0, 0], "behaviours": [
+        { "type": "wander", "seed": 3 },
+        { "type": "projected", "path": "b", "weight": 0.5 },
+        { "type": "predictive", "path": "c", "weight": 0.5 },
+        { "type": "arrive", "target": "t1", "weight": 0.25 } ] }
+  ]
+}"#;
+    let mut world = parse_scene(text, "lists.json").unwrap();
+    delete(&mut world, Selection::Path(1));
+    let more: Vec<_> = world.agents[0].mix.more.iter().map(|e| e.behaviour.clone()).collect();
+    assert_eq!(more.len(), 2, "the entry on the deleted path goes: {more:?}");
+    assert_eq!(more[0].path(), Some(1), "the entry on `c` follows `c` at its new index");
+    delete(&mut world, Selection::Target(0));
+    assert_eq!(world.agents[0].mix.more[1].behaviour.target(), Some(0), "`t1` is now index 0");
+    let saved = scene_to_json(&world).unwrap();
+    assert!(saved.contains("\"path\": \"c\"") && saved.contains("\"target\": \"t1\""), "{saved}");
+    assert!(!saved.contains("\"path\": \"b\""), "{saved}");
+    world.run_steps(30);
+    assert!(world.agents[0].kinematics.position.is_finite());
+}
+
+/// A shipped scene, run for `seconds`, with its metrics by agent name.
+fn shipped(name: &str, seconds: f64) -> (World, Vec<steerlab::sim::MetricsSummary>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    let mut world = steerlab::scene::load_scene(&path).unwrap();
+    world.run_steps((seconds / world.dt as f64).round() as u64);
+    let metrics = world.metrics();
+    (world, metrics)
+}
+
+#[test]
+fn the_shipped_crowd_crossing_has_no_agent_collisions_and_everyone_arrives() {
+    let (world, metrics) = shipped("crowd-crossing.json", 30.0);
+    assert!(world.agents.len() >= 40);
+    for m in &metrics {
+        let crowd = m.crowd.expect("walkers have crowd metrics");
+        assert_eq!(crowd.agent_collisions, 0, "{} touched another walker", m.name);
+        assert!(crowd.min_agent_gap.is_some_and(|gap| gap >= 0.0), "{}: {:?}", m.name, crowd.min_agent_gap);
+        assert!(m.arrived_at.is_some(), "{} never arrived", m.name);
+    }
+}
+
+#[test]
+fn in_the_shipped_pursuit_scene_pursuit_catches_first_and_the_evader_is_never_caught() {
+    let (_, metrics) = shipped("pursuit-evasion.json", 60.0);
+    let capture =
+        |name: &str| metrics.iter().find(|m| m.name == name).and_then(|m| m.pursuit).unwrap().capture_time;
+    let pursuer = capture("pursuer").expect("the pursuer catches hare A");
+    let seeker = capture("seeker").expect("the seeker catches hare B eventually");
+    assert!(pursuer < 0.75 * seeker, "pursuit {pursuer} s, plain seek {seeker} s");
+    assert_eq!(capture("hunter"), None, "the faster evader is never caught");
+}
+
+#[test]
+fn the_shipped_flock_has_over_a_thousand_boids_that_fly_with_their_neighbours() {
+    let (world, metrics) = shipped("flock.json", 10.0);
+    assert!(world.agents.len() >= 1000);
+    let alignments: Vec<f32> = metrics.iter().filter_map(|m| m.crowd.and_then(|c| c.alignment)).collect();
+    assert_eq!(alignments.len(), world.agents.len());
+    let mean = alignments.iter().sum::<f32>() / alignments.len() as f32;
+    // Averaged over the whole 10 s, the scattered start included.
+    assert!(mean > 0.7, "mean alignment with neighbours {mean}");
+}

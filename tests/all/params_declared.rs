@@ -81,6 +81,10 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "max_prediction",
         "jitter",
         "seed",
+        "separation",
+        "separation_radius",
+        "view_angle",
+        "horizon",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -98,6 +102,8 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::PredictiveParams::PARAMS)
         .chain(steerlab::planner::PlannerParams::PARAMS)
         .chain(steerlab::behaviours::WanderParams::PARAMS)
+        .chain(steerlab::behaviours::FlockingParams::PARAMS)
+        .chain(steerlab::behaviours::CollisionAvoidanceParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);

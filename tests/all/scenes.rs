@@ -75,6 +75,13 @@ fn summary(world: &World) -> serde_json::Value {
                 value["backtracks"] = serde_json::json!(p.backtracks);
                 value["skips"] = serde_json::json!(p.skips);
             }
+            if let Some(c) = &m.crowd {
+                value["agent_collisions"] = serde_json::json!(c.agent_collisions);
+                value["min_agent_gap"] = serde_json::json!(c.min_agent_gap.map(round));
+            }
+            if let Some(p) = &m.pursuit {
+                value["capture_time"] = serde_json::json!(p.capture_time.map(|t| round(t as f32)));
+            }
             if let Some(p) = &m.planner {
                 value["waypoints_reached"] = serde_json::json!(p.waypoints_reached);
                 value["replans"] = serde_json::json!(p.replans);

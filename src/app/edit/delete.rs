@@ -1,5 +1,6 @@
 //! Deleting anything the editor can select, keeping the world consistent: agents that depend on
-//! a deleted path, curve or target go too, and the indices agents hold are shifted. Deleting an
+//! a deleted path, curve or target go too, list entries that refer to it are dropped, and the
+//! indices agents and their entries hold are shifted. Deleting an
 //! agent also deletes the agents whose main behaviour pursues or evades it (and, in turn, theirs),
 //! drops such entries from the other agents' lists, and shifts every remaining agent index.
 
@@ -48,16 +49,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             let removed = world.paths.remove(i);
             let before = world.agents.len();
             world.agents.retain(|a| a.behaviour.path() != Some(i));
-            for agent in &mut world.agents {
-                if let Behaviour::Waypoints { path, .. }
-                | Behaviour::Projected { path, .. }
-                | Behaviour::Predictive { path, .. } = &mut agent.behaviour
-                {
-                    if *path > i {
-                        *path -= 1;
-                    }
-                }
-            }
+            repoint(world, i, Behaviour::path_mut);
             dependants_note("path", &removed.id, before - world.agents.len())
         }
         Selection::Target(i) => {
@@ -67,16 +59,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             let removed = world.targets.remove(i);
             let before = world.agents.len();
             world.agents.retain(|a| a.behaviour.target() != Some(i));
-            for agent in &mut world.agents {
-                if let Behaviour::Seek { target }
-                | Behaviour::Flee { target }
-                | Behaviour::Arrive { target, .. } = &mut agent.behaviour
-                {
-                    if *target > i {
-                        *target -= 1;
-                    }
-                }
-            }
+            repoint(world, i, Behaviour::target_mut);
             dependants_note("target", &removed.id, before - world.agents.len())
         }
         Selection::Curve(i) => {
@@ -86,13 +69,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             let removed = world.curves.remove(i);
             let before = world.agents.len();
             world.agents.retain(|a| a.behaviour.curve() != Some(i));
-            for agent in &mut world.agents {
-                if let Behaviour::Parametric { curve, .. } = &mut agent.behaviour {
-                    if *curve > i {
-                        *curve -= 1;
-                    }
-                }
-            }
+            repoint(world, i, Behaviour::curve_mut);
             dependants_note("curve", &removed.id, before - world.agents.len())
         }
         Selection::Waypoint { agent, waypoint } => {
@@ -107,6 +84,31 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             }
             "a planner keeps at least one waypoint".to_string()
         }
+    }
+}
+
+/// After item `removed` of a list (paths, targets or curves) went: every remaining agent's
+/// references into that list (`reference` picks them out of a behaviour) that pointed past it
+/// shift down by one, in the main behaviour and in every further entry of its list; further
+/// entries that referred to the removed item are dropped (agents whose main behaviour did are
+/// already gone).
+fn repoint(world: &mut World, removed: usize, reference: fn(&mut Behaviour) -> Option<&mut usize>) {
+    for agent in &mut world.agents {
+        if let Some(index) = reference(&mut agent.behaviour) {
+            if *index > removed {
+                *index -= 1;
+            }
+        }
+        agent.mix.more.retain_mut(|entry| match reference(&mut entry.behaviour) {
+            Some(index) if *index == removed => false,
+            Some(index) => {
+                if *index > removed {
+                    *index -= 1;
+                }
+                true
+            }
+            None => true,
+        });
     }
 }
 

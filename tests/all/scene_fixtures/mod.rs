@@ -46,7 +46,11 @@ pub const FULL_SCENE: &str = r##"{
       "behaviour": { "type": "planner", "waypoints": [[400, 0, 50], [400, 300, 0]], "clearance": 12, "iteration_limit": 64, "replan_interval": 0.25, "arrival_radius": 8, "smoothing": true } },
     { "name": "hound", "position": [-200, -200], "behaviour": { "type": "pursuit", "agent": "seeker", "max_prediction": 2 } },
     { "name": "fox", "position": [-150, -250], "behaviour": { "type": "evade", "agent": "hound" } },
-    { "name": "drifter", "position": [250, -250], "velocity": [0, 40], "behaviour": { "type": "wander", "radius": 25, "distance": 70, "jitter": 150, "seed": 9 } }
+    { "name": "drifter", "position": [250, -250], "velocity": [0, 40], "behaviour": { "type": "wander", "radius": 25, "distance": 70, "jitter": 150, "seed": 9 } },
+    { "name": "boid", "position": [260, -230], "velocity": [20, 30],
+      "behaviour": { "type": "flocking", "separation": 2.5, "alignment": 0.75, "cohesion": 1.25, "separation_radius": 20, "radius": 60, "view_angle": 3.5 } },
+    { "name": "walker", "position": [270, -260], "velocity": [-30, 0],
+      "behaviour": { "type": "collision_avoidance", "horizon": 2, "margin": 6 } }
   ]
 }
 "##;
