@@ -19,3 +19,5 @@ for scene in scenes/*.json; do
   shot "$scene" --out "screenshots/$name.png" --seconds "$seconds" --view "$view"
 done
 shot scenes/planner-two-waypoints.json --out screenshots/planner-step-through.png --seconds 0 --step-through 3
+# The dense scene's step-through at 11.75 s, when the ship's replan needs the fallback: its route in orange.
+shot scenes/planner-dense.json --out screenshots/planner-dense-step-through.png --seconds 11.75 --step-through 64

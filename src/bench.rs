@@ -259,22 +259,97 @@ pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String)
 
 /// Writes the report of `steerlab bench` to `out` as it measures (a write error, such as a
 /// closed pipe, ends it).
-pub fn print_report(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
-    let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
-    writeln!(out, "steerlab bench — nanoseconds per agent-step (World::step with metrics, one core)")?;
-    write!(out, "{:<24}", "behaviour")?;
+/// How big and how wide the behaviour table of [`print_report`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchSize {
+    /// Fewer steps and smaller sizes (a smoke run).
+    pub quick: bool,
+    /// Also 1,000,000 agents (about half a gigabyte of agents, a few minutes).
+    pub full: bool,
+    /// The "all threads" rows: this many threads (rayon's default: one per core).
+    pub threads: usize,
+}
+
+/// The behaviour table: ns per agent-step of every kernel at each size, on one thread and on
+/// `threads` threads (`World::step` splits crowds of [`crate::sim::PARALLEL_MIN_AGENTS`] or
+/// more; smaller ones run on one thread either way).
+pub fn print_behaviour_table(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
+    let sizes: &[usize] = match (size.quick, size.full) {
+        (true, _) => &[1_000, 10_000],
+        (false, false) => &[1_000, 10_000, 100_000],
+        (false, true) => &[1_000, 10_000, 100_000, 1_000_000],
+    };
+    let threads = size.threads.max(1);
+    writeln!(
+        out,
+        "steerlab bench — nanoseconds per agent-step (World::step with metrics), 1 and {threads} threads"
+    )?;
+    write!(out, "{:<24}{:>9}", "behaviour", "threads")?;
     for n in sizes {
         write!(out, "{:>14}", format!("{n} agents"))?;
     }
     writeln!(out)?;
+    let pools = [1, threads].map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build());
     for kernel in Kernel::ALL {
-        write!(out, "{:<24}", kernel.label())?;
-        for &n in sizes {
-            let mut world = world_for(kernel, n, 32);
-            let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
-            write!(out, "{:>14.1}", ns)?;
+        for (pool, n_threads) in pools.iter().zip([1, threads]) {
+            let Ok(pool) = pool else { continue };
+            write!(out, "{:<24}{:>9}", if n_threads == 1 { kernel.label() } else { "" }, n_threads)?;
+            for &n in sizes {
+                let mut world = world_for(kernel, n, 32);
+                let ns = pool.install(|| ns_per_agent_step(&mut world, steps_for(n, size.quick)));
+                write!(out, "{:>14.1}", ns)?;
+            }
+            writeln!(out)?;
+            out.flush()?;
         }
-        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Nanoseconds per call of each heading function over the same `n` random directions, best of
+/// `rounds` interleaved rounds: the branch-free `heading_atan2` (bit masks behind the one
+/// inline-assembly barrier), the same with plain `if`s, and the standard library's `atan2`.
+pub fn heading_timings(n: usize, rounds: usize) -> [(&'static str, f64); 3] {
+    use crate::behaviours::kinematic::{heading_atan2, heading_atan2_plain};
+    let mut rng = SplitMix(7);
+    let inputs: Vec<(f32, f32)> = (0..n)
+        .map(|_| {
+            let angle = rng.next_f32() * std::f32::consts::TAU;
+            let length = 0.5 + rng.next_f32() * 100.0;
+            (length * angle.sin(), length * angle.cos())
+        })
+        .collect();
+    // Generic, so each function is inlined into its own loop as it is into a step.
+    fn time(inputs: &[(f32, f32)], function: impl Fn(f32, f32) -> f32) -> f64 {
+        let start = Instant::now();
+        let mut sum = 0.0f32;
+        for &(y, x) in std::hint::black_box(inputs) {
+            sum += function(y, x);
+        }
+        std::hint::black_box(sum);
+        start.elapsed().as_nanos() as f64 / inputs.len().max(1) as f64
+    }
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..rounds.max(1) {
+        best[0] = best[0].min(time(&inputs, heading_atan2));
+        best[1] = best[1].min(time(&inputs, heading_atan2_plain));
+        best[2] = best[2].min(time(&inputs, f32::atan2));
+    }
+    [
+        ("heading_atan2 (branch-free)", best[0]),
+        ("heading_atan2_plain (if)", best[1]),
+        ("f32::atan2 (libm)", best[2]),
+    ]
+}
+
+/// The whole report: behaviours, the predictive-following goal, flocking and the planner.
+pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
+    let quick = size.quick;
+    print_behaviour_table(out, size)?;
+    writeln!(out)?;
+    writeln!(out, "heading from velocity, random directions (ns per call, best of rounds):")?;
+    for (name, ns) in heading_timings(if quick { 100_000 } else { 1_000_000 }, if quick { 3 } else { 9 }) {
+        writeln!(out, "  {name:<30}{ns:>8.2}")?;
     }
     writeln!(out)?;
     writeln!(out, "predictive following, 10000 agents, closed path of N segments")?;

@@ -15,6 +15,8 @@
 //! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
 //! scene being run or any other JSON file. Window commands without a display say so in one line.
 
+#![deny(unsafe_code)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,6 +53,9 @@ enum Command {
         /// Write one CSV row per agent per step: t,agent,x,y,z,vx,vy,vz,orientation.
         #[arg(long, value_name = "FILE.csv")]
         trace: Option<PathBuf>,
+        /// Threads for big crowds (default: one per core); results are the same for any N.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// Render the scene after S simulated seconds to a PNG (needs a display; Xvfb works).
     Shot {
@@ -117,6 +122,12 @@ enum Command {
         /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
         #[arg(long)]
         flock: bool,
+        /// Also 1,000,000 agents in the behaviour table (a few minutes, about 1 GB).
+        #[arg(long)]
+        full: bool,
+        /// The "all threads" rows of the behaviour table use N threads (default: one per core).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
 }
 
@@ -133,7 +144,12 @@ enum ShotView {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Run { scene, seconds, json, trace }) => run(&scene, seconds, json, trace.as_deref()),
+        Some(Command::Run { scene, seconds, json, trace, threads }) => {
+            if let Err(err) = set_threads(threads) {
+                return fail(err);
+            }
+            run(&scene, seconds, json, trace.as_deref())
+        }
         Some(Command::Shot { scene, out, seconds, size, view, step_through }) => {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
@@ -151,14 +167,30 @@ fn main() -> ExitCode {
             };
             fuzz_command(&config, &scenes)
         }
-        Some(Command::Bench { quick, flock: true }) => {
-            emit_with(|out| steerlab::bench::print_flocking(out, quick))
-        }
-        Some(Command::Bench { quick, flock: false }) => {
-            emit_with(|out| steerlab::bench::print_report(out, quick))
+        Some(Command::Bench { quick, flock, full, threads }) => {
+            if let Err(err) = set_threads(threads) {
+                return fail(err);
+            }
+            if flock {
+                return emit_with(|out| steerlab::bench::print_flocking(out, quick));
+            }
+            let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
+            emit_with(|out| steerlab::bench::print_report(out, size))
         }
         None => window(cli.scene.as_deref()),
     }
+}
+
+/// Sizes rayon's global pool (the threads `World::step` shares big crowds among).
+fn set_threads(threads: Option<usize>) -> Result<(), String> {
+    let Some(n) = threads else { return Ok(()) };
+    if !(1..=256).contains(&n) {
+        return Err(format!("--threads must be 1–256, got {n}"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .map_err(|err| format!("--threads {n}: {err}"))
 }
 
 /// Most fixed steps one `run` may take (`--seconds` / `dt`).
@@ -237,23 +269,53 @@ fn display_problem() -> Option<String> {
         }
         return None;
     }
-    // A local X display `:N` (or `unix:N`) has its socket at /tmp/.X11-unix/XN. Only its
-    // presence is checked: connecting without a handshake disturbs some X servers.
-    #[cfg(unix)]
-    {
-        let local = display.strip_prefix("unix").unwrap_or(&display);
-        if let Some(number) = local.strip_prefix(':') {
-            let number = number.split('.').next().unwrap_or(number);
-            if number.chars().all(|c| c.is_ascii_digit()) && !number.is_empty() {
-                let socket = format!("/tmp/.X11-unix/X{number}");
-                if !Path::new(&socket).exists() && wayland.is_empty() {
-                    let shown = escape_controls(&display).into_owned();
-                    return Some(format!("cannot connect to the display {shown}; {HOW}"));
-                }
-            }
-        }
+    if !wayland.is_empty() {
+        return None;
     }
-    None
+    let shown = escape_controls(&display).into_owned();
+    let refused = || Some(format!("cannot connect to the display {shown}; {HOW}"));
+    // DISPLAY is [HOST]:NUMBER[.SCREEN]; the host may be a bracketed IPv6 address.
+    let Some((host, rest)) = display.rsplit_once(':') else { return refused() };
+    let number = rest.split('.').next().unwrap_or(rest);
+    let Ok(number) = number.parse::<u16>() else { return refused() };
+    if host.is_empty() || host == "unix" {
+        // A local X display `:N` (or `unix:N`) has its socket at /tmp/.X11-unix/XN. Only its
+        // presence is checked: connecting without a handshake disturbs some X servers.
+        #[cfg(unix)]
+        if !Path::new(&format!("/tmp/.X11-unix/X{number}")).exists() {
+            return refused();
+        }
+        return None;
+    }
+    // A display over TCP (`HOST:N` listens on port 6000 + N): connect and greet it with a
+    // timeout, so a host that does not answer is one line after a second or two, not a hang or
+    // miniquad's panic.
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let Some(port) = 6000u16.checked_add(number) else { return refused() };
+    let addresses: Vec<std::net::SocketAddr> =
+        std::net::ToSocketAddrs::to_socket_addrs(&(host, port)).map(Iterator::collect).unwrap_or_default();
+    if addresses.iter().any(x_server_answers) {
+        None
+    } else {
+        refused()
+    }
+}
+
+/// Whether an X server answers at `address`: the X11 connection setup (little-endian, protocol
+/// 11.0, no authorisation) gets a reply whose first byte is Failed (0), Success (1) or
+/// Authenticate (2) within the timeout. A port that accepts and stays silent (a proxy, a
+/// firewall) is no X server.
+fn x_server_answers(address: &std::net::SocketAddr) -> bool {
+    use std::io::Read;
+    const TIMEOUT: std::time::Duration = std::time::Duration::from_millis(1500);
+    let Ok(mut stream) = std::net::TcpStream::connect_timeout(address, TIMEOUT) else { return false };
+    let setup: [u8; 12] = [b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let mut reply = [0u8; 1];
+    stream.set_read_timeout(Some(TIMEOUT)).is_ok()
+        && stream.set_write_timeout(Some(TIMEOUT)).is_ok()
+        && stream.write_all(&setup).is_ok()
+        && stream.read_exact(&mut reply).is_ok()
+        && reply[0] <= 2
 }
 
 fn load(path: &Path) -> Result<World, SceneError> {
@@ -589,19 +651,27 @@ fn frames_command(agents: usize, frames: u32, size: &str) -> ExitCode {
 }
 
 fn window(scene: Option<&Path>) -> ExitCode {
-    let (world, file) = match scene {
-        Some(path) => match load(path) {
-            Ok(world) => (world, Some(path.to_path_buf())),
-            Err(err) => return fail(err),
-        },
-        None => (shell::default_world(), None),
+    // Only a path that does not exist is refused here (one line, status 2, before a window
+    // opens); everything else — a big file, a FIFO, a scene with an error — is loaded by the
+    // window off its frame loop, which shows progress, offers Cancel and reports errors.
+    let world = match scene {
+        Some(path) => {
+            if let Err(err) = std::fs::metadata(path) {
+                return fail(SceneError::io(&path.display().to_string(), "open", &err));
+            }
+            let mut world = World::default();
+            world.name = "Untitled".to_string();
+            world
+        }
+        None => shell::default_world(),
     };
     if let Some(problem) = display_problem() {
         return fail(problem);
     }
+    let open = scene.map(Path::to_path_buf);
     macroquad::Window::from_config(
         shell::window_conf((1280, 800)),
-        shell::run(world, file, shell::Mode::Interactive),
+        shell::run(world, None, shell::Mode::Interactive { open }),
     );
     ExitCode::SUCCESS
 }

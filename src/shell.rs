@@ -2,16 +2,23 @@
 //! commands → fixed steps → drawing), carries out file actions through `scene::io`, keeps the
 //! recent-files list and the autosave recovery file, and renders `steerlab shot` pictures.
 //!
+//! Screenshots and recordings of the window are taken here too ([`capture`]).
+//! Scenes load off the frame loop ([`loading`]): a big file shows a "Loading NAME… NN %"
+//! dialog with Cancel while the window keeps drawing.
+//!
 //! This is the only place that reads the wall clock (frame time, autosave timer) and the only
 //! place that knows about both macroquad and egui.
+
+mod capture;
+mod loading;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
 
-use steerlab::app::{tools, App, Focus, ViewMode};
-use steerlab::scene::{load_scene, parse_scene, save_scene};
+use steerlab::app::{tools, App, Command, FileCommand, Focus, ViewMode};
+use steerlab::scene::{load_scene, parse_scene, save_scene, SceneError};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
 
@@ -29,13 +36,52 @@ fn autosave_seconds() -> f64 {
         .filter(|s| s.is_finite() && *s > 0.0)
         .unwrap_or(AUTOSAVE_SECONDS)
 }
+/// Wall-clock seconds of simulation a frame may spend: a crowd that needs more to keep up with
+/// real time runs slower (fewer steps a frame) rather than slowing the window down, which would
+/// ask for still more steps the next frame.
+const SIMULATION_BUDGET_SECONDS: f64 = 0.008;
+
+/// How many fixed steps fit in [`SIMULATION_BUDGET_SECONDS`], from the measured cost of a step.
+#[derive(Default)]
+struct StepBudget {
+    /// Smoothed wall-clock seconds per step (0 before the first measurement).
+    seconds_per_step: f64,
+}
+
+impl StepBudget {
+    fn max_steps(&self) -> u32 {
+        if self.seconds_per_step <= 0.0 {
+            return 1;
+        }
+        (SIMULATION_BUDGET_SECONDS / self.seconds_per_step).floor().clamp(1.0, 1000.0) as u32
+    }
+
+    /// Runs `app.advance` within the budget and learns from how long it took.
+    fn advance(&mut self, app: &mut App, frame_seconds: f64) {
+        let start = std::time::Instant::now();
+        let steps = app.advance_at_most(frame_seconds, self.max_steps());
+        if steps > 0 {
+            let per_step = start.elapsed().as_secs_f64() / f64::from(steps);
+            self.seconds_per_step = if self.seconds_per_step <= 0.0 {
+                per_step
+            } else {
+                self.seconds_per_step * 0.8 + per_step * 0.2
+            };
+        }
+    }
+}
+
 /// Entries in the recent-files list.
 const RECENT_LIMIT: usize = 10;
 
 /// What the window is opened for.
 pub enum Mode {
-    /// Interactive editing.
-    Interactive,
+    /// Interactive editing, opening this scene file (loaded off the frame loop) or the given world.
+    Interactive {
+        /// The scene file to load once the window is open (the world given to [`run`] shows
+        /// meanwhile).
+        open: Option<PathBuf>,
+    },
     /// Run `frames` frames with the simulation running and print frame-time statistics.
     Frames {
         /// Frames measured after a warm-up.
@@ -197,7 +243,15 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     if let Some(file) = &file {
         remember_recent(&mut ui_state, file);
     }
-    let interactive = matches!(mode, Mode::Interactive);
+    let interactive = matches!(mode, Mode::Interactive { .. });
+    // The scene being loaded on a worker thread (the command line's file first).
+    let mut loading: Option<loading::Loading> = match &mode {
+        Mode::Interactive { open: Some(path) } => {
+            app.example = None;
+            Some(loading::Loading::start(path, loading::Purpose::CommandLine, get_time()))
+        }
+        _ => None,
+    };
     let mut frame_times: Vec<f32> = Vec::new();
     if interactive {
         ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
@@ -207,6 +261,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
     let mut shot_frames = 0u32;
+    let mut capture = capture::Capture::new();
     // For real-window tests: where to publish the panels' widget rectangles (and a little state).
     let rects_file = std::env::var_os("STEERLAB_WIDGET_RECTS").map(PathBuf::from);
     let mut frame_count = 0u64;
@@ -218,6 +273,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     // A text field that had the keyboard at the end of the last frame owns this frame's keys too
     // (egui moves focus on Tab before the panels run; the Tab still belongs to the field).
     let mut text_focus_last_frame = false;
+    let mut profile = FrameProfile::enabled().then(FrameProfile::default);
+    let mut phase_start = std::time::Instant::now();
+    let mut step_budget = StepBudget::default();
+    let mut steps_after_warm_up = 0u64;
 
     if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -234,6 +293,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     }
 
     loop {
+        // The previous frame's `next_frame().await` (GL submission, rasterisation, swap).
+        if let Some(profile) = &mut profile {
+            profile.add(5, &mut phase_start);
+        }
         let frame_seconds = get_frame_time() as f64;
         frame_ms_smoothed = frame_ms_smoothed * 0.9 + (frame_seconds as f32 * 1000.0) * 0.1;
         ui_state.frame_time_ms = frame_ms_smoothed;
@@ -242,7 +305,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let mut pointer_over_ui = false;
         let mut text_focus = false;
         let mut free_rect = None;
-        let modal_before = ui_state.modal_open();
+        let modal_before = ui_state.modal_open() || loading.is_some();
+        let loading_view = loading.as_ref().filter(|l| l.dialog_due(get_time())).map(|l| l.view());
+        let mut cancel_loading = false;
         egui_macroquad::ui(|ctx| {
             // Keyboard focus on a button or slider (egui gives it on Tab) would let Space both
             // press that widget and reach the world: outside dialogs only text fields keep focus.
@@ -256,6 +321,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
             // egui may run this closure twice in a frame: keep what both runs returned.
             output.merge(ui::show(ctx, &app, &mut ui_state, &examples));
+            if let Some(view) = &loading_view {
+                cancel_loading |= ui::loading::loading_window(ctx, view, &mut ui_state.widget_rects);
+            }
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
@@ -265,7 +333,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
         });
         // Who has the keyboard, decided once per frame for every key handler.
-        let focus = if modal_before || ui_state.modal_open() {
+        let focus = if modal_before || ui_state.modal_open() || loading.is_some() {
             Focus::Modal
         } else if text_focus || text_focus_last_frame {
             Focus::TextField
@@ -273,6 +341,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             Focus::World
         };
         text_focus_last_frame = text_focus;
+        if let Some(profile) = &mut profile {
+            profile.add(0, &mut phase_start);
+        }
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
@@ -285,7 +356,17 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             debug_was_open = debug_open;
         }
 
-        let input_frame = input::read_input(pointer_over_ui, focus);
+        // While a scene loads, clicks and keys never reach the world (Esc cancels the load).
+        let input_frame = input::read_input(pointer_over_ui || loading.is_some(), focus);
+        if loading.is_some() && is_key_pressed(KeyCode::Escape) {
+            cancel_loading = true;
+        }
+        if cancel_loading {
+            if let Some(load) = loading.take() {
+                load.cancel();
+                app.info(format!("stopped loading {}; the open scene is unchanged", load.name()));
+            }
+        }
         if interactive {
             // File commands, help and dropped files go through the UI, which asks about unsaved
             // changes and opens its file dialog.
@@ -296,7 +377,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 ui_state.request_quit();
             }
         }
-        if apply_ui_output(&mut app, &mut ui_state, output) {
+        if apply_ui_output(&mut app, &mut ui_state, output, &mut loading, &mut capture) {
             // A clean quit (saved, or changes discarded on purpose) leaves no autosave behind:
             // only a crash or a kill does, and the next start offers it.
             if let Some(p) = recovery_path() {
@@ -311,29 +392,93 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             steerlab::bench::fill_plan_times_with(&app.world, &mut metrics, 3);
             app.plan_time_us = metrics.iter().map(|m| m.planner.and_then(|p| p.plan_time_us)).collect();
         }
+        if let Some(result) = loading.as_ref().and_then(|l| l.poll()) {
+            if let Some(load) = loading.take() {
+                finish_load(&mut app, &mut ui_state, &load, result);
+            }
+        }
+        if let Some(profile) = &mut profile {
+            profile.add(1, &mut phase_start);
+        }
         if interactive {
             app.age_message(frame_seconds as f32);
-            app.advance(frame_seconds);
+            step_budget.advance(&mut app, frame_seconds);
             if app.dirty && get_time() - last_autosave > autosave_every {
                 last_autosave = get_time();
                 autosave(&app);
             }
         }
 
+        if let Some(profile) = &mut profile {
+            profile.add(2, &mut phase_start);
+        }
         render::draw_world(&app);
+        if let Some(profile) = &mut profile {
+            profile.add(3, &mut phase_start);
+        }
         egui_macroquad::draw();
+        // Pictures are read here, after everything is drawn and before the REC mark.
+        match capture.after_draw(&app.display_name(), frame_seconds) {
+            Some(Ok(text)) => app.info(text),
+            Some(Err(text)) => app.set_error(text),
+            None => {}
+        }
+        for written in capture.written() {
+            match written {
+                capture::Written::Screenshot(path) => {
+                    app.info(format!("saved a picture of the window to {}", path.display()))
+                }
+                capture::Written::Failed(text) => app.set_error(text),
+            }
+        }
+        if let Some(seconds) = capture.recorded_seconds() {
+            draw_rec_mark(seconds);
+        }
+        if let Some(profile) = &mut profile {
+            profile.add(4, &mut phase_start);
+        }
         if let Some(path) = &rects_file {
             if frame_count.is_multiple_of(5) {
-                write_widget_rects(path, &ui_state, &app);
+                let recording = capture.recorded_seconds();
+                write_widget_rects(
+                    path,
+                    &ui_state,
+                    &app,
+                    frame_count,
+                    loading.as_ref().map(|l| l.view()),
+                    recording,
+                );
             }
         }
         frame_count += 1;
+        if let (Some(p), true) = (&mut profile, interactive) {
+            p.frames += 1;
+            if p.frames == 300 {
+                eprint!("{}", p.report());
+                *p = FrameProfile::default();
+            }
+        }
 
         if let Mode::Frames { frames } = &mode {
-            app.advance(frame_seconds);
+            step_budget.advance(&mut app, frame_seconds);
             frame_times.push(frame_seconds as f32 * 1000.0);
+            if let Some(profile) = &mut profile {
+                profile.add(2, &mut phase_start);
+                // The warm-up frames are not profiled either.
+                if frame_times.len() == 30 {
+                    *profile = FrameProfile::default();
+                }
+                profile.frames += 1;
+            }
+            if frame_times.len() == 30 {
+                steps_after_warm_up = app.world.steps;
+            }
             if frame_times.len() as u32 >= frames + 30 {
-                print_frame_stats(&frame_times[30..], app.world.agents.len());
+                let simulated = (app.world.steps - steps_after_warm_up) as f64 * f64::from(app.world.dt);
+                print_frame_stats(&frame_times[30..], app.world.agents.len(), simulated);
+                if let Some(profile) = &profile {
+                    let _ = write!(std::io::stdout(), "{}", profile.report());
+                }
                 break;
             }
         }
@@ -352,13 +497,21 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
 
 /// Writes `{"frame": n, "steps": n, "running": b, "rects": {name: [x0, y0, x1, y1]}}` atomically, so a
 /// test driving the window with xdotool can click widgets by name, as a person finds them by eye.
-fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
+fn write_widget_rects(
+    path: &Path,
+    state: &ui::UiState,
+    app: &App,
+    frame: u64,
+    loading: Option<ui::loading::LoadingView>,
+    recording: Option<f64>,
+) {
     let rects: serde_json::Map<String, serde_json::Value> = state
         .widget_rects
         .iter()
         .map(|(name, r)| (name.clone(), serde_json::json!([r.min.x, r.min.y, r.max.x, r.max.y])))
         .collect();
     let value = serde_json::json!({
+        "frame": frame,
         "steps": app.world.steps,
         "running": app.running,
         "agents": app.world.agents.len(),
@@ -391,22 +544,98 @@ fn write_widget_rects(path: &Path, state: &ui::UiState, app: &App) {
             "zoom": app.camera.zoom,
             "viewport_center": [app.camera.viewport_center().x, app.camera.viewport_center().y],
         },
+        "expr_editor": state.expr_editor.as_ref().map(|e| serde_json::json!({
+            "curve": e.curve,
+            "x": e.x,
+            "error": e.validation.as_ref().err(),
+            "applied_x": match &e.source {
+                steerlab::geometry::CurveKind::Expr { x, .. } => Some(x.clone()),
+                _ => None,
+            },
+        })),
+        "recording": recording.is_some(),
+        "recorded_seconds": recording,
+        "loading": loading.map(|l| serde_json::json!({"name": l.name, "percent": l.percent, "text": l.text()})),
         "rects": rects,
     });
     let _ = write_atomically(path, &value.to_string());
 }
 
-fn print_frame_stats(times_ms: &[f32], agents: usize) {
+/// Where a frame's wall-clock time goes, summed over the frames measured (`STEERLAB_FRAME_PROFILE=1`
+/// turns it on; `steerlab frames` prints it, the interactive window every 300 frames on stderr).
+#[derive(Default)]
+struct FrameProfile {
+    /// Seconds in each phase, in [`FrameProfile::PHASES`] order.
+    seconds: [f64; 6],
+    frames: u32,
+}
+
+impl FrameProfile {
+    /// The phases of one frame, in the order the loop runs them.
+    const PHASES: [&'static str; 6] = [
+        "egui layout (panels)",
+        "input + commands",
+        "simulation steps",
+        "world drawing (CPU)",
+        "egui paint",
+        "present (GL + llvmpipe raster)",
+    ];
+
+    fn enabled() -> bool {
+        std::env::var_os("STEERLAB_FRAME_PROFILE").is_some_and(|v| v != "0")
+    }
+
+    fn add(&mut self, phase: usize, since: &mut std::time::Instant) {
+        let now = std::time::Instant::now();
+        if let Some(total) = self.seconds.get_mut(phase) {
+            *total += now.duration_since(*since).as_secs_f64();
+        }
+        *since = now;
+    }
+
+    fn report(&self) -> String {
+        let frames = f64::from(self.frames.max(1));
+        let total: f64 = self.seconds.iter().sum();
+        let mut text = format!(
+            "frame profile over {} frames ({:.2} ms a frame):\n",
+            self.frames,
+            total * 1000.0 / frames
+        );
+        for (name, seconds) in Self::PHASES.iter().zip(self.seconds) {
+            text += &format!(
+                "  {name:<32} {:>8.2} ms  {:>5.1}%\n",
+                seconds * 1000.0 / frames,
+                100.0 * seconds / total.max(1e-12)
+            );
+        }
+        text
+    }
+}
+
+fn print_frame_stats(times_ms: &[f32], agents: usize, simulated_seconds: f64) {
     let mut sorted = times_ms.to_vec();
     sorted.sort_by(f32::total_cmp);
     let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
     let p95 = sorted.get(sorted.len() * 95 / 100).copied().unwrap_or(mean);
+    let wall_seconds = f64::from(sorted.iter().sum::<f32>()) / 1000.0;
     let _ = writeln!(
         std::io::stdout(),
-        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames",
+        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames; simulation at {:.2}x real time",
         1000.0 / mean.max(1e-3),
-        sorted.len()
+        sorted.len(),
+        simulated_seconds / wall_seconds.max(1e-9)
     );
+}
+
+/// The "● REC" mark in the top right corner while a recording runs (drawn after the frame was
+/// captured, so recordings do not show it).
+fn draw_rec_mark(seconds: f64) {
+    let text = format!("● REC {seconds:.1} s");
+    let size = 24.0;
+    let width = measure_text(&text, None, size as u16, 1.0).width;
+    let x = screen_width() - width - 24.0;
+    draw_rectangle(x - 8.0, 34.0, width + 16.0, 30.0, Color::new(1.0, 1.0, 1.0, 0.85));
+    draw_text(&text, x, 56.0, size, Color::new(0.85, 0.1, 0.1, 1.0));
 }
 
 /// On the very first start (no marker in the config folder) a one-line hint points at the help.
@@ -437,40 +666,38 @@ fn autosave(app: &App) {
 }
 
 /// Carries out what the panels asked for; returns true when the window should close.
-fn apply_ui_output(app: &mut App, state: &mut ui::UiState, output: ui::UiOutput) -> bool {
-    let ui::UiOutput {
-        commands,
-        new_agent_kind,
-        new_curve_kind,
-        display,
-        dismiss_message,
-        open_path,
-        open_example,
-        save_path,
-        export_csv,
-        recovery,
-        quit,
-    } = output;
+fn apply_ui_output(
+    app: &mut App,
+    state: &mut ui::UiState,
+    output: ui::UiOutput,
+    loading: &mut Option<loading::Loading>,
+    capture: &mut capture::Capture,
+) -> bool {
+    let ui::UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = output;
     for command in commands {
-        app.apply(command);
+        match command {
+            Command::File(FileCommand::Screenshot) => capture.request_screenshot(),
+            Command::File(FileCommand::ToggleRecording) => {
+                match capture.toggle_recording(&app.display_name()) {
+                    Ok(text) => app.info(text),
+                    Err(text) => app.set_error(text),
+                }
+            }
+            command => app.apply(command),
+        }
     }
-    if let Some(kind) = new_agent_kind {
-        app.new_agent_kind = kind;
-    }
-    if let Some(kind) = new_curve_kind {
-        app.new_curve_kind = kind;
-    }
-    if let Some(display) = display {
-        app.display = display;
-    }
-    if dismiss_message {
-        app.message = None;
-    }
+    // A new load replaces one still running (its scene would be replaced at once anyway).
+    let mut start_load = |path: &Path, purpose: loading::Purpose| {
+        if let Some(old) = loading.take() {
+            old.cancel();
+        }
+        *loading = Some(loading::Loading::start(path, purpose, get_time()));
+    };
     if let Some(path) = open_path {
-        open_file(app, state, &path);
+        start_load(&path, loading::Purpose::Open);
     }
     if let Some(name) = open_example {
-        open_file(app, state, &examples_dir().join(name));
+        start_load(&examples_dir().join(name), loading::Purpose::Open);
     }
     if let Some(path) = save_path {
         save_file(app, state, &path);
@@ -484,14 +711,7 @@ fn apply_ui_output(app: &mut App, state: &mut ui::UiState, output: ui::UiOutput)
     match recovery {
         Some(ui::RecoveryChoice::Restore) => {
             if let Some(path) = recovery_path() {
-                match load_scene(&path) {
-                    Ok(world) => {
-                        app.open_world(world, None);
-                        app.dirty = true;
-                        app.info("restored the autosaved scene (save it to keep it)");
-                    }
-                    Err(err) => app.set_error(err.to_string()),
-                }
+                start_load(&path, loading::Purpose::Recovery);
             }
             state.recovery_available = false;
         }
@@ -514,8 +734,36 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     })
 }
 
-fn open_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
-    match load_scene(path) {
+/// Takes the scene a worker loaded (or its error) into the window.
+fn finish_load(
+    app: &mut App,
+    state: &mut ui::UiState,
+    load: &loading::Loading,
+    result: Result<World, SceneError>,
+) {
+    match load.purpose {
+        loading::Purpose::Open => open_loaded(app, state, &load.path, result),
+        loading::Purpose::CommandLine => {
+            let message = app.message.clone();
+            let failed = result.is_err();
+            open_loaded(app, state, &load.path, result);
+            if !failed {
+                app.message = message;
+            }
+        }
+        loading::Purpose::Recovery => match result {
+            Ok(world) => {
+                app.open_world(world, None);
+                app.dirty = true;
+                app.info("restored the autosaved scene (save it to keep it)");
+            }
+            Err(err) => app.set_error(err.to_string()),
+        },
+    }
+}
+
+fn open_loaded(app: &mut App, state: &mut ui::UiState, path: &Path, result: Result<World, SceneError>) {
+    match result {
         // A shipped example opens as an untitled copy: Save asks where, the original stays.
         Ok(world) if is_example(path) => {
             let name =

@@ -46,6 +46,10 @@ pub enum FileCommand {
     Revert,
     /// Ask for a file and write the metrics CSV.
     ExportCsv,
+    /// Save a PNG of the window to the pictures folder.
+    Screenshot,
+    /// Start or stop recording the window as a PNG sequence.
+    ToggleRecording,
     /// Leave the program.
     Quit,
 }
@@ -184,6 +188,12 @@ pub enum CommandId {
     Save,
     /// File ▸ Save As.
     SaveAs,
+    /// File ▸ Revert to saved.
+    Revert,
+    /// File ▸ Screenshot.
+    Screenshot,
+    /// File ▸ Record (start / stop).
+    Record,
     /// Help overlay.
     Help,
     /// Step-through: next iteration.
@@ -219,6 +229,8 @@ pub enum When {
     CanUndo,
     /// There is something to redo.
     CanRedo,
+    /// The scene has a file and unsaved changes.
+    CanRevert,
 }
 
 impl When {
@@ -234,6 +246,7 @@ impl When {
             When::Clipboard => app.clipboard.is_some(),
             When::CanUndo => app.can_undo(),
             When::CanRedo => app.can_redo(),
+            When::CanRevert => app.file.is_some() && app.dirty,
         }
     }
 }
@@ -534,6 +547,30 @@ pub const COMMANDS: &[CommandSpec] = &[
         when: When::Always,
     },
     CommandSpec {
+        id: CommandId::Revert,
+        name: "Revert to saved",
+        help: "reload the scene's file, dropping unsaved changes (asks first)",
+        keys: &[ctrl(Key::Letter('R'))],
+        menu: Some("File"),
+        when: When::CanRevert,
+    },
+    CommandSpec {
+        id: CommandId::Screenshot,
+        name: "Screenshot",
+        help: "save a PNG of the window to the pictures folder",
+        keys: &[ctrl(Key::Letter('P'))],
+        menu: Some("File"),
+        when: When::Always,
+    },
+    CommandSpec {
+        id: CommandId::Record,
+        name: "Record / Stop",
+        help: "start or stop recording the window as a PNG sequence",
+        keys: &[ctrl_shift(Key::Letter('P'))],
+        menu: Some("File"),
+        when: When::Always,
+    },
+    CommandSpec {
         id: CommandId::Help,
         name: "Help",
         help: "show or hide this help",
@@ -652,6 +689,9 @@ impl CommandId {
             CommandId::Open => Command::File(FileCommand::OpenDialog),
             CommandId::Save => Command::File(FileCommand::Save),
             CommandId::SaveAs => Command::File(FileCommand::SaveAs),
+            CommandId::Revert => Command::File(FileCommand::Revert),
+            CommandId::Screenshot => Command::File(FileCommand::Screenshot),
+            CommandId::Record => Command::File(FileCommand::ToggleRecording),
             CommandId::Help => Command::ToggleHelp,
             CommandId::StepNext => step(StepMove::Next)?,
             CommandId::StepPrevious => step(StepMove::Previous)?,

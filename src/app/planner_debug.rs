@@ -10,6 +10,7 @@
 use glam::Vec3;
 
 use crate::geometry::Sphere;
+use crate::planner::fallback::{FallbackOutcome, FallbackSearch};
 use crate::planner::{plan_spheres, Plan, PlanIteration, PlanOptions, WaypointKind};
 use crate::sim::{Behaviour, BehaviourState, World};
 
@@ -107,14 +108,68 @@ impl PlannerDebug {
     }
 
     /// The planned path after the shown iteration: the start, then every real waypoint so far
-    /// (the seed's green line).
+    /// (the seed's green line), including the routes of fallback searches that ran by then (they
+    /// replace the loop's own attempt at their segment, as in the plan).
     pub fn path_so_far(&self) -> Vec<Vec3> {
         let mut path = vec![self.plan.start];
-        let exits = self.before_loop().min(self.plan.waypoints.len());
-        path.extend_from_slice(self.plan.waypoints.get(..exits).unwrap_or(&[]));
-        let upto = (self.iteration + 1).min(self.count());
-        path.extend(self.plan.iterations.iter().take(upto).filter(|it| it.popped).map(|it| it.target));
+        path.extend(self.replay().0);
         path
+    }
+
+    /// The routes of the fallback searches that ran by the shown iteration, each from where the
+    /// search started through its corners to the user waypoint (drawn orange).
+    pub fn fallback_so_far(&self) -> Vec<Vec<Vec3>> {
+        self.replay().1
+    }
+
+    /// The fallback searches that ran right after the shown iteration (the loop stopped there).
+    pub fn fallbacks_after_current(&self) -> impl Iterator<Item = &FallbackSearch> {
+        let done = self.iterations_done();
+        self.plan.fallbacks.iter().filter(move |f| f.after_iterations == done)
+    }
+
+    /// Loop iterations done when the shown one is: all of them when none were recorded.
+    fn iterations_done(&self) -> u32 {
+        if self.count() == 0 {
+            self.plan.iteration_count
+        } else {
+            u32::try_from((self.iteration + 1).min(self.count())).unwrap_or(u32::MAX)
+        }
+    }
+
+    /// Replays the recorded plan up to the shown iteration: the real list (loop pops and fallback
+    /// routes, a fallback first dropping the loop's attempt at its segment) and the fallback routes.
+    fn replay(&self) -> (Vec<Vec3>, Vec<Vec<Vec3>>) {
+        let done = self.iterations_done();
+        let at = |k: u32| self.plan.fallbacks.iter().filter(move |f| f.after_iterations == k);
+        let initial = match at(0).next() {
+            Some(first) => first.kept,
+            None => self.before_loop(),
+        };
+        let mut real: Vec<Vec3> = self.plan.waypoints.iter().take(initial).copied().collect();
+        let mut routes = Vec::new();
+        let mut apply = |real: &mut Vec<Vec3>, search: &FallbackSearch| {
+            real.truncate(search.kept);
+            if let FallbackOutcome::Route(points) = &search.outcome {
+                real.extend_from_slice(points);
+                let mut route = vec![search.from];
+                route.extend_from_slice(points);
+                routes.push(route);
+            }
+        };
+        for search in at(0) {
+            apply(&mut real, search);
+        }
+        for (k, it) in self.plan.iterations.iter().enumerate().take(done as usize) {
+            if it.popped {
+                real.push(it.target);
+            }
+            let after = u32::try_from(k + 1).unwrap_or(u32::MAX);
+            for search in at(after) {
+                apply(&mut real, search);
+            }
+        }
+        (real, routes)
     }
 
     /// The letter of an avoidance waypoint, in the order the plan made them (A, B, C … as in the
@@ -156,7 +211,19 @@ impl PlannerDebug {
         } else {
             format!("{} {}", self.describe(it.perspective), fmt_point(it.perspective))
         };
-        match (it.hit, it.avoidance) {
+        let then: String = self
+            .fallbacks_after_current()
+            .map(|search| match &search.outcome {
+                FallbackOutcome::Route(points) => format!(
+                    " Then the loop stopped short of the user waypoint and the complete fallback search found a route of {} corners (orange).",
+                    points.len().saturating_sub(1)
+                ),
+                FallbackOutcome::NoRoute | FallbackOutcome::NoEntry => {
+                    " Then the loop stopped short of the user waypoint and the complete fallback search found no route: unreachable.".to_string()
+                }
+            })
+            .collect();
+        let did = match (it.hit, it.avoidance) {
             (Some(hit), Some(avoidance)) => format!(
                 "Cast from {from} to the {what} at {} hit obstacle {} at {}, so it pushed avoidance waypoint {} at {}.",
                 fmt_point(it.target),
@@ -170,7 +237,8 @@ impl PlannerDebug {
                 fmt_point(it.target),
                 it.real_count
             ),
-        }
+        };
+        did + &then
     }
 }
 

@@ -190,6 +190,28 @@ fn advance_runs_fixed_steps_with_time_scale_and_a_cap() {
 }
 
 #[test]
+fn a_frame_budget_runs_at_most_that_many_steps_and_drops_the_backlog() {
+    let mut app = App::new(crate::scene::parse_scene(SCENE_FOR_BUDGET, "budget").expect("scene"), None);
+    app.running = true;
+    let dt = app.world.dt as f64;
+    // Ten steps of time but room for two: two run, the rest is dropped (not owed to later frames).
+    assert_eq!(app.advance_at_most(dt * 10.0 + dt * 0.25, 2), 2);
+    assert_eq!(app.world.steps, 2);
+    assert_eq!(app.advance_at_most(dt * 1.5, 2), 1, "the backlog of the slow frame was dropped");
+    assert!((app.interpolation - 0.5).abs() < 1e-3);
+    // A budget of zero still moves the world (one step), and within the budget nothing changes.
+    assert_eq!(app.advance_at_most(dt * 3.0, 0), 1);
+    let mut unbudgeted =
+        App::new(crate::scene::parse_scene(SCENE_FOR_BUDGET, "budget").expect("scene"), None);
+    unbudgeted.running = true;
+    assert_eq!(unbudgeted.advance(dt * 5.0), 5);
+}
+
+const SCENE_FOR_BUDGET: &str = r#"{"version": 1, "name": "budget", "agents": [
+    {"name": "a", "position": [0, 0], "behaviour": {"type": "seek", "target": "t"}}],
+    "targets": [{"id": "t", "position": [100, 0]}]}"#;
+
+#[test]
 fn obstacle_tool_click_places_and_drag_sizes() {
     let mut app = empty_app();
     app.apply(Command::SetTool(Tool::Obstacle));
@@ -471,6 +493,9 @@ fn every_command_of_the_table_resolves_from_its_own_keys() {
         app.tool = if spec.id == CommandId::NewPath { Tool::Path } else { Tool::Select };
         app.tool_state.pending_path_point = (spec.id == CommandId::FinishDrawing).then_some(Vec3::ZERO);
         app.planner_debug = None;
+        let revert = spec.id == CommandId::Revert;
+        app.file = revert.then(|| std::path::PathBuf::from("scene.json"));
+        app.dirty = revert;
         for chord in spec.keys {
             let got = resolve(*chord, &app, Focus::World);
             let step_through = matches!(

@@ -15,6 +15,9 @@ pub const KEYFRAME_EVERY: u64 = 60;
 /// Agent-keyframes kept at most (keyframes × agents), so a crowd does not fill the memory: the
 /// timeline then covers less time, and stops growing (you can still scrub what it holds).
 pub const KEYFRAME_AGENT_BUDGET: usize = 200_000;
+/// Path-point keyframes kept at most (keyframes × points of every path), so a scene of millions
+/// of path points (a 50 MB file) keeps only a couple of keyframes instead of filling the memory.
+pub const KEYFRAME_POINT_BUDGET: usize = 2_000_000;
 /// Keyframes kept at most for a small scene (ten minutes at the default dt).
 pub const MAX_KEYFRAMES: usize = 600;
 
@@ -47,7 +50,10 @@ impl Timeline {
     }
 
     fn capacity(world: &World) -> usize {
-        (KEYFRAME_AGENT_BUDGET / world.agents.len().max(1)).clamp(2, MAX_KEYFRAMES)
+        let points: usize = world.paths.iter().map(|p| p.polyline.points().len()).sum();
+        (KEYFRAME_AGENT_BUDGET / world.agents.len().max(1))
+            .min(KEYFRAME_POINT_BUDGET / points.max(1))
+            .clamp(2, MAX_KEYFRAMES)
     }
 
     /// Notes a step just taken: extends the recorded range and keeps a keyframe every

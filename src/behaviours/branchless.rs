@@ -7,6 +7,16 @@
 //! (the heading's octant folds in `kinematic`). Where one side is expensive (a square root and
 //! a division, as in clamping a vector's length) measuring showed the branch to be cheaper, so
 //! glam's `clamp_length_max` is used as it is.
+//!
+//! **The crate's one exception to `#![deny(unsafe_code)]`.** [`opaque`] is an empty
+//! inline-assembly statement (an assembler comment) on x86-64; `std::hint::black_box` would do
+//! the same job through a stack round trip. It pays: `heading_atan2`, whose octant folds use
+//! [`mask`], takes 5.0 ns a call against 10.5–13.2 ns for the same function with plain `if`s
+//! (and 36–46 ns for libm's `atan2`), over 1,000,000 random headings, best of 15 rounds
+//! (`cargo run --release --example heading_speed`; 2-core AMD EPYC under KVM, load average 9.5,
+//! 2026-11-23). The two are tested equal bit for bit (`branch_free_heading_equals_the_plain_one_bit_for_bit`).
+
+#![allow(unsafe_code)]
 
 /// `value`, hidden from the optimiser: it would otherwise turn a masking select back into a
 /// conditional jump (LLVM does, for a select between a constant and zero).

@@ -33,7 +33,9 @@ pub fn new_orientation(current: f32, velocity: Vec3) -> f32 {
 
 /// `atan2(y, x)` to within 1e-6 rad: a degree-13 odd polynomial for atan on [0, 1] (coefficients
 /// fitted near-minimax on Chebyshev nodes, error 2.5e-7 before f32 rounding), folded to the full
-/// circle; several times cheaper than the libm call. Every agent computes its
+/// circle; 5.0 ns a call against libm's 36–46 ns (`cargo run --release --example
+/// heading_speed`, 1,000,000 random headings, 2-core EPYC at load 9.5, 2026-11-23; tested
+/// against libm in `heading_atan2_is_within_1e6_of_libm_all_round`). Every agent computes its
 /// heading every step, and a hundred-thousandth of a radian is far below what anyone can see or
 /// any behaviour uses. Exact on the axes and the diagonals; NaN in gives NaN out.
 pub fn heading_atan2(y: f32, x: f32) -> f32 {
@@ -67,6 +69,43 @@ pub fn heading_atan2(y: f32, x: f32) -> f32 {
     r = fold(r, ay > ax, FRAC_PI_2);
     r = fold(r, x < 0.0, PI);
     f32::from_bits(r.to_bits() ^ (u32::from(y < 0.0) << 31))
+}
+
+/// [`heading_atan2`] with its folds written as plain `if`s: the reference the branch-free
+/// version is tested against bit for bit, and measured against in `steerlab bench`.
+pub fn heading_atan2_plain(y: f32, x: f32) -> f32 {
+    use std::f32::consts::{FRAC_PI_2, PI};
+    let (ax, ay) = (x.abs(), y.abs());
+    let (small, large) = if ax < ay { (ax, ay) } else { (ay, ax) };
+    if large == 0.0 {
+        return if x.is_sign_negative() {
+            if y.is_sign_negative() {
+                -PI
+            } else {
+                PI
+            }
+        } else {
+            y
+        };
+    }
+    let a = small / large;
+    let s = a * a;
+    let s2 = s * s;
+    let s4 = s2 * s2;
+    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
+    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
+    let mut r = a * (low + high * s4);
+    if ay > ax {
+        r = FRAC_PI_2 - r;
+    }
+    if x < 0.0 {
+        r = PI - r;
+    }
+    if y < 0.0 {
+        -r
+    } else {
+        r
+    }
 }
 
 /// `K − r` when `flip`, else `r` (for r ≥ 0), without a branch.
@@ -114,6 +153,25 @@ mod tests {
             }
         }
         assert!(worst < 1e-6, "worst error {worst}");
+    }
+
+    #[test]
+    fn branch_free_heading_equals_the_plain_one_bit_for_bit() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let y = f32::from_bits(state as u32);
+            let x = f32::from_bits((state >> 32) as u32);
+            // Random bit patterns (every sign, size and NaN), then ordinary headings.
+            let (y, x) = if i % 2 == 0 { (y, x) } else { ((i as f32 * 0.37).sin(), (i as f32 * 0.37).cos()) };
+            let (fast, plain) = (heading_atan2(y, x), super::heading_atan2_plain(y, x));
+            assert!(
+                fast.to_bits() == plain.to_bits() || (fast.is_nan() && plain.is_nan()),
+                "{y} {x}: {fast} {plain}"
+            );
+        }
     }
 
     #[test]

@@ -74,6 +74,12 @@ pub struct FallbackSearch {
     pub expanded: usize,
     /// What it found.
     pub outcome: FallbackOutcome,
+    /// Loop iterations the plan had run when this search ran (set by `plan`; the step-through
+    /// places the search between iterations with it).
+    pub after_iterations: u32,
+    /// Real waypoints the plan kept when this search ran (the loop's attempt at the segment was
+    /// dropped; the route follows them). Set by `plan`.
+    pub kept: usize,
 }
 
 /// Searches for a route from `from` to `to` keeping `cast_radius` from every obstacle surface.
@@ -81,7 +87,15 @@ pub struct FallbackSearch {
 /// Coarse to fine (module header): each level is a complete search at its own resolution; a
 /// route found on any level is kept, and only the finest level decides that there is none.
 pub fn search(from: Vec3, to: Vec3, obstacles: &ObstacleIndex, cast_radius: f32) -> FallbackSearch {
-    let mut record = FallbackSearch { from, to, cell: 0.0, expanded: 0, outcome: FallbackOutcome::NoEntry };
+    let mut record = FallbackSearch {
+        from,
+        to,
+        cell: 0.0,
+        expanded: 0,
+        outcome: FallbackOutcome::NoEntry,
+        after_iterations: 0,
+        kept: 0,
+    };
     if !from.is_finite() || !to.is_finite() || !cast_radius.is_finite() {
         return record;
     }

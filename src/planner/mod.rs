@@ -266,6 +266,9 @@ pub struct ShipState {
     /// The waypoint progress is measured toward, the closest the ship has come to it since it
     /// last made progress, and seconds since then.
     pub progress: Option<(Vec3, f32, f32)>,
+    /// Each obstacle's centre at the previous step and its speed as the ship estimates it from
+    /// successive centres (`ship.rs`, moving obstacles); empty before the first step.
+    pub obstacle_motion: Vec<(Vec3, f32)>,
 }
 
 impl ShipState {

@@ -619,7 +619,9 @@ fn fallback_to_next(
     };
     let Some(&target) = stack.get(at) else { return from };
     stack.truncate(at);
-    let found = fallback::search(from, target.position, ctx.index, ctx.cast_radius);
+    let mut found = fallback::search(from, target.position, ctx.index, ctx.cast_radius);
+    found.after_iterations = out.iteration_count;
+    found.kept = out.waypoints.len();
     let perspective = match &found.outcome {
         FallbackOutcome::Route(points) => {
             for (i, &p) in points.iter().enumerate() {

@@ -10,6 +10,12 @@
 //!
 //! # Implementation
 //! Each step, in order:
+//! 0. *Moving obstacles.* The ship estimates each obstacle's speed from its centre's change since
+//!    the previous step and plans (and checks routes, commitment and arrival) against every sphere
+//!    grown by speed × [`sweep_horizon`] (replan interval + [`REACTION_TIME`]): a ball round
+//!    where the obstacle is now holding everywhere it can reach, in any direction and through
+//!    bounces, before the plan is checked again and the ship has had time to act on it. Static
+//!    obstacles are unchanged. Measured class without contact: README, "Moving obstacles".
 //! 1. *Arrival.* The first remaining user waypoint is reached inside `arrival_radius` (or its moved
 //!    stand-in, when the planner moved it out of a clearance). Reached waypoints leave the queue and
 //!    the plan is trimmed up to them.
@@ -94,6 +100,11 @@ pub fn step(
         state.since_replan += dt;
     }
 
+    // Moving obstacles (module header, step 0): plan against each sphere grown by the distance it
+    // can cover before the plan is next checked.
+    let swept = sweep_obstacles(obstacles, limits, params, state, dt);
+    let obstacles: &[Sphere] = &swept;
+
     reach_user_waypoints(pos, limits, obstacles, params, state);
     let stuck = no_progress(pos, params, state, if first { 0.0 } else { dt });
 
@@ -143,6 +154,62 @@ pub fn step(
         )),
     }
 }
+
+/// The obstacles the ship plans against: each sphere grown by its estimated speed times
+/// [`sweep_horizon`] (module header, step 0). The speed of obstacle i is |Δcentre| / dt between
+/// successive steps, kept as the larger of that and the previous estimate decayed by
+/// [`SPEED_MEMORY`] per step (a bounce shortens one step's displacement). A change in the number of
+/// obstacles (an edit) forgets the estimates, and a step faster than [`JUMP_SPEEDS`] times the ship's
+/// top speed counts as a jump (an obstacle dragged in the editor), not as motion. Static obstacles
+/// come back unchanged.
+fn sweep_obstacles(
+    obstacles: &[Sphere],
+    limits: &Limits,
+    params: &PlannerParams,
+    state: &mut ShipState,
+    dt: f32,
+) -> Vec<Sphere> {
+    let jump = JUMP_SPEEDS * limits.max_speed.max(1.0);
+    let known = state.obstacle_motion.len() == obstacles.len() && dt > 0.0;
+    if !known {
+        state.obstacle_motion = obstacles.iter().map(|s| (s.center, 0.0)).collect();
+    }
+    let horizon = sweep_horizon(params);
+    obstacles
+        .iter()
+        .zip(state.obstacle_motion.iter_mut())
+        .map(|(sphere, (previous, speed))| {
+            if known {
+                let moved = sphere.center.distance(*previous) / dt;
+                // Faster than any motion the ship could react to: an edit (a drag), not motion.
+                let moved = if moved.is_finite() && moved <= jump { moved } else { 0.0 };
+                *speed = moved.max(*speed * SPEED_MEMORY);
+            }
+            *previous = sphere.center;
+            let grow = *speed * horizon;
+            if grow > 0.0 && grow.is_finite() {
+                Sphere { center: sphere.center, radius: sphere.radius + grow }
+            } else {
+                *sphere
+            }
+        })
+        .collect()
+}
+
+/// Seconds of obstacle motion the ship plans against: the replan interval (a plan is checked again
+/// after it) plus [`REACTION_TIME`] for the ship to act on the next plan.
+pub fn sweep_horizon(params: &PlannerParams) -> f32 {
+    let interval =
+        if params.replan_interval.is_finite() { params.replan_interval.clamp(0.0, 60.0) } else { 0.5 };
+    interval + REACTION_TIME
+}
+
+/// Seconds the ship is given to act on a new plan (see [`sweep_horizon`]).
+pub const REACTION_TIME: f32 = 0.5;
+/// An obstacle step faster than this many times the ship's top speed is a jump, not motion.
+pub const JUMP_SPEEDS: f32 = 4.0;
+/// Per-step decay of a remembered obstacle speed (a 60 Hz step forgets half in about a second).
+pub const SPEED_MEMORY: f32 = 0.99;
 
 /// How long the latest hit stays drawn, seconds.
 const HIT_SHOWN_FOR: f32 = 0.75;
@@ -197,21 +264,22 @@ fn replan(
     first: bool,
     stuck: bool,
 ) {
-    // A route from the fallback is kept without planning while it is clear (commitment).
-    if !first && !stuck && flying_fallback_route(pos, limits, params, state) {
-        state.kept_routes += 1;
-        return;
-    }
     let fallback = if stuck { FallbackMode::Force } else { FallbackMode::WhenStuck };
     let options = PlanOptions { record: false, fallback, ..params.plan_options() };
     let radius = limits.radius.max(0.0);
     let query_radius = radius + options.clearance.max(0.0);
+    // The index first: the commitment checks below must see where the obstacles are now.
     let reusable = state
         .index
         .as_ref()
         .is_some_and(|index| index.query_radius() == query_radius && index.spheres() == obstacles);
     if !reusable {
         state.index = Some(ObstacleIndex::new(obstacles, query_radius));
+    }
+    // A route from the fallback is kept without planning while it is clear (commitment).
+    if !first && !stuck && flying_fallback_route(pos, limits, params, state) {
+        state.kept_routes += 1;
+        return;
     }
     let new_plan = match &state.index {
         Some(index) => plan(pos, radius, &state.remaining, index, &options),

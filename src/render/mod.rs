@@ -16,6 +16,7 @@ use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
 use crate::sim::{Agent, Behaviour};
 
 pub mod batch;
+pub mod crowd;
 pub mod labels;
 pub mod orbit;
 pub mod planner;
@@ -166,25 +167,70 @@ fn draw_grid(app: &App) {
     }
 }
 
+/// Most points of one path drawn in a frame: a path of millions of points (a 50 MB scene) is
+/// thinned to this many, so frame time and draw buffers stay bounded.
+const MAX_DRAWN_PATH_POINTS: usize = 8_000;
+
+/// The points of a path to draw, as (point index, screen position): a point within 1.5 px of
+/// the last one kept is skipped (the first and the last are always kept), and what is still
+/// above [`MAX_DRAWN_PATH_POINTS`] is thinned evenly. A closed path ends with its first point
+/// again. Paths of a few thousand points keep every point they show apart.
+fn drawn_path_points(app: &App, points: &[glam::Vec3], closed: bool) -> Vec<(usize, Vec2)> {
+    let n = points.len();
+    // A first even thinning bounds the work before the distance test (4 candidates per kept point).
+    let coarse = n.div_ceil(MAX_DRAWN_PATH_POINTS * 4).max(1);
+    let mut kept: Vec<(usize, Vec2)> = Vec::with_capacity(n.min(MAX_DRAWN_PATH_POINTS * 4));
+    let last_idx = n.saturating_sub(1);
+    let candidates = (0..n).step_by(coarse).chain((!last_idx.is_multiple_of(coarse)).then_some(last_idx));
+    for idx in candidates {
+        let Some(&p) = points.get(idx) else { continue };
+        let s = to_screen(app, p);
+        let far_enough = kept.last().is_none_or(|&(_, last)| last.distance_squared(s) >= 1.5 * 1.5);
+        if far_enough || idx == last_idx {
+            kept.push((idx, s));
+        }
+    }
+    if kept.len() > MAX_DRAWN_PATH_POINTS {
+        let stride = kept.len().div_ceil(MAX_DRAWN_PATH_POINTS);
+        let last = kept.last().copied();
+        kept = kept.into_iter().step_by(stride).collect();
+        if let Some(last) = last {
+            if kept.last() != Some(&last) {
+                kept.push(last);
+            }
+        }
+    }
+    if closed && n > 2 {
+        if let Some(&first) = kept.first() {
+            kept.push(first);
+        }
+    }
+    kept
+}
+
 fn draw_paths(app: &App, labels: &mut Labels) {
     let zoom = app.camera.zoom;
+    let drawn: Vec<Vec<(usize, Vec2)>> = app
+        .world
+        .paths
+        .iter()
+        .map(|path| drawn_path_points(app, path.polyline.points(), path.polyline.is_closed()))
+        .collect();
     // Channel bands first (opaque, so overlaps don't darken), then centre lines on top.
     if app.display.path_radius {
-        for path in &app.world.paths {
+        for (path, points) in app.world.paths.iter().zip(&drawn) {
             let width = 2.0 * path.radius * zoom;
-            let points = path.polyline.points();
-            for segment in 0..path.polyline.segment_count() {
-                let (a, b) = path.polyline.segment(segment);
-                let (sa, sb) = (to_screen(app, a), to_screen(app, b));
-                draw_line(sa.x, sa.y, sb.x, sb.y, width, style::PATH_BAND);
+            for pair in points.windows(2) {
+                if let [(_, sa), (_, sb)] = pair {
+                    draw_line(sa.x, sa.y, sb.x, sb.y, width, style::PATH_BAND);
+                }
             }
-            for &p in points {
-                let s = to_screen(app, p);
+            for &(_, s) in points {
                 draw_circle(s.x, s.y, path.radius * zoom, style::PATH_BAND);
             }
         }
     }
-    for (path_idx, path) in app.world.paths.iter().enumerate() {
+    for ((path_idx, path), points) in app.world.paths.iter().enumerate().zip(&drawn) {
         let selected = app.path_selected(path_idx);
         let hovered = app.hover.and_then(Selection::path) == Some(path_idx);
         let color = if selected {
@@ -195,9 +241,9 @@ fn draw_paths(app: &App, labels: &mut Labels) {
             style::PATH
         };
         let thickness = if selected { 3.0 } else { 2.0 };
-        for segment in 0..path.polyline.segment_count() {
-            let (a, b) = path.polyline.segment(segment);
-            let (sa, sb) = (to_screen(app, a), to_screen(app, b));
+        for pair in points.windows(2) {
+            let [(_, sa), (_, sb)] = pair else { continue };
+            let (sa, sb) = (*sa, *sb);
             draw_line(sa.x, sa.y, sb.x, sb.y, thickness, color);
             // A small chevron in the middle of long segments shows the direction of travel.
             let length = sa.distance(sb);
@@ -224,8 +270,8 @@ fn draw_paths(app: &App, labels: &mut Labels) {
                 );
             }
         }
-        for (point_idx, &p) in path.polyline.points().iter().enumerate() {
-            let s = to_screen(app, p);
+        let closing = usize::from(path.polyline.is_closed() && points.len() > 1);
+        for &(point_idx, s) in points.iter().take(points.len() - closing) {
             let this = Selection::PathPoint { path: path_idx, point: point_idx };
             let size = if app.is_selected(this) { 5.0 } else { 3.0 };
             let point_color =
@@ -455,14 +501,13 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
     ]
 }
 
-fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
-    let position = app.draw_position(idx);
-    let s = to_screen(app, position);
+/// How an agent's arrow looks on screen: its outline points (tip, left, notch, right), body
+/// colour, outline colour and outline width; the one home of these for the mesh and the crowd
+/// layer.
+fn agent_look(app: &App, idx: usize, agent: &Agent, s: Vec2) -> ([Vec2; 4], Color, Color, f32) {
     let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-    let [tip, left, notch, right] = agent_arrow(s, agent.kinematics.orientation, size);
+    let points = agent_arrow(s, agent.kinematics.orientation, size);
     let fill = style::agent_color(agent.color, 1.0);
-    batch.triangle(tip, left, notch, fill);
-    batch.triangle(tip, notch, right, fill);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.is_selected(this) {
         (style::SELECTED, 2.5)
@@ -471,9 +516,23 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     } else {
         (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
     };
+    (points, fill, edge, width)
+}
+
+fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
+    let position = app.draw_position(idx);
+    let s = to_screen(app, position);
+    let ([tip, left, notch, right], fill, edge, width) = agent_look(app, idx, agent, s);
+    batch.triangle(tip, left, notch, fill);
+    batch.triangle(tip, notch, right, fill);
     for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
         batch.line(a, b, width, edge);
     }
+    draw_velocity(app, agent, position, s);
+}
+
+/// The velocity arrow of an agent at `position` (`s` on screen), when shown.
+fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
     if app.display.velocity && app.world.agents.len() <= MAX_VELOCITY_ARROWS {
         let v = agent.kinematics.velocity;
         if v.length_squared() > 1.0 {
@@ -481,6 +540,32 @@ fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
             draw_arrow(s, tip, 1.5, style::agent_color(agent.color, 0.8));
         }
     }
+}
+
+/// A crowd's arrows through the CPU layer (see [`crowd`]); velocity arrows are off at these
+/// sizes ([`MAX_VELOCITY_ARROWS`]).
+fn draw_agents_layer(app: &App) {
+    let sprites: Vec<crowd::ArrowSprite> = app
+        .world
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(idx, _)| !app.is_hidden(*idx))
+        .map(|(idx, agent)| {
+            let position = app.draw_position(idx);
+            let s = to_screen(app, position);
+            // Drawn straight away, so under the arrows, as on the mesh path.
+            draw_velocity(app, agent, position, s);
+            let (points, fill, edge, edge_width) = agent_look(app, idx, agent, s);
+            crowd::ArrowSprite {
+                points,
+                fill: crowd::color_bytes(fill),
+                edge: crowd::color_bytes(edge),
+                edge_width,
+            }
+        })
+        .collect();
+    crowd::draw(&sprites, app.camera.screen);
 }
 
 /// The agent whose plan the step-through shows, if open.
@@ -598,11 +683,15 @@ pub fn draw_top(app: &App) {
         planner::draw_top(app, debug, &mut labels);
     }
     draw_planner_waypoints(app, &mut labels);
-    let mut agents = batch::Batch::default();
-    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-        draw_agent(app, idx, agent, &mut agents);
+    if crowd::use_crowd_layer(app.world.agents.len()) {
+        draw_agents_layer(app);
+    } else {
+        let mut agents = batch::Batch::default();
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
+            draw_agent(app, idx, agent, &mut agents);
+        }
+        agents.flush();
     }
-    agents.flush();
     draw_tool_preview(app);
     draw_push_preview(app, &mut labels);
     draw_rubber_band(app);
@@ -619,4 +708,55 @@ pub(crate) fn draw_rubber_band(app: &App) {
     }
     draw_rectangle(min.x, min.y, size.x, size.y, style::RUBBER_BAND_FILL);
     macroquad::shapes::draw_rectangle_lines(min.x, min.y, size.x, size.y, 1.5, style::SELECTED);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::World;
+
+    fn app_on_screen() -> App {
+        let mut app = App::new(World::default(), None);
+        let screen = Vec2::new(1280.0, 800.0);
+        app.camera.set_screen(screen, (Vec2::ZERO, screen));
+        app.camera.center = glam::Vec3::ZERO;
+        app.camera.zoom = 1.0;
+        app
+    }
+
+    #[test]
+    fn a_small_path_draws_every_point_and_a_closed_one_returns_to_its_start() {
+        let app = app_on_screen();
+        let points: Vec<glam::Vec3> = (0..12).map(|i| glam::Vec3::new(i as f32 * 30.0, 0.0, 0.0)).collect();
+        let open = drawn_path_points(&app, &points, false);
+        assert_eq!(open.iter().map(|(i, _)| *i).collect::<Vec<_>>(), (0..12).collect::<Vec<_>>());
+        let closed = drawn_path_points(&app, &points, true);
+        assert_eq!(closed.len(), 13);
+        assert_eq!(closed.first(), closed.last());
+    }
+
+    #[test]
+    fn a_path_of_millions_of_points_is_thinned_keeping_both_ends() {
+        let app = app_on_screen();
+        let n = 3_000_000;
+        let points: Vec<glam::Vec3> = (0..n)
+            .map(|i| glam::Vec3::new((i % 2000) as f32 * 0.5 - 500.0, (i / 2000) as f32 * 0.01 - 300.0, 0.0))
+            .collect();
+        let drawn = drawn_path_points(&app, &points, false);
+        assert!(drawn.len() <= MAX_DRAWN_PATH_POINTS + 1, "{}", drawn.len());
+        assert!(drawn.len() > MAX_DRAWN_PATH_POINTS / 2, "{}", drawn.len());
+        assert_eq!(drawn.first().map(|(i, _)| *i), Some(0));
+        assert_eq!(drawn.last().map(|(i, _)| *i), Some(n - 1));
+        assert!(drawn.windows(2).all(|w| w[0].0 < w[1].0), "in order along the path");
+    }
+
+    #[test]
+    fn points_closer_than_a_pixel_and_a_half_are_merged() {
+        let app = app_on_screen();
+        // 1000 points 0.1 px apart span 100 px: about one drawn point per 1.5 px.
+        let points: Vec<glam::Vec3> = (0..1000).map(|i| glam::Vec3::new(i as f32 * 0.1, 0.0, 0.0)).collect();
+        let drawn = drawn_path_points(&app, &points, false);
+        assert!((60..=70).contains(&drawn.len()), "{}", drawn.len());
+        assert!(drawn.windows(2).take(drawn.len() - 2).all(|w| w[0].1.distance(w[1].1) >= 1.5));
+    }
 }

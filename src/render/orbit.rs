@@ -352,6 +352,14 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
     for &p in picture.green.iter().skip(1) {
         draw_mesh(&sphere_mesh(p, 3.5 * units_per_pixel(camera, p), plan_view::green(), 6, 8));
     }
+    for route in &picture.fallback {
+        for pair in route.windows(2) {
+            thick_line(camera, pair[0], pair[1], 4.0, plan_view::orange());
+        }
+        for &p in route.iter().skip(1) {
+            draw_mesh(&sphere_mesh(p, 4.0 * units_per_pixel(camera, p), plan_view::orange(), 6, 8));
+        }
+    }
     if let Some(hit) = picture.hit_point {
         draw_mesh(&sphere_mesh(hit, 4.0 * units_per_pixel(camera, hit), plan_view::blue(), 6, 8));
     }

@@ -3,7 +3,9 @@
 //! user waypoint, blue for the obstacle the cast hit (outlined) and the contact point, black for
 //! the avoidance vector, and the swept sphere of the current cast as a faint capsule. The
 //! proto-waypoints on the stack are hollow rings (the top one larger), avoidance waypoints are
-//! lettered A, B, C … in the order the loop made them.
+//! lettered A, B, C … in the order the loop made them. Routes of the complete fallback search that
+//! ran by the shown iteration are drawn over the green in the fallback's orange (the live gizmos'
+//! `FallbackSegment` colour), with their corners as orange dots.
 
 use glam::Vec3;
 use macroquad::prelude::{draw_circle, draw_circle_lines, draw_line, draw_triangle, Color, Vec2};
@@ -35,12 +37,15 @@ pub struct Picture {
     pub lettered: Vec<(Vec3, char)>,
     /// Where this iteration's cast started.
     pub perspective: Vec3,
+    /// Routes of the fallback searches that ran by this iteration (start, corners, waypoint).
+    pub fallback: Vec<Vec<Vec3>>,
 }
 
 impl Picture {
     /// The picture of `debug`'s current iteration.
     pub fn of(debug: &PlannerDebug) -> Picture {
         let green = debug.path_so_far();
+        let fallback = debug.fallback_so_far();
         let red = debug.user_waypoints.first().map(|&w| (debug.plan.start, w));
         let Some(it) = debug.current() else {
             return Picture {
@@ -54,6 +59,7 @@ impl Picture {
                 stack: Vec::new(),
                 lettered: Vec::new(),
                 perspective: debug.plan.start,
+                fallback,
             };
         };
         let contact = it.hit.map(|h| h.point);
@@ -82,6 +88,7 @@ impl Picture {
             stack,
             lettered: made,
             perspective: it.perspective,
+            fallback,
         }
     }
 }
@@ -101,6 +108,10 @@ pub fn blue() -> Color {
 /// Black: the avoidance vector.
 pub fn black() -> Color {
     style::gizmo_color(crate::behaviours::GizmoRole::AvoidanceVector, true)
+}
+/// Orange: a route from the complete fallback search (the live gizmos' colour).
+pub fn orange() -> Color {
+    style::gizmo_color(crate::behaviours::GizmoRole::FallbackSegment, true)
 }
 /// The faint capsule of the swept sphere.
 pub const CAPSULE_FILL: Color = style::rgba(0x1f, 0x4e, 0xd8, 0.08);
@@ -183,6 +194,16 @@ pub fn draw_top(app: &App, debug: &PlannerDebug, labels: &mut Labels) {
     for &p in picture.green.iter().skip(1) {
         let c = s(p);
         draw_circle(c.x, c.y, 4.0, green());
+    }
+    for route in &picture.fallback {
+        for pair in route.windows(2) {
+            let (a, b) = (s(pair[0]), s(pair[1]));
+            draw_line(a.x, a.y, b.x, b.y, 4.0, orange());
+        }
+        for &p in route.iter().skip(1) {
+            let c = s(p);
+            draw_circle(c.x, c.y, 4.5, orange());
+        }
     }
     if let Some(hit) = picture.hit_point {
         let c = s(hit);

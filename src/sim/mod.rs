@@ -20,6 +20,7 @@
 //! no longer resolve (a deleted path) make the agent stand still rather than panic.
 
 use glam::Vec3;
+use rayon::prelude::*;
 
 use crate::behaviours::collision_avoidance::{self, CollisionAvoidanceParams};
 use crate::behaviours::flocking::{self, FlockingParams};
@@ -630,6 +631,13 @@ impl World {
 
     /// Advances the world by one fixed step of `self.dt` seconds.
     pub fn step(&mut self) {
+        self.step_parallel_from(PARALLEL_MIN_AGENTS);
+    }
+
+    /// [`World::step`], split over rayon's threads (the current pool's) when there are at
+    /// least `parallel_from` agents. Bit-identical to the single-threaded step for any
+    /// `parallel_from` and any thread count; tests and benchmarks pass their own threshold.
+    pub fn step_parallel_from(&mut self, parallel_from: usize) {
         let dt = self.dt;
         self.events.clear();
         self.steps += 1;
@@ -677,9 +685,36 @@ impl World {
         // first, then every integration with its metrics and events.
         let mut steerings = std::mem::take(&mut self.steerings);
         steerings.clear();
-        steerings.extend(self.agents.iter_mut().map(|agent| steer_agent(agent, &ctx)));
-        for (agent_idx, (agent, steering)) in self.agents.iter_mut().zip(steerings.iter()).enumerate() {
-            move_agent(agent_idx, agent, *steering, &ctx, &mut self.events);
+        let threads = rayon::current_num_threads();
+        if self.agents.len() >= parallel_from.max(1) && threads > 1 {
+            // All cores, same result: an agent's step reads only its own state and the
+            // snapshot `ctx`, so each agent's arithmetic is the same on any thread; events are
+            // gathered per chunk and joined in chunk order, which is agent order.
+            let chunk = self.agents.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
+            self.agents
+                .par_iter_mut()
+                .with_min_len(chunk)
+                .map(|agent| steer_agent(agent, &ctx))
+                .collect_into_vec(&mut steerings);
+            let chunk_events: Vec<Vec<Event>> = self
+                .agents
+                .par_chunks_mut(chunk)
+                .zip(steerings.par_chunks(chunk))
+                .enumerate()
+                .map(|(chunk_idx, (agents, steerings))| {
+                    let mut events = Vec::new();
+                    for (offset, (agent, steering)) in agents.iter_mut().zip(steerings).enumerate() {
+                        move_agent(chunk_idx * chunk + offset, agent, *steering, &ctx, &mut events);
+                    }
+                    events
+                })
+                .collect();
+            self.events.extend(chunk_events.into_iter().flatten());
+        } else {
+            steerings.extend(self.agents.iter_mut().map(|agent| steer_agent(agent, &ctx)));
+            for (agent_idx, (agent, steering)) in self.agents.iter_mut().zip(steerings.iter()).enumerate() {
+                move_agent(agent_idx, agent, *steering, &ctx, &mut self.events);
+            }
         }
         self.steerings = steerings;
     }
@@ -735,6 +770,14 @@ impl World {
         agent.behaviour.path().and_then(|idx| self.paths.get(idx))
     }
 }
+
+/// From this many agents on, [`World::step`] uses every core (rayon's global pool; the
+/// `--threads N` flag of `run` and `bench` sizes it). Below it a step is too short to share:
+/// handing out the work costs more than it saves.
+pub const PARALLEL_MIN_AGENTS: usize = 4_096;
+
+/// Chunks per thread in a parallel step (a few, so a thread that finishes early takes another).
+const CHUNKS_PER_THREAD: usize = 4;
 
 /// What every agent's step reads.
 struct StepContext<'a> {

@@ -3,9 +3,9 @@
 //!
 //! The shell calls [`show`] once per frame inside the egui closure, merges what every egui pass
 //! returned ([`UiOutput::merge`]: egui may run the closure twice in a frame), then
-//! - applies `commands` in order with [`App::apply`];
-//! - sets `app.new_agent_kind`, `app.new_curve_kind` and `app.display` when they are `Some`,
-//!   and clears `app.message` when `dismiss_message` is set;
+//! - applies `commands` in order with [`App::apply`] (the panels' edits, the toolbar's choice of
+//!   what new agents and curves are, the display toggles and dismissing the status line are all
+//!   [`Command`]s);
 //! - carries out the file intents through `scene` (`open_path`, `open_example`, `save_path`),
 //!   writes `export_csv`'s text, restores or discards the autosave (`recovery`), and quits on
 //!   `quit` (unsaved changes were confirmed here already);
@@ -19,8 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::app::tools::CurveTool;
-use crate::app::{App, BehaviourKind, Command, Display};
+use crate::app::{App, Command};
 use crate::sim::Rgb;
 
 pub mod agents;
@@ -31,6 +30,7 @@ pub mod file_dialog;
 pub mod group;
 pub mod help;
 pub mod inspector;
+pub mod loading;
 pub mod metrics;
 pub mod mix_editor;
 pub mod params;
@@ -219,6 +219,8 @@ impl UiState {
                     Some(FileDialog::new(FileDialogMode::ExportCsv, self.save_dir(app), &name));
             }
             Request::Quit => out.quit = true,
+            // Pictures are the shell's: it reads the frame buffer after drawing.
+            Request::Screenshot | Request::ToggleRecording => out.commands.push(Command::File(request)),
         }
     }
 
@@ -299,16 +301,9 @@ impl UiState {
 /// What the panels ask for this frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UiOutput {
-    /// Commands for [`App::apply`], in order.
+    /// Commands for [`App::apply`], in order (the panels' edits, the toolbar's choices, the
+    /// display toggles, dismissing the status line: the one command type).
     pub commands: Vec<Command>,
-    /// New value for `app.new_agent_kind`.
-    pub new_agent_kind: Option<BehaviourKind>,
-    /// New value for `app.new_curve_kind`.
-    pub new_curve_kind: Option<CurveTool>,
-    /// New value for `app.display`.
-    pub display: Option<Display>,
-    /// Clear `app.message` (the × next to an error).
-    pub dismiss_message: bool,
     /// Load this scene file (unsaved changes were confirmed).
     pub open_path: Option<PathBuf>,
     /// Load the example with this file name from `scenes/` (unsaved changes were confirmed).
@@ -326,24 +321,8 @@ pub struct UiOutput {
 impl UiOutput {
     /// Adds another pass's output to this one (commands appended, later values win).
     pub fn merge(&mut self, other: UiOutput) {
-        let UiOutput {
-            commands,
-            new_agent_kind,
-            new_curve_kind,
-            display,
-            dismiss_message,
-            open_path,
-            open_example,
-            save_path,
-            export_csv,
-            recovery,
-            quit,
-        } = other;
+        let UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = other;
         self.commands.extend(commands);
-        self.new_agent_kind = new_agent_kind.or(self.new_agent_kind);
-        self.new_curve_kind = new_curve_kind.or(self.new_curve_kind);
-        self.display = display.or(self.display);
-        self.dismiss_message |= dismiss_message;
         self.open_path = open_path.or(self.open_path.take());
         self.open_example = open_example.or(self.open_example.take());
         self.save_path = save_path.or(self.save_path.take());
@@ -382,7 +361,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     });
     let status_panel = egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
         let status = status::status_bar(ui, app, state);
-        out.dismiss_message |= status.dismiss_message;
+        if status.dismiss_message {
+            out.commands.push(Command::DismissMessage);
+        }
     });
     state.record_rect("status_bar", status_panel.response.rect);
     if state.panels.metrics {
@@ -422,7 +403,10 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             .resizable(false)
             .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
             .show(ctx, |ui| {
-                out.display = display::display_panel(ui, &app.display, &mut state.widget_rects);
+                out.commands.extend(
+                    display::display_panel(ui, &app.display, &mut state.widget_rects)
+                        .map(Command::SetDisplay),
+                );
             });
         state.panels.display = open;
     }

@@ -1,5 +1,5 @@
-//! The status bar: the active tool's hint, the last message (errors in red with a dismiss ×),
-//! simulated time and steps, agent count, frame time, and whether time runs.
+//! The status bar, two lines of constant height: the last message (errors in red with a dismiss ×),
+//! simulated time and steps, agent count, frame time, and whether time runs; then the active tool's hint.
 
 use crate::app::App;
 
@@ -40,13 +40,11 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
                     ui.label(&message.text);
                 }
             }
-            None => {
-                ui.label(egui::RichText::new(app.tool.hint()).weak());
-            }
+            None => {}
         }
     });
-    if app.message.is_some() {
-        ui.label(egui::RichText::new(app.tool.hint()).weak());
-    }
+    // The hint always has its own line, so the bar keeps one height whether a message shows or
+    // not (a bar that grew with each message moved the whole world view up and down).
+    ui.label(egui::RichText::new(app.tool.hint()).weak());
     out
 }

@@ -48,7 +48,7 @@ pub fn toolbar(
                 .response
                 .on_hover_text("Behaviour of the agents the Agent tool places");
             if kind != app.new_agent_kind {
-                out.new_agent_kind = Some(kind);
+                out.commands.push(Command::SetNewAgentKind(kind));
             }
         }
         if app.tool == Tool::Curve {
@@ -63,7 +63,7 @@ pub fn toolbar(
                 .response
                 .on_hover_text("Kind of curve the Curve tool makes");
             if kind != app.new_curve_kind {
-                out.new_curve_kind = Some(kind);
+                out.commands.push(Command::SetNewCurveKind(kind));
             }
         }
         ui.separator();
@@ -131,6 +131,15 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
         .clicked()
     {
         out.commands.push(Command::FitView);
+    }
+    let shot = ui.button("📷").on_hover_text(format!(
+        "Save a PNG of the window to the pictures folder ({}); {} records",
+        commands::keys_label(CommandId::Screenshot),
+        commands::keys_label(CommandId::Record)
+    ));
+    state.record_rect("screenshot", shot.rect);
+    if shot.clicked() {
+        out.commands.push(Command::File(Request::Screenshot));
     }
     let selected_agent = app.selected_agent();
     let compare = ui
@@ -212,11 +221,15 @@ fn file_menu(
         if menu_item(ui, app, CommandId::SaveAs) {
             request = Some(Request::SaveAs);
         }
-        let revert = ui
-            .add_enabled(app.file.is_some() && app.dirty, egui::Button::new("Revert to saved"))
-            .on_hover_text("Reload the scene's file, dropping unsaved changes (asks first)");
-        if revert.clicked() {
+        if menu_item(ui, app, CommandId::Revert) {
             request = Some(Request::Revert);
+        }
+        ui.separator();
+        if menu_item(ui, app, CommandId::Screenshot) {
+            request = Some(Request::Screenshot);
+        }
+        if menu_item(ui, app, CommandId::Record) {
+            request = Some(Request::ToggleRecording);
         }
         ui.separator();
         if ui.button("Export metrics CSV…").clicked() {

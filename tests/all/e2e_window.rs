@@ -18,11 +18,11 @@ static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
 /// One window at a time: several software-rendered windows on two cores starve each other.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn serial() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn have(tool: &str) -> bool {
+pub(crate) fn have(tool: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {tool}")])
         .stdout(Stdio::null())
@@ -31,7 +31,7 @@ fn have(tool: &str) -> bool {
 }
 
 /// True when the tools are there; otherwise skip (or fail under STEERLAB_E2E=1).
-fn tools_available(test: &str) -> bool {
+pub(crate) fn tools_available(test: &str) -> bool {
     let missing: Vec<&str> = ["Xvfb", "xdotool", "import"].into_iter().filter(|t| !have(t)).collect();
     if missing.is_empty() {
         return true;
@@ -123,15 +123,15 @@ impl Drop for VirtualDisplay {
 }
 
 /// The app in a window on a virtual display; killed on drop.
-struct Steerlab {
+pub(crate) struct Steerlab {
     child: Child,
     display: VirtualDisplay,
-    window: String,
+    pub(crate) window: String,
     rects_file: PathBuf,
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
-fn temp_dir(test: &str) -> PathBuf {
+pub(crate) fn temp_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("steerlab-e2e-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -139,13 +139,22 @@ fn temp_dir(test: &str) -> PathBuf {
 }
 
 impl Steerlab {
-    fn launch(test: &str, args: &[&str]) -> Steerlab {
+    pub(crate) fn launch(test: &str, args: &[&str]) -> Steerlab {
         Steerlab::launch_with(test, args, &[])
     }
 
     /// Launches with extra environment variables (they override the test's defaults, e.g. a
-    /// shared `STEERLAB_CONFIG_DIR` for a second start).
-    fn launch_with(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
+    /// shared `STEERLAB_CONFIG_DIR` for a second start), and waits until the scene given on the
+    /// command line has loaded (the window loads it off its frame loop).
+    pub(crate) fn launch_with(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
+        let app = Steerlab::start(test, args, envs);
+        app.wait_for(|s| s.get("rects").is_some() && s["loading"].is_null(), "the scene to load");
+        app
+    }
+
+    /// Launches and waits for the first frame only (a scene given on the command line may still
+    /// be loading).
+    pub(crate) fn start(test: &str, args: &[&str], envs: &[(&str, &str)]) -> Steerlab {
         let display = VirtualDisplay::start();
         let dir = temp_dir(test);
         let rects_file = dir.join("rects.json");
@@ -166,13 +175,13 @@ impl Steerlab {
         app
     }
 
-    fn xdotool(&self, args: &[&str]) -> String {
+    pub(crate) fn xdotool(&self, args: &[&str]) -> String {
         let out =
             Command::new("xdotool").args(args).env("DISPLAY", &self.display.name).output().expect("xdotool");
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
-    fn find_window(&mut self) -> String {
+    pub(crate) fn find_window(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_secs(120);
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -192,14 +201,18 @@ impl Steerlab {
     }
 
     /// The state the app publishes (widget rectangles, steps, message, title).
-    fn state(&self) -> serde_json::Value {
+    pub(crate) fn state(&self) -> serde_json::Value {
         std::fs::read_to_string(&self.rects_file)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or(serde_json::Value::Null)
     }
 
-    fn wait_for(&self, mut done: impl FnMut(&serde_json::Value) -> bool, what: &str) -> serde_json::Value {
+    pub(crate) fn wait_for(
+        &self,
+        mut done: impl FnMut(&serde_json::Value) -> bool,
+        what: &str,
+    ) -> serde_json::Value {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let state = self.state();
@@ -212,7 +225,7 @@ impl Steerlab {
     }
 
     /// Waits until the app has drawn `frames` more frames (it republishes every 5 frames).
-    fn settle(&self) {
+    pub(crate) fn settle(&self) {
         let before = std::fs::metadata(&self.rects_file).and_then(|m| m.modified()).ok();
         let deadline = Instant::now() + Duration::from_secs(10);
         let mut changes = 0;
@@ -227,15 +240,25 @@ impl Steerlab {
         }
     }
 
-    fn rect(&self, name: &str) -> (f32, f32) {
-        let state = self.wait_for(|s| s["rects"].get(name).is_some(), name);
-        let r = &state["rects"][name];
-        let f = |i: usize| r[i].as_f64().unwrap() as f32;
+    /// The centre of a named widget, once it has stayed put for a few frames (a window that
+    /// has just appeared is still sizing itself and moves).
+    pub(crate) fn rect(&self, name: &str) -> (f32, f32) {
+        let mut last = serde_json::Value::Null;
+        for _ in 0..10 {
+            let state = self.wait_for(|s| s["rects"].get(name).is_some(), name);
+            let r = state["rects"][name].clone();
+            if r == last {
+                break;
+            }
+            last = r;
+            self.settle();
+        }
+        let f = |i: usize| last[i].as_f64().unwrap() as f32;
         ((f(0) + f(2)) / 2.0, (f(1) + f(3)) / 2.0)
     }
 
     /// Screen position of a world point (top view), from the camera the app publishes.
-    fn world_to_screen(&self, x: f32, y: f32) -> (f32, f32) {
+    pub(crate) fn world_to_screen(&self, x: f32, y: f32) -> (f32, f32) {
         let state = self.state();
         let camera = &state["camera"];
         let g = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
@@ -245,7 +268,7 @@ impl Steerlab {
         ((x - cx) * zoom + vx, vy - (y - cy) * zoom)
     }
 
-    fn click(&self, (x, y): (f32, f32)) {
+    pub(crate) fn click(&self, (x, y): (f32, f32)) {
         let (x, y) = (format!("{}", x.round() as i32), format!("{}", y.round() as i32));
         self.xdotool(&["mousemove", "--sync", &x, &y]);
         // One frame for hover (egui tooltips and hover state), then the click.
@@ -254,13 +277,13 @@ impl Steerlab {
         self.settle();
     }
 
-    fn key(&self, keys: &str) {
+    pub(crate) fn key(&self, keys: &str) {
         self.xdotool(&["windowfocus", "--sync", &self.window]);
         self.xdotool(&["key", "--clearmodifiers", keys]);
         self.settle();
     }
 
-    fn screenshot(&self, name: &str) -> PathBuf {
+    pub(crate) fn screenshot(&self, name: &str) -> PathBuf {
         let path = self.dir.join(name);
         let status = Command::new("import")
             .args(["-window", "root", path.to_str().unwrap()])
@@ -271,19 +294,19 @@ impl Steerlab {
         path
     }
 
-    fn is_running(&mut self) -> bool {
+    pub(crate) fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
 
     /// Types text as keystrokes into whatever has the keyboard.
-    fn type_text(&self, text: &str) {
+    pub(crate) fn type_text(&self, text: &str) {
         self.xdotool(&["windowfocus", "--sync", &self.window]);
         self.xdotool(&["type", "--delay", "40", text]);
         self.settle();
     }
 
     /// Waits until the app has exited by itself.
-    fn wait_exit(&mut self) {
+    pub(crate) fn wait_exit(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.is_running() {
             assert!(Instant::now() < deadline, "the app did not quit");
@@ -300,7 +323,7 @@ impl Drop for Steerlab {
 }
 
 /// RGB pixels of a region of a PNG (read with ImageMagick, so no image crate is needed).
-fn region_pixels(png: &Path, (x, y, w, h): (u32, u32, u32, u32)) -> Vec<u8> {
+pub(crate) fn region_pixels(png: &Path, (x, y, w, h): (u32, u32, u32, u32)) -> Vec<u8> {
     let out = Command::new("convert")
         .args([png.to_str().unwrap(), "-crop", &format!("{w}x{h}+{x}+{y}"), "-depth", "8", "rgb:-"])
         .output()
@@ -309,26 +332,26 @@ fn region_pixels(png: &Path, (x, y, w, h): (u32, u32, u32, u32)) -> Vec<u8> {
     out.stdout
 }
 
-fn copy_scene(app_dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn copy_scene(app_dir: &Path, name: &str) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
     let target = app_dir.join(name);
     std::fs::copy(source, &target).unwrap();
     target
 }
 
-fn read_json(path: &Path) -> serde_json::Value {
+pub(crate) fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// Launches on a copy of a bundled scene in a fresh directory.
-fn launch_on(test: &str, scene: &str) -> (Steerlab, PathBuf) {
+pub(crate) fn launch_on(test: &str, scene: &str) -> (Steerlab, PathBuf) {
     let dir = temp_dir(&format!("{test}-scene"));
     let file = copy_scene(&dir, scene);
     let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
     (app, file)
 }
 
-fn wait_for_file(
+pub(crate) fn wait_for_file(
     path: &Path,
     mut done: impl FnMut(&serde_json::Value) -> bool,
     what: &str,
@@ -897,5 +920,78 @@ fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
             (state["positions"][0][0].as_f64().unwrap(), state["positions"][0][1].as_f64().unwrap());
         // Published together; the agent may have moved one interpolated frame since.
         assert!((cx - ax).hypot(cy - ay) < 15.0, "camera ({cx}, {cy}) vs agent ({ax}, {ay})");
+    }
+}
+
+/// Pixels of two equally sized RGB buffers that differ by more than `tolerance` in a channel.
+fn differing_pixels(a: &[u8], b: &[u8], tolerance: u8) -> usize {
+    a.chunks(3)
+        .zip(b.chunks(3))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > tolerance))
+        .count()
+}
+
+/// A scene of `n` agents seeking one target from a spiral around it (a dense, overlapping crowd).
+fn crowd_scene(n: usize) -> String {
+    let agents: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let angle = i as f32 * 0.37;
+            let radius = 40.0 + i as f32 * 0.2;
+            serde_json::json!({
+                "name": format!("a{i}"),
+                "position": [radius * angle.cos(), radius * angle.sin()],
+                "velocity": [-30.0 * angle.sin(), 30.0 * angle.cos()],
+                "behaviour": { "type": if i % 3 == 0 { "flee" } else { "seek" }, "target": "t" },
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "version": 1, "name": "crowd",
+        "targets": [{ "id": "t", "position": [0, 0] }],
+        "agents": agents,
+    })
+    .to_string()
+}
+
+#[test]
+fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
+    if !tools_available("crowd layer") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("crowd-layer");
+    let crowd = dir.join("crowd.json");
+    std::fs::write(&crowd, crowd_scene(1_500)).unwrap();
+    let compare = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("compare.json");
+    let shot = |scene: &Path, layer_from: &str, name: &str| {
+        let out = dir.join(name);
+        let status = Command::new(BIN)
+            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "1"])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .env("STEERLAB_CROWD_LAYER_FROM", layer_from)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot failed for {}", scene.display());
+        // The world area right of the side panel and above the metrics table.
+        region_pixels(&out, (360, 60, 900, 540))
+    };
+    for (scene, label) in [(compare.as_path(), "compare"), (crowd.as_path(), "crowd")] {
+        let mesh = shot(scene, "100000000", &format!("{label}-mesh.png"));
+        let layer = shot(scene, "1", &format!("{label}-layer.png"));
+        let pixels = mesh.len() / 3;
+        // At most 0.1% of the pixels differ (a pixel on a shape's exact edge may fall either way).
+        let different = differing_pixels(&mesh, &layer, 25);
+        assert!(
+            different * 1000 <= pixels,
+            "{label}: {different} of {pixels} pixels differ between the mesh and the crowd layer"
+        );
+        eprintln!("{label}: {different} of {pixels} pixels differ");
+        // Not vacuous: the arrows' dark outlines are there, as many as on the mesh path.
+        let dark = |rgb: &[u8]| rgb.chunks(3).filter(|p| p.iter().all(|&c| c < 60)).count();
+        assert!(dark(&layer) > 100, "{label}: the layer drew no outlines");
+        assert!(dark(&layer).abs_diff(dark(&mesh)) * 50 <= dark(&mesh), "{label}: outlines differ in amount");
     }
 }

@@ -311,6 +311,65 @@ fn step_through_walks_the_recorded_iterations_of_the_seed_walk_through() {
 }
 
 #[test]
+fn step_through_draws_the_fallback_route_in_orange_from_the_iteration_after_which_it_ran() {
+    use steerlab::planner::fallback::FallbackOutcome;
+    use steerlab::render::planner::Picture;
+    // The dense scene sent straight to the waypoint behind the wall with an iteration limit of 4:
+    // the loop stops short of it, so the complete fallback search runs inside the recorded plan.
+    let mut world = scene("planner-dense.json");
+    let Behaviour::Planner { params } = &mut world.agents[0].behaviour else { panic!() };
+    params.waypoints.remove(0);
+    params.iteration_limit = 4;
+    let user = params.waypoints.clone();
+    let mut app = orbit_app(world);
+    app.apply(Command::OpenPlannerDebug { agent: 0 });
+    let debug = app.planner_debug.clone().expect("open");
+    let searches = &debug.plan.fallbacks;
+    assert!(!searches.is_empty(), "the loop stopped short and the fallback ran");
+    let routes: Vec<Vec<Vec3>> = searches
+        .iter()
+        .filter_map(|f| match &f.outcome {
+            FallbackOutcome::Route(points) => Some([vec![f.from], points.clone()].concat()),
+            _ => None,
+        })
+        .collect();
+    assert!(!routes.is_empty(), "{searches:?}");
+    let first_after = searches[0].after_iterations as usize;
+    assert!(first_after >= 1, "the fallback ran after the loop's iterations");
+    for k in 0..debug.count() {
+        app.apply(Command::PlannerDebugGoto(k));
+        let d = app.planner_debug.as_ref().unwrap();
+        let picture = Picture::of(d);
+        let ran = searches.iter().filter(|f| f.after_iterations as usize <= k + 1);
+        let expected: Vec<Vec<Vec3>> = ran
+            .filter_map(|f| match &f.outcome {
+                FallbackOutcome::Route(points) => Some([vec![f.from], points.clone()].concat()),
+                _ => None,
+            })
+            .collect();
+        // Before the first search nothing is orange; from the iteration after which it ran, its
+        // route is drawn: from where it started to a user waypoint, every corner on the green path.
+        assert_eq!(picture.fallback, expected, "iteration {k}");
+        assert_eq!(picture.fallback.is_empty(), k + 1 < first_after, "iteration {k}");
+        for route in &picture.fallback {
+            assert!(user.iter().any(|w| Some(w) == route.last()), "ends at a user waypoint: {route:?}");
+            let corners = &route[1..];
+            assert!(
+                picture.green.windows(corners.len()).any(|w| w == corners),
+                "iteration {k}: the route is part of the planned path"
+            );
+        }
+        if k + 1 == first_after {
+            assert!(d.narrate().contains("complete fallback search"), "{}", d.narrate());
+        }
+    }
+    // At the last iteration the replayed path is the finished plan, fallback routes included.
+    let d = app.planner_debug.as_ref().unwrap();
+    assert_eq!(&d.path_so_far()[1..], &d.plan.waypoints[..]);
+    assert_eq!(d.fallback_so_far(), routes);
+}
+
+#[test]
 fn step_through_replans_from_where_the_ship_is_now_with_the_waypoints_left() {
     let mut app = orbit_app(one_ship_world());
     let remaining = |world: &World| match &world.agents[0].state {

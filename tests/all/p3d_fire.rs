@@ -138,3 +138,156 @@ fn negative_or_non_finite_fire_is_rejected_with_its_json_path() {
         assert!(err.contains(&format!("agents[0].behaviour.{field_name}")), "{err}");
     }
 }
+
+/// What one flight under fire showed (the ship's own hit counter marks the steps with a hit).
+struct FireFlight {
+    /// Deepest overlap of the ship's sphere with any obstacle's (0 when none).
+    max_penetration: f32,
+    /// Longest time from the start of a contact to its end (seconds; 0 when none).
+    max_contact_time: f32,
+    /// Longest time from a hit until the ship heads for its plan again: its velocity within 30° of
+    /// the direction to its next planned waypoint (seconds).
+    max_recovery: f32,
+    /// Recovery times of every hit.
+    recoveries: Vec<f32>,
+    /// The largest sum of hit strengths within any window of [`burst_window`] seconds.
+    burst: f32,
+    hits: u32,
+    finished: bool,
+}
+
+/// Seconds over which hits add up in the bound: the time the ship needs to cancel one hit at full
+/// acceleration (strength / max acceleration), twice, plus two steering time constants.
+fn burst_window(strength: f32, max_acceleration: f32) -> f32 {
+    2.0 * strength / max_acceleration + 2.0 * steerlab::behaviours::STEER_TIME
+}
+
+/// The documented bound (README "Incoming fire"): a velocity change ΔV toward an obstacle, applied
+/// for one step before the ship reacts and then cancelled at no more than the maximum acceleration
+/// a, carries the ship at most ΔV·dt + ΔV²/(2a) further; hits within one burst window add up to ΔV.
+/// The clearance is not subtracted (the bound holds with any clearance).
+fn penetration_bound(burst: f32, max_acceleration: f32, dt: f32) -> f32 {
+    burst * dt + burst * burst / (2.0 * max_acceleration)
+}
+
+fn fly_under_fire(rate: f32, strength: f32, clearance: f32, seed: u64) -> FireFlight {
+    let mut world = field(rate, seed);
+    let Behaviour::Planner { params } = &mut world.agents[0].behaviour else { panic!() };
+    params.fire_strength = strength;
+    params.clearance = clearance;
+    let (radius, accel) = (world.agents[0].limits.radius, world.agents[0].limits.max_acceleration);
+    let window = burst_window(strength, accel);
+    let dt = world.dt;
+    let mut flight = FireFlight {
+        max_penetration: 0.0,
+        max_contact_time: 0.0,
+        max_recovery: 0.0,
+        recoveries: Vec::new(),
+        burst: 0.0,
+        hits: 0,
+        finished: false,
+    };
+    let mut hit_times: Vec<f32> = Vec::new();
+    // Hits not yet recovered from (their times).
+    let mut open: Vec<f32> = Vec::new();
+    let mut contact_since: Option<f32> = None;
+    for step in 1..=(120 * 60) {
+        let hits_before = hits(&world);
+        world.step();
+        let t = step as f32 * dt;
+        let agent = &world.agents[0];
+        let BehaviourState::Planner(ship) = &agent.state else { panic!() };
+        let p = agent.kinematics.position;
+        if ship.hits > hits_before {
+            hit_times.push(t);
+            open.push(t);
+        }
+        let deepest = world
+            .obstacles
+            .iter()
+            .map(|o| o.radius + radius - p.distance(o.position))
+            .fold(f32::NEG_INFINITY, f32::max);
+        flight.max_penetration = flight.max_penetration.max(deepest.max(0.0));
+        match (deepest > 0.0, contact_since) {
+            (true, None) => contact_since = Some(t),
+            (false, Some(since)) => {
+                flight.max_contact_time = flight.max_contact_time.max(t - since);
+                contact_since = None;
+            }
+            _ => {}
+        }
+        let v = agent.kinematics.velocity;
+        let heading_back = match ship.planned.first() {
+            Some(&next) => {
+                (next - p).normalize_or_zero().dot(v.normalize_or_zero()) >= 30f32.to_radians().cos()
+            }
+            None => true,
+        };
+        open.retain(|&at| {
+            let back = t > at && (heading_back || v.length() < 1.0);
+            if back {
+                flight.recoveries.push(t - at);
+                flight.max_recovery = flight.max_recovery.max(t - at);
+            }
+            !back
+        });
+        if ship.remaining.is_empty() {
+            flight.finished = true;
+            break;
+        }
+    }
+    for (i, &t) in hit_times.iter().enumerate() {
+        let in_window = hit_times[i..].iter().take_while(|&&u| u - t <= window).count();
+        flight.burst = flight.burst.max(in_window as f32 * strength);
+    }
+    flight.hits = hit_times.len() as u32;
+    flight
+}
+
+/// Issue 9 §4: on many seeded flights under fire (strengths 45 to 135 u/s, 0.3 to 3 hits a second,
+/// clearance 14 and 4), the deepest penetration stays within the bound derived from the hits and
+/// the ship's maximum acceleration, and the ship recovers (back on its route) and finishes.
+#[test]
+fn penetration_from_incoming_fire_stays_within_the_bound_from_impulse_and_acceleration() {
+    let dt = field(0.0, 1).dt;
+    let accel = field(0.0, 1).agents[0].limits.max_acceleration;
+    let mut lines = Vec::new();
+    for (strength, rate, clearance) in [
+        (45.0, 0.3, 4.0),
+        (90.0, 0.3, 4.0),
+        (45.0, 1.5, 14.0),
+        (45.0, 3.0, 4.0),
+        (90.0, 1.5, 14.0),
+        (90.0, 3.0, 4.0),
+        (135.0, 1.5, 4.0),
+    ] {
+        let (mut worst_pen, mut worst_ratio, mut worst_rec, mut worst_contact) =
+            (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        let mut recoveries = Vec::new();
+        let mut unfinished = 0;
+        for seed in 1..=40 {
+            let flight = fly_under_fire(rate, strength, clearance, seed);
+            let bound = penetration_bound(flight.burst, accel, dt);
+            assert!(
+                flight.max_penetration <= bound,
+                "strength {strength}, rate {rate}, clearance {clearance}, seed {seed}: penetration {:.2} over the bound {bound:.2} (burst {})",
+                flight.max_penetration,
+                flight.burst
+            );
+            worst_pen = worst_pen.max(flight.max_penetration);
+            worst_ratio = worst_ratio.max(flight.max_penetration / bound.max(1e-6));
+            worst_rec = worst_rec.max(flight.max_recovery);
+            worst_contact = worst_contact.max(flight.max_contact_time);
+            recoveries.extend(flight.recoveries);
+            unfinished += usize::from(!flight.finished);
+        }
+        recoveries.sort_by(f32::total_cmp);
+        let p50 = recoveries.get(recoveries.len() / 2).copied().unwrap_or(0.0);
+        lines.push(format!(
+            "strength {strength} rate {rate} clearance {clearance}: max penetration {worst_pen:.2} (≤ {:.0}% of its bound), longest contact {worst_contact:.2} s, recovery p50 {p50:.2} s max {worst_rec:.2} s, unfinished {unfinished}/40",
+            100.0 * worst_ratio
+        ));
+        assert_eq!(unfinished, 0, "{}", lines.join("\n"));
+    }
+    eprintln!("{}", lines.join("\n"));
+}

@@ -201,3 +201,24 @@ fn names_with_line_breaks_stay_on_one_line() {
     assert_one_error_line(&stderr, "bad\\nname\\t.json: agents[0].behaviour.target");
     assert!(stderr.contains("`x\\ty`") && stderr.contains("`a\\nb`"), "{stderr}");
 }
+
+#[test]
+fn a_tcp_display_that_does_not_answer_is_one_line_not_a_panic() {
+    // Nothing listens on port 6099 (display 99) of the loopback; 10.255.255.1 is a black hole
+    // (or unreachable): both end in one line and status 2 (after at most the connect timeout).
+    for display in ["127.0.0.1:99", "127.0.0.1:99.0", "10.255.255.1:0", "[::1]:98", "nonsense"] {
+        for args in [vec![], vec!["shot", SCENE, "--out", "/tmp/steerlab-never.png"], vec!["frames"]] {
+            let output = Command::new(BIN)
+                .args(&args)
+                .env("DISPLAY", display)
+                .env_remove("WAYLAND_DISPLAY")
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{display} {args:?}: {stderr}");
+            assert_one_error_line(&stderr, &format!("cannot connect to the display {display}"));
+            assert!(stderr.contains("xvfb-run"), "{stderr}");
+        }
+    }
+}

@@ -104,3 +104,17 @@ fn tidy_check_can_fail() {
     assert_eq!(hits.len(), 2, "{hits:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn unsafe_code_lives_only_in_the_fenced_module() {
+    // The crate denies unsafe code (lib.rs and main.rs); behaviours/branchless.rs is the one
+    // documented exception. Any other file that mentions it, or lifts the deny, is reported.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
+    let main = std::fs::read_to_string(root.join("main.rs")).unwrap();
+    assert!(lib.contains("#![deny(unsafe_code)]") && main.contains("#![deny(unsafe_code)]"));
+    let exception = root.join("behaviours").join("branchless.rs");
+    let others: Vec<PathBuf> = rust_files(&root).into_iter().filter(|p| *p != exception).collect();
+    let offending = offending_lines(&others, &["unsafe", "allow(unsafe_code)"]);
+    assert!(offending.is_empty(), "unsafe code outside behaviours/branchless.rs: {offending:#?}");
+}

@@ -314,16 +314,17 @@ fn the_file_dialog_adds_the_extension_when_saving_and_needs_a_listed_file_when_o
 fn merging_outputs_keeps_both_passes_commands_and_flags() {
     let mut first = UiOutput { commands: vec![Command::Step], quit: true, ..UiOutput::default() };
     let second = UiOutput {
-        commands: vec![Command::Reset],
+        commands: vec![Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)],
         save_path: Some("a.json".into()),
-        new_agent_kind: Some(BehaviourKind::Seek),
         ..UiOutput::default()
     };
     first.merge(second);
-    assert_eq!(first.commands, vec![Command::Step, Command::Reset]);
+    assert_eq!(
+        first.commands,
+        vec![Command::Step, Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)]
+    );
     assert!(first.quit);
     assert_eq!(first.save_path, Some("a.json".into()));
-    assert_eq!(first.new_agent_kind, Some(BehaviourKind::Seek));
     first.merge(UiOutput::default());
     assert_eq!(first.save_path, Some("a.json".into()), "an empty pass keeps earlier values");
 }

@@ -135,7 +135,9 @@ fn an_error_message_shows_a_dismiss_button_that_clears_it() {
     let mut state = UiState::default();
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "dismiss_message");
-    assert!(out.dismiss_message);
+    assert_eq!(out.commands, [Command::DismissMessage]);
+    app.apply(Command::DismissMessage);
+    assert!(app.message.is_none());
     app.info("saved");
     let _ = frame(&ctx, &app, &mut state, Vec::new());
     assert!(!state.widget_rects.contains_key("dismiss_message"), "notes have no dismiss button");
@@ -328,8 +330,7 @@ fn a_display_checkbox_returns_the_display_with_that_toggle_flipped() {
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "display:steering");
     let expected = steerlab::app::Display { steering: !app.display.steering, ..app.display };
-    assert_eq!(out.display, Some(expected));
-    assert!(out.commands.is_empty());
+    assert_eq!(out.commands, [Command::SetDisplay(expected)]);
 }
 
 #[test]

@@ -488,3 +488,26 @@ proptest! {
         prop_assert!(!pasted_colours.contains(&Rgb(0xe6, 0x19, 0x4b).to_hex()));
     }
 }
+
+#[test]
+fn the_toolbar_choices_display_toggles_and_dismissing_are_commands_the_app_applies() {
+    use steerlab::app::tools::CurveTool;
+    use steerlab::app::BehaviourKind;
+    let mut app = app_with(World::default());
+    app.set_error("something failed");
+    let display = steerlab::app::Display { grid: !app.display.grid, ..app.display };
+    for command in [
+        Command::SetNewAgentKind(BehaviourKind::Arrive),
+        Command::SetNewCurveKind(CurveTool::Helix),
+        Command::SetDisplay(display),
+        Command::DismissMessage,
+    ] {
+        assert!(!command.is_shell());
+        app.apply(command);
+    }
+    assert_eq!(app.new_agent_kind, BehaviourKind::Arrive);
+    assert_eq!(app.new_curve_kind, CurveTool::Helix);
+    assert_eq!(app.display, display);
+    assert!(app.message.is_none());
+    assert!(!app.can_undo(), "choices of the window are no edits of the scene");
+}

@@ -1,0 +1,475 @@
+//! Carrying out a [`Command`]: [`App::apply`] routes each command to the function of its area —
+//! time, view, tools, selection, agents, geometry, the planner step-through — and every edit
+//! there takes its undo snapshot first ([`App::checkpoint`]). Shell commands (files, help,
+//! pictures) are the shell's and do nothing here.
+
+use glam::Vec3;
+
+use super::{edit, params_len, plural, select, tools, App, Command, PlannerDebug, Selection, ViewMode};
+use crate::behaviours::{Kinematics, Limits};
+use crate::sim::{Agent, Behaviour, World};
+
+// Each area function checks a command's values before it edits ("if valid, checkpoint, edit"),
+// which reads better than folding the check into a match guard that falls through to the arm
+// for other areas' commands.
+#[allow(clippy::collapsible_match)]
+impl App {
+    /// Applies a command (shell commands, [`Command::is_shell`], are left to the shell).
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            command @ (Command::Seek(_)
+            | Command::StepBack
+            | Command::TogglePlay
+            | Command::SetRunning(_)
+            | Command::Step
+            | Command::Reset
+            | Command::SetTimeScale(_)) => self.apply_time(command),
+            command @ (Command::ToggleFollow
+            | Command::SetAgentVisible { .. }
+            | Command::Solo { .. }
+            | Command::FitView
+            | Command::ToggleView
+            | Command::SetDisplay(_)
+            | Command::ToggleSnap
+            | Command::SetGridSize(_)
+            | Command::DismissMessage) => self.apply_view(command),
+            command @ (Command::SetTool(_)
+            | Command::FinishDrawing
+            | Command::SetNewAgentKind(_)
+            | Command::SetNewCurveKind(_)) => self.apply_tool(command),
+            command @ (Command::Select(_)
+            | Command::SelectMany(_)
+            | Command::ToggleSelected(_)
+            | Command::CycleAgent { .. }
+            | Command::DeleteSelection
+            | Command::MoveSelection { .. }
+            | Command::Copy
+            | Command::Paste
+            | Command::Duplicate) => self.apply_selection(command),
+            command @ (Command::SetBehaviour { .. }
+            | Command::SetMix { .. }
+            | Command::SetAgentProperties { .. }
+            | Command::AddAgent { .. }
+            | Command::Compare { .. }
+            | Command::Push { .. }
+            | Command::AddWaypoint { .. }) => self.apply_agent(command),
+            command @ (Command::AddObstacle { .. }
+            | Command::AddTarget { .. }
+            | Command::AppendPathPoint { .. }
+            | Command::InsertPathPoint { .. }
+            | Command::SetPathClosed { .. }
+            | Command::SetPathRadius { .. }
+            | Command::AddCurve { .. }
+            | Command::SetCurve { .. }
+            | Command::SetObstacle { .. }
+            | Command::SetTarget { .. }) => self.apply_geometry(command),
+            command @ (Command::OpenPlannerDebug { .. }
+            | Command::PlannerDebugGoto(_)
+            | Command::ClosePlannerDebug) => self.apply_planner_debug(command),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::NewScene => self.new_scene(),
+            Command::File(_) | Command::ToggleHelp => {}
+        }
+    }
+
+    /// Playing, pausing, stepping, resetting, the time scale and moving along the recorded run.
+    fn apply_time(&mut self, command: Command) {
+        match command {
+            Command::Seek(step) => {
+                self.seek(step);
+                self.follow_selected();
+            }
+            Command::StepBack => self.seek(self.world.steps.saturating_sub(1)),
+            Command::TogglePlay => self.running = !self.running,
+            Command::SetRunning(running) => self.running = running,
+            Command::Step => {
+                self.running = false;
+                self.step_once();
+                self.interpolation = 0.0;
+            }
+            Command::Reset => {
+                self.timeline.clear();
+                self.world.reset();
+                self.trails.clear();
+                self.history.clear();
+                self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                self.accumulator = 0.0;
+                self.planner_debug = None;
+            }
+            Command::SetTimeScale(scale) => {
+                if scale.is_finite() {
+                    self.time_scale = scale.clamp(0.1, 8.0);
+                }
+            }
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// What is shown and how: camera, follow, shown and hidden agents, display toggles, the snapping grid, the status line.
+    fn apply_view(&mut self, command: Command) {
+        match command {
+            Command::ToggleFollow => {
+                self.follow = !self.follow;
+                self.info(match (self.follow, self.selected_agent()) {
+                    (true, Some(_)) => "the camera follows the selected agent (L again to stop)",
+                    (true, None) => "follow is on: select an agent for the camera to follow",
+                    (false, _) => "the camera stays put",
+                });
+                self.follow_selected();
+            }
+            Command::SetAgentVisible { agent, visible } => {
+                if let Some(a) = self.world.agents.get(agent) {
+                    if visible {
+                        self.hidden.remove(&a.name);
+                    } else {
+                        self.hidden.insert(a.name.clone());
+                    }
+                }
+            }
+            Command::Solo { agent } => {
+                if self.world.agents.get(agent).is_some() {
+                    let others = (0..self.world.agents.len()).filter(|&i| i != agent);
+                    let already_solo = !self.is_hidden(agent) && others.clone().all(|i| self.is_hidden(i));
+                    self.hidden.clear();
+                    if !already_solo {
+                        self.hidden
+                            .extend(others.filter_map(|i| self.world.agents.get(i)).map(|a| a.name.clone()));
+                    }
+                }
+            }
+            Command::FitView => self.fit_view(),
+            Command::ToggleView => {
+                self.camera.mode = match self.camera.mode {
+                    ViewMode::Top => ViewMode::Orbit,
+                    ViewMode::Orbit => ViewMode::Top,
+                };
+            }
+            Command::SetDisplay(display) => self.display = display,
+            Command::ToggleSnap => {
+                self.snap.on = !self.snap.on;
+                self.info(if self.snap.on {
+                    format!("placing and dragging snap to a {} grid", self.snap.size)
+                } else {
+                    "snapping off".to_string()
+                });
+            }
+            Command::SetGridSize(size) => {
+                if size.is_finite() {
+                    self.snap.size =
+                        size.clamp(*select::GRID_SIZE_RANGE.start(), *select::GRID_SIZE_RANGE.end());
+                }
+            }
+            Command::DismissMessage => self.message = None,
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// The active tool and what it makes.
+    fn apply_tool(&mut self, command: Command) {
+        match command {
+            Command::SetTool(tool) => {
+                self.tool = tool;
+                self.tool_state = tools::ToolState::default();
+            }
+            Command::FinishDrawing => {
+                self.tool_state.pending_path_point = None;
+                self.tool_state.active_path = None;
+                if self.selection.and_then(Selection::path).is_some() {
+                    self.selection = None;
+                }
+                let points = std::mem::take(&mut self.tool_state.spline_points);
+                if points.len() >= 2 {
+                    self.apply(Command::AddCurve {
+                        kind: crate::geometry::CurveKind::Spline { points, closed: false },
+                    });
+                }
+            }
+            Command::SetNewAgentKind(kind) => self.new_agent_kind = kind,
+            Command::SetNewCurveKind(kind) => self.new_curve_kind = kind,
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// What is selected, and what is done to all of it: delete, move, copy, paste, duplicate.
+    fn apply_selection(&mut self, command: Command) {
+        match command {
+            Command::Select(selection) => {
+                self.selection = selection.filter(|s| edit::selection_exists(&self.world, *s));
+                self.group.clear();
+            }
+            Command::SelectMany(items) => self.select_many(items),
+            Command::ToggleSelected(item) => self.toggle_selected(item),
+            Command::CycleAgent { forward } => {
+                let n = self.world.agents.len();
+                if n > 0 {
+                    let next = match self.selected_agent() {
+                        Some(i) if forward => (i + 1) % n,
+                        Some(i) => (i + n - 1) % n,
+                        None if forward => 0,
+                        None => n - 1,
+                    };
+                    self.selection = Some(Selection::Agent(next));
+                    self.follow_selected();
+                }
+            }
+            Command::DeleteSelection => self.delete_selection(),
+            Command::MoveSelection { delta } => self.move_selection_by(delta),
+            Command::Copy => self.copy_selection(),
+            Command::Paste => self.paste_clipboard(),
+            Command::Duplicate => self.duplicate_selection(),
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// Agents: adding, their behaviours and properties, Compare's clones, pushes and planner waypoints.
+    fn apply_agent(&mut self, command: Command) {
+        match command {
+            Command::SetBehaviour { agent, behaviour } => {
+                if self.world.agents.get(agent).is_some_and(|a| a.behaviour != behaviour)
+                    && edit::behaviour_is_valid(&self.world, &behaviour)
+                {
+                    self.checkpoint(Some((agent, 1)));
+                    edit::set_behaviour(&mut self.world, agent, behaviour);
+                    self.close_stale_planner_debug();
+                }
+            }
+            Command::SetMix { agent, mut mix } => {
+                let valid =
+                    mix.more.iter().all(|entry| edit::behaviour_is_valid(&self.world, &entry.behaviour));
+                if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
+                    self.checkpoint(Some((agent, 3)));
+                    mix.reset_states();
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.mix = mix;
+                    }
+                }
+            }
+            Command::SetAgentProperties { agent, name, color, limits, avoid_obstacles } => {
+                let valid = limits.radius > 0.0
+                    && limits.max_speed >= 0.0
+                    && limits.max_acceleration >= 0.0
+                    && limits.radius.is_finite()
+                    && limits.max_speed.is_finite()
+                    && limits.max_acceleration.is_finite();
+                if valid && self.world.agents.get(agent).is_some() {
+                    self.checkpoint(Some((agent, 2)));
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.name = name;
+                        a.color = color;
+                        a.limits = limits;
+                        a.set_avoid_obstacles(avoid_obstacles, crate::behaviours::AvoidParams::default());
+                    }
+                }
+            }
+            Command::AddAgent { position, kind } => {
+                match edit::default_behaviour(&self.world, kind, self.selection, position) {
+                    Ok(behaviour) => {
+                        self.checkpoint(None);
+                        let colour = self.next_colour();
+                        let name = edit::unique_agent_name(&self.world, kind.label());
+                        let start = Kinematics { position, velocity: Vec3::ZERO, orientation: 0.0 };
+                        let mut agent = Agent::new(name, colour, start, Limits::default(), behaviour);
+                        let avoid = !self.world.obstacles.is_empty();
+                        agent.set_avoid_obstacles(avoid, crate::behaviours::AvoidParams::default());
+                        self.world.agents.push(agent);
+                        let idx = self.world.agents.len() - 1;
+                        self.world.reset_agent(idx);
+                        self.previous_positions.push(self.world.agents[idx].kinematics.position);
+                        self.trails.resize(self.world.agents.len());
+                        self.selection = Some(Selection::Agent(idx));
+                    }
+                    Err(why) => self.set_error(why),
+                }
+            }
+            Command::Compare { agent } => {
+                if self.world.agents.get(agent).is_some() {
+                    self.checkpoint(None);
+                    let added = edit::compare(&mut self.world, agent);
+                    self.trails.resize(self.world.agents.len());
+                    self.previous_positions =
+                        self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                    self.info(format!(
+                        "added {} to compare with; Reset (R) to race them",
+                        plural(added, "agent")
+                    ));
+                }
+            }
+            Command::Push { agent, impulse } => {
+                if impulse.is_finite() {
+                    if let Some(a) = self.world.agents.get_mut(agent) {
+                        a.kinematics.velocity += impulse;
+                    }
+                }
+            }
+            Command::AddWaypoint { agent, position } => {
+                let behaviour = match self.world.agents.get(agent).map(|a| &a.behaviour) {
+                    Some(Behaviour::Planner { params }) if position.is_finite() => {
+                        let mut params = params.clone();
+                        params.waypoints.push(position);
+                        Some((Behaviour::Planner { params }, params_len(&self.world, agent) + 1))
+                    }
+                    _ => None,
+                };
+                if let Some((behaviour, count)) = behaviour {
+                    self.checkpoint(None);
+                    edit::set_behaviour(&mut self.world, agent, behaviour);
+                    self.selection = Some(Selection::Waypoint { agent, waypoint: count - 1 });
+                    self.info(format!(
+                        "waypoint {count} added; Shift+drag it in 3D (or edit z) to set its height"
+                    ));
+                }
+            }
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// Paths, curves, targets and obstacles.
+    fn apply_geometry(&mut self, command: Command) {
+        match command {
+            Command::AddObstacle { position, radius } => {
+                if position.is_finite() && radius.is_finite() && radius > 0.0 {
+                    self.checkpoint(None);
+                    self.world.obstacles.push(crate::sim::Obstacle {
+                        position,
+                        radius,
+                        velocity: Vec3::ZERO,
+                        start: (position, Vec3::ZERO),
+                    });
+                    self.selection = Some(Selection::Obstacle(self.world.obstacles.len() - 1));
+                }
+            }
+            Command::AddTarget { position } => {
+                if position.is_finite() {
+                    self.checkpoint(None);
+                    let id = edit::unique_id(self.world.targets.iter().map(|t| t.id.as_str()), "target");
+                    self.world.targets.push(crate::sim::Target {
+                        id,
+                        position,
+                        velocity: Vec3::ZERO,
+                        start: (position, Vec3::ZERO),
+                    });
+                    self.selection = Some(Selection::Target(self.world.targets.len() - 1));
+                }
+            }
+            Command::AppendPathPoint { path, points } => {
+                if points.iter().all(|p| p.is_finite()) && !points.is_empty() {
+                    self.checkpoint(None);
+                    let (path_idx, point_idx) = edit::append_path_points(&mut self.world, path, &points);
+                    self.selection = Some(Selection::PathPoint { path: path_idx, point: point_idx });
+                }
+            }
+            Command::InsertPathPoint { path, segment, point } => {
+                if point.is_finite() && self.world.paths.get(path).is_some() {
+                    self.checkpoint(None);
+                    if let Some(point_idx) = edit::insert_path_point(&mut self.world, path, segment, point) {
+                        self.selection = Some(Selection::PathPoint { path, point: point_idx });
+                    }
+                }
+            }
+            Command::SetPathClosed { path, closed } => {
+                if self.world.paths.get(path).is_some_and(|p| p.polyline.is_closed() != closed) {
+                    self.checkpoint(None);
+                    edit::set_path_closed(&mut self.world, path, closed);
+                }
+            }
+            Command::SetPathRadius { path, radius } => {
+                if radius.is_finite() && radius > 0.0 && self.world.paths.get(path).is_some() {
+                    self.checkpoint(Some((path, 3)));
+                    if let Some(p) = self.world.paths.get_mut(path) {
+                        p.radius = radius;
+                    }
+                }
+            }
+            Command::AddCurve { kind } => match crate::geometry::Curve::new(kind) {
+                Ok(curve) => {
+                    self.checkpoint(None);
+                    let id = edit::unique_id(self.world.curves.iter().map(|c| c.id.as_str()), "curve");
+                    self.world.curves.push(crate::sim::NamedCurve { id, curve });
+                    self.selection = Some(Selection::Curve(self.world.curves.len() - 1));
+                }
+                Err(err) => self.set_error(err.to_string()),
+            },
+            Command::SetCurve { curve, kind } => {
+                if self.world.curves.get(curve).is_some() {
+                    match crate::geometry::Curve::new(kind) {
+                        Ok(new_curve) => {
+                            self.checkpoint(Some((curve, 4)));
+                            edit::set_curve(&mut self.world, curve, new_curve);
+                        }
+                        Err(err) => self.set_error(err.to_string()),
+                    }
+                }
+            }
+            Command::SetObstacle { obstacle, position, radius, velocity } => {
+                let valid =
+                    position.is_finite() && velocity.is_finite() && radius.is_finite() && radius > 0.0;
+                if valid && self.world.obstacles.get(obstacle).is_some() {
+                    self.checkpoint(Some((obstacle, 5)));
+                    if let Some(o) = self.world.obstacles.get_mut(obstacle) {
+                        o.position = position;
+                        o.radius = radius;
+                        o.velocity = velocity;
+                        o.start = (position, velocity);
+                    }
+                }
+            }
+            Command::SetTarget { target, position, velocity } => {
+                if position.is_finite() && velocity.is_finite() && self.world.targets.get(target).is_some() {
+                    self.checkpoint(Some((target, 6)));
+                    if let Some(t) = self.world.targets.get_mut(target) {
+                        t.position = position;
+                        t.velocity = velocity;
+                        t.start = (position, velocity);
+                    }
+                }
+            }
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// The planner step-through.
+    fn apply_planner_debug(&mut self, command: Command) {
+        match command {
+            Command::OpenPlannerDebug { agent } => match PlannerDebug::record(&self.world, agent) {
+                Some(debug) => {
+                    self.running = false;
+                    self.info(format!(
+                        "recorded {} planner iterations from the ship's position; step through them",
+                        debug.count()
+                    ));
+                    self.planner_debug = Some(debug);
+                }
+                None => self.set_error("step-through needs a planner agent"),
+            },
+            Command::PlannerDebugGoto(iteration) => {
+                if let Some(debug) = &mut self.planner_debug {
+                    debug.goto(iteration);
+                }
+            }
+            Command::ClosePlannerDebug => self.planner_debug = None,
+            // Other areas' commands never reach here (see `apply`).
+            _ => {}
+        }
+    }
+
+    /// Replaces the world with an empty scene (undoable).
+    fn new_scene(&mut self) {
+        self.checkpoint(None);
+        let mut world = World::default();
+        world.name = "Untitled".to_string();
+        world.description = "A new scene.".to_string();
+        self.world = world;
+        self.file = None;
+        self.example = None;
+        self.selection = None;
+        self.after_world_replaced();
+        self.dirty = false;
+    }
+}

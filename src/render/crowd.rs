@@ -1,0 +1,393 @@
+//! The crowd layer: above [`MESH_AGENTS_MAX`] agents, the top view's agent arrows are drawn by
+//! the CPU into one screen-sized RGBA image, uploaded as one texture and drawn as one quad.
+//!
+//! Why: with a software OpenGL (Mesa's llvmpipe under Xvfb, the machines this runs on), every
+//! triangle costs set-up time whatever its size, and an agent is ten triangles (two for the body,
+//! two for each of the four outline lines). At 10,000 agents that was most of the frame. Here an
+//! agent costs only the few dozen pixels it covers, and the rows of the image are shared out
+//! among the cores (each band of rows draws its agents in agent order, so the picture does not
+//! depend on the thread count).
+//!
+//! The picture is the mesh path's: the same arrow outline ([`super::agent_arrow`]), the same
+//! colours quantised the same way, the same pixel-centre coverage rule for the body's two
+//! triangles and for each outline line (a rectangle `thickness` wide, as
+//! [`super::batch::Batch::line`] builds it), composited in the same order with the same "over"
+//! operator the GPU's alpha blending applies. A real-window test compares both pictures.
+
+use std::cell::RefCell;
+
+use macroquad::prelude::{draw_texture_ex, Color, DrawTextureParams, FilterMode, Texture2D, Vec2, WHITE};
+use rayon::prelude::*;
+
+/// Up to this many agents the arrows are drawn as a mesh (the GPU path); above it through the
+/// crowd layer. `STEERLAB_CROWD_LAYER_FROM=N` moves the switch (tests compare the two paths).
+pub const MESH_AGENTS_MAX: usize = 2_000;
+
+/// Rows of the image one task draws.
+const BAND_ROWS: usize = 16;
+
+/// Whether `agents` agents are drawn through the crowd layer.
+pub fn use_crowd_layer(agents: usize) -> bool {
+    let from = std::env::var("STEERLAB_CROWD_LAYER_FROM")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(MESH_AGENTS_MAX + 1);
+    agents >= from
+}
+
+/// One agent's arrow in screen pixels: body `[tip, left, notch, right]`, its colours (RGBA
+/// bytes) and the outline's width.
+#[derive(Clone, Copy, Debug)]
+pub struct ArrowSprite {
+    /// Tip, left, notch, right.
+    pub points: [Vec2; 4],
+    /// Body colour.
+    pub fill: [u8; 4],
+    /// Outline colour.
+    pub edge: [u8; 4],
+    /// Outline thickness, pixels.
+    pub edge_width: f32,
+}
+
+impl ArrowSprite {
+    /// The pixel rows it may touch (inclusive), before clipping.
+    fn rows(&self) -> (f32, f32) {
+        let pad = self.edge_width * 0.5 + 1.0;
+        let (mut y0, mut y1) = (f32::INFINITY, f32::NEG_INFINITY);
+        for p in self.points {
+            y0 = y0.min(p.y);
+            y1 = y1.max(p.y);
+        }
+        (y0 - pad, y1 + pad)
+    }
+}
+
+/// A colour as the vertex bytes the mesh path gives the GPU (the same truncation).
+pub fn color_bytes(color: Color) -> [u8; 4] {
+    [
+        (color.r.clamp(0.0, 1.0) * 255.0) as u8,
+        (color.g.clamp(0.0, 1.0) * 255.0) as u8,
+        (color.b.clamp(0.0, 1.0) * 255.0) as u8,
+        (color.a.clamp(0.0, 1.0) * 255.0) as u8,
+    ]
+}
+
+/// `source` over `dest`, both straight (not premultiplied) RGBA: what drawing `source` with
+/// alpha blending does to a layer that is itself drawn with alpha blending afterwards.
+pub fn blend_over(dest: [u8; 4], source: [u8; 4]) -> [u8; 4] {
+    let (sa, da) = (u32::from(source[3]), u32::from(dest[3]));
+    if sa == 255 || da == 0 {
+        return source;
+    }
+    if da == 255 {
+        // Over an opaque pixel (an outline over a body): a division by a constant.
+        let channel = |s: u8, d: u8| ((u32::from(s) * sa + u32::from(d) * (255 - sa) + 127) / 255) as u8;
+        return [channel(source[0], dest[0]), channel(source[1], dest[1]), channel(source[2], dest[2]), 255];
+    }
+    // Integer arithmetic (a float version with rounding cost a third of the layer's time):
+    // alpha out = (sa·255 + da·(255 − sa)) / 255², colour = weighted mean of the two.
+    let weight_dest = da * (255 - sa);
+    let total = sa * 255 + weight_dest;
+    let channel = |s: u8, d: u8| -> u8 {
+        let sum = u32::from(s) * sa * 255 + u32::from(d) * weight_dest;
+        ((sum + total / 2) / total.max(1)).min(255) as u8
+    };
+    [
+        channel(source[0], dest[0]),
+        channel(source[1], dest[1]),
+        channel(source[2], dest[2]),
+        ((total + 127) / 255).min(255) as u8,
+    ]
+}
+
+fn cross(a: Vec2, b: Vec2) -> f32 {
+    a.x * b.y - a.y * b.x
+}
+
+/// Whether the pixel centre `p` is inside triangle `a b c` (either winding, edges included).
+fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
+    let e0 = cross(b - a, p - a);
+    let e1 = cross(c - b, p - b);
+    let e2 = cross(a - c, p - c);
+    (e0 >= 0.0 && e1 >= 0.0 && e2 >= 0.0) || (e0 <= 0.0 && e1 <= 0.0 && e2 <= 0.0)
+}
+
+/// A line as [`super::batch::Batch::line`] draws it: the rectangle `thickness` wide over the
+/// segment (no caps). `None` for the degenerate lines the mesh path skips.
+#[derive(Clone, Copy)]
+struct LineRect {
+    a: Vec2,
+    unit: Vec2,
+    length: f32,
+    half_width: f32,
+}
+
+impl LineRect {
+    fn new(a: Vec2, b: Vec2, thickness: f32) -> Option<Self> {
+        let d = b - a;
+        let length = d.length();
+        if length.is_nan() || length <= 1e-3 {
+            return None;
+        }
+        Some(Self { a, unit: d / length, length, half_width: 0.5 * thickness })
+    }
+
+    fn contains(&self, p: Vec2) -> bool {
+        let r = p - self.a;
+        let along = r.dot(self.unit);
+        along >= 0.0 && along <= self.length && cross(self.unit, r).abs() <= self.half_width
+    }
+}
+
+/// The x-range (of pixel centres, widened by a pixel each side) where the horizontal line
+/// `y` crosses the convex polygon `corners`; `None` when it misses it. Only a bound: the exact
+/// test runs on every pixel in it.
+fn row_span(corners: &[Vec2], y: f32) -> Option<(f32, f32)> {
+    let (mut x0, mut x1) = (f32::INFINITY, f32::NEG_INFINITY);
+    for (i, &p) in corners.iter().enumerate() {
+        let q = corners.get(i + 1).or(corners.first()).copied().unwrap_or(p);
+        let (lo, hi) = if p.y <= q.y { (p.y, q.y) } else { (q.y, p.y) };
+        if y < lo || y > hi {
+            continue;
+        }
+        if hi - lo <= f32::EPSILON {
+            x0 = x0.min(p.x.min(q.x));
+            x1 = x1.max(p.x.max(q.x));
+        } else {
+            let x = p.x + (y - p.y) * (q.x - p.x) / (q.y - p.y);
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+        }
+    }
+    (x0 <= x1).then_some((x0 - 1.0, x1 + 1.0))
+}
+
+/// One row of an RGBA band: blends `color` over every pixel whose centre in `x_range` passes
+/// `inside`.
+fn blend_row(row: &mut [u8], y: f32, x_range: (f32, f32), color: [u8; 4], inside: impl Fn(Vec2) -> bool) {
+    let width = row.len() / 4;
+    // Truncation of non-negative numbers is their floor (`floor`/`ceil` are library calls on
+    // the baseline x86-64 target); the range is a bound, so one more pixel is harmless.
+    let from = ((x_range.0 - 0.5).max(0.0) as usize).min(width);
+    let to = ((x_range.1 + 0.5).max(0.0) as usize + 1).min(width);
+    for x in from..to {
+        if !inside(Vec2::new(x as f32 + 0.5, y)) {
+            continue;
+        }
+        if let Some(pixel) = row.get_mut(x * 4..x * 4 + 4) {
+            let value = blend_over([pixel[0], pixel[1], pixel[2], pixel[3]], color);
+            pixel.copy_from_slice(&value);
+        }
+    }
+}
+
+/// Draws `sprite` into the rows `first_row..first_row + rows` of an RGBA image `width` pixels
+/// wide (`band` holds exactly those rows). Shape by shape (body, then the four outline lines),
+/// each over only the pixels its rows can reach: per pixel the same blends in the same order
+/// as the GPU's draw calls.
+fn draw_sprite(band: &mut [u8], width: usize, first_row: usize, sprite: &ArrowSprite) {
+    if sprite.points.iter().any(|p| !p.is_finite()) || !sprite.edge_width.is_finite() || width == 0 {
+        return;
+    }
+    let rows = band.len() / (4 * width);
+    let [tip, left, notch, right] = sprite.points;
+    let row_range = |corners: &[Vec2]| {
+        let (mut y0, mut y1) = (f32::INFINITY, f32::NEG_INFINITY);
+        for p in corners {
+            y0 = y0.min(p.y);
+            y1 = y1.max(p.y);
+        }
+        let first = ((y0 - 0.5).max(first_row as f32) as usize).min(first_row + rows);
+        let last = ((y1 + 0.5).max(first_row as f32) as usize + 1).min(first_row + rows);
+        first..last
+    };
+    // The body: two triangles; a pixel on their shared edge is filled once.
+    let (first, second) = ([tip, left, notch], [tip, notch, right]);
+    for y in row_range(&sprite.points) {
+        let yc = y as f32 + 0.5;
+        let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4) else {
+            continue;
+        };
+        if let Some(span) = row_span(&first, yc) {
+            blend_row(row, yc, span, sprite.fill, |p| in_triangle(p, tip, left, notch));
+        }
+        if let Some(span) = row_span(&second, yc) {
+            blend_row(row, yc, span, sprite.fill, |p| {
+                in_triangle(p, tip, notch, right) && !in_triangle(p, tip, left, notch)
+            });
+        }
+    }
+    for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
+        let Some(line) = LineRect::new(a, b, sprite.edge_width) else { continue };
+        let n = Vec2::new(-line.unit.y, line.unit.x) * line.half_width;
+        let corners = [a + n, b + n, b - n, a - n];
+        for y in row_range(&corners) {
+            let yc = y as f32 + 0.5;
+            let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4) else {
+                continue;
+            };
+            if let Some(span) = row_span(&corners, yc) {
+                blend_row(row, yc, span, sprite.edge, |p| line.contains(p));
+            }
+        }
+    }
+}
+
+/// Draws `sprites` (in order, later ones on top) into a cleared RGBA image of `width` ×
+/// `height`, on all cores; the result does not depend on how many there are.
+pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[ArrowSprite]) {
+    image.clear();
+    image.resize(width * height * 4, 0);
+    if width == 0 || height == 0 {
+        return;
+    }
+    // Which sprites touch which band, in sprite order.
+    let bands = height.div_ceil(BAND_ROWS);
+    let mut per_band: Vec<Vec<u32>> = vec![Vec::new(); bands];
+    for (idx, sprite) in sprites.iter().enumerate() {
+        let (y0, y1) = sprite.rows();
+        if !(y0.is_finite() && y1.is_finite()) || y1 < 0.0 || y0 >= height as f32 {
+            continue;
+        }
+        let first = (y0.max(0.0) as usize / BAND_ROWS).min(bands - 1);
+        let last = ((y1.max(0.0) as usize + 1) / BAND_ROWS).min(bands - 1);
+        for band in per_band.iter_mut().take(last + 1).skip(first) {
+            band.push(idx as u32);
+        }
+    }
+    image.par_chunks_mut(width * 4 * BAND_ROWS).zip(per_band.par_iter()).enumerate().for_each(
+        |(band_idx, (band, members))| {
+            for &idx in members {
+                if let Some(sprite) = sprites.get(idx as usize) {
+                    draw_sprite(band, width, band_idx * BAND_ROWS, sprite);
+                }
+            }
+        },
+    );
+}
+
+/// What the layer keeps between frames: the image and its texture (reallocated only when the
+/// window's size changes).
+#[derive(Default)]
+struct Layer {
+    pixels: Vec<u8>,
+    texture: Option<(Texture2D, usize, usize)>,
+}
+
+thread_local! {
+    // The drawing thread's layer (macroquad draws from one thread; render functions are free
+    // functions of the App, so the reusable buffers live here rather than in the App).
+    static LAYER: RefCell<Layer> = RefCell::new(Layer::default());
+}
+
+/// Draws `sprites` on the screen (`screen` pixels) as one textured quad.
+pub fn draw(sprites: &[ArrowSprite], screen: Vec2) {
+    let (width, height) = (screen.x.max(0.0).round() as usize, screen.y.max(0.0).round() as usize);
+    if width == 0 || height == 0 || width > u16::MAX as usize || height > u16::MAX as usize {
+        return;
+    }
+    LAYER.with(|layer| {
+        let Ok(mut layer) = layer.try_borrow_mut() else { return };
+        let layer = &mut *layer;
+        rasterise(&mut layer.pixels, width, height, sprites);
+        let texture = match &layer.texture {
+            Some((texture, w, h)) if *w == width && *h == height => {
+                texture.update_from_bytes(width as u32, height as u32, &layer.pixels);
+                texture.clone()
+            }
+            _ => {
+                let texture = Texture2D::from_rgba8(width as u16, height as u16, &layer.pixels);
+                texture.set_filter(FilterMode::Nearest);
+                layer.texture = Some((texture.clone(), width, height));
+                texture
+            }
+        };
+        draw_texture_ex(
+            &texture,
+            0.0,
+            0.0,
+            WHITE,
+            DrawTextureParams {
+                dest_size: Some(Vec2::new(width as f32, height as f32)),
+                ..Default::default()
+            },
+        );
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sprite_at(x: f32, y: f32) -> ArrowSprite {
+        ArrowSprite {
+            points: super::super::agent_arrow(Vec2::new(x, y), 0.3, 6.0),
+            fill: [200, 30, 40, 255],
+            edge: [25, 25, 25, 229],
+            edge_width: 1.0,
+        }
+    }
+
+    #[test]
+    fn over_an_empty_pixel_the_source_is_kept_as_it_is() {
+        assert_eq!(blend_over([0, 0, 0, 0], [10, 20, 30, 229]), [10, 20, 30, 229]);
+        assert_eq!(blend_over([1, 2, 3, 255], [10, 20, 30, 255]), [10, 20, 30, 255]);
+    }
+
+    #[test]
+    fn the_layer_over_a_background_equals_blending_each_shape_onto_it() {
+        // GPU-style blending straight onto an opaque background, shape by shape, against the
+        // layer composited first and blended once.
+        let background = [240.0f32, 240.0, 235.0];
+        let shapes = [[200u8, 30, 40, 255], [25, 25, 25, 229], [25, 25, 25, 229], [0, 90, 200, 128]];
+        let mut direct = background;
+        let mut layer = [0u8; 4];
+        for s in shapes {
+            let a = f32::from(s[3]) / 255.0;
+            for c in 0..3 {
+                direct[c] = f32::from(s[c]) * a + direct[c] * (1.0 - a);
+            }
+            layer = blend_over(layer, s);
+        }
+        let a = f32::from(layer[3]) / 255.0;
+        for c in 0..3 {
+            let via_layer = f32::from(layer[c]) * a + background[c] * (1.0 - a);
+            assert!((via_layer - direct[c]).abs() <= 1.5, "channel {c}: {via_layer} vs {}", direct[c]);
+        }
+    }
+
+    #[test]
+    fn the_picture_does_not_depend_on_the_thread_count() {
+        let sprites: Vec<ArrowSprite> =
+            (0..3_000).map(|i| sprite_at((i * 37 % 400) as f32 + 0.3, (i * 53 % 300) as f32 + 0.7)).collect();
+        let draw_with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            let mut image = Vec::new();
+            pool.install(|| rasterise(&mut image, 400, 300, &sprites));
+            image
+        };
+        assert_eq!(draw_with(1), draw_with(4));
+    }
+
+    #[test]
+    fn an_arrow_covers_its_centre_and_nothing_far_from_it() {
+        let mut image = Vec::new();
+        rasterise(&mut image, 64, 64, &[sprite_at(32.0, 32.0)]);
+        let alpha = |x: usize, y: usize| image[(y * 64 + x) * 4 + 3];
+        assert_eq!(alpha(32, 32), 255, "the body is opaque at the centre");
+        let far = (0..64).flat_map(|y| (0..64).map(move |x| (x, y))).filter(|&(x, y)| {
+            let (dx, dy) = (x as f32 + 0.5 - 32.0, y as f32 + 0.5 - 32.0);
+            dx * dx + dy * dy > 12.0 * 12.0
+        });
+        assert!(far.into_iter().all(|(x, y)| alpha(x, y) == 0));
+    }
+
+    #[test]
+    fn sprites_off_screen_or_not_finite_draw_nothing() {
+        let mut image = Vec::new();
+        let mut odd = sprite_at(10.0, 10.0);
+        odd.points[0] = Vec2::new(f32::NAN, 3.0);
+        rasterise(&mut image, 32, 32, &[sprite_at(-100.0, 10.0), sprite_at(10.0, 5_000.0), odd]);
+        assert!(image.iter().all(|&b| b == 0));
+    }
+}

@@ -1,0 +1,199 @@
+//! Real-window tests of the editor's selection features, driven with xdotool under Xvfb through
+//! the harness in `e2e_window.rs`: box select with a mouse drag, duplicate and undo, Shift+click
+//! and dragging a group, grid snapping, clipboard keys swallowed by a modal dialog, and the side
+//! panel keeping the inspector on screen with 200 agents.
+
+use std::path::PathBuf;
+
+use super::e2e_window::{serial, temp_dir, tools_available, wait_for_file, Steerlab};
+
+/// A scene file with three obstacles in a row at y = 100 and a far one at y = -200 (no agents,
+/// so nothing moves), written to a fresh directory.
+fn obstacles_scene(test: &str, agents: usize) -> PathBuf {
+    let dir = temp_dir(&format!("{test}-scene"));
+    let agents: Vec<String> = (0..agents)
+        .map(|i| {
+            let (x, y) = ((i % 20) as f32 * 30.0 - 300.0, (i / 20) as f32 * 30.0 - 150.0);
+            format!(
+                r#"{{"name": "a{i}", "position": [{x}, {y}], "behaviours": [{{"type": "seek", "target": "flag"}}]}}"#
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"version": 2, "name": "Rocks", "targets": [{{"id": "flag", "position": [0, 300]}}],
+        "obstacles": [
+            {{"position": [-100, 100], "radius": 15}},
+            {{"position": [0, 100], "radius": 15}},
+            {{"position": [100, 100], "radius": 15}},
+            {{"position": [0, -200], "radius": 15}}],
+        "agents": [{}]}}"#,
+        agents.join(",\n")
+    );
+    let file = dir.join("rocks.json");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+impl Steerlab {
+    /// Presses the left button at one point, moves in steps to another and releases there.
+    fn drag(&self, from: (f32, f32), to: (f32, f32)) {
+        let at = |(x, y): (f32, f32)| [format!("{}", x.round() as i32), format!("{}", y.round() as i32)];
+        let [x, y] = at(from);
+        self.xdotool(&["mousemove", "--sync", &x, &y]);
+        self.settle();
+        self.xdotool(&["mousedown", "1"]);
+        self.settle();
+        for i in 1..=4 {
+            let t = i as f32 / 4.0;
+            let [x, y] = at((from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t));
+            self.xdotool(&["mousemove", "--sync", &x, &y]);
+            self.settle();
+        }
+        self.xdotool(&["mouseup", "1"]);
+        self.settle();
+    }
+
+    /// A click with Shift held.
+    fn shift_click(&self, (x, y): (f32, f32)) {
+        let (x, y) = (format!("{}", x.round() as i32), format!("{}", y.round() as i32));
+        self.xdotool(&["windowfocus", "--sync", &self.window_id()]);
+        self.xdotool(&["mousemove", "--sync", &x, &y]);
+        self.settle();
+        self.xdotool(&["keydown", "shift"]);
+        self.settle();
+        self.xdotool(&["click", "1"]);
+        self.settle();
+        self.xdotool(&["keyup", "shift"]);
+        self.settle();
+    }
+
+    fn window_id(&self) -> String {
+        self.xdotool(&["search", "--name", "steerlab"]).lines().next().unwrap_or_default().to_string()
+    }
+}
+
+fn launch_rocks(test: &str, agents: usize) -> (Steerlab, PathBuf) {
+    let file = obstacles_scene(test, agents);
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    (app, file)
+}
+
+#[test]
+fn box_select_three_obstacles_then_ctrl_d_makes_six_and_ctrl_z_three() {
+    if !tools_available("box_duplicate") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_rocks("box_duplicate", 0);
+    app.key("space");
+    app.wait_for(|s| s["obstacles"] == 4, "the scene");
+    app.drag(app.world_to_screen(-160.0, 160.0), app.world_to_screen(160.0, 40.0));
+    app.wait_for(|s| s["selected"] == 3, "the rubber band selects the three obstacles inside it");
+    app.screenshot("box-selected.png");
+    app.key("ctrl+d");
+    app.wait_for(|s| s["obstacles"] == 7, "Ctrl+D duplicates the three");
+    app.wait_for(|s| s["selected"] == 3, "the copies are selected");
+    app.key("ctrl+z");
+    app.wait_for(|s| s["obstacles"] == 4, "Ctrl+Z takes the three copies away in one step");
+}
+
+#[test]
+fn with_the_save_as_dialog_open_ctrl_c_v_and_d_do_nothing() {
+    if !tools_available("modal_clipboard") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_rocks("modal_clipboard", 0);
+    app.key("space");
+    app.key("ctrl+a");
+    app.wait_for(|s| s["selected"] == 5, "Ctrl+A selects the four obstacles and the target");
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    for key in ["ctrl+c", "ctrl+v", "ctrl+d", "Delete"] {
+        app.key(key);
+    }
+    let state = app.state();
+    assert_eq!(state["obstacles"], 4, "nothing was pasted, duplicated or deleted behind the dialog");
+    assert_eq!(state["selected"], 5);
+    app.key("Escape");
+    app.wait_for(|s| s["modal"] == false, "Esc closes the dialog");
+    app.key("ctrl+v");
+    app.settle();
+    assert_eq!(app.state()["obstacles"], 4, "Ctrl+C behind the dialog copied nothing");
+    app.key("ctrl+c");
+    app.key("ctrl+v");
+    app.wait_for(|s| s["obstacles"] == 8, "with the dialog closed, copy and paste work");
+}
+
+#[test]
+fn shift_click_builds_a_group_and_dragging_one_moves_both() {
+    if !tools_available("group_drag") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_rocks("group_drag", 0);
+    app.key("space");
+    app.click(app.world_to_screen(-100.0, 100.0));
+    app.shift_click(app.world_to_screen(100.0, 100.0));
+    app.wait_for(|s| s["selected"] == 2, "Shift+click adds the second obstacle");
+    app.drag(app.world_to_screen(-100.0, 100.0), app.world_to_screen(-40.0, 20.0));
+    app.key("ctrl+s");
+    let saved =
+        wait_for_file(&file, |v| v["obstacles"][0]["position"][0].as_f64() != Some(-100.0), "the move");
+    let position = |i: usize| {
+        let p = &saved["obstacles"][i]["position"];
+        (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32)
+    };
+    let close = |(x, y): (f32, f32), (ex, ey): (f32, f32)| (x - ex).abs() < 3.0 && (y - ey).abs() < 3.0;
+    assert!(close(position(0), (-40.0, 20.0)), "{:?}", position(0));
+    assert!(
+        close(position(2), (160.0, 20.0)),
+        "the other member moved by the same offset: {:?}",
+        position(2)
+    );
+    assert!(close(position(1), (0.0, 100.0)), "the unselected one stayed: {:?}", position(1));
+}
+
+#[test]
+fn with_snapping_on_a_click_places_an_obstacle_on_the_grid() {
+    if !tools_available("snap_place") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_rocks("snap_place", 0);
+    app.key("space");
+    app.key("ctrl+g");
+    app.wait_for(|s| s["snap"] == true, "Ctrl+G turns snapping on");
+    app.key("3");
+    app.click(app.world_to_screen(61.0, -38.0));
+    app.key("ctrl+s");
+    let saved =
+        wait_for_file(&file, |v| v["obstacles"].as_array().is_some_and(|o| o.len() == 5), "the new obstacle");
+    let p = &saved["obstacles"][4]["position"];
+    assert_eq!((p[0].as_f64(), p[1].as_f64()), (Some(50.0), Some(-50.0)), "on the 25-unit grid");
+    app.screenshot("snap-grid.png");
+}
+
+#[test]
+fn with_200_agents_the_inspector_stays_on_screen_and_reachable() {
+    if !tools_available("many_agents") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_rocks("many_agents", 200);
+    app.key("space");
+    app.wait_for(|s| s["agents"] == 200, "the scene");
+    // Select the last agent from the world: the inspector must show its name field on screen.
+    app.key("shift+g");
+    app.wait_for(|s| s["selected_agent"] == 199, "the last agent");
+    let state = app.wait_for(|s| s["rects"].get("agent_name").is_some(), "the inspector's name field");
+    let rect = &state["rects"]["agent_name"];
+    let (top, bottom) = (rect[1].as_f64().unwrap(), rect[3].as_f64().unwrap());
+    assert!(top >= 0.0 && bottom <= 800.0, "the name field is on screen: {top}..{bottom}");
+    let row = app.wait_for(|s| s["rects"].get("agent:199").is_some(), "the list scrolled to the last agent");
+    let row_bottom = row["rects"]["agent:199"][3].as_f64().unwrap();
+    assert!(row_bottom <= top, "the selected row shows above the inspector: {row_bottom} vs {top}");
+    let panel = &state["rects"]["scene_panel"];
+    assert!(panel[3].as_f64().unwrap() <= 800.0, "the side panel ends inside the window");
+    app.screenshot("many-agents.png");
+}
