@@ -25,7 +25,8 @@ use serde_json::{Map, Value};
 use crate::scene::parse_scene_bytes;
 use crate::scene::BEHAVIOUR_TYPES;
 use crate::sim::{
-    CrowdMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics, PursuitMetrics,
+    CrowdMetrics, FormationMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics,
+    PursuitMetrics,
 };
 
 /// How to fuzz.
@@ -236,6 +237,7 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         planner,
         crowd,
         pursuit,
+        formation,
     } = m;
     let mut values: Vec<(&str, f64)> = vec![
         ("final_position.x", f64::from(final_position.x)),
@@ -295,6 +297,12 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
             ("min_agent_gap", min_agent_gap.map_or(0.0, f64::from)),
             ("mean_nearest_neighbour", mean_nearest_neighbour.map_or(0.0, f64::from)),
             ("alignment", alignment.map_or(0.0, f64::from)),
+        ]);
+    }
+    if let Some(FormationMetrics { mean_slot_error, max_slot_error }) = formation {
+        values.extend([
+            ("mean_slot_error", f64::from(*mean_slot_error)),
+            ("max_slot_error", f64::from(*max_slot_error)),
         ]);
     }
     if let Some(PursuitMetrics { capture_time }) = pursuit {

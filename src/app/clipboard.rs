@@ -260,6 +260,7 @@ fn remap(
         BehaviourSpec::Projected(s) => follow(paths, &mut s.path),
         BehaviourSpec::Predictive(s) => follow(paths, &mut s.path),
         BehaviourSpec::Pursuit(s) | BehaviourSpec::Evade(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::OffsetPursuit(s) => follow(agents, &mut s.agent),
         BehaviourSpec::Planner(s) => {
             for waypoint in &mut s.waypoints {
                 *waypoint = SceneVec(waypoint.0 + offset);

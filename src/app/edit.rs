@@ -20,7 +20,8 @@ use glam::Vec3;
 
 use super::Selection;
 use crate::behaviours::{
-    AvoidParams, CollisionAvoidanceParams, FlockingParams, ParametricMethod, PursuitParams, WanderParams,
+    AvoidParams, CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams, ParametricMethod,
+    PursuitParams, WanderParams,
 };
 use crate::geometry::Curve;
 use crate::sim::{
@@ -60,11 +61,13 @@ pub enum BehaviourKind {
     Flocking,
     /// Collision avoidance between agents (an entry of an agent's list).
     CollisionAvoidance,
+    /// Offset pursuit: a formation slot in another agent's frame.
+    OffsetPursuit,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 12] = [
+    pub const ALL: [BehaviourKind; 13] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -77,6 +80,7 @@ impl BehaviourKind {
         BehaviourKind::Evade,
         BehaviourKind::Wander,
         BehaviourKind::Flocking,
+        BehaviourKind::OffsetPursuit,
     ];
 
     /// The scene-file name.
@@ -96,6 +100,7 @@ impl BehaviourKind {
             BehaviourKind::Wander => "wander",
             BehaviourKind::Flocking => "flocking",
             BehaviourKind::CollisionAvoidance => "collision_avoidance",
+            BehaviourKind::OffsetPursuit => "offset_pursuit",
         }
     }
 
@@ -116,6 +121,7 @@ impl BehaviourKind {
             Behaviour::Wander { .. } => BehaviourKind::Wander,
             Behaviour::Flocking { .. } => BehaviourKind::Flocking,
             Behaviour::CollisionAvoidance { .. } => BehaviourKind::CollisionAvoidance,
+            Behaviour::OffsetPursuit { .. } => BehaviourKind::OffsetPursuit,
         }
     }
 }
@@ -155,6 +161,12 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
             [separation, alignment, cohesion, separation_radius, radius, view_angle].into_iter().all(finite)
         }
         Behaviour::CollisionAvoidance { params } => finite(params.horizon) && finite(params.margin),
+        Behaviour::OffsetPursuit { agent, params } => {
+            *agent < world.agents.len()
+                && finite(params.offset_x)
+                && finite(params.offset_y)
+                && finite_positive(params.approach_time)
+        }
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -301,6 +313,10 @@ pub fn default_behaviour(
             },
         },
         BehaviourKind::Flocking => Behaviour::Flocking { params: FlockingParams::default() },
+        BehaviourKind::OffsetPursuit => Behaviour::OffsetPursuit {
+            agent: other_agent.ok_or_else(|| need("agent"))?,
+            params: OffsetPursuitParams::default(),
+        },
         BehaviourKind::CollisionAvoidance => {
             Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() }
         }
@@ -367,7 +383,8 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }
         | Behaviour::Flocking { .. }
-        | Behaviour::CollisionAvoidance { .. } => Vec::new(),
+        | Behaviour::CollisionAvoidance { .. }
+        | Behaviour::OffsetPursuit { .. } => Vec::new(),
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
             ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
             ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),

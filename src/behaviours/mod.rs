@@ -76,6 +76,7 @@ pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
 pub use collision_avoidance::CollisionAvoidanceParams;
 pub use flocking::FlockingParams;
+pub use offset_pursuit::OffsetPursuitParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
 pub use predictive::{PredictiveParams, PredictiveState};
 pub use projected::{ProjectedParams, ProjectedState};

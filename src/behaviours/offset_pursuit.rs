@@ -78,6 +78,12 @@ pub const APPROACH_TIME: Param = Param {
 };
 
 impl OffsetPursuitParams {
+    /// Declaration of `offset_x`.
+    pub const OFFSET_X: Param = OFFSET_X;
+    /// Declaration of `offset_y`.
+    pub const OFFSET_Y: Param = OFFSET_Y;
+    /// Declaration of `approach_time`.
+    pub const APPROACH_TIME: Param = APPROACH_TIME;
     /// The declarations of the fields, in field order.
     pub const PARAMS: &'static [Param] = &[OFFSET_X, OFFSET_Y, APPROACH_TIME];
 }

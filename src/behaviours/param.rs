@@ -125,8 +125,8 @@ impl Param {
 /// from this ([`markdown_table`]) and a test keeps the two equal.
 pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
     use super::{
-        ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Limits, ParametricParams,
-        PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
+        ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Limits, OffsetPursuitParams,
+        ParametricParams, PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
     };
     vec![
         ("agent", Limits::PARAMS),
@@ -142,6 +142,7 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("wander", WanderParams::PARAMS),
         ("flocking", FlockingParams::PARAMS),
         ("collision_avoidance", CollisionAvoidanceParams::PARAMS),
+        ("offset_pursuit", OffsetPursuitParams::PARAMS),
     ]
 }
 

@@ -19,11 +19,12 @@ use glam::Vec3;
 use super::format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
     CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FlockingSpec, HelixSpec,
-    KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, ParametricSpec, PathSpec, PlannerSpec,
-    PredictiveSpec, ProjectedSpec, PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec,
-    WaypointsSpec, FORMAT_VERSION,
+    KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec,
+    PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec,
+    WanderSpec, WaypointsSpec, FORMAT_VERSION,
 };
 use super::validate::validate_scene;
+use crate::behaviours::OffsetPursuitParams;
 use crate::behaviours::{
     ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Kinematics, Limits,
     ParametricParams, PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
@@ -290,6 +291,14 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 },
             }
         }
+        BehaviourSpec::OffsetPursuit(s) => Behaviour::OffsetPursuit {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: OffsetPursuitParams {
+                offset_x: s.offset_x,
+                offset_y: s.offset_y,
+                approach_time: s.approach_time,
+            },
+        },
         BehaviourSpec::CollisionAvoidance(s) => Behaviour::CollisionAvoidance {
             params: CollisionAvoidanceParams { horizon: s.horizon, margin: s.margin },
         },
@@ -514,6 +523,15 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
                 separation_radius,
                 radius,
                 view_angle,
+            })
+        }
+        Behaviour::OffsetPursuit { agent, params } => {
+            let OffsetPursuitParams { offset_x, offset_y, approach_time } = *params;
+            BehaviourSpec::OffsetPursuit(OffsetPursuitSpec {
+                agent: agent_name(*agent),
+                offset_x,
+                offset_y,
+                approach_time,
             })
         }
         Behaviour::CollisionAvoidance { params } => {

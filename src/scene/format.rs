@@ -530,10 +530,12 @@ pub enum BehaviourSpec {
     Flocking(FlockingSpec),
     /// `collision_avoidance`.
     CollisionAvoidance(CollisionAvoidanceSpec),
+    /// `offset_pursuit`.
+    OffsetPursuit(OffsetPursuitSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 14] = [
+pub const BEHAVIOUR_TYPES: [&str; 15] = [
     "seek",
     "flee",
     "arrive",
@@ -548,7 +550,25 @@ pub const BEHAVIOUR_TYPES: [&str; 14] = [
     "wander",
     "flocking",
     "collision_avoidance",
+    "offset_pursuit",
 ];
+
+/// `offset_pursuit`: a slot in the frame of another agent (the leader), by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffsetPursuitSpec {
+    /// The leader's `name`.
+    pub agent: String,
+    /// The slot's offset ahead of the leader (negative: behind), world units.
+    #[serde(default = "default_offset_x")]
+    pub offset_x: f32,
+    /// The slot's offset to the leader's left (negative: right), world units.
+    #[serde(default = "default_offset_y")]
+    pub offset_y: f32,
+    /// Seconds over which a slot error is closed.
+    #[serde(default = "default_approach_time")]
+    pub approach_time: f32,
+}
 
 /// `flocking`: separation, alignment and cohesion weights, their radii and the view cone.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -806,6 +826,7 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "wander" => BehaviourSpec::Wander(variant(fields)?),
         "flocking" => BehaviourSpec::Flocking(variant(fields)?),
         "collision_avoidance" => BehaviourSpec::CollisionAvoidance(variant(fields)?),
+        "offset_pursuit" => BehaviourSpec::OffsetPursuit(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -924,6 +945,9 @@ defaults! {
     default_flock_view_angle: f32 = crate::behaviours::FlockingParams::default().view_angle;
     default_ca_horizon: f32 = crate::behaviours::CollisionAvoidanceParams::default().horizon;
     default_ca_margin: f32 = crate::behaviours::CollisionAvoidanceParams::default().margin;
+    default_offset_x: f32 = crate::behaviours::OffsetPursuitParams::default().offset_x;
+    default_offset_y: f32 = crate::behaviours::OffsetPursuitParams::default().offset_y;
+    default_approach_time: f32 = crate::behaviours::OffsetPursuitParams::default().approach_time;
 }
 
 #[cfg(test)]
@@ -1007,7 +1031,7 @@ mod tests {
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
              `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`, \
-             `flocking`, `collision_avoidance`"
+             `flocking`, `collision_avoidance`, `offset_pursuit`"
         );
     }
 

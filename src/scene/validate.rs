@@ -16,7 +16,7 @@ use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricParams, PredictiveParams, ProjectedParams, PursuitParams,
     WanderParams, WaypointsParams,
 };
-use crate::behaviours::{CollisionAvoidanceParams, FlockingParams};
+use crate::behaviours::{CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams};
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
 
@@ -335,6 +335,12 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("separation_radius"), &FlockingParams::SEPARATION_RADIUS, spec.separation_radius)?;
             param(&at("radius"), &FlockingParams::RADIUS, spec.radius)?;
             param(&at("view_angle"), &FlockingParams::VIEW_ANGLE, spec.view_angle)
+        }
+        BehaviourSpec::OffsetPursuit(spec) => {
+            refs.other_agent(at("agent"), &spec.agent)?;
+            param(&at("offset_x"), &OffsetPursuitParams::OFFSET_X, spec.offset_x)?;
+            param(&at("offset_y"), &OffsetPursuitParams::OFFSET_Y, spec.offset_y)?;
+            param(&at("approach_time"), &OffsetPursuitParams::APPROACH_TIME, spec.approach_time)
         }
         BehaviourSpec::CollisionAvoidance(spec) => {
             param(&at("horizon"), &CollisionAvoidanceParams::HORIZON, spec.horizon)?;

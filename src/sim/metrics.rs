@@ -52,6 +52,8 @@ pub struct AgentMetrics {
     crowd: Option<CrowdAccumulator>,
     /// Pursuit: when the agent first touched the agent it pursues.
     capture_time: Option<f64>,
+    /// Offset pursuit: distance to the slot, summed, its largest value and the steps counted.
+    slot_error: Option<(f64, f32, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -148,6 +150,14 @@ impl AgentMetrics {
             acc.alignment_sum += f64::from(alignment);
             acc.alignment_samples += 1;
         }
+    }
+
+    /// Records a formation member's distance from its slot this step.
+    pub(crate) fn record_slot_error(&mut self, error: f32) {
+        let (sum, max, n) = self.slot_error.get_or_insert((0.0, 0.0, 0));
+        *sum += f64::from(error);
+        *max = max.max(error);
+        *n += 1;
     }
 
     /// Records that a pursuer touches the agent it pursues at `time` (the first time counts).
@@ -330,6 +340,10 @@ impl AgentMetrics {
         });
         let pursuit = matches!(agent.behaviour, super::Behaviour::Pursuit { .. })
             .then_some(PursuitMetrics { capture_time: self.capture_time });
+        let formation = matches!(agent.behaviour, super::Behaviour::OffsetPursuit { .. }).then(|| {
+            let (sum, max, n) = self.slot_error.unwrap_or((0.0, 0.0, 0));
+            FormationMetrics { mean_slot_error: mean(sum, n).unwrap_or(0.0), max_slot_error: max }
+        });
         MetricsSummary {
             name: agent.name.clone(),
             behaviour: agent.behaviour.type_name().to_string(),
@@ -345,6 +359,7 @@ impl AgentMetrics {
             planner,
             crowd,
             pursuit,
+            formation,
         }
     }
 }
@@ -385,6 +400,19 @@ pub struct MetricsSummary {
     /// Pursuit metrics (agents whose main behaviour is pursuit).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub pursuit: Option<PursuitMetrics>,
+    /// Formation metrics (agents whose main behaviour is offset pursuit).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<FormationMetrics>,
+}
+
+/// Metrics of a formation member (offset pursuit): how far it was from its slot, measured on
+/// each step's start-of-step state against the leader's slot then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FormationMetrics {
+    /// Mean distance from its slot (world units).
+    pub mean_slot_error: f32,
+    /// Largest distance from its slot (world units).
+    pub max_slot_error: f32,
 }
 
 /// Metrics of an agent in a crowd, measured on the start-of-step state of every step against
@@ -487,6 +515,7 @@ mod tests {
             planner: None,
             crowd: Some(CrowdMetrics { agent_collisions: 2, ..CrowdMetrics::default() }),
             pursuit: None,
+            formation: None,
         };
         let json = serde_json::to_value(&summary).unwrap();
         assert_eq!(json["agent_collisions"], serde_json::json!(2));

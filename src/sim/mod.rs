@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use crate::behaviours::collision_avoidance::{self, CollisionAvoidanceParams};
 use crate::behaviours::flocking::{self, FlockingParams};
 use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
+use crate::behaviours::offset_pursuit::{self, OffsetPursuitParams};
 use crate::behaviours::{
     self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
     AvoidParams, Gizmos, Kinematics, Limits, Steering,
@@ -37,8 +38,8 @@ mod mix;
 pub mod neighbours;
 
 pub use metrics::{
-    AgentMetrics, CrowdMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics,
-    PursuitMetrics,
+    AgentMetrics, CrowdMetrics, FormationMetrics, MetricsSummary, ParametricMetrics, PathMetrics,
+    PlannerMetrics, PursuitMetrics,
 };
 pub use mix::{Combine, Entry, Mix, Slot};
 
@@ -213,6 +214,14 @@ pub enum Behaviour {
         /// Horizon and margin.
         params: CollisionAvoidanceParams,
     },
+    /// Offset pursuit (Reynolds): hold a slot in another agent's (the leader's) frame, for
+    /// formations.
+    OffsetPursuit {
+        /// Index into `World::agents` of the leader.
+        agent: usize,
+        /// The slot (ahead, left) and the approach time.
+        params: OffsetPursuitParams,
+    },
 }
 
 impl Behaviour {
@@ -233,6 +242,7 @@ impl Behaviour {
             Behaviour::Wander { .. } => "wander",
             Behaviour::Flocking { .. } => "flocking",
             Behaviour::CollisionAvoidance { .. } => "collision_avoidance",
+            Behaviour::OffsetPursuit { .. } => "offset_pursuit",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -252,7 +262,8 @@ impl Behaviour {
             Behaviour::Pursuit { .. }
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
-            | Behaviour::CollisionAvoidance { .. } => true,
+            | Behaviour::CollisionAvoidance { .. }
+            | Behaviour::OffsetPursuit { .. } => true,
         }
     }
 
@@ -265,7 +276,9 @@ impl Behaviour {
     /// The other agent a pursuer or evader reacts to (index into `World::agents`).
     pub fn other_agent(&self) -> Option<usize> {
         match self {
-            Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => Some(*agent),
+            Behaviour::Pursuit { agent, .. }
+            | Behaviour::Evade { agent, .. }
+            | Behaviour::OffsetPursuit { agent, .. } => Some(*agent),
             _ => None,
         }
     }
@@ -273,7 +286,9 @@ impl Behaviour {
     /// The other agent's index, to re-point it (after agents were deleted).
     pub fn other_agent_mut(&mut self) -> Option<&mut usize> {
         match self {
-            Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => Some(agent),
+            Behaviour::Pursuit { agent, .. }
+            | Behaviour::Evade { agent, .. }
+            | Behaviour::OffsetPursuit { agent, .. } => Some(agent),
             _ => None,
         }
     }
@@ -362,7 +377,8 @@ impl BehaviourState {
             | Behaviour::Pursuit { .. }
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
-            | Behaviour::CollisionAvoidance { .. } => BehaviourState::Stateless,
+            | Behaviour::CollisionAvoidance { .. }
+            | Behaviour::OffsetPursuit { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -864,6 +880,12 @@ fn move_agent(
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
         agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
     }
+    if let Behaviour::OffsetPursuit { agent: leader, params } = agent.behaviour {
+        if let Some(leader) = ctx.agents.get(leader) {
+            let slot = offset_pursuit::slot_position(leader, params.offset_x, params.offset_y);
+            agent.metrics.record_slot_error(slot.distance(before.position));
+        }
+    }
     if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
         let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
         let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
@@ -982,6 +1004,10 @@ fn behaviour_steering(
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
         }
+        (Behaviour::OffsetPursuit { agent, params }, _) => match ctx.agents.get(*agent) {
+            Some(leader) => offset_pursuit::offset_pursuit(k, limits, leader, params, gizmos),
+            None => brake(k, limits),
+        },
         (Behaviour::CollisionAvoidance { params }, _) => {
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             let fastest = ctx.fastest_speed;

@@ -70,6 +70,10 @@ pub enum MetricColumn {
     Alignment,
     /// When a pursuer caught its agent.
     CaptureTime,
+    /// Mean distance from the formation slot.
+    MeanSlotError,
+    /// Largest distance from the formation slot.
+    MaxSlotError,
 }
 
 /// Which behaviours a column applies to.
@@ -87,6 +91,8 @@ pub enum ColumnGroup {
     Crowd,
     /// Pursuers.
     Pursuit,
+    /// Formation members (offset pursuit).
+    Formation,
 }
 
 /// A cell's content.
@@ -104,7 +110,7 @@ pub enum Cell {
 
 impl MetricColumn {
     /// Every column, in table order.
-    pub const ALL: [MetricColumn; 28] = [
+    pub const ALL: [MetricColumn; 30] = [
         MetricColumn::Name,
         MetricColumn::Behaviour,
         MetricColumn::FinalPosition,
@@ -133,6 +139,8 @@ impl MetricColumn {
         MetricColumn::MeanNearestNeighbour,
         MetricColumn::Alignment,
         MetricColumn::CaptureTime,
+        MetricColumn::MeanSlotError,
+        MetricColumn::MaxSlotError,
     ];
 
     /// The metric's design.md name (the CSV header; `final_position` is three CSV columns).
@@ -166,6 +174,8 @@ impl MetricColumn {
             MetricColumn::MeanNearestNeighbour => "mean_nearest_neighbour",
             MetricColumn::Alignment => "alignment",
             MetricColumn::CaptureTime => "capture_time",
+            MetricColumn::MeanSlotError => "mean_slot_error",
+            MetricColumn::MaxSlotError => "max_slot_error",
         }
     }
 
@@ -200,6 +210,8 @@ impl MetricColumn {
             MetricColumn::MeanNearestNeighbour => "mean NN",
             MetricColumn::Alignment => "alignment",
             MetricColumn::CaptureTime => "caught (s)",
+            MetricColumn::MeanSlotError => "mean slot err",
+            MetricColumn::MaxSlotError => "max slot err",
         }
     }
 
@@ -248,6 +260,8 @@ impl MetricColumn {
                 "Mean cosine between its heading and its neighbours' mean heading (1: flying with them)"
             }
             MetricColumn::CaptureTime => "When the pursuer first touched the agent it pursues (seconds)",
+            MetricColumn::MeanSlotError => "Mean distance from its slot in the leader's frame (units)",
+            MetricColumn::MaxSlotError => "Largest distance from its slot in the leader's frame (units)",
         }
     }
 
@@ -281,6 +295,7 @@ impl MetricColumn {
             | MetricColumn::MeanNearestNeighbour
             | MetricColumn::Alignment => ColumnGroup::Crowd,
             MetricColumn::CaptureTime => ColumnGroup::Pursuit,
+            MetricColumn::MeanSlotError | MetricColumn::MaxSlotError => ColumnGroup::Formation,
         }
     }
 
@@ -301,6 +316,7 @@ impl MetricColumn {
             planner,
             crowd,
             pursuit,
+            formation,
         } = m;
         let number = |v: f32, decimals: usize| Cell::Number(v as f64, decimals);
         let count = |v: u32| Cell::Number(v as f64, 0);
@@ -339,6 +355,8 @@ impl MetricColumn {
                 or_missing(crowd.and_then(|c| c.mean_nearest_neighbour).map(|v| number(v, 1)))
             }
             MetricColumn::Alignment => or_missing(crowd.and_then(|c| c.alignment).map(|v| number(v, 3))),
+            MetricColumn::MeanSlotError => or_missing(formation.map(|f| number(f.mean_slot_error, 2))),
+            MetricColumn::MaxSlotError => or_missing(formation.map(|f| number(f.max_slot_error, 2))),
             MetricColumn::CaptureTime => {
                 or_missing(pursuit.and_then(|p| p.capture_time).map(|v| Cell::Number(v, 2)))
             }
@@ -355,6 +373,7 @@ pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
         ColumnGroup::Planner => summaries.iter().any(|m| m.planner.is_some()),
         ColumnGroup::Crowd => summaries.iter().any(|m| m.crowd.is_some()),
         ColumnGroup::Pursuit => summaries.iter().any(|m| m.pursuit.is_some()),
+        ColumnGroup::Formation => summaries.iter().any(|m| m.formation.is_some()),
     }
 }
 

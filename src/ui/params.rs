@@ -10,7 +10,8 @@
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
 use crate::behaviours::{
-    AvoidParams, CollisionAvoidanceParams, FlockingParams, ParametricMethod, PursuitParams, WanderParams,
+    AvoidParams, CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams, ParametricMethod,
+    PursuitParams, WanderParams,
 };
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
@@ -199,6 +200,14 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&FlockingParams::VIEW_ANGLE, ParamValue::Float(view_angle)),
             ]
         }
+        Behaviour::OffsetPursuit { agent: _, params } => {
+            let OffsetPursuitParams { offset_x, offset_y, approach_time } = *params;
+            vec![
+                row(&OffsetPursuitParams::OFFSET_X, ParamValue::Float(offset_x)),
+                row(&OffsetPursuitParams::OFFSET_Y, ParamValue::Float(offset_y)),
+                row(&OffsetPursuitParams::APPROACH_TIME, ParamValue::Float(approach_time)),
+            ]
+        }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = *params;
             vec![
@@ -345,6 +354,15 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::OffsetPursuit { agent: _, params } => {
+            let OffsetPursuitParams { offset_x, offset_y, approach_time } = params;
+            match key {
+                "offset_x" => set_f32(offset_x, value)?,
+                "offset_y" => set_f32(offset_y, value)?,
+                "approach_time" => set_f32(approach_time, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = params;
             match key {
@@ -402,7 +420,9 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         | Behaviour::Predictive { path, .. } => {
             *path = reference;
         }
-        Behaviour::Pursuit { agent, .. } | Behaviour::Evade { agent, .. } => *agent = reference,
+        Behaviour::Pursuit { agent, .. }
+        | Behaviour::Evade { agent, .. }
+        | Behaviour::OffsetPursuit { agent, .. } => *agent = reference,
         Behaviour::Planner { .. }
         | Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }

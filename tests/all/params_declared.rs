@@ -85,6 +85,8 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "separation_radius",
         "view_angle",
         "horizon",
+        "offset_x",
+        "approach_time",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -104,6 +106,7 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::WanderParams::PARAMS)
         .chain(steerlab::behaviours::FlockingParams::PARAMS)
         .chain(steerlab::behaviours::CollisionAvoidanceParams::PARAMS)
+        .chain(steerlab::behaviours::OffsetPursuitParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);

@@ -79,6 +79,9 @@ fn summary(world: &World) -> serde_json::Value {
                 value["agent_collisions"] = serde_json::json!(c.agent_collisions);
                 value["min_agent_gap"] = serde_json::json!(c.min_agent_gap.map(round));
             }
+            if let Some(f) = &m.formation {
+                value["mean_slot_error"] = serde_json::json!(round(f.mean_slot_error));
+            }
             if let Some(p) = &m.pursuit {
                 value["capture_time"] = serde_json::json!(p.capture_time.map(|t| round(t as f32)));
             }

@@ -50,7 +50,9 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "boid", "position": [260, -230], "velocity": [20, 30],
       "behaviour": { "type": "flocking", "separation": 2.5, "alignment": 0.75, "cohesion": 1.25, "separation_radius": 20, "radius": 60, "view_angle": 3.5 } },
     { "name": "walker", "position": [270, -260], "velocity": [-30, 0],
-      "behaviour": { "type": "collision_avoidance", "horizon": 2, "margin": 6 } }
+      "behaviour": { "type": "collision_avoidance", "horizon": 2, "margin": 6 } },
+    { "name": "wingman", "position": [-20, -30],
+      "behaviour": { "type": "offset_pursuit", "agent": "seeker", "offset_x": -30, "offset_y": 25, "approach_time": 0.75 } }
   ]
 }
 "##;
