@@ -186,11 +186,48 @@ pub fn translate_curve(kind: crate::geometry::CurveKind, delta: Vec3) -> crate::
         CurveKind::Spline { points, closed } => {
             CurveKind::Spline { points: points.into_iter().map(|p| p + delta).collect(), closed }
         }
-        CurveKind::Expr { x, y, z, t_min, t_max } => {
-            let shift = |e: String, d: f32| if d == 0.0 { e } else { format!("({e}) + {d}") };
-            CurveKind::Expr { x: shift(x, delta.x), y: shift(y, delta.y), z: shift(z, delta.z), t_min, t_max }
+        CurveKind::Expr { x, y, z, t_min, t_max } => CurveKind::Expr {
+            x: shift_expression(&x, delta.x),
+            y: shift_expression(&y, delta.y),
+            z: shift_expression(&z, delta.z),
+            t_min,
+            t_max,
+        },
+    }
+}
+
+/// `expression` moved by `d`: `(e) + d`, or, when it already has that form (a drag moves a curve
+/// a little every frame), the same `(e)` with the two offsets added, so the text never grows
+/// with the length of a drag; an offset that comes back to zero gives `e` again.
+pub fn shift_expression(expression: &str, d: f32) -> String {
+    if d == 0.0 {
+        return expression.to_string();
+    }
+    let (inner, offset) = split_offset(expression).unwrap_or((expression, 0.0));
+    let total = offset + d;
+    if total == 0.0 || !total.is_finite() {
+        return if total == 0.0 { inner.to_string() } else { format!("({expression}) + {d}") };
+    }
+    format!("({inner}) + {total}")
+}
+
+/// `(e) + d` split into `e` and `d`, when the opening parenthesis closes right before ` + d`.
+fn split_offset(expression: &str) -> Option<(&str, f32)> {
+    let (head, number) = expression.rsplit_once(") + ")?;
+    let inner = head.strip_prefix('(')?;
+    let offset: f32 = number.parse().ok()?;
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
         }
     }
+    (depth == 0 && offset.is_finite()).then_some((inner, offset))
 }
 
 /// What is under a screen position, within `tolerance_px` pixels; agents first, then targets,
@@ -272,4 +309,28 @@ pub fn pick_segment(
         }
     }
     best.map(|(_, hit)| hit)
+}
+
+#[cfg(test)]
+mod shift_tests {
+    use super::shift_expression;
+
+    #[test]
+    fn dragging_an_expression_curve_keeps_one_offset_however_long_the_drag() {
+        let mut e = "100*cos(t)".to_string();
+        for _ in 0..500 {
+            e = shift_expression(&e, 0.5);
+        }
+        assert_eq!(e, "(100*cos(t)) + 250");
+        assert_eq!(shift_expression(&e, -250.0), "100*cos(t)");
+        assert_eq!(shift_expression(&e, 0.0), e);
+    }
+
+    #[test]
+    fn an_expression_that_only_looks_offset_is_wrapped_not_split() {
+        // The first parenthesis closes before the end: not our own `(e) + d` form.
+        assert_eq!(shift_expression("(t) * (t) + 3", 1.0), "((t) * (t) + 3) + 1");
+        assert_eq!(shift_expression("(t) + x", 1.0), "((t) + x) + 1");
+        assert_eq!(shift_expression("t", -2.5), "(t) + -2.5");
+    }
 }
