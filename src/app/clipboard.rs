@@ -136,6 +136,20 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
         }
     }
 
+    // A pasted wanderer walks its own walk: its seed becomes one no wanderer here uses yet.
+    let mut seeds: std::collections::HashSet<u32> = scene.agents.iter().flat_map(wander_seeds).collect();
+    for agent in &mut fragment.agents {
+        let specs = agent.behaviour.iter_mut().chain(agent.behaviours.iter_mut().map(|e| &mut e.behaviour));
+        for spec in specs {
+            if let BehaviourSpec::Wander(w) = spec {
+                while seeds.contains(&w.seed) {
+                    w.seed = (w.seed + 1) % (1 << 24);
+                }
+                seeds.insert(w.seed);
+            }
+        }
+    }
+
     let pasted = (
         fragment.paths.len(),
         fragment.curves.len(),
@@ -178,6 +192,17 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
         world.reset_agent(i);
     }
     Ok(selection)
+}
+
+/// The wander seeds of an agent's behaviours (scene-file form).
+fn wander_seeds(agent: &crate::scene::AgentSpec) -> Vec<u32> {
+    let entries = agent.behaviour.iter().chain(agent.behaviours.iter().map(|e| &e.behaviour));
+    entries
+        .filter_map(|spec| match spec {
+            BehaviourSpec::Wander(w) => Some(w.seed),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `base` when no name in `taken` is, else "base 2", "base 3"… whichever is free.

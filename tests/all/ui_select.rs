@@ -511,3 +511,23 @@ fn the_toolbar_choices_display_toggles_and_dismissing_are_commands_the_app_appli
     assert!(app.message.is_none());
     assert!(!app.can_undo(), "choices of the window are no edits of the scene");
 }
+
+#[test]
+fn a_duplicated_wanderer_gets_a_seed_no_wanderer_uses_so_the_two_walk_apart() {
+    use steerlab::behaviours::WanderParams;
+    let mut world = World::default();
+    let params = WanderParams { seed: 7, ..WanderParams::default() };
+    world.agents.push(agent("drifter", 0.0, 0.0, Behaviour::Wander { params }));
+    let mut app = app_with(world);
+    let seed = |app: &App, i: usize| match &app.world.agents[i].behaviour {
+        Behaviour::Wander { params } => params.seed,
+        other => panic!("not a wanderer: {other:?}"),
+    };
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::Duplicate);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::Duplicate);
+    let seeds: HashSet<u32> = (0..3).map(|i| seed(&app, i)).collect();
+    assert_eq!(seed(&app, 0), 7, "the original keeps its seed");
+    assert_eq!(seeds.len(), 3, "every copy walks its own walk: {seeds:?}");
+}
