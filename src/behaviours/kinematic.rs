@@ -53,16 +53,7 @@ pub fn heading_atan2(y: f32, x: f32) -> f32 {
             y
         };
     }
-    let a = small / large;
-    // The polynomial by Estrin's scheme rather than Horner's: the same coefficients in three
-    // short independent chains instead of one long one, which matters when every agent
-    // computes its heading at the end of its step.
-    let s = a * a;
-    let s2 = s * s;
-    let s4 = s2 * s2;
-    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
-    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
-    let mut r = a * (low + high * s4);
+    let mut r = octant_atan(small / large);
     // The folds to the octant and the final sign are done on the bits, so no branch depends on
     // the direction: agents heading every which way made such branches mispredict about once
     // per agent-step. Each fold computes exactly what `if c { K - r } else { r }` would.
@@ -88,13 +79,7 @@ pub fn heading_atan2_plain(y: f32, x: f32) -> f32 {
             y
         };
     }
-    let a = small / large;
-    let s = a * a;
-    let s2 = s * s;
-    let s4 = s2 * s2;
-    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
-    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
-    let mut r = a * (low + high * s4);
+    let mut r = octant_atan(small / large);
     if ay > ax {
         r = FRAC_PI_2 - r;
     }
@@ -106,6 +91,19 @@ pub fn heading_atan2_plain(y: f32, x: f32) -> f32 {
     } else {
         r
     }
+}
+
+/// atan(a) for a in [0, 1]: the one polynomial both versions share. Estrin's scheme rather
+/// than Horner's: the same coefficients in three short independent chains instead of one long
+/// one, which matters when every agent computes its heading at the end of its step.
+#[inline(always)]
+fn octant_atan(a: f32) -> f32 {
+    let s = a * a;
+    let s2 = s * s;
+    let s4 = s2 * s2;
+    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
+    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
+    a * (low + high * s4)
 }
 
 /// `K − r` when `flip`, else `r` (for r ≥ 0), without a branch.
