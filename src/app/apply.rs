@@ -69,7 +69,7 @@ impl App {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::NewScene => self.new_scene(),
-            Command::File(_) | Command::ToggleHelp => {}
+            Command::File(_) | Command::Shell(_) | Command::ToggleHelp => {}
         }
     }
 

@@ -26,7 +26,7 @@ pub mod timeline;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
-pub use commands::{CommandId, FileCommand, Focus};
+pub use commands::{CommandId, FileCommand, Focus, RecoveryChoice, ShellCommand};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
@@ -390,12 +390,15 @@ pub enum Command {
         /// Agent index.
         agent: usize,
     },
+    /// A file command whose questions are answered: the shell reads or writes the file, answers
+    /// the autosave, or closes the window.
+    Shell(ShellCommand),
 }
 
 impl Command {
     /// Whether the shell, not [`App::apply`], carries this command out.
     pub fn is_shell(&self) -> bool {
-        matches!(self, Command::File(_) | Command::ToggleHelp)
+        matches!(self, Command::File(_) | Command::Shell(_) | Command::ToggleHelp)
     }
 }
 
