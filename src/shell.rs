@@ -516,6 +516,7 @@ fn write_widget_rects(
         "running": app.running,
         "agents": app.world.agents.len(),
         "obstacles": app.world.obstacles.len(),
+        "obstacle_positions": app.world.obstacles.iter().map(|o| [o.position.x, o.position.y]).collect::<Vec<_>>(),
         "tool": app.tool.label(),
         "modal": state.modal_open(),
         "help": state.help_open,

@@ -465,7 +465,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Paste,
         name: "Paste",
-        help: "paste the copy, offset (each paste a step further); names and colours made unique",
+        help: "paste the copy: under the mouse over the view, else beside the copy (each paste a step further); names and colours made unique",
         keys: &[ctrl(Key::Letter('V'))],
         menu: Some("Edit"),
         when: When::Clipboard,
@@ -700,7 +700,7 @@ impl CommandId {
             CommandId::ToggleView => Command::ToggleView,
             CommandId::Delete => Command::DeleteSelection,
             CommandId::Copy => Command::Copy,
-            CommandId::Paste => Command::Paste,
+            CommandId::Paste => Command::Paste { at: None },
             CommandId::Duplicate => Command::Duplicate,
             CommandId::SelectAll => Command::SelectMany(super::select::everything(&app.world)),
             CommandId::ToggleSnap => Command::ToggleSnap,

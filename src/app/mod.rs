@@ -195,8 +195,13 @@ pub enum Command {
     },
     /// Copy the selection to the editor's clipboard (as a scene fragment).
     Copy,
-    /// Paste the clipboard, offset from the copy (each paste a step further), and select it.
-    Paste,
+    /// Paste the clipboard and select it: centred on `at` (the world point under the mouse when
+    /// pasted with the key over the view), or else offset from the copy, each paste a step
+    /// further (the Edit menu).
+    Paste {
+        /// Where the centre of what was copied lands (its height is kept).
+        at: Option<Vec3>,
+    },
     /// Copy and paste the selection in one step, leaving the clipboard as it was.
     Duplicate,
     /// Grid snapping on or off.
@@ -438,6 +443,9 @@ pub struct App {
     pub snap: Snap,
     /// The last copy, as a scene fragment (JSON).
     pub clipboard: Option<String>,
+    /// The centre of what the clipboard holds, where it was copied (a paste at the mouse puts
+    /// this point under the mouse).
+    pub clipboard_anchor: Option<Vec3>,
     /// Pastes of the clipboard so far (each lands one offset further).
     pub pastes: u32,
     /// What is under the mouse.
@@ -493,6 +501,7 @@ impl App {
             group: Vec::new(),
             snap: Snap::default(),
             clipboard: None,
+            clipboard_anchor: None,
             pastes: 0,
             hover: None,
             display: Display::default(),
