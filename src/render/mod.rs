@@ -282,7 +282,7 @@ fn draw_paths(app: &App, labels: &mut Labels) {
             }
         }
         if let Some(&first) = path.polyline.points().first() {
-            labels.add(&path.id, to_screen(app, first), 8.0, 16, style::PATH);
+            labels.add_if_room(&path.id, to_screen(app, first), 8.0, 16, style::PATH);
         }
     }
 }
@@ -310,7 +310,7 @@ fn draw_curves(app: &App, labels: &mut Labels) {
         }
         let handle = to_screen(app, edit::curve_handle(&named.curve));
         draw_circle_lines(handle.x, handle.y, 4.0, 1.5, color);
-        labels.add(&named.id, handle, 6.0, 16, style::CURVE);
+        labels.add_if_room(&named.id, handle, 6.0, 16, style::CURVE);
     }
 }
 
@@ -360,7 +360,7 @@ fn draw_targets(app: &App, labels: &mut Labels) {
         draw_line(s.x + 5.0, s.y, s.x + 13.0, s.y, 1.5, color);
         draw_line(s.x, s.y - 13.0, s.x, s.y - 5.0, 1.5, color);
         draw_line(s.x, s.y + 5.0, s.x, s.y + 13.0, 1.5, color);
-        labels.add(&target.id, s, 12.0, 16, style::TARGET);
+        labels.add_if_room(&target.id, s, 12.0, 16, style::TARGET);
     }
 }
 
@@ -658,10 +658,23 @@ fn agent_labels(app: &App, labels: &mut Labels) {
     if !labelled {
         return;
     }
-    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-        let s = to_screen(app, app.draw_position(idx));
-        let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-        labels.add(&agent.name, s, size + 2.0, 16, style::agent_color(agent.color, 1.0));
+    // The selected and hovered agents first, always; the others where there is room.
+    let picked =
+        |idx: usize| app.is_selected(Selection::Agent(idx)) || app.hover == Some(Selection::Agent(idx));
+    for first in [true, false] {
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
+            if picked(idx) != first {
+                continue;
+            }
+            let s = to_screen(app, app.draw_position(idx));
+            let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+            let color = style::agent_color(agent.color, 1.0);
+            if first {
+                labels.add(&agent.name, s, size + 2.0, 16, color);
+            } else {
+                labels.add_if_room(&agent.name, s, size + 2.0, 16, color);
+            }
+        }
     }
 }
 
