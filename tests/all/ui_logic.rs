@@ -2,7 +2,7 @@
 //! sorting, the expression validator, the file dialog's listing, output merging.
 
 use glam::Vec3;
-use steerlab::app::{BehaviourKind, Command};
+use steerlab::app::{BehaviourKind, Command, ShellCommand};
 use steerlab::behaviours::{
     FlockingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
@@ -35,6 +35,8 @@ fn one_of_each() -> Vec<Behaviour> {
         Behaviour::Wander { params: WanderParams::default() },
         Behaviour::Flocking { params: FlockingParams::default() },
         Behaviour::OffsetPursuit { agent: 0, params: OffsetPursuitParams::default() },
+        Behaviour::FlowField { path: None, params: steerlab::behaviours::FlowFieldParams::default() },
+        Behaviour::FlowField { path: Some(0), params: steerlab::behaviours::FlowFieldParams::default() },
     ]
 }
 
@@ -55,7 +57,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 3, 2]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());
@@ -312,21 +314,30 @@ fn the_file_dialog_adds_the_extension_when_saving_and_needs_a_listed_file_when_o
 
 #[test]
 fn merging_outputs_keeps_both_passes_commands_and_flags() {
-    let mut first = UiOutput { commands: vec![Command::Step], quit: true, ..UiOutput::default() };
-    let second = UiOutput {
-        commands: vec![Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)],
-        save_path: Some("a.json".into()),
-        ..UiOutput::default()
-    };
+    let mut first = UiOutput { commands: vec![Command::Step] };
+    first.shell(ShellCommand::Exit);
+    let mut second =
+        UiOutput { commands: vec![Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)] };
+    second.shell(ShellCommand::WriteScene("a.json".into()));
     first.merge(second);
     assert_eq!(
         first.commands,
-        vec![Command::Step, Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)]
+        vec![
+            Command::Step,
+            Command::Shell(ShellCommand::Exit),
+            Command::Reset,
+            Command::SetNewAgentKind(BehaviourKind::Seek),
+            Command::Shell(ShellCommand::WriteScene("a.json".into())),
+        ]
     );
-    assert!(first.quit);
-    assert_eq!(first.save_path, Some("a.json".into()));
+    assert!(first.quit());
+    assert_eq!(first.save_path(), Some("a.json".into()));
     first.merge(UiOutput::default());
-    assert_eq!(first.save_path, Some("a.json".into()), "an empty pass keeps earlier values");
+    assert_eq!(first.save_path(), Some("a.json".into()), "an empty pass keeps earlier values");
+    // A later load replaces an earlier one, as the shell carries them out in order.
+    first.shell(ShellCommand::Load("one.json".into()));
+    first.shell(ShellCommand::Load("two.json".into()));
+    assert_eq!(first.open_path(), Some("two.json".into()));
 }
 
 #[test]
