@@ -286,6 +286,14 @@ fn remap(
         BehaviourSpec::Predictive(s) => follow(paths, &mut s.path),
         BehaviourSpec::Pursuit(s) | BehaviourSpec::Evade(s) => follow(agents, &mut s.agent),
         BehaviourSpec::OffsetPursuit(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::LeaderFollowing(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Interpose(s) => {
+            let [a, b] = &mut s.agents;
+            follow(agents, a);
+            follow(agents, b);
+        }
+        BehaviourSpec::Hide(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Face(s) => follow(agents, &mut s.agent),
         BehaviourSpec::Planner(s) => {
             for waypoint in &mut s.waypoints {
                 *waypoint = SceneVec(waypoint.0 + offset);
@@ -294,6 +302,7 @@ fn remap(
         BehaviourSpec::AvoidObstacles(_)
         | BehaviourSpec::Wander(_)
         | BehaviourSpec::Flocking(_)
-        | BehaviourSpec::CollisionAvoidance(_) => {}
+        | BehaviourSpec::CollisionAvoidance(_)
+        | BehaviourSpec::LookWhereYouAreGoing(_) => {}
     }
 }

@@ -143,6 +143,11 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("flocking", FlockingParams::PARAMS),
         ("collision_avoidance", CollisionAvoidanceParams::PARAMS),
         ("offset_pursuit", OffsetPursuitParams::PARAMS),
+        ("leader_following", super::LeaderFollowingParams::PARAMS),
+        ("interpose", super::InterposeParams::PARAMS),
+        ("hide", super::HideParams::PARAMS),
+        ("face", super::FaceParams::PARAMS),
+        ("look_where_you_are_going", super::FaceParams::PARAMS),
     ]
 }
 

@@ -15,7 +15,12 @@ use super::{UiState, ERROR_RED};
 /// The kinds an entry may be added as: every kind an agent may have, and obstacle and
 /// agent–agent collision avoidance.
 fn addable_kinds() -> Vec<BehaviourKind> {
-    let mut kinds = vec![BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance];
+    let mut kinds = vec![
+        BehaviourKind::AvoidObstacles,
+        BehaviourKind::CollisionAvoidance,
+        BehaviourKind::Face,
+        BehaviourKind::LookWhereYouAreGoing,
+    ];
     kinds.extend(BehaviourKind::ALL);
     kinds
 }
@@ -145,7 +150,9 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
         egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").show_ui(ui, |ui| {
             for kind in addable_kinds() {
                 if ui.selectable_label(false, kind.label()).clicked() {
-                    if let Ok(behaviour) = default_behaviour(&app.world, kind, selection, position) {
+                    if let Ok(behaviour) =
+                        default_behaviour(&app.world, kind, selection, Some(agent_idx), position)
+                    {
                         let mut mix = agent.mix.clone();
                         let avoidance = [BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance];
                         let slot = if avoidance.contains(&kind) {

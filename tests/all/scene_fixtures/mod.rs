@@ -52,7 +52,15 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "walker", "position": [270, -260], "velocity": [-30, 0],
       "behaviour": { "type": "collision_avoidance", "horizon": 2, "margin": 6 } },
     { "name": "wingman", "position": [-20, -30],
-      "behaviour": { "type": "offset_pursuit", "agent": "seeker", "offset_x": -30, "offset_y": 25, "approach_time": 0.75 } }
+      "behaviour": { "type": "offset_pursuit", "agent": "seeker", "offset_x": -30, "offset_y": 25, "approach_time": 0.75 } },
+    { "name": "follower", "position": [-40, -20],
+      "behaviour": { "type": "leader_following", "agent": "seeker", "behind": 40, "sight_distance": 70, "sight_radius": 20, "approach_time": 0.6 } },
+    { "name": "referee", "position": [-100, -200], "behaviour": { "type": "interpose", "agents": ["hound", "fox"], "slow_radius": 50 } },
+    { "name": "hider", "position": [150, 60], "behaviour": { "type": "hide", "agent": "hound", "distance_from_boundary": 12, "slow_radius": 40 } },
+    { "name": "turret", "position": [0, -300], "orientation": 1,
+      "behaviour": { "type": "face", "agent": "fox", "max_rotation": 4, "slow_angle": 0.4 } },
+    { "name": "looker", "position": [100, -300], "velocity": [0, -20],
+      "behaviour": { "type": "look_where_you_are_going", "max_rotation": 3, "slow_angle": 0.6 } }
   ]
 }
 "##;
