@@ -25,8 +25,8 @@ use serde_json::{Map, Value};
 use crate::scene::parse_scene_bytes;
 use crate::scene::BEHAVIOUR_TYPES;
 use crate::sim::{
-    CrowdMetrics, FormationMetrics, MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics,
-    PursuitMetrics,
+    CrowdMetrics, FormationMetrics, HideMetrics, MetricsSummary, ParametricMetrics, PathMetrics,
+    PlannerMetrics, PursuitMetrics,
 };
 
 /// How to fuzz.
@@ -238,6 +238,7 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         crowd,
         pursuit,
         formation,
+        hide,
     } = m;
     let mut values: Vec<(&str, f64)> = vec![
         ("final_position.x", f64::from(final_position.x)),
@@ -303,6 +304,12 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         values.extend([
             ("mean_slot_error", f64::from(*mean_slot_error)),
             ("max_slot_error", f64::from(*max_slot_error)),
+        ]);
+    }
+    if let Some(HideMetrics { time_seen, mean_hunter_distance }) = hide {
+        values.extend([
+            ("time_seen", f64::from(*time_seen)),
+            ("mean_hunter_distance", f64::from(*mean_hunter_distance)),
         ]);
     }
     if let Some(PursuitMetrics { capture_time }) = pursuit {

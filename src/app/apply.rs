@@ -230,7 +230,9 @@ impl App {
     fn apply_agent(&mut self, command: Command) {
         match command {
             Command::SetBehaviour { agent, behaviour } => {
-                if self.world.agents.get(agent).is_some_and(|a| a.behaviour != behaviour)
+                if behaviour.refers_to_agent(agent) {
+                    self.set_error("an agent cannot refer to itself".to_string());
+                } else if self.world.agents.get(agent).is_some_and(|a| a.behaviour != behaviour)
                     && edit::behaviour_is_valid(&self.world, &behaviour)
                 {
                     self.checkpoint(Some((agent, 1)));
@@ -241,7 +243,10 @@ impl App {
             Command::SetMix { agent, mut mix } => {
                 let valid =
                     mix.more.iter().all(|entry| edit::behaviour_is_valid(&self.world, &entry.behaviour));
-                if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
+                let refers_to_itself = mix.more.iter().any(|entry| entry.behaviour.refers_to_agent(agent));
+                if refers_to_itself {
+                    self.set_error("an agent cannot refer to itself".to_string());
+                } else if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
                     self.checkpoint(Some((agent, 3)));
                     mix.reset_states();
                     if let Some(a) = self.world.agents.get_mut(agent) {
@@ -267,7 +272,7 @@ impl App {
                 }
             }
             Command::AddAgent { position, kind } => {
-                match edit::default_behaviour(&self.world, kind, self.selection, position) {
+                match edit::default_behaviour(&self.world, kind, self.selection, None, position) {
                     Ok(behaviour) => {
                         self.checkpoint(None);
                         let colour = self.next_colour();

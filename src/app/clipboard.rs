@@ -292,6 +292,14 @@ fn remap(
                 follow(paths, path);
             }
         }
+        BehaviourSpec::LeaderFollowing(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Interpose(s) => {
+            let [a, b] = &mut s.agents;
+            follow(agents, a);
+            follow(agents, b);
+        }
+        BehaviourSpec::Hide(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Face(s) => follow(agents, &mut s.agent),
         BehaviourSpec::Planner(s) => {
             for waypoint in &mut s.waypoints {
                 *waypoint = SceneVec(waypoint.0 + offset);
@@ -300,6 +308,7 @@ fn remap(
         BehaviourSpec::AvoidObstacles(_)
         | BehaviourSpec::Wander(_)
         | BehaviourSpec::Flocking(_)
-        | BehaviourSpec::CollisionAvoidance(_) => {}
+        | BehaviourSpec::CollisionAvoidance(_)
+        | BehaviourSpec::LookWhereYouAreGoing(_) => {}
     }
 }

@@ -20,8 +20,8 @@ use glam::Vec3;
 
 use super::Selection;
 use crate::behaviours::{
-    AvoidParams, CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams, ParametricMethod,
-    PursuitParams, WanderParams,
+    AvoidParams, CollisionAvoidanceParams, FaceParams, FlockingParams, HideParams, InterposeParams,
+    LeaderFollowingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
 use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::geometry::Curve;
@@ -70,11 +70,21 @@ pub enum BehaviourKind {
     FlowNoise,
     /// Flow-field following in a field along a path.
     FlowAlongPath,
+    /// Leader following: trail another agent, out of its way.
+    LeaderFollowing,
+    /// Interpose: between two other agents.
+    Interpose,
+    /// Hide: behind an obstacle from another agent.
+    Hide,
+    /// Face another agent (turns the heading only; an entry of an agent's list).
+    Face,
+    /// Look where you are going (turns the heading only; an entry of an agent's list).
+    LookWhereYouAreGoing,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 15] = [
+    pub const ALL: [BehaviourKind; 18] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -90,6 +100,9 @@ impl BehaviourKind {
         BehaviourKind::OffsetPursuit,
         BehaviourKind::FlowNoise,
         BehaviourKind::FlowAlongPath,
+        BehaviourKind::LeaderFollowing,
+        BehaviourKind::Interpose,
+        BehaviourKind::Hide,
     ];
 
     /// The scene-file name.
@@ -113,6 +126,11 @@ impl BehaviourKind {
             BehaviourKind::Containment => "containment",
             BehaviourKind::FlowNoise => "flow_field (noise)",
             BehaviourKind::FlowAlongPath => "flow_field (along path)",
+            BehaviourKind::LeaderFollowing => "leader_following",
+            BehaviourKind::Interpose => "interpose",
+            BehaviourKind::Hide => "hide",
+            BehaviourKind::Face => "face",
+            BehaviourKind::LookWhereYouAreGoing => "look_where_you_are_going",
         }
     }
 
@@ -137,6 +155,11 @@ impl BehaviourKind {
             Behaviour::Containment { .. } => BehaviourKind::Containment,
             Behaviour::FlowField { path: None, .. } => BehaviourKind::FlowNoise,
             Behaviour::FlowField { path: Some(_), .. } => BehaviourKind::FlowAlongPath,
+            Behaviour::LeaderFollowing { .. } => BehaviourKind::LeaderFollowing,
+            Behaviour::Interpose { .. } => BehaviourKind::Interpose,
+            Behaviour::Hide { .. } => BehaviourKind::Hide,
+            Behaviour::Face { .. } => BehaviourKind::Face,
+            Behaviour::LookWhereYouAreGoing { .. } => BehaviourKind::LookWhereYouAreGoing,
         }
     }
 }
@@ -191,6 +214,27 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
                 && finite_positive(params.scale)
                 && finite_positive(params.pull)
         }
+        Behaviour::LeaderFollowing { agent, params } => {
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            *agent < world.agents.len()
+                && [behind, sight_distance, sight_radius].into_iter().all(finite)
+                && finite_positive(approach_time)
+        }
+        Behaviour::Interpose { agent, other, params } => {
+            *agent < world.agents.len()
+                && *other < world.agents.len()
+                && agent != other
+                && finite(params.slow_radius)
+        }
+        Behaviour::Hide { agent, params } => {
+            *agent < world.agents.len() && finite(params.distance_from_boundary) && finite(params.slow_radius)
+        }
+        Behaviour::Face { agent, params } => {
+            *agent < world.agents.len() && finite(params.max_rotation) && finite_positive(params.slow_angle)
+        }
+        Behaviour::LookWhereYouAreGoing { params } => {
+            finite(params.max_rotation) && finite_positive(params.slow_angle)
+        }
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
                 && finite(params.clearance)
@@ -208,6 +252,7 @@ pub fn set_behaviour(world: &mut World, agent_idx: usize, behaviour: Behaviour) 
     let same_reference = agent.behaviour.path() == behaviour.path()
         && agent.behaviour.curve() == behaviour.curve()
         && agent.behaviour.other_agent() == behaviour.other_agent()
+        && agent.behaviour.second_agent() == behaviour.second_agent()
         && wander_seed(&agent.behaviour) == wander_seed(&behaviour);
     let planner_changed = matches!(
         (&agent.behaviour, &behaviour),
@@ -258,11 +303,15 @@ fn nearest_parameter(curve: &Curve, p: Vec3) -> Option<f32> {
 }
 
 /// A behaviour of `kind` attached to what is selected (a path, curve or target), or else to the
-/// first one in the world; an error says what to add first.
+/// first one in the world; an error says what to add first. `owner` is the agent that will hold
+/// it (None: a new agent, not in the world yet): a behaviour that refers to other agents never
+/// refers to its owner — it takes the selected agent if that is another one, else the agent
+/// nearest `position` other than the owner.
 pub fn default_behaviour(
     world: &World,
     kind: BehaviourKind,
     selection: Option<Selection>,
+    owner: Option<usize>,
     position: Vec3,
 ) -> Result<Behaviour, String> {
     let selected_path = selection.and_then(Selection::path).or_else(|| match selection {
@@ -279,16 +328,18 @@ pub fn default_behaviour(
         Some(Selection::Agent(i)) => world.agents.get(i).and_then(|a| a.behaviour.curve()),
         _ => None,
     };
-    // The agent to pursue or evade: the selected one, else the first (a new agent is not in
-    // the world yet, so it cannot be itself).
-    let other_agent = match selection {
-        Some(Selection::Agent(i)) if i < world.agents.len() => Some(i),
-        _ => (!world.agents.is_empty()).then_some(0),
-    };
+    // The agents to react to, best first: the selected one (if not the owner), then the others
+    // nearest first; never the owner.
+    let others = other_agents_by_preference(world, selection, owner, position);
+    let other_agent = others.first().copied();
     let path = selected_path.or((!world.paths.is_empty()).then_some(0));
     let target = selected_target.or((!world.targets.is_empty()).then_some(0));
     let curve = selected_curve.or((!world.curves.is_empty()).then_some(0));
     let need = |what: &str| format!("add a {what} first (or select one): a {} agent needs it", kind.label());
+    let need_agent = || match owner {
+        Some(_) => format!("add another agent first: {} needs an agent other than this one", kind.label()),
+        None => need("agent"),
+    };
     Ok(match kind {
         BehaviourKind::Seek => Behaviour::Seek { target: target.ok_or_else(|| need("target"))? },
         BehaviourKind::Flee => Behaviour::Flee { target: target.ok_or_else(|| need("target"))? },
@@ -322,13 +373,12 @@ pub fn default_behaviour(
         }
         BehaviourKind::AvoidObstacles => Behaviour::AvoidObstacles { params: AvoidParams::default() },
         BehaviourKind::Pursuit => Behaviour::Pursuit {
-            agent: other_agent.ok_or_else(|| need("agent"))?,
+            agent: other_agent.ok_or_else(need_agent)?,
             params: PursuitParams::default(),
         },
-        BehaviourKind::Evade => Behaviour::Evade {
-            agent: other_agent.ok_or_else(|| need("agent"))?,
-            params: PursuitParams::default(),
-        },
+        BehaviourKind::Evade => {
+            Behaviour::Evade { agent: other_agent.ok_or_else(need_agent)?, params: PursuitParams::default() }
+        }
         // A different seed for each new wanderer, so that two placed agents fan out.
         BehaviourKind::Wander => Behaviour::Wander {
             params: WanderParams {
@@ -338,7 +388,7 @@ pub fn default_behaviour(
         },
         BehaviourKind::Flocking => Behaviour::Flocking { params: FlockingParams::default() },
         BehaviourKind::OffsetPursuit => Behaviour::OffsetPursuit {
-            agent: other_agent.ok_or_else(|| need("agent"))?,
+            agent: other_agent.ok_or_else(need_agent)?,
             params: OffsetPursuitParams::default(),
         },
         BehaviourKind::CollisionAvoidance => {
@@ -356,6 +406,33 @@ pub fn default_behaviour(
             path: Some(path.ok_or_else(|| need("path"))?),
             params: FlowFieldParams::default(),
         },
+        BehaviourKind::LeaderFollowing => Behaviour::LeaderFollowing {
+            agent: other_agent.ok_or_else(need_agent)?,
+            params: LeaderFollowingParams::default(),
+        },
+        BehaviourKind::Interpose => match others.as_slice() {
+            [agent, other, ..] => {
+                Behaviour::Interpose { agent: *agent, other: *other, params: InterposeParams::default() }
+            }
+            _ => {
+                return Err(format!(
+                    "interpose needs two other agents to get between: add {}",
+                    match others.len() {
+                        0 => "two agents first",
+                        _ => "one more agent first",
+                    }
+                ))
+            }
+        },
+        BehaviourKind::Hide => {
+            Behaviour::Hide { agent: other_agent.ok_or_else(need_agent)?, params: HideParams::default() }
+        }
+        BehaviourKind::Face => {
+            Behaviour::Face { agent: other_agent.ok_or_else(need_agent)?, params: FaceParams::default() }
+        }
+        BehaviourKind::LookWhereYouAreGoing => {
+            Behaviour::LookWhereYouAreGoing { params: FaceParams::default() }
+        }
     })
 }
 
@@ -392,6 +469,29 @@ fn region_for(world: &World, selection: Option<Selection>, position: Vec3) -> Op
     around
         .or_else(|| (0..world.paths.len()).rev().find(closed))
         .or_else(|| (0..world.paths.len()).rev().find(usable))
+}
+
+/// Every agent but `owner`, the selected one first (when it is not the owner), then by distance
+/// from `position` (ties by index).
+fn other_agents_by_preference(
+    world: &World,
+    selection: Option<Selection>,
+    owner: Option<usize>,
+    position: Vec3,
+) -> Vec<usize> {
+    let selected = match selection {
+        Some(Selection::Agent(i)) if i < world.agents.len() && Some(i) != owner => Some(i),
+        _ => None,
+    };
+    let mut rest: Vec<(f32, usize)> = world
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != owner && Some(*i) != selected)
+        .map(|(i, agent)| (agent.kinematics.position.distance_squared(position), i))
+        .collect();
+    rest.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    selected.into_iter().chain(rest.into_iter().map(|(_, i)| i)).collect()
 }
 
 /// `base`, or `base 2`, `base 3`… whichever no agent has.
@@ -457,7 +557,12 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         | Behaviour::CollisionAvoidance { .. }
         | Behaviour::OffsetPursuit { .. }
         | Behaviour::Containment { .. }
-        | Behaviour::FlowField { .. } => Vec::new(),
+        | Behaviour::FlowField { .. }
+        | Behaviour::LeaderFollowing { .. }
+        | Behaviour::Interpose { .. }
+        | Behaviour::Hide { .. }
+        | Behaviour::Face { .. }
+        | Behaviour::LookWhereYouAreGoing { .. } => Vec::new(),
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
             ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
             ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),

@@ -76,8 +76,12 @@ pub use arrive::ArriveParams;
 pub use avoid::AvoidParams;
 pub use collision_avoidance::CollisionAvoidanceParams;
 pub use containment::ContainmentParams;
+pub use face::FaceParams;
 pub use flocking::FlockingParams;
 pub use flow_field::FlowFieldParams;
+pub use hide::HideParams;
+pub use interpose::InterposeParams;
+pub use leader_following::LeaderFollowingParams;
 pub use offset_pursuit::OffsetPursuitParams;
 pub use parametric::{ParametricMethod, ParametricParams, ParametricState};
 pub use predictive::{PredictiveParams, PredictiveState};
@@ -242,6 +246,8 @@ pub enum GizmoRole {
     Boundary,
     /// A sampled vector of a flow field.
     FlowVector,
+    /// Face: the heading the agent turns toward (a line) and its current heading (an arrow).
+    Heading,
 }
 
 /// A shape in world coordinates.

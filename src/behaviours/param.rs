@@ -145,6 +145,11 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("offset_pursuit", OffsetPursuitParams::PARAMS),
         ("containment", super::ContainmentParams::PARAMS),
         ("flow_field", super::FlowFieldParams::PARAMS),
+        ("leader_following", super::LeaderFollowingParams::PARAMS),
+        ("interpose", super::InterposeParams::PARAMS),
+        ("hide", super::HideParams::PARAMS),
+        ("face", super::FaceParams::PARAMS),
+        ("look_where_you_are_going", super::FaceParams::PARAMS),
     ]
 }
 

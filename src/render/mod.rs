@@ -65,6 +65,7 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
         GizmoRole::FallbackSegment => d.plan,
         GizmoRole::WanderCircle => d.targets,
         GizmoRole::FlowVector => d.steering,
+        GizmoRole::Heading => d.steering,
         GizmoRole::NeighbourRadius | GizmoRole::NeighbourLink | GizmoRole::Boundary => d.probes,
         GizmoRole::Probe | GizmoRole::CastHit | GizmoRole::AvoidanceVector => {
             if planner {

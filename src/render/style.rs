@@ -82,5 +82,6 @@ pub fn gizmo_color(role: GizmoRole, planner: bool) -> Color {
         GizmoRole::WanderCircle => rgba(0x94, 0x67, 0xbd, 0.6),
         GizmoRole::Boundary => rgba(0xbc, 0xbd, 0x22, 0.9),
         GizmoRole::FlowVector => rgba(0x1f, 0x77, 0xb4, 0.45),
+        GizmoRole::Heading => rgba(0x2c, 0xa0, 0x2c, 0.95),
     }
 }

@@ -18,10 +18,10 @@ use glam::Vec3;
 
 use super::format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
-    CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FlockingSpec, HelixSpec,
-    KinematicSpec, LemniscateSpec, LissajousSpec, ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec,
-    PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec,
-    WanderSpec, WaypointsSpec, FORMAT_VERSION,
+    CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FaceSpec, FlockingSpec, HelixSpec,
+    HideSpec, InterposeSpec, KinematicSpec, LeaderFollowingSpec, LemniscateSpec, LissajousSpec, LookSpec,
+    ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec,
+    PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, FORMAT_VERSION,
 };
 use super::format::{ContainmentSpec, FlowFieldSpec};
 use super::validate::validate_scene;
@@ -31,6 +31,7 @@ use crate::behaviours::{
     ParametricParams, PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
 };
 use crate::behaviours::{ContainmentParams, FlowFieldParams};
+use crate::behaviours::{FaceParams, HideParams, InterposeParams, LeaderFollowingParams};
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
 use crate::sim::{
@@ -315,6 +316,37 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
         BehaviourSpec::CollisionAvoidance(s) => Behaviour::CollisionAvoidance {
             params: CollisionAvoidanceParams { horizon: s.horizon, margin: s.margin },
         },
+        BehaviourSpec::LeaderFollowing(s) => Behaviour::LeaderFollowing {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: LeaderFollowingParams {
+                behind: s.behind,
+                sight_distance: s.sight_distance,
+                sight_radius: s.sight_radius,
+                approach_time: s.approach_time,
+            },
+        },
+        BehaviourSpec::Interpose(s) => {
+            let [a, b] = &s.agents;
+            Behaviour::Interpose {
+                agent: resolve(lookup.agents, "agents[0]", "agent", a)?,
+                other: resolve(lookup.agents, "agents[1]", "agent", b)?,
+                params: InterposeParams { slow_radius: s.slow_radius },
+            }
+        }
+        BehaviourSpec::Hide(s) => Behaviour::Hide {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: HideParams {
+                distance_from_boundary: s.distance_from_boundary,
+                slow_radius: s.slow_radius,
+            },
+        },
+        BehaviourSpec::Face(s) => Behaviour::Face {
+            agent: resolve(lookup.agents, "agent", "agent", &s.agent)?,
+            params: FaceParams { max_rotation: s.max_rotation, slow_angle: s.slow_angle },
+        },
+        BehaviourSpec::LookWhereYouAreGoing(s) => Behaviour::LookWhereYouAreGoing {
+            params: FaceParams { max_rotation: s.max_rotation, slow_angle: s.slow_angle },
+        },
         BehaviourSpec::Planner(s) => Behaviour::Planner {
             params: PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
@@ -558,6 +590,35 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = *params;
             BehaviourSpec::CollisionAvoidance(CollisionAvoidanceSpec { horizon, margin })
+        }
+        Behaviour::LeaderFollowing { agent, params } => {
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            BehaviourSpec::LeaderFollowing(LeaderFollowingSpec {
+                agent: agent_name(*agent),
+                behind,
+                sight_distance,
+                sight_radius,
+                approach_time,
+            })
+        }
+        Behaviour::Interpose { agent, other, params } => {
+            let InterposeParams { slow_radius } = *params;
+            BehaviourSpec::Interpose(InterposeSpec {
+                agents: [agent_name(*agent), agent_name(*other)],
+                slow_radius,
+            })
+        }
+        Behaviour::Hide { agent, params } => {
+            let HideParams { distance_from_boundary, slow_radius } = *params;
+            BehaviourSpec::Hide(HideSpec { agent: agent_name(*agent), distance_from_boundary, slow_radius })
+        }
+        Behaviour::Face { agent, params } => {
+            let FaceParams { max_rotation, slow_angle } = *params;
+            BehaviourSpec::Face(FaceSpec { agent: agent_name(*agent), max_rotation, slow_angle })
+        }
+        Behaviour::LookWhereYouAreGoing { params } => {
+            let FaceParams { max_rotation, slow_angle } = *params;
+            BehaviourSpec::LookWhereYouAreGoing(LookSpec { max_rotation, slow_angle })
         }
     }
 }

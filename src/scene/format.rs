@@ -536,10 +536,20 @@ pub enum BehaviourSpec {
     Containment(ContainmentSpec),
     /// `flow_field`.
     FlowField(FlowFieldSpec),
+    /// `leader_following`.
+    LeaderFollowing(LeaderFollowingSpec),
+    /// `interpose`.
+    Interpose(InterposeSpec),
+    /// `hide`.
+    Hide(HideSpec),
+    /// `face`.
+    Face(FaceSpec),
+    /// `look_where_you_are_going`.
+    LookWhereYouAreGoing(LookSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 17] = [
+pub const BEHAVIOUR_TYPES: [&str; 22] = [
     "seek",
     "flee",
     "arrive",
@@ -557,6 +567,11 @@ pub const BEHAVIOUR_TYPES: [&str; 17] = [
     "offset_pursuit",
     "containment",
     "flow_field",
+    "leader_following",
+    "interpose",
+    "hide",
+    "face",
+    "look_where_you_are_going",
 ];
 
 /// `containment`: stay inside a region, the polygon through the points of the path named by
@@ -611,6 +626,77 @@ pub struct OffsetPursuitSpec {
     /// Seconds over which a slot error is closed.
     #[serde(default = "default_approach_time")]
     pub approach_time: f32,
+}
+
+/// `leader_following`: trail another agent (the leader), by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderFollowingSpec {
+    /// The leader's `name`.
+    pub agent: String,
+    /// Distance of the follow point behind the leader, world units.
+    #[serde(default = "default_lf_behind")]
+    pub behind: f32,
+    /// Length of the zone ahead of the leader kept clear, world units.
+    #[serde(default = "default_lf_sight_distance")]
+    pub sight_distance: f32,
+    /// Half-width of that zone, world units.
+    #[serde(default = "default_lf_sight_radius")]
+    pub sight_radius: f32,
+    /// Seconds over which the distance to the follow point is closed.
+    #[serde(default = "default_approach_time")]
+    pub approach_time: f32,
+}
+
+/// `interpose`: get between two other agents, by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InterposeSpec {
+    /// The two agents' `name`s.
+    pub agents: [String; 2],
+    /// Inside this distance of the point between them the agent slows down, world units.
+    #[serde(default = "default_interpose_slow_radius")]
+    pub slow_radius: f32,
+}
+
+/// `hide`: behind the scene's obstacles from a hunter, by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HideSpec {
+    /// The hunter's `name`.
+    pub agent: String,
+    /// Gap between the obstacle and the agent at the hiding spot, world units.
+    #[serde(default = "default_hide_distance_from_boundary")]
+    pub distance_from_boundary: f32,
+    /// Inside this distance of the hiding spot the agent slows down, world units.
+    #[serde(default = "default_hide_slow_radius")]
+    pub slow_radius: f32,
+}
+
+/// `face`: turn the heading toward another agent, by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaceSpec {
+    /// The `name` of the agent faced.
+    pub agent: String,
+    /// Fastest turn, radians per second.
+    #[serde(default = "default_max_rotation")]
+    pub max_rotation: f32,
+    /// Inside this heading error the turn slows down, radians.
+    #[serde(default = "default_slow_angle")]
+    pub slow_angle: f32,
+}
+
+/// `look_where_you_are_going`: turn the heading toward the velocity at a bounded rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LookSpec {
+    /// Fastest turn, radians per second.
+    #[serde(default = "default_max_rotation")]
+    pub max_rotation: f32,
+    /// Inside this heading error the turn slows down, radians.
+    #[serde(default = "default_slow_angle")]
+    pub slow_angle: f32,
 }
 
 /// `flocking`: separation, alignment and cohesion weights, their radii and the view cone.
@@ -872,6 +958,11 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "offset_pursuit" => BehaviourSpec::OffsetPursuit(variant(fields)?),
         "containment" => BehaviourSpec::Containment(variant(fields)?),
         "flow_field" => BehaviourSpec::FlowField(variant(fields)?),
+        "leader_following" => BehaviourSpec::LeaderFollowing(variant(fields)?),
+        "interpose" => BehaviourSpec::Interpose(variant(fields)?),
+        "hide" => BehaviourSpec::Hide(variant(fields)?),
+        "face" => BehaviourSpec::Face(variant(fields)?),
+        "look_where_you_are_going" => BehaviourSpec::LookWhereYouAreGoing(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -999,6 +1090,15 @@ defaults! {
     default_flow_seed: u32 = crate::behaviours::FlowFieldParams::default().seed;
     default_flow_scale: f32 = crate::behaviours::FlowFieldParams::default().scale;
     default_flow_pull: f32 = crate::behaviours::FlowFieldParams::default().pull;
+    default_lf_behind: f32 = crate::behaviours::LeaderFollowingParams::default().behind;
+    default_lf_sight_distance: f32 = crate::behaviours::LeaderFollowingParams::default().sight_distance;
+    default_lf_sight_radius: f32 = crate::behaviours::LeaderFollowingParams::default().sight_radius;
+    default_interpose_slow_radius: f32 = crate::behaviours::InterposeParams::default().slow_radius;
+    default_hide_distance_from_boundary: f32 =
+        crate::behaviours::HideParams::default().distance_from_boundary;
+    default_hide_slow_radius: f32 = crate::behaviours::HideParams::default().slow_radius;
+    default_max_rotation: f32 = crate::behaviours::FaceParams::default().max_rotation;
+    default_slow_angle: f32 = crate::behaviours::FaceParams::default().slow_angle;
 }
 
 #[cfg(test)]
@@ -1082,7 +1182,8 @@ mod tests {
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
              `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`, \
-             `flocking`, `collision_avoidance`, `offset_pursuit`, `containment`, `flow_field`"
+             `flocking`, `collision_avoidance`, `offset_pursuit`, `containment`, `flow_field`, \
+             `leader_following`, `interpose`, `hide`, `face`, `look_where_you_are_going`"
         );
     }
 

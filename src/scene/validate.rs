@@ -361,6 +361,41 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("scale"), &FlowFieldParams::SCALE, spec.scale)?;
             param(&at("pull"), &FlowFieldParams::PULL, spec.pull)
         }
+        BehaviourSpec::LeaderFollowing(spec) => {
+            use crate::behaviours::leader_following::{BEHIND, SIGHT_DISTANCE, SIGHT_RADIUS};
+            refs.other_agent(at("agent"), &spec.agent)?;
+            param(&at("behind"), &BEHIND, spec.behind)?;
+            param(&at("sight_distance"), &SIGHT_DISTANCE, spec.sight_distance)?;
+            param(&at("sight_radius"), &SIGHT_RADIUS, spec.sight_radius)?;
+            param(&at("approach_time"), &OffsetPursuitParams::APPROACH_TIME, spec.approach_time)
+        }
+        BehaviourSpec::Interpose(spec) => {
+            let [a, b] = &spec.agents;
+            refs.other_agent(at("agents[0]"), a)?;
+            refs.other_agent(at("agents[1]"), b)?;
+            if a == b {
+                return Err((
+                    at("agents[1]"),
+                    format!("interpose needs two different agents, got `{a}` twice"),
+                ));
+            }
+            param(&at("slow_radius"), &crate::behaviours::interpose::SLOW_RADIUS, spec.slow_radius)
+        }
+        BehaviourSpec::Hide(spec) => {
+            use crate::behaviours::hide::{DISTANCE_FROM_BOUNDARY, SLOW_RADIUS};
+            refs.other_agent(at("agent"), &spec.agent)?;
+            param(&at("distance_from_boundary"), &DISTANCE_FROM_BOUNDARY, spec.distance_from_boundary)?;
+            param(&at("slow_radius"), &SLOW_RADIUS, spec.slow_radius)
+        }
+        BehaviourSpec::Face(spec) => {
+            refs.other_agent(at("agent"), &spec.agent)?;
+            param(&at("max_rotation"), &crate::behaviours::face::MAX_ROTATION, spec.max_rotation)?;
+            param(&at("slow_angle"), &crate::behaviours::face::SLOW_ANGLE, spec.slow_angle)
+        }
+        BehaviourSpec::LookWhereYouAreGoing(spec) => {
+            param(&at("max_rotation"), &crate::behaviours::face::MAX_ROTATION, spec.max_rotation)?;
+            param(&at("slow_angle"), &crate::behaviours::face::SLOW_ANGLE, spec.slow_angle)
+        }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;
             param(&at("clearance"), &PlannerParams::CLEARANCE, spec.clearance)?;

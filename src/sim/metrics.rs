@@ -54,6 +54,8 @@ pub struct AgentMetrics {
     capture_time: Option<f64>,
     /// Offset pursuit: distance to the slot, summed, its largest value and the steps counted.
     slot_error: Option<(f64, f32, u64)>,
+    /// Hide: seconds in the hunter's sight, the hunter's distance summed, the steps counted.
+    hiding: Option<(f64, f64, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +159,17 @@ impl AgentMetrics {
         let (sum, max, n) = self.slot_error.get_or_insert((0.0, 0.0, 0));
         *sum += f64::from(error);
         *max = max.max(error);
+        *n += 1;
+    }
+
+    /// Records a hider's step: whether the hunter saw it (no obstacle across the line between
+    /// them) for `dt` seconds, and how far the hunter was.
+    pub(crate) fn record_hiding(&mut self, seen: bool, hunter_distance: f32, dt: f32) {
+        let (time_seen, distance_sum, n) = self.hiding.get_or_insert((0.0, 0.0, 0));
+        if seen {
+            *time_seen += f64::from(dt);
+        }
+        *distance_sum += f64::from(hunter_distance);
         *n += 1;
     }
 
@@ -344,6 +357,13 @@ impl AgentMetrics {
             let (sum, max, n) = self.slot_error.unwrap_or((0.0, 0.0, 0));
             FormationMetrics { mean_slot_error: mean(sum, n).unwrap_or(0.0), max_slot_error: max }
         });
+        let hide = matches!(agent.behaviour, super::Behaviour::Hide { .. }).then(|| {
+            let (time_seen, distance_sum, n) = self.hiding.unwrap_or((0.0, 0.0, 0));
+            HideMetrics {
+                time_seen: time_seen as f32,
+                mean_hunter_distance: mean(distance_sum, n).unwrap_or(0.0),
+            }
+        });
         MetricsSummary {
             name: agent.name.clone(),
             behaviour: agent.behaviour.type_name().to_string(),
@@ -360,6 +380,7 @@ impl AgentMetrics {
             crowd,
             pursuit,
             formation,
+            hide,
         }
     }
 }
@@ -403,6 +424,33 @@ pub struct MetricsSummary {
     /// Formation metrics (agents whose main behaviour is offset pursuit).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub formation: Option<FormationMetrics>,
+    /// Hiding metrics (agents whose main behaviour is hide).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub hide: Option<HideMetrics>,
+}
+
+/// Metrics of a hider, measured on each step's start-of-step state: the hunter sees it when no
+/// obstacle crosses the segment between their centres.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct HideMetrics {
+    /// Seconds the hunter had it in sight.
+    pub time_seen: f32,
+    /// Mean distance from the hunter (world units).
+    pub mean_hunter_distance: f32,
+}
+
+/// Whether an obstacle crosses the segment from `a` to `b` (a line of sight between them).
+pub fn sight_blocked(a: Vec3, b: Vec3, spheres: &[Sphere]) -> bool {
+    let ab = b - a;
+    let length_squared = ab.length_squared();
+    spheres.iter().any(|s| {
+        let t = if length_squared > 0.0 {
+            ((s.center - a).dot(ab) / length_squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (a + ab * t).distance(s.center) < s.radius
+    })
 }
 
 /// Metrics of a formation member (offset pursuit): how far it was from its slot, measured on
@@ -516,6 +564,7 @@ mod tests {
             crowd: Some(CrowdMetrics { agent_collisions: 2, ..CrowdMetrics::default() }),
             pursuit: None,
             formation: None,
+            hide: None,
         };
         let json = serde_json::to_value(&summary).unwrap();
         assert_eq!(json["agent_collisions"], serde_json::json!(2));

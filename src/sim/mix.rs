@@ -232,7 +232,13 @@ fn only_avoidance(mix: &Mix, group: u32) -> bool {
 
 /// The smallest group number after `previous` (the first when None).
 fn next_group(mix: &Mix, previous: Option<u32>) -> Option<u32> {
-    let groups = mix.more.iter().map(|entry| entry.slot.group).chain([mix.main.group]);
+    // Turning-only entries (face) make no linear request and form no group of their own.
+    let groups = mix
+        .more
+        .iter()
+        .filter(|entry| !entry.behaviour.turns_only())
+        .map(|entry| entry.slot.group)
+        .chain([mix.main.group]);
     groups.filter(|g| previous.is_none_or(|p| *g > p)).min()
 }
 
@@ -251,7 +257,7 @@ fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> St
         alone = Some((request, mix.main.weight));
         count += 1;
     }
-    for entry in mix.more.iter_mut().filter(|entry| in_group(&entry.slot)) {
+    for entry in mix.more.iter_mut().filter(|entry| in_group(&entry.slot) && !entry.behaviour.turns_only()) {
         let request = behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx);
         sum += as_acceleration(k, request) * entry.slot.weight;
         alone = Some((request, entry.slot.weight));

@@ -32,6 +32,12 @@ use crate::behaviours::{
     self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
     AvoidParams, Gizmos, Kinematics, Limits, Steering,
 };
+use crate::behaviours::{
+    face::{self, FaceParams},
+    hide::{self, HideParams},
+    interpose::{self, InterposeParams},
+    leader_following::{self, LeaderFollowingParams},
+};
 use crate::geometry::{Curve, Polyline, Sphere};
 use crate::planner;
 
@@ -40,8 +46,8 @@ mod mix;
 pub mod neighbours;
 
 pub use metrics::{
-    AgentMetrics, CrowdMetrics, FormationMetrics, MetricsSummary, ParametricMetrics, PathMetrics,
-    PlannerMetrics, PursuitMetrics,
+    sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, MetricsSummary,
+    ParametricMetrics, PathMetrics, PlannerMetrics, PursuitMetrics,
 };
 pub use mix::{Combine, Entry, Mix, Slot};
 
@@ -239,6 +245,45 @@ pub enum Behaviour {
         /// Look-ahead and the field's parameters.
         params: FlowFieldParams,
     },
+    /// Leader following (Reynolds): trail a point behind another agent (the leader) and step
+    /// out of its way when in front of it. Separation from other followers is a `flocking`
+    /// entry with only its separation weight.
+    LeaderFollowing {
+        /// Index into `World::agents` of the leader.
+        agent: usize,
+        /// Distance behind, the zone kept clear ahead of the leader, approach time.
+        params: LeaderFollowingParams,
+    },
+    /// Interpose (Buckland): get between two other agents.
+    Interpose {
+        /// Index into `World::agents` of the first agent.
+        agent: usize,
+        /// Index into `World::agents` of the second agent.
+        other: usize,
+        /// The slow radius.
+        params: InterposeParams,
+    },
+    /// Hide (Buckland): put one of the world's obstacles between the agent and a hunter.
+    Hide {
+        /// Index into `World::agents` of the hunter.
+        agent: usize,
+        /// Clearance behind the obstacle and the slow radius.
+        params: HideParams,
+    },
+    /// Face (Millington): turn the heading toward another agent at a bounded turn rate. Changes
+    /// only the orientation (no linear request): an entry beside a moving behaviour.
+    Face {
+        /// Index into `World::agents` of the agent faced.
+        agent: usize,
+        /// Turn rate and slow angle.
+        params: FaceParams,
+    },
+    /// Look where you are going (Millington): turn the heading toward the velocity at a bounded
+    /// turn rate instead of snapping it (seed 001). Changes only the orientation.
+    LookWhereYouAreGoing {
+        /// Turn rate and slow angle.
+        params: FaceParams,
+    },
 }
 
 impl Behaviour {
@@ -262,6 +307,11 @@ impl Behaviour {
             Behaviour::OffsetPursuit { .. } => "offset_pursuit",
             Behaviour::Containment { .. } => "containment",
             Behaviour::FlowField { .. } => "flow_field",
+            Behaviour::LeaderFollowing { .. } => "leader_following",
+            Behaviour::Interpose { .. } => "interpose",
+            Behaviour::Hide { .. } => "hide",
+            Behaviour::Face { .. } => "face",
+            Behaviour::LookWhereYouAreGoing { .. } => "look_where_you_are_going",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -279,13 +329,25 @@ impl Behaviour {
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Wander { .. }
             | Behaviour::Containment { .. }
-            | Behaviour::FlowField { .. } => false,
+            | Behaviour::FlowField { .. }
+            | Behaviour::LookWhereYouAreGoing { .. } => false,
             Behaviour::Pursuit { .. }
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
             | Behaviour::CollisionAvoidance { .. }
-            | Behaviour::OffsetPursuit { .. } => true,
+            | Behaviour::OffsetPursuit { .. }
+            | Behaviour::LeaderFollowing { .. }
+            | Behaviour::Interpose { .. }
+            | Behaviour::Hide { .. }
+            | Behaviour::Face { .. } => true,
         }
+    }
+
+    /// Whether the behaviour only turns the agent's heading (face, look where you are going):
+    /// it makes no linear request and takes no part in blending or priority; the step turns the
+    /// heading by the first such entry instead of snapping it to the velocity.
+    pub fn turns_only(&self) -> bool {
+        matches!(self, Behaviour::Face { .. } | Behaviour::LookWhereYouAreGoing { .. })
     }
 
     /// Whether the behaviour asks the world's spatial hash for its neighbours (then the step
@@ -294,12 +356,17 @@ impl Behaviour {
         matches!(self, Behaviour::Flocking { .. } | Behaviour::CollisionAvoidance { .. })
     }
 
-    /// The other agent a pursuer or evader reacts to (index into `World::agents`).
+    /// The other agent a pursuer or evader reacts to (index into `World::agents`); interpose's
+    /// first agent.
     pub fn other_agent(&self) -> Option<usize> {
         match self {
             Behaviour::Pursuit { agent, .. }
             | Behaviour::Evade { agent, .. }
-            | Behaviour::OffsetPursuit { agent, .. } => Some(*agent),
+            | Behaviour::OffsetPursuit { agent, .. }
+            | Behaviour::LeaderFollowing { agent, .. }
+            | Behaviour::Interpose { agent, .. }
+            | Behaviour::Hide { agent, .. }
+            | Behaviour::Face { agent, .. } => Some(*agent),
             _ => None,
         }
     }
@@ -309,9 +376,34 @@ impl Behaviour {
         match self {
             Behaviour::Pursuit { agent, .. }
             | Behaviour::Evade { agent, .. }
-            | Behaviour::OffsetPursuit { agent, .. } => Some(agent),
+            | Behaviour::OffsetPursuit { agent, .. }
+            | Behaviour::LeaderFollowing { agent, .. }
+            | Behaviour::Interpose { agent, .. }
+            | Behaviour::Hide { agent, .. }
+            | Behaviour::Face { agent, .. } => Some(agent),
             _ => None,
         }
+    }
+
+    /// A second agent the behaviour reacts to (interpose's second agent).
+    pub fn second_agent(&self) -> Option<usize> {
+        match self {
+            Behaviour::Interpose { other, .. } => Some(*other),
+            _ => None,
+        }
+    }
+
+    /// The second agent's index, to re-point it.
+    pub fn second_agent_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            Behaviour::Interpose { other, .. } => Some(other),
+            _ => None,
+        }
+    }
+
+    /// Whether the behaviour refers to agent `idx` (first or second reference).
+    pub fn refers_to_agent(&self, idx: usize) -> bool {
+        self.other_agent() == Some(idx) || self.second_agent() == Some(idx)
     }
 
     /// The path index of a path follower, a containment region or a flow field along a path,
@@ -416,7 +508,12 @@ impl BehaviourState {
             | Behaviour::CollisionAvoidance { .. }
             | Behaviour::OffsetPursuit { .. }
             | Behaviour::Containment { .. }
-            | Behaviour::FlowField { .. } => BehaviourState::Stateless,
+            | Behaviour::FlowField { .. }
+            | Behaviour::LeaderFollowing { .. }
+            | Behaviour::Interpose { .. }
+            | Behaviour::Hide { .. }
+            | Behaviour::Face { .. }
+            | Behaviour::LookWhereYouAreGoing { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -896,6 +993,9 @@ fn move_agent(
 ) {
     let before = agent.kinematics;
     integrate(&mut agent.kinematics, &agent.limits, steering, ctx.dt);
+    if let Some(rate) = turn_rate(agent, &before, ctx) {
+        agent.kinematics.orientation = face::wrap_angle(before.orientation + rate * ctx.dt);
+    }
 
     let was_finished = agent.metrics.arrived_at.is_some();
     let arrived_now = !was_finished && has_arrived(agent, ctx);
@@ -938,6 +1038,12 @@ fn move_agent(
             agent.metrics.record_slot_error(slot.distance(before.position));
         }
     }
+    if let Behaviour::Hide { agent: hunter, .. } = agent.behaviour {
+        if let Some(hunter) = ctx.agents.get(hunter) {
+            let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
+            agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
+        }
+    }
     if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
         let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
         let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
@@ -955,6 +1061,40 @@ fn move_agent(
     {
         predictive::observe(&agent.kinematics, &agent.limits, &named.polyline, state, params, projection);
     }
+}
+
+/// The turn rate of the agent's first turning entry (face, look where you are going), from its
+/// start-of-step state `before`; None when it has none (the heading then follows the velocity,
+/// seed 001). Draws the turning entry's gizmos: the heading it turns toward.
+#[inline(always)]
+fn turn_rate(agent: &mut Agent, before: &Kinematics, ctx: &StepContext) -> Option<f32> {
+    let turning = std::iter::once(&agent.behaviour)
+        .chain(agent.mix.more.iter().map(|e| &e.behaviour))
+        .find(|b| b.turns_only())?;
+    let (rate, toward) = match turning {
+        Behaviour::Face { agent: other, params } => {
+            let target = ctx.agents.get(*other)?.position;
+            (face::face(before, target, params), target - before.position)
+        }
+        Behaviour::LookWhereYouAreGoing { params } => {
+            (face::look_where_you_are_going(before, params), before.velocity)
+        }
+        _ => return None,
+    };
+    if agent.gizmos.is_enabled() {
+        let reach = agent.limits.radius * 4.0;
+        let goal = toward.with_z(0.0).normalize_or_zero() * reach;
+        let (sin, cos) = before.orientation.sin_cos();
+        let position = before.position;
+        agent
+            .gizmos
+            .push(behaviours::GizmoRole::Heading, behaviours::GizmoShape::Line(position, position + goal));
+        agent.gizmos.push(
+            behaviours::GizmoRole::Heading,
+            behaviours::GizmoShape::Arrow(position, position + Vec3::new(cos, sin, 0.0) * reach),
+        );
+    }
+    Some(rate)
 }
 
 /// Agent `agent_idx` (in state `me`, of body `radius`) among the others at the start of the
@@ -1060,6 +1200,25 @@ fn behaviour_steering(
             Some(leader) => offset_pursuit::offset_pursuit(k, limits, leader, params, gizmos),
             None => brake(k, limits),
         },
+        (Behaviour::LeaderFollowing { agent, params }, _) => match ctx.agents.get(*agent) {
+            Some(leader) => leader_following::leader_following(k, limits, leader, params, gizmos),
+            None => brake(k, limits),
+        },
+        (Behaviour::Interpose { agent, other, params }, _) => {
+            match (ctx.agents.get(*agent), ctx.agents.get(*other)) {
+                (Some(a), Some(b)) => interpose::interpose(k, limits, a, b, params, gizmos),
+                _ => brake(k, limits),
+            }
+        }
+        (Behaviour::Hide { agent, params }, _) => match ctx.agents.get(*agent) {
+            Some(hunter) => {
+                let evade = PursuitParams::default();
+                hide::hide(k, limits, hunter, ctx.spheres, params, &evade, gizmos)
+            }
+            None => brake(k, limits),
+        },
+        // Turning only: the heading is turned in `move_agent` (see `Behaviour::turns_only`).
+        (Behaviour::Face { .. } | Behaviour::LookWhereYouAreGoing { .. }, _) => Steering::NONE,
         (Behaviour::CollisionAvoidance { params }, _) => {
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             let fastest = ctx.fastest_speed;

@@ -203,7 +203,7 @@ fn behaviour_editor(
             ui,
             |ui| {
                 for kind in BehaviourKind::ALL {
-                    match default_behaviour(&app.world, kind, selection, position) {
+                    match default_behaviour(&app.world, kind, selection, Some(agent_idx), position) {
                         Ok(new_behaviour) => {
                             if ui.selectable_label(kind == current_kind, kind.label()).clicked()
                                 && kind != current_kind
@@ -223,6 +223,9 @@ fn behaviour_editor(
             },
         );
         ui.end_row();
+        if let Some(command) = second_agent_row(ui, app, agent_idx, behaviour) {
+            commands.push(command);
+        }
         if let Some(command) = reference_row(ui, app, agent_idx, behaviour) {
             commands.push(command);
         }
@@ -311,8 +314,8 @@ fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Beh
     let current_text = ids.get(current).copied().unwrap_or("(missing)");
     egui::ComboBox::from_id_salt("behaviour_reference").selected_text(current_text).show_ui(ui, |ui| {
         for (idx, id) in ids.iter().enumerate() {
-            // An agent cannot pursue or evade itself.
-            if label != "agent" || idx != agent_idx {
+            // An agent cannot refer to itself (nor interpose between one agent twice).
+            if label != "agent" || (idx != agent_idx && Some(idx) != behaviour.second_agent()) {
                 ui.selectable_value(&mut chosen, idx, *id);
             }
         }
@@ -320,6 +323,33 @@ fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Beh
     ui.end_row();
     (chosen != current)
         .then(|| Command::SetBehaviour { agent: agent_idx, behaviour: with_reference(behaviour, chosen) })
+}
+
+/// The combo choosing interpose's second agent (never the agent itself nor the first one).
+fn second_agent_row(
+    ui: &mut egui::Ui,
+    app: &App,
+    agent_idx: usize,
+    behaviour: &Behaviour,
+) -> Option<Command> {
+    let current = behaviour.second_agent()?;
+    let first = behaviour.other_agent();
+    let names: Vec<&str> = app.world.agents.iter().map(|a| a.name.as_str()).collect();
+    let mut chosen = current;
+    ui.label("and agent").on_hover_text("The second agent this agent gets between");
+    let current_text = names.get(current).copied().unwrap_or("(missing)");
+    egui::ComboBox::from_id_salt("behaviour_second_agent").selected_text(current_text).show_ui(ui, |ui| {
+        for (idx, name) in names.iter().enumerate() {
+            if idx != agent_idx && Some(idx) != first {
+                ui.selectable_value(&mut chosen, idx, *name);
+            }
+        }
+    });
+    ui.end_row();
+    (chosen != current).then(|| Command::SetBehaviour {
+        agent: agent_idx,
+        behaviour: super::params::with_second_reference(behaviour, chosen),
+    })
 }
 
 /// Planner waypoints: editable coordinates, add and remove. Returns the edited parameters.

@@ -83,6 +83,10 @@ pub enum MetricColumn {
     MeanSlotError,
     /// Largest distance from the formation slot.
     MaxSlotError,
+    /// Seconds a hider was in its hunter's sight.
+    TimeSeen,
+    /// A hider's mean distance from its hunter.
+    MeanHunterDistance,
 }
 
 /// Which behaviours a column applies to.
@@ -102,6 +106,8 @@ pub enum ColumnGroup {
     Pursuit,
     /// Formation members (offset pursuit).
     Formation,
+    /// Hiders.
+    Hide,
 }
 
 /// A cell's content.
@@ -119,7 +125,7 @@ pub enum Cell {
 
 impl MetricColumn {
     /// Every column, in table order.
-    pub const ALL: [MetricColumn; 30] = [
+    pub const ALL: [MetricColumn; 32] = [
         MetricColumn::Name,
         MetricColumn::Behaviour,
         MetricColumn::FinalPosition,
@@ -150,6 +156,8 @@ impl MetricColumn {
         MetricColumn::CaptureTime,
         MetricColumn::MeanSlotError,
         MetricColumn::MaxSlotError,
+        MetricColumn::TimeSeen,
+        MetricColumn::MeanHunterDistance,
     ];
 
     /// The metric's design.md name (the CSV header; `final_position` is three CSV columns).
@@ -185,6 +193,8 @@ impl MetricColumn {
             MetricColumn::CaptureTime => "capture_time",
             MetricColumn::MeanSlotError => "mean_slot_error",
             MetricColumn::MaxSlotError => "max_slot_error",
+            MetricColumn::TimeSeen => "time_seen",
+            MetricColumn::MeanHunterDistance => "mean_hunter_distance",
         }
     }
 
@@ -221,6 +231,8 @@ impl MetricColumn {
             MetricColumn::CaptureTime => "caught (s)",
             MetricColumn::MeanSlotError => "mean slot err",
             MetricColumn::MaxSlotError => "max slot err",
+            MetricColumn::TimeSeen => "seen (s)",
+            MetricColumn::MeanHunterDistance => "mean hunter dist",
         }
     }
 
@@ -271,6 +283,10 @@ impl MetricColumn {
             MetricColumn::CaptureTime => "When the pursuer first touched the agent it pursues (seconds)",
             MetricColumn::MeanSlotError => "Mean distance from its slot in the leader's frame (units)",
             MetricColumn::MaxSlotError => "Largest distance from its slot in the leader's frame (units)",
+            MetricColumn::TimeSeen => {
+                "Seconds the hunter could see it (no obstacle across the line between them)"
+            }
+            MetricColumn::MeanHunterDistance => "Mean distance from the hunter it hides from (units)",
         }
     }
 
@@ -305,6 +321,7 @@ impl MetricColumn {
             | MetricColumn::Alignment => ColumnGroup::Crowd,
             MetricColumn::CaptureTime => ColumnGroup::Pursuit,
             MetricColumn::MeanSlotError | MetricColumn::MaxSlotError => ColumnGroup::Formation,
+            MetricColumn::TimeSeen | MetricColumn::MeanHunterDistance => ColumnGroup::Hide,
         }
     }
 
@@ -326,6 +343,7 @@ impl MetricColumn {
             crowd,
             pursuit,
             formation,
+            hide,
         } = m;
         let number = |v: f32, decimals: usize| Cell::Number(v as f64, decimals);
         let count = |v: u32| Cell::Number(v as f64, 0);
@@ -366,6 +384,8 @@ impl MetricColumn {
             MetricColumn::Alignment => or_missing(crowd.and_then(|c| c.alignment).map(|v| number(v, 3))),
             MetricColumn::MeanSlotError => or_missing(formation.map(|f| number(f.mean_slot_error, 2))),
             MetricColumn::MaxSlotError => or_missing(formation.map(|f| number(f.max_slot_error, 2))),
+            MetricColumn::TimeSeen => or_missing(hide.map(|h| number(h.time_seen, 2))),
+            MetricColumn::MeanHunterDistance => or_missing(hide.map(|h| number(h.mean_hunter_distance, 1))),
             MetricColumn::CaptureTime => {
                 or_missing(pursuit.and_then(|p| p.capture_time).map(|v| Cell::Number(v, 2)))
             }
@@ -383,6 +403,7 @@ pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
         ColumnGroup::Crowd => summaries.iter().any(|m| m.crowd.is_some()),
         ColumnGroup::Pursuit => summaries.iter().any(|m| m.pursuit.is_some()),
         ColumnGroup::Formation => summaries.iter().any(|m| m.formation.is_some()),
+        ColumnGroup::Hide => summaries.iter().any(|m| m.hide.is_some()),
     }
 }
 

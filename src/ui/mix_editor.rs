@@ -15,8 +15,13 @@ use super::{UiState, ERROR_RED};
 /// The kinds an entry may be added as: every kind an agent may have, and obstacle and
 /// agent–agent collision avoidance.
 fn addable_kinds() -> Vec<BehaviourKind> {
-    let mut kinds =
-        vec![BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance, BehaviourKind::Containment];
+    let mut kinds = vec![
+        BehaviourKind::AvoidObstacles,
+        BehaviourKind::CollisionAvoidance,
+        BehaviourKind::Containment,
+        BehaviourKind::Face,
+        BehaviourKind::LookWhereYouAreGoing,
+    ];
     kinds.extend(BehaviourKind::ALL);
     kinds
 }
@@ -163,7 +168,9 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                 let item = ui.selectable_label(false, kind.label());
                 state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
                 if item.clicked() {
-                    if let Ok(behaviour) = default_behaviour(&app.world, kind, selection, position) {
+                    if let Ok(behaviour) =
+                        default_behaviour(&app.world, kind, selection, Some(agent_idx), position)
+                    {
                         let mut mix = agent.mix.clone();
                         let avoidance = [
                             BehaviourKind::AvoidObstacles,

@@ -10,8 +10,8 @@
 use crate::app::Command;
 use crate::behaviours::param::{Param, ParamKind};
 use crate::behaviours::{
-    AvoidParams, CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams, ParametricMethod,
-    PursuitParams, WanderParams,
+    AvoidParams, CollisionAvoidanceParams, FaceParams, FlockingParams, HideParams, InterposeParams,
+    LeaderFollowingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
 use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::sim::{
@@ -235,6 +235,36 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&CollisionAvoidanceParams::MARGIN, ParamValue::Float(margin)),
             ]
         }
+        Behaviour::LeaderFollowing { agent: _, params } => {
+            use crate::behaviours::leader_following::{BEHIND, SIGHT_DISTANCE, SIGHT_RADIUS};
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            vec![
+                row(&BEHIND, ParamValue::Float(behind)),
+                row(&SIGHT_DISTANCE, ParamValue::Float(sight_distance)),
+                row(&SIGHT_RADIUS, ParamValue::Float(sight_radius)),
+                row(&OffsetPursuitParams::APPROACH_TIME, ParamValue::Float(approach_time)),
+            ]
+        }
+        Behaviour::Interpose { agent: _, other: _, params } => {
+            let InterposeParams { slow_radius } = *params;
+            vec![row(&crate::behaviours::interpose::SLOW_RADIUS, ParamValue::Float(slow_radius))]
+        }
+        Behaviour::Hide { agent: _, params } => {
+            use crate::behaviours::hide::{DISTANCE_FROM_BOUNDARY, SLOW_RADIUS};
+            let HideParams { distance_from_boundary, slow_radius } = *params;
+            vec![
+                row(&DISTANCE_FROM_BOUNDARY, ParamValue::Float(distance_from_boundary)),
+                row(&SLOW_RADIUS, ParamValue::Float(slow_radius)),
+            ]
+        }
+        Behaviour::Face { agent: _, params } | Behaviour::LookWhereYouAreGoing { params } => {
+            use crate::behaviours::face::{MAX_ROTATION, SLOW_ANGLE};
+            let FaceParams { max_rotation, slow_angle } = *params;
+            vec![
+                row(&MAX_ROTATION, ParamValue::Float(max_rotation)),
+                row(&SLOW_ANGLE, ParamValue::Float(slow_angle)),
+            ]
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -409,6 +439,39 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::LeaderFollowing { agent: _, params } => {
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = params;
+            match key {
+                "behind" => set_f32(behind, value)?,
+                "sight_distance" => set_f32(sight_distance, value)?,
+                "sight_radius" => set_f32(sight_radius, value)?,
+                "approach_time" => set_f32(approach_time, value)?,
+                _ => return None,
+            }
+        }
+        Behaviour::Interpose { agent: _, other: _, params } => {
+            let InterposeParams { slow_radius } = params;
+            match key {
+                "slow_radius" => set_f32(slow_radius, value)?,
+                _ => return None,
+            }
+        }
+        Behaviour::Hide { agent: _, params } => {
+            let HideParams { distance_from_boundary, slow_radius } = params;
+            match key {
+                "distance_from_boundary" => set_f32(distance_from_boundary, value)?,
+                "slow_radius" => set_f32(slow_radius, value)?,
+                _ => return None,
+            }
+        }
+        Behaviour::Face { agent: _, params } | Behaviour::LookWhereYouAreGoing { params } => {
+            let FaceParams { max_rotation, slow_angle } = params;
+            match key {
+                "max_rotation" => set_f32(max_rotation, value)?,
+                "slow_angle" => set_f32(slow_angle, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::Planner { params } => {
             let PlannerParams {
                 waypoints: _,
@@ -460,14 +523,29 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         }
         Behaviour::Pursuit { agent, .. }
         | Behaviour::Evade { agent, .. }
-        | Behaviour::OffsetPursuit { agent, .. } => *agent = reference,
+        | Behaviour::OffsetPursuit { agent, .. }
+        | Behaviour::LeaderFollowing { agent, .. }
+        | Behaviour::Interpose { agent, .. }
+        | Behaviour::Hide { agent, .. }
+        | Behaviour::Face { agent, .. } => *agent = reference,
         Behaviour::Containment { region, .. } => *region = reference,
         Behaviour::FlowField { path, .. } => *path = Some(reference),
         Behaviour::Planner { .. }
         | Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }
         | Behaviour::Flocking { .. }
-        | Behaviour::CollisionAvoidance { .. } => {}
+        | Behaviour::CollisionAvoidance { .. }
+        | Behaviour::LookWhereYouAreGoing { .. } => {}
+    }
+    changed
+}
+
+/// `behaviour` with its second agent reference (interpose's second agent) set to `reference`;
+/// behaviours with one reference or none come back unchanged.
+pub fn with_second_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
+    let mut changed = behaviour.clone();
+    if let Some(other) = changed.second_agent_mut() {
+        *other = reference;
     }
     changed
 }

@@ -570,3 +570,318 @@ fn the_shipped_formation_holds_its_v_round_the_loop() {
         assert!(f.max_slot_error < 50.0, "{name}: max slot error {}", f.max_slot_error);
     }
 }
+
+/// Three agents in a row: `a` at 0, `b` at 100, `c` at 300 (x).
+const ROW: &str = r#"{
+  "version": 2, "name": "Row",
+  "targets": [{ "id": "flag", "position": [0, 500] }],
+  "agents": [
+    { "name": "a", "position": [0, 0], "behaviours": [{ "type": "seek", "target": "flag" }] },
+    { "name": "b", "position": [100, 0], "behaviours": [{ "type": "seek", "target": "flag" }] },
+    { "name": "c", "position": [300, 0], "behaviours": [{ "type": "seek", "target": "flag" }] }
+  ]
+}"#;
+
+#[test]
+fn adding_an_agent_behaviour_to_an_agents_list_refers_to_the_nearest_other_agent_never_itself() {
+    use steerlab::app::edit::{default_behaviour, BehaviourKind};
+    let world = parse_scene(ROW, "row.json").unwrap();
+    for kind in [
+        BehaviourKind::Pursuit,
+        BehaviourKind::Evade,
+        BehaviourKind::OffsetPursuit,
+        BehaviourKind::LeaderFollowing,
+        BehaviourKind::Hide,
+        BehaviourKind::Face,
+    ] {
+        // The list editor of `b` (selected): the nearest other is `a`, not `b`.
+        let owner = 1;
+        let at = world.agents[owner].kinematics.position;
+        let behaviour =
+            default_behaviour(&world, kind, Some(Selection::Agent(owner)), Some(owner), at).unwrap();
+        assert_eq!(behaviour.other_agent(), Some(0), "{kind:?}");
+        // For `c` the nearest other is `b`; a new agent placed near `c` takes `c` itself.
+        let behaviour =
+            default_behaviour(&world, kind, Some(Selection::Agent(2)), Some(2), Vec3::new(300.0, 0.0, 0.0))
+                .unwrap();
+        assert_eq!(behaviour.other_agent(), Some(1), "{kind:?}");
+        let behaviour = default_behaviour(&world, kind, None, None, Vec3::new(290.0, 0.0, 0.0)).unwrap();
+        assert_eq!(behaviour.other_agent(), Some(2), "{kind:?}");
+    }
+    // Interpose takes the two nearest others.
+    let interpose =
+        default_behaviour(&world, BehaviourKind::Interpose, Some(Selection::Agent(0)), Some(0), Vec3::ZERO)
+            .unwrap();
+    assert_eq!((interpose.other_agent(), interpose.second_agent()), (Some(1), Some(2)));
+    // An agent alone has nobody to refer to: a message says what to add.
+    let alone = parse_scene(
+        &ROW.replace(
+            r#",
+    { "name": "b", "position": [100, 0], "behaviours": [{ "type": "seek", "target": "flag" }] },
+    { "name": "c", "position": [300, 0], "behaviours": [{ "type": "seek", "target": "flag" }] }"#,
+            "",
+        ),
+        "alone.json",
+    )
+    .unwrap();
+    assert_eq!(alone.agents.len(), 1);
+    let err =
+        default_behaviour(&alone, BehaviourKind::Pursuit, Some(Selection::Agent(0)), Some(0), Vec3::ZERO)
+            .unwrap_err();
+    assert_eq!(err, "add another agent first: pursuit needs an agent other than this one");
+    let err = default_behaviour(&world, BehaviourKind::Interpose, None, Some(0), Vec3::ZERO);
+    assert!(err.is_ok());
+    let two = parse_scene(
+        &ROW.replace(
+            r#",
+    { "name": "c", "position": [300, 0], "behaviours": [{ "type": "seek", "target": "flag" }] }"#,
+            "",
+        ),
+        "two.json",
+    )
+    .unwrap();
+    let err = default_behaviour(&two, BehaviourKind::Interpose, None, Some(0), Vec3::ZERO).unwrap_err();
+    assert!(err.contains("one more agent"), "{err}");
+}
+
+#[test]
+fn the_editor_refuses_a_behaviour_or_list_entry_that_refers_to_its_own_agent() {
+    use steerlab::app::{App, Command};
+    use steerlab::sim::{Entry, Slot};
+    let mut app = App::new(parse_scene(ROW, "row.json").unwrap(), None);
+    let own = Behaviour::Pursuit { agent: 1, params: Default::default() };
+    app.apply(Command::SetBehaviour { agent: 1, behaviour: own.clone() });
+    assert!(matches!(app.world.agents[1].behaviour, Behaviour::Seek { .. }));
+    let mut mix = app.world.agents[1].mix.clone();
+    mix.more.push(Entry::new(own, Slot { weight: 1.0, group: 0 }));
+    app.apply(Command::SetMix { agent: 1, mix });
+    assert!(app.world.agents[1].mix.more.is_empty());
+    // The same entry about another agent is taken.
+    let mut mix = app.world.agents[1].mix.clone();
+    mix.more.push(Entry::new(
+        Behaviour::Evade { agent: 0, params: Default::default() },
+        Slot { weight: 1.0, group: 0 },
+    ));
+    app.apply(Command::SetMix { agent: 1, mix });
+    assert_eq!(app.world.agents[1].mix.more.len(), 1);
+}
+
+#[test]
+fn a_scene_whose_list_entry_refers_to_its_own_agent_is_refused_with_the_entrys_path() {
+    for (kind, extra) in [
+        ("offset_pursuit", ""),
+        ("leader_following", ""),
+        ("hide", ""),
+        ("face", ""),
+        ("pursuit", ", \"max_prediction\": 1"),
+    ] {
+        let text = ROW.replace(
+            r#"{ "name": "b", "position": [100, 0], "behaviours": [{ "type": "seek", "target": "flag" }] }"#,
+            &format!(
+                r#"{{ "name": "b", "position": [100, 0], "behaviours": [{{ "type": "seek", "target": "flag" }},
+                  {{ "type": "{kind}", "agent": "b"{extra} }}] }}"#
+            ),
+        );
+        let err = parse_scene(&text, "row.json").unwrap_err();
+        assert_eq!(err.json_path, "agents[1].behaviours[1].agent", "{kind}");
+        assert_eq!(err.reason, "an agent cannot refer to itself (`b`)", "{kind}");
+        assert!(err.line == 7 && err.column > 1, "{err:?}");
+    }
+    let interpose = ROW.replace(
+        r#"{ "type": "seek", "target": "flag" }] },
+    { "name": "c""#,
+        r#"{ "type": "interpose", "agents": ["a", "b"] }] },
+    { "name": "c""#,
+    );
+    let err = parse_scene(&interpose, "row.json").unwrap_err();
+    assert_eq!(
+        (err.json_path.as_str(), err.reason.as_str()),
+        ("agents[1].behaviours[0].agents[1]", "an agent cannot refer to itself (`b`)")
+    );
+    let twice = interpose.replace(r#"["a", "b"]"#, r#"["a", "a"]"#);
+    let err = parse_scene(&twice, "row.json").unwrap_err();
+    assert_eq!(err.json_path, "agents[1].behaviours[0].agents[1]");
+    assert!(err.reason.contains("two different agents"), "{}", err.reason);
+}
+
+/// Positions of every agent after `steps` steps of the scene `text`, from a fresh load and from
+/// a save → load of it: both must be equal bit for bit (the run repeats and the file keeps it).
+fn repeats_through_save_and_load(text: &str, steps: u64) -> Vec<Vec3> {
+    let run = |text: &str| {
+        let mut world = parse_scene(text, "scene.json").unwrap();
+        world.run_steps(steps);
+        world.agents.iter().map(|a| (a.kinematics.position, a.kinematics.orientation)).collect::<Vec<_>>()
+    };
+    let first = run(text);
+    assert_eq!(first, run(text), "two runs differ");
+    let saved = scene_to_json(&parse_scene(text, "scene.json").unwrap()).unwrap();
+    assert_eq!(first, run(&saved), "the saved scene runs differently:\n{saved}");
+    first.into_iter().map(|(p, _)| p).collect()
+}
+
+/// A leader driving straight along +x at 60 u/s and a follower that starts in its way.
+const TRAIN: &str = r#"{
+  "version": 2, "name": "Train",
+  "targets": [{ "id": "far", "position": [100000, 0] }],
+  "agents": [
+    { "name": "guide", "position": [0, 0], "max_speed": 60,
+      "behaviours": [{ "type": "seek", "target": "far" }] },
+    { "name": "tourist", "position": [40, 3], "velocity": [60, 0], "max_speed": 150, "max_acceleration": 400,
+      "behaviours": [{ "type": "leader_following", "agent": "guide", "behind": 50 }] }
+  ]
+}"#;
+
+#[test]
+fn a_follower_named_in_the_scene_clears_the_leaders_path_then_trails_behind_it() {
+    let mut world = parse_scene(TRAIN, "train.json").unwrap();
+    let mut left_the_path_at = None;
+    for step in 0..600 {
+        world.step();
+        let (guide, tourist) = (world.agents[0].kinematics, world.agents[1].kinematics);
+        let offset = tourist.position - guide.position;
+        // In front of the leader and inside its sight zone (25 u either side) counts as in the way.
+        let in_the_way = offset.x >= 0.0 && offset.x <= 80.0 && offset.y.abs() < 25.0;
+        if left_the_path_at.is_none() && !in_the_way {
+            left_the_path_at = Some(step);
+        }
+        assert!(offset.length() > 12.0, "step {step}: the follower ran into the leader ({offset})");
+    }
+    assert!(left_the_path_at.is_some_and(|s| s < 40), "left the path at {left_the_path_at:?}");
+    let behind = world.agents[0].kinematics.position - Vec3::new(50.0, 0.0, 0.0);
+    let error = world.agents[1].kinematics.position.distance(behind);
+    assert!(error < 1.0, "{error} from the follow point after 10 s");
+    repeats_through_save_and_load(TRAIN, 300);
+}
+
+/// Two agents walking apart and a bodyguard that gets between them.
+const STANDOFF: &str = r#"{
+  "version": 2, "name": "Standoff",
+  "targets": [{ "id": "ne", "position": [4000, 3000] }, { "id": "se", "position": [4000, -3000] }],
+  "agents": [
+    { "name": "red", "position": [-150, 100], "max_speed": 25, "behaviours": [{ "type": "seek", "target": "ne" }] },
+    { "name": "blue", "position": [250, 0], "max_speed": 25, "behaviours": [{ "type": "seek", "target": "se" }] },
+    { "name": "guard", "position": [0, -200], "max_speed": 150, "max_acceleration": 400,
+      "behaviours": [{ "type": "interpose", "agents": ["red", "blue"], "slow_radius": 60 }] }
+  ]
+}"#;
+
+#[test]
+fn an_interposer_named_in_the_scene_stays_between_its_two_agents() {
+    let mut world = parse_scene(STANDOFF, "standoff.json").unwrap();
+    world.run_steps(300);
+    for _ in 0..300 {
+        world.step();
+        let [a, b, k] = [0, 1, 2].map(|i| world.agents[i].kinematics.position);
+        let ab = b - a;
+        let t = (k - a).dot(ab) / ab.length_squared();
+        let off = (a + ab * t.clamp(0.0, 1.0)).distance(k);
+        assert!((0.35..0.65).contains(&t) && off < 10.0, "at {t} of the way, {off} off the line");
+    }
+    repeats_through_save_and_load(STANDOFF, 300);
+    // Deleting either agent takes the interposer with it.
+    let mut world = parse_scene(STANDOFF, "standoff.json").unwrap();
+    assert_eq!(delete(&mut world, Selection::Agent(1)), "deleted agent blue and the agent that used it");
+    assert_eq!(world.agents.len(), 1);
+}
+
+/// A slow hunter walking toward two hiders, a rock and a boulder.
+const HIDE_AND_SEEK: &str = r#"{
+  "version": 2, "name": "Hide and seek",
+  "obstacles": [{ "position": [100, 50], "radius": 30 }, { "position": [-250, 250], "radius": 40 }],
+  "agents": [
+    { "name": "hunter", "position": [-200, -100], "max_speed": 12,
+      "behaviours": [{ "type": "pursuit", "agent": "mouse" }] },
+    { "name": "mouse", "position": [0, 0], "radius": 6, "max_speed": 120, "max_acceleration": 400,
+      "behaviours": [{ "type": "hide", "agent": "hunter" }] },
+    { "name": "vole", "position": [-150, 150], "radius": 6, "max_speed": 120, "max_acceleration": 400,
+      "behaviours": [{ "type": "hide", "agent": "hunter", "distance_from_boundary": 15 }] }
+  ]
+}"#;
+
+#[test]
+fn hiders_named_in_the_scene_get_out_of_the_hunters_sight_and_the_metric_counts_the_seconds_seen() {
+    let mut world = parse_scene(HIDE_AND_SEEK, "hide.json").unwrap();
+    world.run_steps(480);
+    let hunter = world.agents[0].kinematics.position;
+    let spheres: Vec<_> = world
+        .obstacles
+        .iter()
+        .map(|o| steerlab::geometry::Sphere { center: o.position, radius: o.radius })
+        .collect();
+    for hider in &world.agents[1..] {
+        let at = hider.kinematics.position;
+        assert!(steerlab::sim::sight_blocked(hunter, at, &spheres), "{} is in sight at {at}", hider.name);
+        // Behind the obstacle, not inside it.
+        for o in &world.obstacles {
+            assert!(
+                at.distance(o.position) > o.radius + hider.limits.radius,
+                "{} inside an obstacle",
+                hider.name
+            );
+        }
+    }
+    let metrics = world.metrics();
+    for m in &metrics[1..] {
+        let hide = m.hide.expect("a hider has hiding metrics");
+        // Seen while running for cover in the first seconds, never after.
+        assert!(hide.time_seen > 0.0 && hide.time_seen < 3.0, "{}: {hide:?}", m.name);
+        assert!(hide.mean_hunter_distance > 100.0, "{}: {hide:?}", m.name);
+    }
+    // The metric by hand: step a fresh world and count the steps in sight from the start-of-step state.
+    let mut world = parse_scene(HIDE_AND_SEEK, "hide.json").unwrap();
+    let mut seen_steps = 0;
+    for _ in 0..480 {
+        let hunter = world.agents[0].kinematics.position;
+        if !steerlab::sim::sight_blocked(hunter, world.agents[1].kinematics.position, &spheres) {
+            seen_steps += 1;
+        }
+        world.step();
+    }
+    let expected = seen_steps as f64 * f64::from(world.dt);
+    let measured = f64::from(world.metrics()[1].hide.unwrap().time_seen);
+    assert!((measured - expected).abs() < 1e-4, "{measured} s vs {expected} s by hand");
+    repeats_through_save_and_load(HIDE_AND_SEEK, 300);
+}
+
+/// A runner seeking a flag, a turret facing it, and the runner's twin that also looks where it goes.
+const TURRET: &str = r#"{
+  "version": 2, "name": "Turret",
+  "targets": [{ "id": "flag", "position": [400, 300] }],
+  "agents": [
+    { "name": "runner", "position": [-300, 0], "max_speed": 80,
+      "behaviours": [{ "type": "seek", "target": "flag" }] },
+    { "name": "turret", "position": [0, -200], "orientation": 3, "max_speed": 0,
+      "behaviours": [{ "type": "face", "agent": "runner", "max_rotation": 2, "slow_angle": 0.3 }] },
+    { "name": "twin", "position": [-300, 0], "max_speed": 80,
+      "behaviours": [{ "type": "seek", "target": "flag" },
+                     { "type": "look_where_you_are_going", "max_rotation": 1.5, "slow_angle": 0.3 }] }
+  ]
+}"#;
+
+#[test]
+fn face_turns_the_heading_within_its_rate_onto_the_faced_agent_and_changes_no_motion() {
+    let mut world = parse_scene(TURRET, "turret.json").unwrap();
+    let dt = world.dt;
+    let wrap = steerlab::behaviours::face::wrap_angle;
+    let mut previous = [1, 2].map(|i| world.agents[i].kinematics.orientation);
+    // 8 s: the runner is still on its way to the flag (it arrives after about 10.8 s).
+    for step in 0..480 {
+        world.step();
+        for (slot, (i, max_rotation)) in [(1usize, 2.0f32), (2, 1.5)].into_iter().enumerate() {
+            let now = world.agents[i].kinematics.orientation;
+            let turned = wrap(now - previous[slot]).abs();
+            assert!(turned <= max_rotation * dt * 1.0001, "step {step}: agent {i} turned {turned}");
+            previous[slot] = now;
+        }
+        // The twin moves exactly as the runner: turning changes no motion.
+        assert_eq!(world.agents[0].kinematics.position, world.agents[2].kinematics.position);
+    }
+    let [runner, turret, twin] = [0, 1, 2].map(|i| world.agents[i].kinematics);
+    let to_runner = runner.position - turret.position;
+    assert!(wrap(to_runner.y.atan2(to_runner.x) - turret.orientation).abs() < 0.05, "{turret:?}");
+    assert_eq!(turret.position, Vec3::new(0.0, -200.0, 0.0));
+    // Seek starts at full speed toward the flag, so the twin's heading (0 at the start) turned
+    // toward the velocity and settled on it.
+    assert!(wrap(twin.velocity.y.atan2(twin.velocity.x) - twin.orientation).abs() < 1e-3, "{twin:?}");
+    repeats_through_save_and_load(TURRET, 300);
+}

@@ -91,6 +91,12 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "margin",
         "scale",
         "pull",
+        "behind",
+        "sight_distance",
+        "sight_radius",
+        "distance_from_boundary",
+        "max_rotation",
+        "slow_angle",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -113,6 +119,10 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::OffsetPursuitParams::PARAMS)
         .chain(steerlab::behaviours::ContainmentParams::PARAMS)
         .chain(steerlab::behaviours::FlowFieldParams::PARAMS)
+        .chain(steerlab::behaviours::LeaderFollowingParams::PARAMS)
+        .chain(steerlab::behaviours::InterposeParams::PARAMS)
+        .chain(steerlab::behaviours::HideParams::PARAMS)
+        .chain(steerlab::behaviours::FaceParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);

@@ -124,7 +124,10 @@ fn delete_agent(world: &mut World, idx: usize) -> usize {
     loop {
         let mut added = false;
         for (j, agent) in world.agents.iter().enumerate() {
-            let refers_to_gone = agent.behaviour.other_agent().is_some_and(|o| gone.get(o) == Some(&true));
+            let refers_to_gone = [agent.behaviour.other_agent(), agent.behaviour.second_agent()]
+                .into_iter()
+                .flatten()
+                .any(|o| gone.get(o) == Some(&true));
             if refers_to_gone && gone.get(j) == Some(&false) {
                 if let Some(flag) = gone.get_mut(j) {
                     *flag = true;
@@ -158,7 +161,13 @@ fn delete_agent(world: &mut World, idx: usize) -> usize {
         if let Some(other) = agent.behaviour.other_agent_mut() {
             remap(other);
         }
-        agent.mix.more.retain_mut(|entry| entry.behaviour.other_agent_mut().is_none_or(&remap));
+        if let Some(other) = agent.behaviour.second_agent_mut() {
+            remap(other);
+        }
+        agent.mix.more.retain_mut(|entry| {
+            entry.behaviour.other_agent_mut().is_none_or(&remap)
+                && entry.behaviour.second_agent_mut().is_none_or(&remap)
+        });
     }
     gone.iter().filter(|&&g| g).count().saturating_sub(1)
 }
