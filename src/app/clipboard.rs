@@ -286,6 +286,12 @@ fn remap(
         BehaviourSpec::Predictive(s) => follow(paths, &mut s.path),
         BehaviourSpec::Pursuit(s) | BehaviourSpec::Evade(s) => follow(agents, &mut s.agent),
         BehaviourSpec::OffsetPursuit(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Containment(s) => follow(paths, &mut s.region),
+        BehaviourSpec::FlowField(s) => {
+            if let Some(path) = &mut s.path {
+                follow(paths, path);
+            }
+        }
         BehaviourSpec::Planner(s) => {
             for waypoint in &mut s.waypoints {
                 *waypoint = SceneVec(waypoint.0 + offset);

@@ -143,6 +143,8 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("flocking", FlockingParams::PARAMS),
         ("collision_avoidance", CollisionAvoidanceParams::PARAMS),
         ("offset_pursuit", OffsetPursuitParams::PARAMS),
+        ("containment", super::ContainmentParams::PARAMS),
+        ("flow_field", super::FlowFieldParams::PARAMS),
     ]
 }
 

@@ -532,10 +532,14 @@ pub enum BehaviourSpec {
     CollisionAvoidance(CollisionAvoidanceSpec),
     /// `offset_pursuit`.
     OffsetPursuit(OffsetPursuitSpec),
+    /// `containment`.
+    Containment(ContainmentSpec),
+    /// `flow_field`.
+    FlowField(FlowFieldSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 15] = [
+pub const BEHAVIOUR_TYPES: [&str; 17] = [
     "seek",
     "flee",
     "arrive",
@@ -551,7 +555,46 @@ pub const BEHAVIOUR_TYPES: [&str; 15] = [
     "flocking",
     "collision_avoidance",
     "offset_pursuit",
+    "containment",
+    "flow_field",
 ];
+
+/// `containment`: stay inside a region, the polygon through the points of the path named by
+/// `region` (drawn with the Path tool; joined last to first even when the path is open).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContainmentSpec {
+    /// The id of the path whose points outline the region.
+    pub region: String,
+    /// Seconds ahead along the velocity that the boundary is checked.
+    #[serde(default = "default_containment_look_ahead")]
+    pub look_ahead: f32,
+    /// Distance from the boundary where the push inward starts, world units.
+    #[serde(default = "default_containment_margin")]
+    pub margin: f32,
+}
+
+/// `flow_field`: steer along a field; along the path `path` when it is given, else seeded noise
+/// (`seed`, `scale`). Every parameter is written, so the unused ones survive a save.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowFieldSpec {
+    /// The id of the path the field runs along; absent: a noise field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Seconds ahead along the velocity that the field is read.
+    #[serde(default = "default_flow_look_ahead")]
+    pub look_ahead: f32,
+    /// Noise field: the lattice seed.
+    #[serde(default = "default_flow_seed")]
+    pub seed: u32,
+    /// Noise field: the lattice cell width, world units.
+    #[serde(default = "default_flow_scale")]
+    pub scale: f32,
+    /// Field along a path: distance of full pull toward the path, world units.
+    #[serde(default = "default_flow_pull")]
+    pub pull: f32,
+}
 
 /// `offset_pursuit`: a slot in the frame of another agent (the leader), by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -827,6 +870,8 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "flocking" => BehaviourSpec::Flocking(variant(fields)?),
         "collision_avoidance" => BehaviourSpec::CollisionAvoidance(variant(fields)?),
         "offset_pursuit" => BehaviourSpec::OffsetPursuit(variant(fields)?),
+        "containment" => BehaviourSpec::Containment(variant(fields)?),
+        "flow_field" => BehaviourSpec::FlowField(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -948,6 +993,12 @@ defaults! {
     default_offset_x: f32 = crate::behaviours::OffsetPursuitParams::default().offset_x;
     default_offset_y: f32 = crate::behaviours::OffsetPursuitParams::default().offset_y;
     default_approach_time: f32 = crate::behaviours::OffsetPursuitParams::default().approach_time;
+    default_containment_look_ahead: f32 = crate::behaviours::ContainmentParams::default().look_ahead;
+    default_containment_margin: f32 = crate::behaviours::ContainmentParams::default().margin;
+    default_flow_look_ahead: f32 = crate::behaviours::FlowFieldParams::default().look_ahead;
+    default_flow_seed: u32 = crate::behaviours::FlowFieldParams::default().seed;
+    default_flow_scale: f32 = crate::behaviours::FlowFieldParams::default().scale;
+    default_flow_pull: f32 = crate::behaviours::FlowFieldParams::default().pull;
 }
 
 #[cfg(test)]
@@ -1031,7 +1082,7 @@ mod tests {
             reason,
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
              `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`, \
-             `flocking`, `collision_avoidance`, `offset_pursuit`"
+             `flocking`, `collision_avoidance`, `offset_pursuit`, `containment`, `flow_field`"
         );
     }
 

@@ -87,6 +87,10 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "horizon",
         "offset_x",
         "approach_time",
+        "look_ahead",
+        "margin",
+        "scale",
+        "pull",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -107,6 +111,8 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::FlockingParams::PARAMS)
         .chain(steerlab::behaviours::CollisionAvoidanceParams::PARAMS)
         .chain(steerlab::behaviours::OffsetPursuitParams::PARAMS)
+        .chain(steerlab::behaviours::ContainmentParams::PARAMS)
+        .chain(steerlab::behaviours::FlowFieldParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);

@@ -52,7 +52,12 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "walker", "position": [270, -260], "velocity": [-30, 0],
       "behaviour": { "type": "collision_avoidance", "horizon": 2, "margin": 6 } },
     { "name": "wingman", "position": [-20, -30],
-      "behaviour": { "type": "offset_pursuit", "agent": "seeker", "offset_x": -30, "offset_y": 25, "approach_time": 0.75 } }
+      "behaviour": { "type": "offset_pursuit", "agent": "seeker", "offset_x": -30, "offset_y": 25, "approach_time": 0.75 } },
+    { "name": "penned", "position": [60, 30], "velocity": [30, 10],
+      "behaviour": { "type": "containment", "region": "ring", "look_ahead": 0.75, "margin": 12 } },
+    { "name": "drift", "position": [-300, -100], "velocity": [10, 0],
+      "behaviour": { "type": "flow_field", "look_ahead": 0.3, "seed": 42, "scale": 180, "pull": 50 } },
+    { "name": "river", "position": [100, 100], "behaviour": { "type": "flow_field", "path": "track", "pull": 35 } }
   ]
 }
 "##;
