@@ -333,3 +333,37 @@ fn moving_waypoint_two_after_reaching_waypoint_one_does_not_send_the_ship_back()
     let first_moved = PlannerParams { waypoints: vec![Vec3::new(90.0, 10.0, 0.0), w2], ..params.clone() };
     assert_eq!(state.after_edit(&params.waypoints, &first_moved).remaining.len(), 2);
 }
+
+#[test]
+fn a_waypoint_sealed_in_a_shell_is_reported_unreachable_in_the_metrics_and_the_ship_holds() {
+    // Waypoint 2 of the walk-through sealed in a shell of 48 spheres (no gap for the ship), as the
+    // metrics (`run --json`, the window's panel) report it: status, which waypoint, why.
+    let mut world = steerlab::scene::load_scene(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-two-waypoints.json"),
+    )
+    .unwrap();
+    world.reset();
+    let steerlab::sim::Behaviour::Planner { params } = &world.agents[0].behaviour else { panic!() };
+    let sealed = params.waypoints[1];
+    for k in 0..48 {
+        let zc = 1.0 - 2.0 * (k as f32 + 0.5) / 48.0;
+        let r = (1.0 - zc * zc).sqrt();
+        let a = std::f32::consts::PI * (3.0 - 5f32.sqrt()) * k as f32;
+        let position = sealed + Vec3::new(r * a.cos(), r * a.sin(), zc) * 46.0;
+        world.obstacles.push(steerlab::sim::Obstacle {
+            position,
+            radius: 20.0,
+            velocity: Vec3::ZERO,
+            start: (position, Vec3::ZERO),
+        });
+    }
+    world.run_steps(60 * 60);
+    let metrics = world.metrics();
+    let planner = metrics[0].planner.as_ref().unwrap();
+    assert_eq!(planner.status, steerlab::planner::ShipStatus::Unreachable, "{planner:?}");
+    assert_eq!(planner.unreachable_waypoint, Some(2));
+    assert_eq!(planner.unreachable_reason, Some("no_route"));
+    assert_eq!(planner.waypoints_reached, 1);
+    assert_eq!(metrics[0].collisions, 0);
+    assert!(world.agents[0].kinematics.velocity.length() < 0.5, "holds position");
+}
