@@ -400,6 +400,8 @@ pub enum BehaviourState {
     Planner(Box<ShipState>),
     /// Wander's generator and target on its circle.
     Wander(WanderState),
+    /// Offset pursuit: where the slot was last step.
+    Slot(offset_pursuit::SlotTracker),
 }
 
 impl BehaviourState {
@@ -414,9 +416,9 @@ impl BehaviourState {
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
             | Behaviour::CollisionAvoidance { .. }
-            | Behaviour::OffsetPursuit { .. }
             | Behaviour::Containment { .. }
             | Behaviour::FlowField { .. } => BehaviourState::Stateless,
+            Behaviour::OffsetPursuit { .. } => BehaviourState::Slot(offset_pursuit::SlotTracker::default()),
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -511,7 +513,7 @@ impl Agent {
     /// planner waypoints reached).
     pub fn is_finished(&self) -> bool {
         match &self.state {
-            BehaviourState::Stateless | BehaviourState::Wander(_) => false,
+            BehaviourState::Stateless | BehaviourState::Wander(_) | BehaviourState::Slot(_) => false,
             BehaviourState::Parametric(s) => s.finished,
             BehaviourState::Waypoints(s) => s.finished,
             BehaviourState::Projected(s) => s.finished,
@@ -1056,10 +1058,14 @@ fn behaviour_steering(
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
         }
-        (Behaviour::OffsetPursuit { agent, params }, _) => match ctx.agents.get(*agent) {
-            Some(leader) => offset_pursuit::offset_pursuit(k, limits, leader, params, gizmos),
-            None => brake(k, limits),
-        },
+        (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
+            match ctx.agents.get(*agent) {
+                Some(leader) => {
+                    offset_pursuit::offset_pursuit_tracked(k, limits, leader, params, tracker, ctx.dt, gizmos)
+                }
+                None => brake(k, limits),
+            }
+        }
         (Behaviour::CollisionAvoidance { params }, _) => {
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             let fastest = ctx.fastest_speed;
