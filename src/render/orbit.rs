@@ -557,9 +557,9 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
         }
     }
     if let Some(picture) = picture {
-        for &(p, letter) in &picture.lettered {
-            if let Some(s) = project(p) {
-                labels.add(&letter.to_string(), s, 7.0, 20, plan_view::black());
+        for (p, label) in &picture.lettered {
+            if let Some(s) = project(*p) {
+                labels.add(label, s, 7.0, 20, plan_view::black());
             }
         }
         if let Some(s) = picture.stack.first().and_then(|&(top, _)| project(top)) {

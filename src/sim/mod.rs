@@ -1037,7 +1037,7 @@ fn behaviour_steering(
             planner::ship(k, limits, ctx.spheres, params, state, ctx.dt, gizmos)
         }
         (Behaviour::AvoidObstacles { params }, _) => {
-            match avoid::avoid_obstacles(k, limits, ctx.spheres, params, gizmos) {
+            match avoid::avoid_obstacles(k, limits, ctx.spheres, ctx.dt, params, gizmos) {
                 Some(acceleration) => Steering::Acceleration(acceleration),
                 None => Steering::NONE,
             }

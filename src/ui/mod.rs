@@ -81,6 +81,8 @@ pub struct UiState {
     pub help_open: bool,
     /// Metrics table sorting: column and descending.
     pub metrics_sort: Option<(MetricColumn, bool)>,
+    /// The metrics table as last computed (a big crowd's is recomputed a few times a second).
+    pub metrics_cache: metrics::MetricsCache,
     /// Recently opened or saved files, newest first (the shell persists this list).
     pub recent: Vec<PathBuf>,
     /// UI zoom factor (HiDPI), 0.5–3; applied with `ctx.set_zoom_factor`.
@@ -116,6 +118,7 @@ impl Default for UiState {
             panels: Panels::default(),
             help_open: false,
             metrics_sort: None,
+            metrics_cache: metrics::MetricsCache::default(),
             recent: Vec::new(),
             ui_scale: 1.0,
             frame_time_ms: 0.0,

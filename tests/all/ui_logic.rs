@@ -351,3 +351,70 @@ fn recent_files_move_to_the_front_without_duplicates_and_are_capped() {
     assert_eq!(state.recent[0], std::path::PathBuf::from("5.json"));
     assert_eq!(state.recent.iter().filter(|p| p.ends_with("5.json")).count(), 1);
 }
+
+/// `n` agents seeking one target, spread on a line (a crowd for the metrics cache).
+fn seeking_crowd(n: usize) -> steerlab::app::App {
+    let agents: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("a{i}"),
+                "position": [i as f32 * 3.0, 50.0],
+                "behaviour": { "type": if i % 2 == 0 { "seek" } else { "flee" }, "target": "t" },
+            })
+        })
+        .collect();
+    let text = serde_json::json!({
+        "version": 1, "name": "crowd", "targets": [{ "id": "t", "position": [0, 0] }], "agents": agents,
+    })
+    .to_string();
+    let world = steerlab::scene::parse_scene(&text, "crowd.json").expect("scene");
+    steerlab::app::App::new(world, None)
+}
+
+#[test]
+fn a_small_scenes_metrics_table_is_recomputed_every_frame() {
+    use steerlab::ui::metrics::{MetricsCache, MetricsTable};
+    let mut app = seeking_crowd(30);
+    let mut cache = MetricsCache::default();
+    for frame in 0..5 {
+        app.step_once();
+        let table = cache.table(&app, None, 0.01 * f64::from(frame)).clone();
+        assert_eq!(table, MetricsTable::compute(&app, None), "frame {frame}");
+        assert_eq!(table.steps, app.world.steps);
+    }
+}
+
+#[test]
+fn a_crowds_metrics_table_shows_the_values_of_the_time_it_names_until_it_is_due() {
+    use steerlab::ui::metrics::{MetricsCache, MetricsTable, CROWD_REFRESH_SECONDS, LIVE_TABLE_AGENTS};
+    let mut app = seeking_crowd(LIVE_TABLE_AGENTS + 100);
+    let mut cache = MetricsCache::default();
+    app.step_once();
+    let first = MetricsTable::compute(&app, None);
+    assert_eq!(cache.table(&app, None, 10.0), &first);
+    // Between refreshes the table is the one taken at the time it says, not a mix.
+    for _ in 0..3 {
+        app.step_once();
+    }
+    let later = MetricsTable::compute(&app, None);
+    assert_ne!(later, first, "stepping changed the values (the test is not vacuous)");
+    let shown = cache.table(&app, None, 10.0 + CROWD_REFRESH_SECONDS * 0.5).clone();
+    assert_eq!(shown, first);
+    assert_eq!(shown.time, first.time);
+    // Due: the values now.
+    assert_eq!(cache.table(&app, None, 10.0 + CROWD_REFRESH_SECONDS), &later);
+    // A sort, a reset or a removed agent make the old table wrong: recomputed at once.
+    let sort = Some((MetricColumn::DistanceTravelled, true));
+    let sorted = cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS).clone();
+    assert_eq!(sorted, MetricsTable::compute(&app, sort));
+    assert_ne!(sorted.rows.first().map(|r| r.0), later.rows.first().map(|r| r.0), "the sort reordered rows");
+    app.world.reset();
+    assert_eq!(cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS), &MetricsTable::compute(&app, sort));
+    app.step_once();
+    app.world.agents.pop();
+    app.world.reset();
+    app.step_once();
+    let table = cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS).clone();
+    assert_eq!(table.agents, LIVE_TABLE_AGENTS + 99);
+    assert_eq!(table, MetricsTable::compute(&app, sort));
+}
