@@ -16,8 +16,10 @@
 //! a leader at constant velocity decays to zero instead of to a lag. The desired velocity is
 //! reached over `STEER_TIME` and clamped to `max_acceleration`. A leader turning at ω moves its slot
 //! faster than itself (by ω × offset), which the follower cannot see in the leader's kinematics:
-//! there a steady error of about ω · |offset| · approach_time remains (tested). [`slot_position`] is shared with
-//! leader following and the formation metrics.
+//! there a steady error of about ω · |offset| · approach_time remains (tested). The simulation
+//! therefore uses [`offset_pursuit_tracked`], which measures the slot's own velocity from where
+//! the slot was the step before (a [`SlotTracker`]), turning included (tested).
+//! [`slot_position`] is shared with leader following and the formation metrics.
 //!
 //! # Parameters
 //! `offset_x` (forward, world units), `offset_y` (to the left, world units), `approach_time`
@@ -119,7 +121,39 @@ pub fn hold_slot(
     accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
 }
 
-/// Offset pursuit of `leader`. Returns [`Steering::Acceleration`].
+/// What a formation member remembers between steps: where its slot was, so that it knows how
+/// fast the slot moves. A slot of a turning leader moves faster (outside) or slower (inside) than
+/// the leader by ω × offset, which the leader's kinematics do not show.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SlotTracker {
+    previous: Option<Vec3>,
+}
+
+/// Offset pursuit of `leader`, with the slot's velocity measured from where the slot was the
+/// step before (`dt` seconds ago; the leader's velocity on the first step). This removes the
+/// steady error of about ω · |offset| · approach_time of [`offset_pursuit`] behind a turning
+/// leader. Returns [`Steering::Acceleration`].
+pub fn offset_pursuit_tracked(
+    k: &Kinematics,
+    limits: &Limits,
+    leader: &Kinematics,
+    p: &OffsetPursuitParams,
+    tracker: &mut SlotTracker,
+    dt: f32,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let slot = slot_position(leader, p.offset_x, p.offset_y);
+    let measured = match tracker.previous {
+        Some(previous) if dt > 0.0 => (slot - previous) / dt,
+        _ => leader.velocity,
+    };
+    let slot_velocity = if measured.is_finite() { measured } else { leader.velocity };
+    tracker.previous = slot.is_finite().then_some(slot);
+    steer_to_slot(k, limits, leader, slot, slot_velocity, p, gizmos)
+}
+
+/// Offset pursuit of `leader`, taking the slot's velocity to be the leader's. Returns
+/// [`Steering::Acceleration`].
 pub fn offset_pursuit(
     k: &Kinematics,
     limits: &Limits,
@@ -128,7 +162,19 @@ pub fn offset_pursuit(
     gizmos: &mut Gizmos,
 ) -> Steering {
     let slot = slot_position(leader, p.offset_x, p.offset_y);
-    let linear = hold_slot(k, limits, slot, leader.velocity, p.approach_time);
+    steer_to_slot(k, limits, leader, slot, leader.velocity, p, gizmos)
+}
+
+fn steer_to_slot(
+    k: &Kinematics,
+    limits: &Limits,
+    leader: &Kinematics,
+    slot: Vec3,
+    slot_velocity: Vec3,
+    p: &OffsetPursuitParams,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let linear = hold_slot(k, limits, slot, slot_velocity, p.approach_time);
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(leader.position, slot));
         gizmos.push(GizmoRole::Target, GizmoShape::Point(slot));
@@ -205,6 +251,52 @@ mod tests {
         // follower cannot know: the steady error is about ω · |offset| · approach_time.
         let bound = 0.3 * Vec3::new(-40.0, 30.0, 0.0).length() * 0.5;
         assert!(errors.iter().skip(5).all(|&e| e < bound), "{errors:?} (bound {bound})");
+    }
+
+    #[test]
+    fn a_follower_measuring_its_slot_velocity_keeps_its_slot_behind_a_turning_leader() {
+        // The same leader on a circle of radius 200 at 60 u/s, and a wide slot (160 u out),
+        // where following the leader's velocity alone leaves ω · |offset| · approach_time ≈ 24 u.
+        let limits = Limits { radius: 6.0, max_speed: 150.0, max_acceleration: 400.0 };
+        let p = OffsetPursuitParams { offset_x: -120.0, offset_y: -105.0, approach_time: 0.5 };
+        let w = 60.0f32 / 200.0;
+        let leader_at = |t: f32| Kinematics {
+            position: Vec3::new(200.0 * (w * t).cos(), 200.0 * (w * t).sin(), 0.0),
+            velocity: Vec3::new(-60.0 * (w * t).sin(), 60.0 * (w * t).cos(), 0.0),
+            orientation: 0.0,
+        };
+        let dt = 1.0 / 60.0;
+        let run = |tracked: bool| {
+            let mut k =
+                Kinematics { position: slot_position(&leader_at(0.0), -120.0, -105.0), ..Default::default() };
+            let mut tracker = SlotTracker::default();
+            let mut worst = 0.0f32;
+            for step in 0..15 * 60 {
+                let leader = leader_at(step as f32 * dt);
+                let s = if tracked {
+                    offset_pursuit_tracked(
+                        &k,
+                        &limits,
+                        &leader,
+                        &p,
+                        &mut tracker,
+                        dt,
+                        &mut Gizmos::disabled(),
+                    )
+                } else {
+                    offset_pursuit(&k, &limits, &leader, &p, &mut Gizmos::disabled())
+                };
+                integrate(&mut k, &limits, s, dt);
+                if step >= 5 * 60 {
+                    let slot = slot_position(&leader_at((step + 1) as f32 * dt), p.offset_x, p.offset_y);
+                    worst = worst.max(slot.distance(k.position));
+                }
+            }
+            worst
+        };
+        let (tracked, untracked) = (run(true), run(false));
+        assert!(tracked < 1.5, "tracked: {tracked}");
+        assert!(untracked > 15.0, "untracked: {untracked}");
     }
 
     proptest! {

@@ -492,6 +492,8 @@ pub enum BehaviourState {
     Planner(Box<ShipState>),
     /// Wander's generator and target on its circle.
     Wander(WanderState),
+    /// Offset pursuit: where the slot was last step.
+    Slot(offset_pursuit::SlotTracker),
 }
 
 impl BehaviourState {
@@ -506,7 +508,6 @@ impl BehaviourState {
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
             | Behaviour::CollisionAvoidance { .. }
-            | Behaviour::OffsetPursuit { .. }
             | Behaviour::Containment { .. }
             | Behaviour::FlowField { .. }
             | Behaviour::LeaderFollowing { .. }
@@ -514,6 +515,7 @@ impl BehaviourState {
             | Behaviour::Hide { .. }
             | Behaviour::Face { .. }
             | Behaviour::LookWhereYouAreGoing { .. } => BehaviourState::Stateless,
+            Behaviour::OffsetPursuit { .. } => BehaviourState::Slot(offset_pursuit::SlotTracker::default()),
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -608,7 +610,7 @@ impl Agent {
     /// planner waypoints reached).
     pub fn is_finished(&self) -> bool {
         match &self.state {
-            BehaviourState::Stateless | BehaviourState::Wander(_) => false,
+            BehaviourState::Stateless | BehaviourState::Wander(_) | BehaviourState::Slot(_) => false,
             BehaviourState::Parametric(s) => s.finished,
             BehaviourState::Waypoints(s) => s.finished,
             BehaviourState::Projected(s) => s.finished,
@@ -1196,10 +1198,14 @@ fn behaviour_steering(
             let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
             flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
         }
-        (Behaviour::OffsetPursuit { agent, params }, _) => match ctx.agents.get(*agent) {
-            Some(leader) => offset_pursuit::offset_pursuit(k, limits, leader, params, gizmos),
-            None => brake(k, limits),
-        },
+        (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
+            match ctx.agents.get(*agent) {
+                Some(leader) => {
+                    offset_pursuit::offset_pursuit_tracked(k, limits, leader, params, tracker, ctx.dt, gizmos)
+                }
+                None => brake(k, limits),
+            }
+        }
         (Behaviour::LeaderFollowing { agent, params }, _) => match ctx.agents.get(*agent) {
             Some(leader) => leader_following::leader_following(k, limits, leader, params, gizmos),
             None => brake(k, limits),
