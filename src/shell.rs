@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
 
-use steerlab::app::{tools, App, Command, FileCommand, Focus, ViewMode};
+use steerlab::app::{tools, App, Command, FileCommand, Focus, ShellCommand, ViewMode};
 use steerlab::scene::{load_scene, parse_scene, save_scene, SceneError};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
@@ -516,6 +516,7 @@ fn write_widget_rects(
         "running": app.running,
         "agents": app.world.agents.len(),
         "obstacles": app.world.obstacles.len(),
+        "obstacle_positions": app.world.obstacles.iter().map(|o| [o.position.x, o.position.y]).collect::<Vec<_>>(),
         "tool": app.tool.label(),
         "modal": state.modal_open(),
         "help": state.help_open,
@@ -673,8 +674,15 @@ fn apply_ui_output(
     loading: &mut Option<loading::Loading>,
     capture: &mut capture::Capture,
 ) -> bool {
-    let ui::UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = output;
-    for command in commands {
+    // A new load replaces one still running (its scene would be replaced at once anyway).
+    let mut start_load = |path: &Path, purpose: loading::Purpose| {
+        if let Some(old) = loading.take() {
+            old.cancel();
+        }
+        *loading = Some(loading::Loading::start(path, purpose, get_time()));
+    };
+    let mut quit = false;
+    for command in output.commands {
         match command {
             Command::File(FileCommand::Screenshot) => capture.request_screenshot(),
             Command::File(FileCommand::ToggleRecording) => {
@@ -683,45 +691,29 @@ fn apply_ui_output(
                     Err(text) => app.set_error(text),
                 }
             }
+            Command::Shell(ShellCommand::Load(path)) => start_load(&path, loading::Purpose::Open),
+            Command::Shell(ShellCommand::LoadExample(name)) => {
+                start_load(&examples_dir().join(name), loading::Purpose::Open)
+            }
+            Command::Shell(ShellCommand::WriteScene(path)) => save_file(app, state, &path),
+            Command::Shell(ShellCommand::WriteCsv(path, text)) => match write_atomically(&path, &text) {
+                Ok(()) => app.info(format!("exported metrics to {}", path.display())),
+                Err(err) => app.set_error(format!("{}: {err}", path.display())),
+            },
+            Command::Shell(ShellCommand::Recover(choice)) => {
+                if let Some(path) = recovery_path() {
+                    match choice {
+                        ui::RecoveryChoice::Restore => start_load(&path, loading::Purpose::Recovery),
+                        ui::RecoveryChoice::Discard => {
+                            let _ = std::fs::remove_file(path);
+                        }
+                    }
+                }
+                state.recovery_available = false;
+            }
+            Command::Shell(ShellCommand::Exit) => quit = true,
             command => app.apply(command),
         }
-    }
-    // A new load replaces one still running (its scene would be replaced at once anyway).
-    let mut start_load = |path: &Path, purpose: loading::Purpose| {
-        if let Some(old) = loading.take() {
-            old.cancel();
-        }
-        *loading = Some(loading::Loading::start(path, purpose, get_time()));
-    };
-    if let Some(path) = open_path {
-        start_load(&path, loading::Purpose::Open);
-    }
-    if let Some(name) = open_example {
-        start_load(&examples_dir().join(name), loading::Purpose::Open);
-    }
-    if let Some(path) = save_path {
-        save_file(app, state, &path);
-    }
-    if let Some((path, text)) = export_csv {
-        match write_atomically(&path, &text) {
-            Ok(()) => app.info(format!("exported metrics to {}", path.display())),
-            Err(err) => app.set_error(format!("{}: {err}", path.display())),
-        }
-    }
-    match recovery {
-        Some(ui::RecoveryChoice::Restore) => {
-            if let Some(path) = recovery_path() {
-                start_load(&path, loading::Purpose::Recovery);
-            }
-            state.recovery_available = false;
-        }
-        Some(ui::RecoveryChoice::Discard) => {
-            if let Some(path) = recovery_path() {
-                let _ = std::fs::remove_file(path);
-            }
-            state.recovery_available = false;
-        }
-        None => {}
     }
     quit
 }

@@ -44,7 +44,7 @@ impl App {
             | Command::DeleteSelection
             | Command::MoveSelection { .. }
             | Command::Copy
-            | Command::Paste
+            | Command::Paste { .. }
             | Command::Duplicate) => self.apply_selection(command),
             command @ (Command::SetBehaviour { .. }
             | Command::SetMix { .. }
@@ -69,7 +69,7 @@ impl App {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::NewScene => self.new_scene(),
-            Command::File(_) | Command::ToggleHelp => {}
+            Command::File(_) | Command::Shell(_) | Command::ToggleHelp => {}
         }
     }
 
@@ -219,7 +219,7 @@ impl App {
             Command::DeleteSelection => self.delete_selection(),
             Command::MoveSelection { delta } => self.move_selection_by(delta),
             Command::Copy => self.copy_selection(),
-            Command::Paste => self.paste_clipboard(),
+            Command::Paste { at } => self.paste_clipboard(at),
             Command::Duplicate => self.duplicate_selection(),
             // Other areas' commands never reach here (see `apply`).
             _ => {}

@@ -294,6 +294,12 @@ fn remap(
         }
         BehaviourSpec::Hide(s) => follow(agents, &mut s.agent),
         BehaviourSpec::Face(s) => follow(agents, &mut s.agent),
+        BehaviourSpec::Containment(s) => follow(paths, &mut s.region),
+        BehaviourSpec::FlowField(s) => {
+            if let Some(path) = &mut s.path {
+                follow(paths, path);
+            }
+        }
         BehaviourSpec::Planner(s) => {
             for waypoint in &mut s.waypoints {
                 *waypoint = SceneVec(waypoint.0 + offset);

@@ -69,6 +69,34 @@ impl FileCommand {
     }
 }
 
+/// The answer to the autosave recovery prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryChoice {
+    /// Load the autosaved scene.
+    Restore,
+    /// Delete the autosave and carry on.
+    Discard,
+}
+
+/// What a [`FileCommand`] comes to once every question is answered (unsaved changes confirmed, a
+/// file chosen in the dialog): the shell carries it out at once, without asking again. The
+/// panels return these as [`Command::Shell`] values, like every other command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShellCommand {
+    /// Load this scene file (on a worker thread; the open scene stays until it arrives).
+    Load(PathBuf),
+    /// Load the example with this file name from `scenes/`, as an untitled copy.
+    LoadExample(String),
+    /// Save the scene to this file (atomically), then mark it saved.
+    WriteScene(PathBuf),
+    /// Write this metrics CSV text to this file (atomically).
+    WriteCsv(PathBuf, String),
+    /// The answer to the autosave recovery prompt.
+    Recover(RecoveryChoice),
+    /// Close the window.
+    Exit,
+}
+
 /// A key with its modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Chord {
@@ -437,7 +465,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         id: CommandId::Paste,
         name: "Paste",
-        help: "paste the copy, offset (each paste a step further); names and colours made unique",
+        help: "paste the copy: under the mouse over the view, else beside the copy (each paste a step further); names and colours made unique",
         keys: &[ctrl(Key::Letter('V'))],
         menu: Some("Edit"),
         when: When::Clipboard,
@@ -672,7 +700,7 @@ impl CommandId {
             CommandId::ToggleView => Command::ToggleView,
             CommandId::Delete => Command::DeleteSelection,
             CommandId::Copy => Command::Copy,
-            CommandId::Paste => Command::Paste,
+            CommandId::Paste => Command::Paste { at: None },
             CommandId::Duplicate => Command::Duplicate,
             CommandId::SelectAll => Command::SelectMany(super::select::everything(&app.world)),
             CommandId::ToggleSnap => Command::ToggleSnap,

@@ -23,6 +23,7 @@ use crate::behaviours::{
     AvoidParams, CollisionAvoidanceParams, FaceParams, FlockingParams, HideParams, InterposeParams,
     LeaderFollowingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
+use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::geometry::Curve;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
@@ -73,11 +74,17 @@ pub enum BehaviourKind {
     Face,
     /// Look where you are going (turns the heading only; an entry of an agent's list).
     LookWhereYouAreGoing,
+    /// Containment in a region drawn as a path (an entry of an agent's list).
+    Containment,
+    /// Flow-field following in a seeded noise field.
+    FlowNoise,
+    /// Flow-field following in a field along a path.
+    FlowAlongPath,
 }
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 16] = [
+    pub const ALL: [BehaviourKind; 18] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -94,6 +101,8 @@ impl BehaviourKind {
         BehaviourKind::LeaderFollowing,
         BehaviourKind::Interpose,
         BehaviourKind::Hide,
+        BehaviourKind::FlowNoise,
+        BehaviourKind::FlowAlongPath,
     ];
 
     /// The scene-file name.
@@ -119,6 +128,9 @@ impl BehaviourKind {
             BehaviourKind::Hide => "hide",
             BehaviourKind::Face => "face",
             BehaviourKind::LookWhereYouAreGoing => "look_where_you_are_going",
+            BehaviourKind::Containment => "containment",
+            BehaviourKind::FlowNoise => "flow_field (noise)",
+            BehaviourKind::FlowAlongPath => "flow_field (along path)",
         }
     }
 
@@ -145,6 +157,9 @@ impl BehaviourKind {
             Behaviour::Hide { .. } => BehaviourKind::Hide,
             Behaviour::Face { .. } => BehaviourKind::Face,
             Behaviour::LookWhereYouAreGoing { .. } => BehaviourKind::LookWhereYouAreGoing,
+            Behaviour::Containment { .. } => BehaviourKind::Containment,
+            Behaviour::FlowField { path: None, .. } => BehaviourKind::FlowNoise,
+            Behaviour::FlowField { path: Some(_), .. } => BehaviourKind::FlowAlongPath,
         }
     }
 }
@@ -210,6 +225,15 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
         }
         Behaviour::LookWhereYouAreGoing { params } => {
             finite(params.max_rotation) && finite_positive(params.slow_angle)
+        }
+        Behaviour::Containment { region, params } => {
+            *region < world.paths.len() && finite(params.look_ahead) && finite(params.margin)
+        }
+        Behaviour::FlowField { path, params } => {
+            path.is_none_or(|p| p < world.paths.len())
+                && finite(params.look_ahead)
+                && finite_positive(params.scale)
+                && finite_positive(params.pull)
         }
         Behaviour::Planner { params } => {
             params.waypoints.iter().all(|w| w.is_finite())
@@ -397,6 +421,18 @@ pub fn default_behaviour(
         BehaviourKind::LookWhereYouAreGoing => {
             Behaviour::LookWhereYouAreGoing { params: FaceParams::default() }
         }
+        BehaviourKind::Containment => Behaviour::Containment {
+            region: region_for(world, selection, position).ok_or_else(|| {
+                "draw a region first: a path of at least 3 points (Path tool, then tick \"closed\")"
+                    .to_string()
+            })?,
+            params: ContainmentParams::default(),
+        },
+        BehaviourKind::FlowNoise => Behaviour::FlowField { path: None, params: FlowFieldParams::default() },
+        BehaviourKind::FlowAlongPath => Behaviour::FlowField {
+            path: Some(path.ok_or_else(|| need("path"))?),
+            params: FlowFieldParams::default(),
+        },
     })
 }
 
@@ -421,6 +457,41 @@ fn other_agents_by_preference(
         .collect();
     rest.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     selected.into_iter().chain(rest.into_iter().map(|(_, i)| i)).collect()
+}
+
+/// The region a new containment entry keeps an agent in: the selected path when it has at least
+/// three points, else the smallest closed path around `position`, else the last closed path,
+/// else the last path of at least three points.
+fn region_for(world: &World, selection: Option<Selection>, position: Vec3) -> Option<usize> {
+    use crate::behaviours::containment::query_point_polygon;
+    let usable = |idx: &usize| world.paths.get(*idx).is_some_and(|p| p.polyline.points().len() >= 3);
+    if let Some(selected) = selection.and_then(Selection::path).filter(usable) {
+        return Some(selected);
+    }
+    let closed = |idx: &usize| usable(idx) && world.paths.get(*idx).is_some_and(|p| p.polyline.is_closed());
+    let area = |idx: usize| {
+        let points = world.paths.get(idx).map(|p| p.polyline.points()).unwrap_or_default();
+        let mut twice = 0.0f32;
+        let mut previous = points.last().copied().unwrap_or_default();
+        for &v in points {
+            twice += previous.x * v.y - v.x * previous.y;
+            previous = v;
+        }
+        (twice * 0.5).abs()
+    };
+    let around = (0..world.paths.len())
+        .filter(closed)
+        .filter(|&idx| {
+            world
+                .paths
+                .get(idx)
+                .and_then(|p| query_point_polygon(position, p.polyline.points()))
+                .is_some_and(|q| q.inside)
+        })
+        .min_by(|&a, &b| area(a).total_cmp(&area(b)));
+    around
+        .or_else(|| (0..world.paths.len()).rev().find(closed))
+        .or_else(|| (0..world.paths.len()).rev().find(usable))
 }
 
 /// `base`, or `base 2`, `base 3`… whichever no agent has.
@@ -490,6 +561,7 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         | Behaviour::Hide { .. }
         | Behaviour::Face { .. }
         | Behaviour::LookWhereYouAreGoing { .. } => Vec::new(),
+        Behaviour::Containment { .. } | Behaviour::FlowField { .. } => Vec::new(),
         Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
             ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
             ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),

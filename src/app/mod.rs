@@ -26,7 +26,7 @@ pub mod timeline;
 pub mod tools;
 
 pub use camera::{Camera, ViewMode};
-pub use commands::{CommandId, FileCommand, Focus};
+pub use commands::{CommandId, FileCommand, Focus, RecoveryChoice, ShellCommand};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
@@ -195,8 +195,13 @@ pub enum Command {
     },
     /// Copy the selection to the editor's clipboard (as a scene fragment).
     Copy,
-    /// Paste the clipboard, offset from the copy (each paste a step further), and select it.
-    Paste,
+    /// Paste the clipboard and select it: centred on `at` (the world point under the mouse when
+    /// pasted with the key over the view), or else offset from the copy, each paste a step
+    /// further (the Edit menu).
+    Paste {
+        /// Where the centre of what was copied lands (its height is kept).
+        at: Option<Vec3>,
+    },
     /// Copy and paste the selection in one step, leaving the clipboard as it was.
     Duplicate,
     /// Grid snapping on or off.
@@ -390,12 +395,15 @@ pub enum Command {
         /// Agent index.
         agent: usize,
     },
+    /// A file command whose questions are answered: the shell reads or writes the file, answers
+    /// the autosave, or closes the window.
+    Shell(ShellCommand),
 }
 
 impl Command {
     /// Whether the shell, not [`App::apply`], carries this command out.
     pub fn is_shell(&self) -> bool {
-        matches!(self, Command::File(_) | Command::ToggleHelp)
+        matches!(self, Command::File(_) | Command::Shell(_) | Command::ToggleHelp)
     }
 }
 
@@ -435,6 +443,9 @@ pub struct App {
     pub snap: Snap,
     /// The last copy, as a scene fragment (JSON).
     pub clipboard: Option<String>,
+    /// The centre of what the clipboard holds, where it was copied (a paste at the mouse puts
+    /// this point under the mouse).
+    pub clipboard_anchor: Option<Vec3>,
     /// Pastes of the clipboard so far (each lands one offset further).
     pub pastes: u32,
     /// What is under the mouse.
@@ -490,6 +501,7 @@ impl App {
             group: Vec::new(),
             snap: Snap::default(),
             clipboard: None,
+            clipboard_anchor: None,
             pastes: 0,
             hover: None,
             display: Display::default(),

@@ -172,12 +172,11 @@ impl PlannerDebug {
         (real, routes)
     }
 
-    /// The letter of an avoidance waypoint, in the order the plan made them (A, B, C … as in the
-    /// seed's walk-through); None for other points.
-    pub fn avoidance_letter(&self, point: Vec3) -> Option<char> {
+    /// The label of an avoidance waypoint, in the order the plan made them (A, B, C … as in the
+    /// seed's walk-through, then AA, AB …: [`avoidance_label`]); None for other points.
+    pub fn avoidance_letter(&self, point: Vec3) -> Option<String> {
         let index = self.plan.avoidances.iter().position(|a| a.waypoint.distance(point) < 1e-3)?;
-        let letter = u8::try_from(index).ok().filter(|&i| i < 26).map_or('?', |i| char::from(b'A' + i));
-        Some(letter)
+        Some(avoidance_label(index))
     }
 
     /// What a proto-waypoint on the stack is, for the panel: "user waypoint N" when it is one of
@@ -229,7 +228,7 @@ impl PlannerDebug {
                 fmt_point(it.target),
                 hit.obstacle + 1,
                 fmt_point(hit.point),
-                self.avoidance_letter(avoidance.waypoint).unwrap_or('?'),
+                self.avoidance_letter(avoidance.waypoint).unwrap_or_default(),
                 fmt_point(avoidance.waypoint)
             ),
             _ => format!(
@@ -240,6 +239,22 @@ impl PlannerDebug {
         };
         did + &then
     }
+}
+
+/// The label of the avoidance waypoint made `index`-th (0-based): the seed's letters A … Z, then
+/// two letters AA … AZ, BA … ZZ, then three, as spreadsheet columns are named (bijective base 26),
+/// so every waypoint of a long plan has its own label.
+pub fn avoidance_label(index: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = index;
+    loop {
+        letters.push(char::from(b'A' + (n % 26) as u8));
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    letters.iter().rev().collect()
 }
 
 /// `(x, y, z)` with no decimals.

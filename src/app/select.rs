@@ -300,6 +300,7 @@ impl App {
         match super::clipboard::copy(&self.world, &items) {
             Some(fragment) => {
                 self.clipboard = Some(fragment);
+                self.clipboard_anchor = centre(&self.world, &items);
                 self.pastes = 0;
                 self.info(format!("copied {}", plural(items.len(), "item")));
             }
@@ -307,15 +308,24 @@ impl App {
         }
     }
 
-    /// Pastes the clipboard one offset further than the last paste, in one undo step.
-    pub(crate) fn paste_clipboard(&mut self) {
+    /// Pastes the clipboard in one undo step: its centre at `at` (heights kept), or else one
+    /// offset further than the last paste.
+    pub(crate) fn paste_clipboard(&mut self, at: Option<Vec3>) {
         let Some(fragment) = self.clipboard.clone() else {
             self.info("the clipboard is empty: copy something first (Ctrl+C)");
             return;
         };
-        let offset = super::clipboard::PASTE_OFFSET * (self.pastes + 1) as f32;
-        if self.paste_fragment(&fragment, offset) {
-            self.pastes += 1;
+        let at_mouse = at.zip(self.clipboard_anchor).map(|(at, anchor)| (at - anchor).with_z(0.0));
+        match at_mouse.filter(|offset| offset.is_finite()) {
+            Some(offset) => {
+                self.paste_fragment(&fragment, offset);
+            }
+            None => {
+                let offset = super::clipboard::PASTE_OFFSET * (self.pastes + 1) as f32;
+                if self.paste_fragment(&fragment, offset) {
+                    self.pastes += 1;
+                }
+            }
         }
     }
 
@@ -349,6 +359,23 @@ impl App {
             }
         }
     }
+}
+
+/// The centre of the bounding box of `items`' positions (a path counts with all its points),
+/// or None when none has one.
+pub fn centre(world: &World, items: &[Selection]) -> Option<Vec3> {
+    let mut points: Vec<Vec3> = Vec::new();
+    for &item in items {
+        match item {
+            Selection::Path(i) => {
+                points.extend(world.paths.get(i).map(|p| p.polyline.points().to_vec()).unwrap_or_default())
+            }
+            item => points.extend(edit::selection_position(world, item)),
+        }
+    }
+    let first = *points.first()?;
+    let (min, max) = points.iter().fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    Some((min + max) * 0.5)
 }
 
 /// Every agent, path, curve, target and obstacle of `world` (Select all).

@@ -293,9 +293,17 @@ pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<Command> {
     }
     for &key in &input.keys {
         let chord = Chord { key, ctrl: input.ctrl, shift: input.shift };
-        let Some(command) = commands::resolve(chord, app, input.focus).and_then(|id| id.command(app)) else {
+        let Some(mut command) = commands::resolve(chord, app, input.focus).and_then(|id| id.command(app))
+        else {
             continue;
         };
+        // Pasted with the key over the view: what was copied lands under the mouse.
+        if let Command::Paste { at } = &mut command {
+            if !input.pointer_over_ui {
+                let height = app.clipboard_anchor.map_or(0.0, |a| a.z);
+                *at = app.camera.pick_point(input.mouse, height).map(|p| app.snapped(p));
+            }
+        }
         if command.is_shell() {
             shell.push(command);
         } else {

@@ -88,9 +88,12 @@ pub fn avoid_obstacles(
     k: &Kinematics,
     limits: &Limits,
     obstacles: &[Sphere],
+    dt: f32,
     p: &AvoidParams,
     gizmos: &mut Gizmos,
 ) -> Option<Vec3> {
+    // The simulation's fixed step (a non-finite or negative one counts as none).
+    let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
     let radius = limits.radius.max(0.0);
     let max_acceleration = limits.max_acceleration.max(0.0);
     let heading = k.velocity.normalize_or_zero();
@@ -119,13 +122,13 @@ pub fn avoid_obstacles(
     }
 
     // 2. Too close to stop: an obstacle the agent could be approaching, one step from now,
-    //    faster than it can still cancel before contact (plus two steps of reaction at 60 Hz)
+    //    faster than it can still cancel before contact (plus two steps of reaction)
     //    gets full braking straight away from it; the speed along its surface is kept, so the
     //    agent slides around it. "One step from now" assumes the worst: that the other
     //    behaviours spend this step's whole acceleration toward the obstacle (an agent gliding
     //    along a surface at a gap of almost nothing would otherwise be pulled in by up to
     //    `max_acceleration · dt²` before this rule sees any approach speed at all).
-    let worst_push = max_acceleration * STEP;
+    let worst_push = max_acceleration * dt;
     let mut most_urgent: Option<(f32, Vec3)> = None;
     for obstacle in obstacles {
         let offset = k.position - obstacle.center;
@@ -136,7 +139,7 @@ pub fn avoid_obstacles(
             continue;
         }
         let gap = distance - radius - obstacle.radius.max(0.0);
-        let needed = approach * approach / (2.0 * max_acceleration.max(1e-3)) + approach * REACTION_TIME;
+        let needed = approach * approach / (2.0 * max_acceleration.max(1e-3)) + approach * reaction_time(dt);
         let slack = gap - needed;
         if slack < 0.0 && most_urgent.is_none_or(|(best, _)| slack < best) {
             most_urgent = Some((slack, normal));
@@ -200,12 +203,11 @@ pub fn avoid_obstacles(
     Some(acceleration)
 }
 
-/// Seconds of reaction allowed for when deciding that an agent must brake now (two steps at
-/// 60 Hz: the request of this step acts during the next).
-pub const REACTION_TIME: f32 = 2.0 * STEP;
-
-/// The step the reaction allowance assumes (the default 60 Hz).
-const STEP: f32 = 1.0 / 60.0;
+/// Seconds of reaction allowed for when deciding that an agent must brake now: two steps of
+/// `dt` (the request of this step acts during the next).
+pub fn reaction_time(dt: f32) -> f32 {
+    2.0 * dt
+}
 
 /// A kinematic velocity request (seek and flee set their velocity at once) made safe: for
 /// every obstacle the velocity would carry the agent's body into within `look_ahead` seconds

@@ -20,8 +20,10 @@
 //! `max_speed² / (2 · max_acceleration)` (tested).
 //!
 //! # Parameters
-//! `look_ahead` (seconds), `margin` (world units), plus the agent's limits; the polygon comes
-//! from the scene.
+//! `look_ahead` (seconds), `margin` (world units), plus the agent's limits. The polygon is a
+//! path of the scene named by the entry's `region`: its points joined last to first (a region is
+//! drawn with the Path tool and ticked "closed"; an open path is closed for containment all the
+//! same). A region of fewer than three points asks for nothing.
 
 use super::param::{Param, ParamKind};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
@@ -62,6 +64,10 @@ pub const MARGIN: Param = Param {
 };
 
 impl ContainmentParams {
+    /// Declaration of `look_ahead`.
+    pub const LOOK_AHEAD: Param = LOOK_AHEAD;
+    /// Declaration of `margin`.
+    pub const MARGIN: Param = MARGIN;
     /// The declarations of the fields, in field order.
     pub const PARAMS: &'static [Param] = &[LOOK_AHEAD, MARGIN];
 }
@@ -157,6 +163,14 @@ pub fn containment(
     }
     let linear = inward * (strength * limits.max_acceleration.max(0.0));
     if gizmos.is_enabled() {
+        // The region's outline, highlighted, then the feeler along the velocity.
+        let mut previous = region.last().copied();
+        for &vertex in region {
+            if let Some(from) = previous {
+                gizmos.push(GizmoRole::Boundary, GizmoShape::Line(from, vertex));
+            }
+            previous = Some(vertex);
+        }
         gizmos.push(GizmoRole::Probe, GizmoShape::Line(k.position, ahead));
         if strength > 0.0 {
             gizmos.push(GizmoRole::CastHit, GizmoShape::Point(worst.nearest));

@@ -12,14 +12,20 @@
 //! at cell centres and blended bilinearly; outside the grid the edge cells extend). It is built
 //! from a function, along a polyline (the path's tangent at the nearest point plus a pull toward
 //! the path that grows with distance and saturates at `pull` units, so agents join the curve and
-//! then run along it), or from seeded value noise (unit vectors at the corners of a lattice
-//! `feature` units wide, blended with smoothstep weights; the same seed gives the same field).
+//! then run along it), or from seeded noise (the heading is Perlin noise on a lattice `feature`
+//! units wide times a full turn: never zero, no vortex or point sink; the same seed gives the
+//! same field).
 //! The agent samples the field at the point it will reach in `look_ahead` seconds and asks for
 //! that direction at full speed, reached over `STEER_TIME` and clamped to `max_acceleration`.
 //! A zero vector in the field means "no preference": the agent keeps its velocity there.
 //!
+//! In a scene the field is a rule read where the agent is ([`FieldSource`]: no grid, no edges):
+//! noise from the entry's `seed` and `scale`, or, when the entry names a `path`, the field along
+//! that path. The grid ([`FlowField`]) is for fields given cell by cell (a painted field).
+//!
 //! # Parameters
-//! `look_ahead` (seconds), plus the agent's limits; the field comes from the scene.
+//! `look_ahead` (seconds); the noise field's `seed` and `scale` (world units); the path field's
+//! `pull` (world units); plus the agent's limits.
 
 use super::param::{Param, ParamKind};
 use super::wander::SeededRng;
@@ -30,12 +36,21 @@ use crate::geometry::Polyline;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-/// Parameters of flow-field following.
+/// Parameters of flow-field following: the look-ahead, and the field's own parameters (noise:
+/// `seed` and `scale`; along a path: `pull`; the unused ones are kept, so switching back finds
+/// them as they were).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FlowFieldParams {
     /// Where along its velocity the agent samples the field (seconds, typically 0–1).
     pub look_ahead: f32,
+    /// Noise field: the seed of its lattice (a whole number 0–16,777,215).
+    pub seed: u32,
+    /// Noise field: the width of a lattice cell, the size of its swirls (world units, 50–1000).
+    pub scale: f32,
+    /// Field along a path: the distance at which the pull toward the path is full (world units,
+    /// typically 20–200).
+    pub pull: f32,
 }
 
 /// Look-ahead time.
@@ -49,15 +64,159 @@ pub const LOOK_AHEAD: Param = Param {
     help: "How far ahead along its velocity the agent reads the field.",
     kind: ParamKind::Float,
 };
+/// The noise field's seed (a count: exact in f32 up to 2^24 − 1, like wander's seed).
+pub const SEED: Param = Param {
+    key: "seed",
+    label: "seed",
+    unit: "",
+    min: 0.0,
+    max: 16_777_215.0,
+    default: 1.0,
+    help: "Noise field: the seed of its lattice; the same seed gives the same field.",
+    kind: ParamKind::Int,
+};
+/// The noise field's feature size.
+pub const SCALE: Param = Param {
+    key: "scale",
+    label: "scale",
+    unit: "u",
+    min: 1.0,
+    max: 10_000.0,
+    default: 200.0,
+    help: "Noise field: the width of a lattice cell, the size of the field's swirls.",
+    kind: ParamKind::Log,
+};
+/// The pull toward the path of a field along a path.
+pub const PULL: Param = Param {
+    key: "pull",
+    label: "pull",
+    unit: "u",
+    min: 1.0,
+    max: 1000.0,
+    default: 60.0,
+    help: "Field along a path: distance from the path at which the pull toward it is full.",
+    kind: ParamKind::Float,
+};
 
 impl FlowFieldParams {
+    /// Declaration of `look_ahead`.
+    pub const LOOK_AHEAD: Param = LOOK_AHEAD;
+    /// Declaration of `seed`.
+    pub const SEED: Param = SEED;
+    /// Declaration of `scale`.
+    pub const SCALE: Param = SCALE;
+    /// Declaration of `pull`.
+    pub const PULL: Param = PULL;
     /// The declarations of the fields, in field order.
-    pub const PARAMS: &'static [Param] = &[LOOK_AHEAD];
+    pub const PARAMS: &'static [Param] = &[LOOK_AHEAD, SEED, SCALE, PULL];
 }
 
 impl Default for FlowFieldParams {
     fn default() -> Self {
-        FlowFieldParams { look_ahead: LOOK_AHEAD.default }
+        FlowFieldParams {
+            look_ahead: LOOK_AHEAD.default,
+            seed: SEED.default_u32(),
+            scale: SCALE.default,
+            pull: PULL.default,
+        }
+    }
+}
+
+/// Something that gives a direction at every point of the x-y plane.
+pub trait VectorField {
+    /// The field at `point` (zero: no preference there).
+    fn sample(&self, point: Vec3) -> Vec3;
+}
+
+/// A field defined everywhere by a rule, read where it is needed (no grid, so it has no edges
+/// and follows edits of its path at once).
+#[derive(Clone, Copy, Debug)]
+pub enum FieldSource<'a> {
+    /// Seeded noise with lattice cells `scale` units wide, anchored at the world origin.
+    Noise {
+        /// The lattice seed.
+        seed: u64,
+        /// The lattice cell width.
+        scale: f32,
+    },
+    /// Along a path: its tangent at the nearest point plus a pull toward it.
+    AlongPolyline {
+        /// The path.
+        path: &'a Polyline,
+        /// Distance at which the pull is full.
+        pull: f32,
+    },
+}
+
+impl VectorField for FieldSource<'_> {
+    fn sample(&self, point: Vec3) -> Vec3 {
+        if !point.is_finite() {
+            return Vec3::ZERO;
+        }
+        match *self {
+            FieldSource::Noise { seed, scale } => noise_at(seed, scale, point.x, point.y),
+            FieldSource::AlongPolyline { path, pull } => along_polyline_at(path, pull, point),
+        }
+    }
+}
+
+/// The unit vector of the noise field at (`x`, `y`): its heading is seeded gradient (Perlin)
+/// noise on a lattice `scale` units wide — a random unit gradient at every lattice corner,
+/// blended with quintic weights — times a full turn (Shiffman's *Nature of Code* field).
+/// Because the heading is one continuous function over the whole plane, the field is never zero
+/// and has no vortex or point sink anywhere (a singular point needs the heading to wind round
+/// it): agents may gather along lines where the field converges, but they flow along them
+/// instead of piling up or circling a point, as agents do in a field built from the gradient of
+/// noise or from blended random vectors.
+fn noise_at(seed: u64, scale: f32, x: f32, y: f32) -> Vec3 {
+    let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
+    let gradient = |ix: i64, iy: i64| {
+        let mut rng = SeededRng::new(
+            seed ^ (ix as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (iy as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+        );
+        let angle = rng.next_signed() * std::f32::consts::PI;
+        (angle.cos(), angle.sin())
+    };
+    let (fx, fy) = (x / scale, y / scale);
+    let (ix, iy) = (fx.floor(), fy.floor());
+    let (tx, ty) = (fx - ix, fy - iy);
+    let (ix, iy) = (ix as i64, iy as i64);
+    let fade = |t: f32| t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
+    let dot = |(gx, gy): (f32, f32), dx: f32, dy: f32| gx * dx + gy * dy;
+    let n00 = dot(gradient(ix, iy), tx, ty);
+    let n10 = dot(gradient(ix + 1, iy), tx - 1.0, ty);
+    let n01 = dot(gradient(ix, iy + 1), tx, ty - 1.0);
+    let n11 = dot(gradient(ix + 1, iy + 1), tx - 1.0, ty - 1.0);
+    let (sx, sy) = (fade(tx), fade(ty));
+    let bottom = n00 + (n10 - n00) * sx;
+    let top = n01 + (n11 - n01) * sx;
+    // A turn of the whole field by the seed, so that seeds differ in their prevailing direction
+    // too (the noise is most often near zero, so each field has one).
+    let turn = SeededRng::new(seed).next_signed() * std::f32::consts::PI;
+    let heading = (bottom + (top - bottom) * sy) * std::f32::consts::TAU + turn;
+    if heading.is_finite() {
+        Vec3::new(heading.cos(), heading.sin(), 0.0)
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// The field along `path` at `point`: the tangent at the nearest path point plus a pull toward
+/// it (full at `pull` units away and beyond, weighted twice the tangent), normalised.
+fn along_polyline_at(path: &Polyline, pull: f32, point: Vec3) -> Vec3 {
+    if path.segment_count() == 0 {
+        return Vec3::ZERO;
+    }
+    let pull = if pull.is_finite() { pull.max(1e-3) } else { 1.0 };
+    let projection = path.project_point(point);
+    let tangent = path.direction_at_distance(projection.distance_along);
+    let toward = ((projection.point - point) / pull).with_z(0.0);
+    let v = (tangent.with_z(0.0) + toward.clamp_length_max(1.0) * 2.0).normalize_or_zero();
+    if v.is_finite() {
+        v
+    } else {
+        Vec3::ZERO
     }
 }
 
@@ -104,8 +263,7 @@ impl FlowField {
         Ok(FlowField { origin, cell_size, width, height, vectors })
     }
 
-    /// A field leading along `path`: the tangent at the nearest path point plus a pull toward it
-    /// (full at `pull` units away and beyond), normalised.
+    /// A field leading along `path` ([`FieldSource::AlongPolyline`] sampled at the cell centres).
     pub fn along_polyline(
         path: &Polyline,
         origin: Vec3,
@@ -114,17 +272,11 @@ impl FlowField {
         height: usize,
         pull: f32,
     ) -> Result<FlowField, String> {
-        let pull = pull.max(1e-3);
-        FlowField::from_fn(origin, cell_size, width, height, |centre| {
-            let projection = path.project_point(centre);
-            let tangent = path.direction_at_distance(projection.distance_along);
-            let toward = (projection.point - centre) / pull;
-            (tangent + toward.clamp_length_max(1.0) * 2.0).normalize_or_zero()
-        })
+        FlowField::from_fn(origin, cell_size, width, height, |centre| along_polyline_at(path, pull, centre))
     }
 
-    /// Seeded value noise: unit vectors at random angles on a lattice `feature` units wide,
-    /// blended smoothly.
+    /// Seeded noise ([`FieldSource::Noise`] with its lattice anchored at `origin`, cells
+    /// `feature` units wide) sampled at the cell centres.
     pub fn noise(
         seed: u64,
         origin: Vec3,
@@ -134,23 +286,8 @@ impl FlowField {
         feature: f32,
     ) -> Result<FlowField, String> {
         let feature = if feature.is_finite() && feature > 0.0 { feature } else { cell_size.max(1e-3) };
-        let lattice = |ix: i64, iy: i64| {
-            let mut rng = SeededRng::new(
-                seed ^ (ix as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    ^ (iy as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
-            );
-            let angle = rng.next_signed() * std::f32::consts::PI;
-            Vec3::new(angle.cos(), angle.sin(), 0.0)
-        };
         FlowField::from_fn(origin, cell_size, width, height, |centre| {
-            let (fx, fy) = ((centre.x - origin.x) / feature, (centre.y - origin.y) / feature);
-            let (ix, iy) = (fx.floor(), fy.floor());
-            let (tx, ty) = (fx - ix, fy - iy);
-            let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
-            let (ix, iy) = (ix as i64, iy as i64);
-            let bottom = lattice(ix, iy).lerp(lattice(ix + 1, iy), sx);
-            let top = lattice(ix, iy + 1).lerp(lattice(ix + 1, iy + 1), sx);
-            bottom.lerp(top, sy).normalize_or_zero()
+            noise_at(seed, feature, centre.x - origin.x, centre.y - origin.y)
         })
     }
 
@@ -180,6 +317,12 @@ impl FlowField {
 
     /// The field at `point`: bilinear between cell centres, edge cells extended outside.
     pub fn sample(&self, point: Vec3) -> Vec3 {
+        VectorField::sample(self, point)
+    }
+}
+
+impl VectorField for FlowField {
+    fn sample(&self, point: Vec3) -> Vec3 {
         if !point.is_finite() {
             return Vec3::ZERO;
         }
@@ -193,11 +336,14 @@ impl FlowField {
     }
 }
 
+/// Length of the gizmo arrow showing the field's direction, in world units.
+pub const ARROW_LENGTH: f32 = 20.0;
+
 /// Flow-field following. Returns [`Steering::Acceleration`].
 pub fn flow_field(
     k: &Kinematics,
     limits: &Limits,
-    field: &FlowField,
+    field: &impl VectorField,
     p: &FlowFieldParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
@@ -210,8 +356,7 @@ pub fn flow_field(
     let linear = accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration);
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Probe, GizmoShape::Line(k.position, ahead));
-        gizmos
-            .push(GizmoRole::FlowVector, GizmoShape::Arrow(ahead, ahead + direction * field.cell_size * 0.5));
+        gizmos.push(GizmoRole::FlowVector, GizmoShape::Arrow(ahead, ahead + direction * ARROW_LENGTH));
         gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(k.position, k.position + desired));
     }
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
@@ -257,14 +402,13 @@ mod tests {
 
     #[test]
     fn noise_fields_are_unit_and_repeatable_from_their_seed() {
-        let a = FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap();
-        assert_eq!(a, FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap());
-        assert_ne!(a, FlowField::noise(10, Vec3::ZERO, 10.0, 30, 20, 80.0).unwrap());
-        // Nearly all unit (a blend of opposite lattice vectors can cancel, rarely).
-        let unit = a.vectors().iter().filter(|v| (v.length() - 1.0).abs() < 1e-4).count();
-        assert!(unit * 100 >= a.vectors().len() * 99);
-        // Smooth: side-by-side cells nearly always point within 45° of each other (only near a
-        // point where the blend cancels can the direction turn quickly).
+        let a = FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 160.0).unwrap();
+        assert_eq!(a, FlowField::noise(9, Vec3::ZERO, 10.0, 30, 20, 160.0).unwrap());
+        assert_ne!(a, FlowField::noise(10, Vec3::ZERO, 10.0, 30, 20, 160.0).unwrap());
+        // Every vector is a unit vector: the field is never zero.
+        assert!(a.vectors().iter().all(|v| (v.length() - 1.0).abs() < 1e-4));
+        // Smooth: side-by-side cells (a sixteenth of the lattice apart) nearly always point
+        // within 45° of each other (the heading turns fastest where the noise is steepest).
         let pairs: Vec<f32> =
             a.vectors().chunks(30).flat_map(|row| row.windows(2).map(|w| w[0].dot(w[1]))).collect();
         let smooth = pairs.iter().filter(|&&d| d > 0.7).count();
@@ -278,7 +422,7 @@ mod tests {
             look_ahead in 0.0f32..10.0, cell in 1.0f32..100.0, w in 1usize..12, h in 1usize..12,
         ) {
             let field = FlowField::noise(seed, Vec3::new(-300.0, -300.0, 0.0), cell, w, h, 50.0).unwrap();
-            let s = flow_field(&k, &limits, &field, &FlowFieldParams { look_ahead }, &mut Gizmos::recording());
+            let s = flow_field(&k, &limits, &field, &FlowFieldParams { look_ahead, ..FlowFieldParams::default() }, &mut Gizmos::recording());
             prop_assert!(testing::within_acceleration(s, &limits));
         }
     }

@@ -148,6 +148,8 @@ pub fn all_params() -> Vec<(&'static str, &'static [Param])> {
         ("hide", super::HideParams::PARAMS),
         ("face", super::FaceParams::PARAMS),
         ("look_where_you_are_going", super::FaceParams::PARAMS),
+        ("containment", super::ContainmentParams::PARAMS),
+        ("flow_field", super::FlowFieldParams::PARAMS),
     ]
 }
 

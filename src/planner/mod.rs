@@ -266,9 +266,26 @@ pub struct ShipState {
     /// The waypoint progress is measured toward, the closest the ship has come to it since it
     /// last made progress, and seconds since then.
     pub progress: Option<(Vec3, f32, f32)>,
-    /// Each obstacle's centre at the previous step and its speed as the ship estimates it from
-    /// successive centres (`ship.rs`, moving obstacles); empty before the first step.
-    pub obstacle_motion: Vec<(Vec3, f32)>,
+    /// Each obstacle's motion as the ship estimates it from successive centres (`ship.rs`,
+    /// moving obstacles); empty before the first step.
+    pub obstacle_motion: Vec<ObstacleTrack>,
+    /// Steps on which the short-horizon layer overrode route following to avoid a predicted
+    /// contact with a moving obstacle (`ship.rs`, step 5).
+    pub dodge_steps: u32,
+    /// True when the latest step's velocity came from that layer (off-leg replans wait for it).
+    pub dodging: bool,
+}
+
+/// One obstacle's motion as the ship sees it, from successive centres (`ship.rs`, step 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ObstacleTrack {
+    /// The centre at the previous step.
+    pub previous: Vec3,
+    /// The velocity over the last step (world units per second; zero for an edit's jump).
+    pub velocity: Vec3,
+    /// The speed the sweep plans against: the last step's speed, or the remembered one decayed
+    /// per step when larger (a bounce shortens one step's displacement).
+    pub speed: f32,
 }
 
 impl ShipState {

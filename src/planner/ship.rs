@@ -15,7 +15,12 @@
 //!    grown by speed × [`sweep_horizon`] (replan interval + [`REACTION_TIME`]): a ball round
 //!    where the obstacle is now holding everywhere it can reach, in any direction and through
 //!    bounces, before the plan is checked again and the ship has had time to act on it. Static
-//!    obstacles are unchanged. Measured class without contact: README, "Moving obstacles".
+//!    obstacles are unchanged. A sphere never grows over the ship: its growth stops
+//!    [`GROWTH_GAP`] short of the ship's clearance, so a plan never starts inside a swept sphere
+//!    (the planner's exit waypoint out of one is pushed out radially and not cast against the real
+//!    spheres round the ship; every contact of the old moving-field measurements was such an exit
+//!    leg flown into a slow sphere beside the ship). Class without contact: README, "Moving
+//!    obstacles".
 //! 1. *Arrival.* The first remaining user waypoint is reached inside `arrival_radius` (or its moved
 //!    stand-in, when the planner moved it out of a clearance). Reached waypoints leave the queue and
 //!    the plan is trimmed up to them.
@@ -47,7 +52,15 @@
 //!    or a push the ship slows before it turns (its turn stays inside the clearance); before a corner it
 //!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
-//! 5. Once the queue is empty the ship holds position on the last waypoint.
+//! 5. *Short horizon* ([`dodge`]). The step's wish is predicted [`DODGE_HORIZON`] (1.5 s) ahead
+//!    with the ship's own controller and integration, against every obstacle moving straight on
+//!    at its estimated velocity ([`predict`]). When a *moving* obstacle is predicted within half
+//!    the clearance of the ship, the ship steers instead toward the velocity nearest its wish that
+//!    is predicted clear of every obstacle (moving or static) — one of 40 directions (a circle in
+//!    a flat scene) at full or half speed, a stop, or its current velocity — and, when none is
+//!    clear, toward the one whose predicted gap stays largest: it escapes sideways, back, up or
+//!    down rather than only braking. Off-leg replans wait until the dodge ends. Once the queue is
+//!    empty the ship holds position on the last waypoint, and holding dodges the same way.
 //! 6. *Incoming fire* (optional disturbance). While waypoints remain, each step is hit with
 //!    probability `incoming_fire · dt` (a Bernoulli approximation of a Poisson process). A hit
 //!    changes the velocity by `fire_strength` in a random direction (in the horizontal plane when
@@ -63,7 +76,7 @@
 use super::plan::{
     path_length, plan, straight_length, FallbackMode, Plan, PlanOptions, Unreachable, WaypointKind,
 };
-use super::{ObstacleIndex, PlannerParams, ShipState, SplitMix64};
+use super::{ObstacleIndex, ObstacleTrack, PlannerParams, ShipState, SplitMix64};
 use crate::behaviours::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -102,7 +115,8 @@ pub fn step(
 
     // Moving obstacles (module header, step 0): plan against each sphere grown by the distance it
     // can cover before the plan is next checked.
-    let swept = sweep_obstacles(obstacles, limits, params, state, dt);
+    let real = obstacles;
+    let swept = sweep_obstacles(obstacles, pos, limits, params, state, dt);
     let obstacles: &[Sphere] = &swept;
 
     reach_user_waypoints(pos, limits, obstacles, params, state);
@@ -111,7 +125,8 @@ pub fn step(
     if !state.remaining.is_empty() {
         let interval = if params.replan_interval.is_finite() { params.replan_interval } else { 0.5 };
         let due = first || stuck || interval <= 0.0 || state.since_replan + 1e-4 >= interval;
-        let off_course = !due && off_leg_distance(pos, state) > off_course_threshold(params);
+        let off_course =
+            !due && !state.dodging && off_leg_distance(pos, state) > off_course_threshold(params);
         if due || off_course {
             replan(pos, limits, obstacles, params, state, first, stuck);
             if first {
@@ -140,6 +155,7 @@ pub fn step(
     drop_intermediate_waypoints(pos, limits, obstacles, params, state);
 
     let desired = desired_velocity(k, limits, params, state);
+    let desired = dodge(k, limits, params, real, state, desired);
     let hit = incoming_fire(pos, params, state, dt);
     if gizmos.is_enabled() {
         emit_gizmos(pos, desired, obstacles, params, state, gizmos);
@@ -160,10 +176,14 @@ pub fn step(
 /// successive steps, kept as the larger of that and the previous estimate decayed by
 /// [`SPEED_MEMORY`] per step (a bounce shortens one step's displacement). A change in the number of
 /// obstacles (an edit) forgets the estimates, and a step faster than [`JUMP_SPEEDS`] times the ship's
-/// top speed counts as a jump (an obstacle dragged in the editor), not as motion. Static obstacles
-/// come back unchanged.
+/// top speed counts as a jump (an obstacle dragged in the editor), not as motion. A sphere never
+/// grows over the ship: its growth stops [`GROWTH_GAP`] short of the ship's clearance, so the
+/// planner never starts inside a swept sphere (an exit pushed out of one is not checked against
+/// the real spheres round it, and flew into them); what the obstacle can do inside that gap is the
+/// short-horizon layer's business (step 5). Static obstacles come back unchanged.
 fn sweep_obstacles(
     obstacles: &[Sphere],
+    pos: Vec3,
     limits: &Limits,
     params: &PlannerParams,
     state: &mut ShipState,
@@ -172,21 +192,28 @@ fn sweep_obstacles(
     let jump = JUMP_SPEEDS * limits.max_speed.max(1.0);
     let known = state.obstacle_motion.len() == obstacles.len() && dt > 0.0;
     if !known {
-        state.obstacle_motion = obstacles.iter().map(|s| (s.center, 0.0)).collect();
+        state.obstacle_motion = obstacles
+            .iter()
+            .map(|s| ObstacleTrack { previous: s.center, ..ObstacleTrack::default() })
+            .collect();
     }
     let horizon = sweep_horizon(params);
+    let keep = limits.radius.max(0.0) + params.clearance.max(0.0) + GROWTH_GAP;
     obstacles
         .iter()
         .zip(state.obstacle_motion.iter_mut())
-        .map(|(sphere, (previous, speed))| {
+        .map(|(sphere, track)| {
             if known {
-                let moved = sphere.center.distance(*previous) / dt;
+                let velocity = (sphere.center - track.previous) / dt;
                 // Faster than any motion the ship could react to: an edit (a drag), not motion.
-                let moved = if moved.is_finite() && moved <= jump { moved } else { 0.0 };
-                *speed = moved.max(*speed * SPEED_MEMORY);
+                let moved = velocity.length();
+                let velocity = if moved.is_finite() && moved <= jump { velocity } else { Vec3::ZERO };
+                track.velocity = velocity;
+                track.speed = velocity.length().max(track.speed * SPEED_MEMORY);
             }
-            *previous = sphere.center;
-            let grow = *speed * horizon;
+            track.previous = sphere.center;
+            let room = sphere.center.distance(pos) - sphere.radius - keep;
+            let grow = (track.speed * horizon).min(room);
             if grow > 0.0 && grow.is_finite() {
                 Sphere { center: sphere.center, radius: sphere.radius + grow }
             } else {
@@ -210,6 +237,8 @@ pub const REACTION_TIME: f32 = 0.5;
 pub const JUMP_SPEEDS: f32 = 4.0;
 /// Per-step decay of a remembered obstacle speed (a 60 Hz step forgets half in about a second).
 pub const SPEED_MEMORY: f32 = 0.99;
+/// How far short of the ship's clearance a swept sphere stops growing (world units).
+pub const GROWTH_GAP: f32 = 1.0;
 
 /// How long the latest hit stays drawn, seconds.
 const HIT_SHOWN_FOR: f32 = 0.75;
@@ -241,8 +270,7 @@ fn incoming_fire(pos: Vec3, params: &PlannerParams, state: &mut ShipState, dt: f
     }
     let angle = std::f32::consts::TAU * state.fire_rng.next_f32();
     let rise = 2.0 * state.fire_rng.next_f32() - 1.0;
-    let flat = state.remaining.iter().chain(&params.waypoints).all(|w| (w.z - state.start.z).abs() < 1e-3);
-    let direction = if flat {
+    let direction = if flat(params, state) {
         Vec3::new(angle.cos(), angle.sin(), 0.0)
     } else {
         let across = (1.0 - rise * rise).max(0.0).sqrt();
@@ -252,6 +280,12 @@ fn incoming_fire(pos: Vec3, params: &PlannerParams, state: &mut ShipState, dt: f
     state.hits += 1;
     state.last_hit = Some((pos, change, 0.0));
     Some(change)
+}
+
+/// True when the start and every waypoint share one height: a 2D scene, kept in its plane by the
+/// disturbances and the dodges.
+fn flat(params: &PlannerParams, state: &ShipState) -> bool {
+    state.remaining.iter().chain(&params.waypoints).all(|w| (w.z - state.start.z).abs() < 1e-3)
 }
 
 /// Plans from `pos` and installs the plan in `state`.
@@ -654,4 +688,142 @@ fn emit_gizmos(
         gizmos.push(GizmoRole::Disturbance, GizmoShape::Arrow(at, at + change));
     }
     gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(pos, pos + desired * STEER_TIME));
+}
+
+/// Seconds ahead the short-horizon layer predicts (step 5): long enough to stop from full speed
+/// (v / a = 0.6 s for the issue's ship) and then some to slip sideways.
+pub const DODGE_HORIZON: f32 = 1.5;
+/// Prediction sub-step of the short-horizon layer, seconds.
+pub const DODGE_STEP: f32 = 1.0 / 30.0;
+/// An obstacle slower than this (world units per second) is static for the short-horizon layer
+/// (the route already keeps clear of it).
+pub const MOVING_SPEED: f32 = 0.5;
+/// Directions the short-horizon layer tries (a Fibonacci sphere; a circle in a flat scene).
+const DODGE_DIRECTIONS: usize = 40;
+
+/// What flying toward one velocity for [`DODGE_HORIZON`] predicts: the smallest signed gap to any
+/// obstacle and the first time it falls below the margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// Smallest gap between the ship's sphere and any obstacle's over the horizon (world units).
+    pub min_gap: f32,
+    /// First predicted time (seconds) the gap is below the margin; None: never.
+    pub first_below: Option<f32>,
+}
+
+/// Predicts the ship steering toward `wanted` with the ship's own controller
+/// ([`accelerate_toward_velocity`], the world's integration) against obstacles moving straight at
+/// their estimated velocities, over [`DODGE_HORIZON`].
+pub fn predict(
+    k: &Kinematics,
+    limits: &Limits,
+    wanted: Vec3,
+    obstacles: &[(Sphere, Vec3)],
+    margin: f32,
+) -> Prediction {
+    let mut p = k.position;
+    let mut v = k.velocity;
+    let max_speed = limits.max_speed.max(0.0);
+    let mut prediction = Prediction { min_gap: f32::INFINITY, first_below: None };
+    let steps = (DODGE_HORIZON / DODGE_STEP).round() as usize;
+    for i in 1..=steps {
+        let a = accelerate_toward_velocity(v, wanted, STEER_TIME, limits.max_acceleration);
+        v = (v + a * DODGE_STEP).clamp_length_max(max_speed);
+        p += v * DODGE_STEP;
+        let t = i as f32 * DODGE_STEP;
+        for (sphere, velocity) in obstacles {
+            let gap = p.distance(sphere.center + *velocity * t) - sphere.radius - limits.radius;
+            prediction.min_gap = prediction.min_gap.min(gap);
+            if gap < margin && prediction.first_below.is_none() {
+                prediction.first_below = Some(t);
+            }
+        }
+    }
+    prediction
+}
+
+/// The short-horizon layer (module header, step 5): when steering toward `desired` is predicted to
+/// bring a *moving* obstacle within half the clearance of the ship within [`DODGE_HORIZON`], the
+/// ship steers instead toward the velocity nearest `desired` that is predicted clear of every
+/// obstacle (moving or not) — sideways, back, up or down, at full or half speed, or a stop; when
+/// none is clear, the one whose predicted gap stays largest. Holding position dodges the same way.
+fn dodge(
+    k: &Kinematics,
+    limits: &Limits,
+    params: &PlannerParams,
+    real: &[Sphere],
+    state: &mut ShipState,
+    desired: Vec3,
+) -> Vec3 {
+    state.dodging = false;
+    let max_speed = limits.max_speed.max(0.0);
+    let margin = 0.5 * params.clearance.max(0.0);
+    let pos = k.position;
+    let ship_reach = max_speed * DODGE_HORIZON + limits.radius.max(0.0) + margin;
+    let mut moving: Vec<(Sphere, Vec3)> = Vec::new();
+    let mut near: Vec<(Sphere, Vec3)> = Vec::new();
+    for (sphere, track) in real.iter().zip(&state.obstacle_motion) {
+        if !(sphere.center.is_finite() && sphere.radius.is_finite() && track.velocity.is_finite()) {
+            continue;
+        }
+        let speed = track.velocity.length();
+        let reach = ship_reach + speed * DODGE_HORIZON + sphere.radius;
+        if sphere.center.distance(pos) > reach {
+            continue;
+        }
+        let velocity = if speed > MOVING_SPEED { track.velocity } else { Vec3::ZERO };
+        near.push((*sphere, velocity));
+        if speed > MOVING_SPEED {
+            moving.push((*sphere, velocity));
+        }
+    }
+    if moving.is_empty() {
+        return desired;
+    }
+    let nominal = predict(k, limits, desired, &moving, margin);
+    if nominal.first_below.is_none() {
+        return desired;
+    }
+    // Candidates: the wish itself, a stop, the current velocity, and directions at full and half
+    // speed.
+    let in_plane = flat(params, state);
+    let mut candidates = vec![desired, Vec3::ZERO, k.velocity];
+    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    for i in 0..DODGE_DIRECTIONS {
+        let direction = if in_plane {
+            let angle = std::f32::consts::TAU * i as f32 / DODGE_DIRECTIONS as f32;
+            Vec3::new(angle.cos(), angle.sin(), 0.0)
+        } else {
+            let z = 1.0 - 2.0 * (i as f32 + 0.5) / DODGE_DIRECTIONS as f32;
+            let across = (1.0 - z * z).max(0.0).sqrt();
+            let angle = golden * i as f32;
+            Vec3::new(across * angle.cos(), across * angle.sin(), z)
+        };
+        candidates.push(direction * max_speed);
+        candidates.push(direction * (0.5 * max_speed));
+    }
+    let mut best: Option<(bool, f32, Vec3)> = None;
+    for wanted in candidates {
+        let prediction = predict(k, limits, wanted, &near, margin);
+        let clear = prediction.first_below.is_none();
+        // Clear candidates by closeness to the wish; otherwise by the largest predicted gap.
+        let score = if clear { wanted.distance(desired) } else { -prediction.min_gap };
+        let better = match best {
+            None => true,
+            Some((best_clear, best_score, _)) => {
+                (clear && !best_clear) || (clear == best_clear && score < best_score)
+            }
+        };
+        if better {
+            best = Some((clear, score, wanted));
+        }
+    }
+    match best {
+        Some((_, _, wanted)) => {
+            state.dodging = true;
+            state.dodge_steps = state.dodge_steps.saturating_add(1);
+            wanted
+        }
+        None => desired,
+    }
 }

@@ -283,7 +283,7 @@ fn draw_paths(app: &App, labels: &mut Labels) {
             }
         }
         if let Some(&first) = path.polyline.points().first() {
-            labels.add(&path.id, to_screen(app, first), 8.0, 16, style::PATH);
+            labels.add_if_room(&path.id, to_screen(app, first), 8.0, 16, style::PATH);
         }
     }
 }
@@ -311,7 +311,7 @@ fn draw_curves(app: &App, labels: &mut Labels) {
         }
         let handle = to_screen(app, edit::curve_handle(&named.curve));
         draw_circle_lines(handle.x, handle.y, 4.0, 1.5, color);
-        labels.add(&named.id, handle, 6.0, 16, style::CURVE);
+        labels.add_if_room(&named.id, handle, 6.0, 16, style::CURVE);
     }
 }
 
@@ -361,7 +361,7 @@ fn draw_targets(app: &App, labels: &mut Labels) {
         draw_line(s.x + 5.0, s.y, s.x + 13.0, s.y, 1.5, color);
         draw_line(s.x, s.y - 13.0, s.x, s.y - 5.0, 1.5, color);
         draw_line(s.x, s.y + 5.0, s.x, s.y + 13.0, 1.5, color);
-        labels.add(&target.id, s, 12.0, 16, style::TARGET);
+        labels.add_if_room(&target.id, s, 12.0, 16, style::TARGET);
     }
 }
 
@@ -659,10 +659,79 @@ fn agent_labels(app: &App, labels: &mut Labels) {
     if !labelled {
         return;
     }
-    for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-        let s = to_screen(app, app.draw_position(idx));
-        let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-        labels.add(&agent.name, s, size + 2.0, 16, style::agent_color(agent.color, 1.0));
+    // The selected and hovered agents first, always; the others where there is room.
+    let picked =
+        |idx: usize| app.is_selected(Selection::Agent(idx)) || app.hover == Some(Selection::Agent(idx));
+    for first in [true, false] {
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
+            if picked(idx) != first {
+                continue;
+            }
+            let s = to_screen(app, app.draw_position(idx));
+            let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+            let color = style::agent_color(agent.color, 1.0);
+            if first {
+                labels.add(&agent.name, s, size + 2.0, 16, color);
+            } else {
+                labels.add_if_room(&agent.name, s, size + 2.0, 16, color);
+            }
+        }
+    }
+}
+
+/// Screen pixels between the arrows of a drawn flow field.
+const FLOW_ARROW_SPACING: f32 = 48.0;
+
+/// The flow field of the selected agent (or, while every agent's gizmos are drawn, of the first
+/// agent with one) as arrows over the view, when steering gizmos are on.
+fn draw_flow_field(app: &App) {
+    if !app.display.steering {
+        return;
+    }
+    let has_field = |idx: &usize| {
+        app.world.agents.get(*idx).is_some_and(|agent| {
+            std::iter::once(&agent.behaviour)
+                .chain(agent.mix.more.iter().map(|e| &e.behaviour))
+                .any(|b| matches!(b, Behaviour::FlowField { .. }))
+        })
+    };
+    let shown = app.selected_agent().filter(has_field).or_else(|| {
+        (app.world.agents.len() <= MAX_GIZMO_AGENTS)
+            .then(|| (0..app.world.agents.len()).find(has_field))
+            .flatten()
+    });
+    let Some(agent) = shown.and_then(|idx| app.world.agents.get(idx)) else { return };
+    let Some(field) = std::iter::once(&agent.behaviour)
+        .chain(agent.mix.more.iter().map(|e| &e.behaviour))
+        .find_map(|b| app.world.flow_field_of(b))
+    else {
+        return;
+    };
+    use crate::behaviours::flow_field::VectorField;
+    let camera = &app.camera;
+    let step = FLOW_ARROW_SPACING / camera.zoom.max(1e-3);
+    let top_left = camera.screen_to_world(Vec2::ZERO);
+    let bottom_right = camera.screen_to_world(camera.screen);
+    let (x0, x1) = (top_left.x.min(bottom_right.x), top_left.x.max(bottom_right.x));
+    let (y0, y1) = (top_left.y.min(bottom_right.y), top_left.y.max(bottom_right.y));
+    if (x1 - x0) / step * (y1 - y0) / step > 4000.0 {
+        return;
+    }
+    let color = style::gizmo_color(GizmoRole::FlowVector, false);
+    let mut y = (y0 / step).floor() * step + step * 0.5;
+    while y <= y1 {
+        let mut x = (x0 / step).floor() * step + step * 0.5;
+        while x <= x1 {
+            let at = glam::Vec3::new(x, y, 0.0);
+            let direction = field.sample(at);
+            if direction != glam::Vec3::ZERO {
+                let from = to_screen(app, at - direction * step * 0.3);
+                let to = to_screen(app, at + direction * step * 0.3);
+                draw_arrow(from, to, 1.5, color);
+            }
+            x += step;
+        }
+        y += step;
     }
 }
 
@@ -679,6 +748,7 @@ pub fn draw_top(app: &App) {
     draw_obstacles(app);
     draw_targets(app, &mut labels);
     draw_trails(app);
+    draw_flow_field(app);
     draw_gizmos(app);
     if let Some(debug) = &app.planner_debug {
         planner::draw_top(app, debug, &mut labels);

@@ -539,16 +539,27 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
         }
     }
     if app.display.labels && app.world.agents.len() <= super::MAX_LABELLED_AGENTS {
-        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-            if let Some(s) = project(app.draw_position(idx)) {
-                labels.add(&agent.name, s, 8.0, 16, style::agent_color(agent.color, 1.0));
+        // The selected and hovered agents first, always; the others where there is room.
+        let picked =
+            |idx: usize| app.is_selected(Selection::Agent(idx)) || app.hover == Some(Selection::Agent(idx));
+        for first in [true, false] {
+            for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
+                let Some(s) = project(app.draw_position(idx)).filter(|_| picked(idx) == first) else {
+                    continue;
+                };
+                let color = style::agent_color(agent.color, 1.0);
+                if first {
+                    labels.add(&agent.name, s, 8.0, 16, color);
+                } else {
+                    labels.add_if_room(&agent.name, s, 8.0, 16, color);
+                }
             }
         }
     }
     if let Some(picture) = picture {
-        for &(p, letter) in &picture.lettered {
-            if let Some(s) = project(p) {
-                labels.add(&letter.to_string(), s, 7.0, 20, plan_view::black());
+        for (p, label) in &picture.lettered {
+            if let Some(s) = project(*p) {
+                labels.add(label, s, 7.0, 20, plan_view::black());
             }
         }
         if let Some(s) = picture.stack.first().and_then(|&(top, _)| project(top)) {
@@ -566,17 +577,17 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
     }
     for named in &app.world.paths {
         if let Some(s) = named.polyline.points().first().and_then(|&p| project(p)) {
-            labels.add(&named.id, s, 8.0, 16, style::PATH);
+            labels.add_if_room(&named.id, s, 8.0, 16, style::PATH);
         }
     }
     for named in &app.world.curves {
         if let Some(s) = project(super::edit::curve_handle(&named.curve)) {
-            labels.add(&named.id, s, 8.0, 16, style::CURVE);
+            labels.add_if_room(&named.id, s, 8.0, 16, style::CURVE);
         }
     }
     for target in &app.world.targets {
         if let Some(s) = project(target.position) {
-            labels.add(&target.id, s, 10.0, 16, style::TARGET);
+            labels.add_if_room(&target.id, s, 10.0, 16, style::TARGET);
         }
     }
     if let Some(push) = app.tool_state.push {

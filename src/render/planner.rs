@@ -34,7 +34,7 @@ pub struct Picture {
     /// The stack, top first: position and whether it is the top.
     pub stack: Vec<(Vec3, bool)>,
     /// Avoidance waypoints made so far, with their letters.
-    pub lettered: Vec<(Vec3, char)>,
+    pub lettered: Vec<(Vec3, String)>,
     /// Where this iteration's cast started.
     pub perspective: Vec3,
     /// Routes of the fallback searches that ran by this iteration (start, corners, waypoint).
@@ -222,8 +222,8 @@ pub fn draw_top(app: &App, debug: &PlannerDebug, labels: &mut Labels) {
     let perspective = s(picture.perspective);
     draw_circle_lines(perspective.x, perspective.y, 6.0, 2.0, black());
 
-    for &(p, letter) in &picture.lettered {
-        labels.add(&letter.to_string(), s(p), 7.0, 20, black());
+    for (p, label) in &picture.lettered {
+        labels.add(label, s(*p), 7.0, 20, black());
     }
     if let Some(&(top, _)) = picture.stack.first() {
         labels.add("top of stack", s(top), 12.0, 15, STACK);

@@ -23,12 +23,14 @@ use super::format::{
     ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec,
     PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, FORMAT_VERSION,
 };
+use super::format::{ContainmentSpec, FlowFieldSpec};
 use super::validate::validate_scene;
 use crate::behaviours::OffsetPursuitParams;
 use crate::behaviours::{
     ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Kinematics, Limits,
     ParametricParams, PredictiveParams, ProjectedParams, PursuitParams, WanderParams, WaypointsParams,
 };
+use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::behaviours::{FaceParams, HideParams, InterposeParams, LeaderFollowingParams};
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
@@ -300,6 +302,17 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 approach_time: s.approach_time,
             },
         },
+        BehaviourSpec::Containment(s) => Behaviour::Containment {
+            region: resolve(lookup.paths, "region", "path", &s.region)?,
+            params: ContainmentParams { look_ahead: s.look_ahead, margin: s.margin },
+        },
+        BehaviourSpec::FlowField(s) => Behaviour::FlowField {
+            path: match &s.path {
+                Some(id) => Some(resolve(lookup.paths, "path", "path", id)?),
+                None => None,
+            },
+            params: FlowFieldParams { look_ahead: s.look_ahead, seed: s.seed, scale: s.scale, pull: s.pull },
+        },
         BehaviourSpec::CollisionAvoidance(s) => Behaviour::CollisionAvoidance {
             params: CollisionAvoidanceParams { horizon: s.horizon, margin: s.margin },
         },
@@ -565,6 +578,14 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
                 offset_y,
                 approach_time,
             })
+        }
+        Behaviour::Containment { region, params } => {
+            let ContainmentParams { look_ahead, margin } = *params;
+            BehaviourSpec::Containment(ContainmentSpec { region: path_id(*region), look_ahead, margin })
+        }
+        Behaviour::FlowField { path, params } => {
+            let FlowFieldParams { look_ahead, seed, scale, pull } = *params;
+            BehaviourSpec::FlowField(FlowFieldSpec { path: path.map(path_id), look_ahead, seed, scale, pull })
         }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = *params;

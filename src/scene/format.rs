@@ -542,10 +542,14 @@ pub enum BehaviourSpec {
     Face(FaceSpec),
     /// `look_where_you_are_going`.
     LookWhereYouAreGoing(LookSpec),
+    /// `containment`.
+    Containment(ContainmentSpec),
+    /// `flow_field`.
+    FlowField(FlowFieldSpec),
 }
 
 /// The `type` names of behaviours.
-pub const BEHAVIOUR_TYPES: [&str; 20] = [
+pub const BEHAVIOUR_TYPES: [&str; 22] = [
     "seek",
     "flee",
     "arrive",
@@ -566,7 +570,46 @@ pub const BEHAVIOUR_TYPES: [&str; 20] = [
     "hide",
     "face",
     "look_where_you_are_going",
+    "containment",
+    "flow_field",
 ];
+
+/// `containment`: stay inside a region, the polygon through the points of the path named by
+/// `region` (drawn with the Path tool; joined last to first even when the path is open).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContainmentSpec {
+    /// The id of the path whose points outline the region.
+    pub region: String,
+    /// Seconds ahead along the velocity that the boundary is checked.
+    #[serde(default = "default_containment_look_ahead")]
+    pub look_ahead: f32,
+    /// Distance from the boundary where the push inward starts, world units.
+    #[serde(default = "default_containment_margin")]
+    pub margin: f32,
+}
+
+/// `flow_field`: steer along a field; along the path `path` when it is given, else seeded noise
+/// (`seed`, `scale`). Every parameter is written, so the unused ones survive a save.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowFieldSpec {
+    /// The id of the path the field runs along; absent: a noise field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Seconds ahead along the velocity that the field is read.
+    #[serde(default = "default_flow_look_ahead")]
+    pub look_ahead: f32,
+    /// Noise field: the lattice seed.
+    #[serde(default = "default_flow_seed")]
+    pub seed: u32,
+    /// Noise field: the lattice cell width, world units.
+    #[serde(default = "default_flow_scale")]
+    pub scale: f32,
+    /// Field along a path: distance of full pull toward the path, world units.
+    #[serde(default = "default_flow_pull")]
+    pub pull: f32,
+}
 
 /// `offset_pursuit`: a slot in the frame of another agent (the leader), by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -918,6 +961,8 @@ pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue
         "hide" => BehaviourSpec::Hide(variant(fields)?),
         "face" => BehaviourSpec::Face(variant(fields)?),
         "look_where_you_are_going" => BehaviourSpec::LookWhereYouAreGoing(variant(fields)?),
+        "containment" => BehaviourSpec::Containment(variant(fields)?),
+        "flow_field" => BehaviourSpec::FlowField(variant(fields)?),
         _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
     })
 }
@@ -1048,6 +1093,12 @@ defaults! {
     default_hide_slow_radius: f32 = crate::behaviours::HideParams::default().slow_radius;
     default_max_rotation: f32 = crate::behaviours::FaceParams::default().max_rotation;
     default_slow_angle: f32 = crate::behaviours::FaceParams::default().slow_angle;
+    default_containment_look_ahead: f32 = crate::behaviours::ContainmentParams::default().look_ahead;
+    default_containment_margin: f32 = crate::behaviours::ContainmentParams::default().margin;
+    default_flow_look_ahead: f32 = crate::behaviours::FlowFieldParams::default().look_ahead;
+    default_flow_seed: u32 = crate::behaviours::FlowFieldParams::default().seed;
+    default_flow_scale: f32 = crate::behaviours::FlowFieldParams::default().scale;
+    default_flow_pull: f32 = crate::behaviours::FlowFieldParams::default().pull;
 }
 
 #[cfg(test)]
@@ -1132,7 +1183,7 @@ mod tests {
             "unknown behaviour type `zigzag`, expected one of `seek`, `flee`, `arrive`, `parametric`, \
              `waypoints`, `projected`, `predictive`, `planner`, `avoid_obstacles`, `pursuit`, `evade`, `wander`, \
              `flocking`, `collision_avoidance`, `offset_pursuit`, `leader_following`, `interpose`, `hide`, \
-             `face`, `look_where_you_are_going`"
+             `face`, `look_where_you_are_going`, `containment`, `flow_field`"
         );
     }
 

@@ -85,6 +85,7 @@ pub use format::{
     RelativeIssue, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, BEHAVIOUR_TYPES,
     CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
+pub use format::{ContainmentSpec, FlowFieldSpec};
 pub use io::{
     escape_controls, io_reason, load_scene, load_scene_with_progress, parse_scene, parse_scene_bytes,
     parse_scene_file, read_scene_bytes, save_scene, scene_to_json, AtomicFile, LoadProgress, SceneError,

@@ -17,6 +17,7 @@ use crate::behaviours::{
     WanderParams, WaypointsParams,
 };
 use crate::behaviours::{CollisionAvoidanceParams, FlockingParams, OffsetPursuitParams};
+use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::planner::PlannerParams;
 use crate::sim::{Combine, Rgb, Slot};
 
@@ -380,6 +381,20 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
         BehaviourSpec::LookWhereYouAreGoing(spec) => {
             param(&at("max_rotation"), &crate::behaviours::face::MAX_ROTATION, spec.max_rotation)?;
             param(&at("slow_angle"), &crate::behaviours::face::SLOW_ANGLE, spec.slow_angle)
+        }
+        BehaviourSpec::Containment(spec) => {
+            refs.paths.resolve(at("region"), &spec.region)?;
+            param(&at("look_ahead"), &ContainmentParams::LOOK_AHEAD, spec.look_ahead)?;
+            param(&at("margin"), &ContainmentParams::MARGIN, spec.margin)
+        }
+        BehaviourSpec::FlowField(spec) => {
+            if let Some(path) = &spec.path {
+                refs.paths.resolve(at("path"), path)?;
+            }
+            param(&at("look_ahead"), &FlowFieldParams::LOOK_AHEAD, spec.look_ahead)?;
+            param(&at("seed"), &FlowFieldParams::SEED, spec.seed as f32)?;
+            param(&at("scale"), &FlowFieldParams::SCALE, spec.scale)?;
+            param(&at("pull"), &FlowFieldParams::PULL, spec.pull)
         }
         BehaviourSpec::Planner(spec) => {
             points(&at("waypoints"), &spec.waypoints)?;

@@ -23,7 +23,9 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use crate::behaviours::collision_avoidance::{self, CollisionAvoidanceParams};
+use crate::behaviours::containment::{self, ContainmentParams};
 use crate::behaviours::flocking::{self, FlockingParams};
+use crate::behaviours::flow_field::{self, FieldSource, FlowFieldParams};
 use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
 use crate::behaviours::offset_pursuit::{self, OffsetPursuitParams};
 use crate::behaviours::{
@@ -267,6 +269,21 @@ pub enum Behaviour {
         /// Turn rate and slow angle.
         params: FaceParams,
     },
+    /// Containment (Reynolds; Yuka's wall avoidance): stay inside a region, the polygon of a
+    /// path's points. Usually an entry of higher priority than the agent's main one.
+    Containment {
+        /// Index into `World::paths` of the region's outline.
+        region: usize,
+        /// Look-ahead and margin.
+        params: ContainmentParams,
+    },
+    /// Flow-field following (Reynolds): steer along a field, seeded noise or along a path.
+    FlowField {
+        /// Index into `World::paths` of the path the field runs along; None: a noise field.
+        path: Option<usize>,
+        /// Look-ahead and the field's parameters.
+        params: FlowFieldParams,
+    },
 }
 
 impl Behaviour {
@@ -293,6 +310,8 @@ impl Behaviour {
             Behaviour::Hide { .. } => "hide",
             Behaviour::Face { .. } => "face",
             Behaviour::LookWhereYouAreGoing { .. } => "look_where_you_are_going",
+            Behaviour::Containment { .. } => "containment",
+            Behaviour::FlowField { .. } => "flow_field",
         }
     }
     /// Whether the behaviour reads other agents (pursuit, flocking, …): then the step takes a
@@ -309,7 +328,9 @@ impl Behaviour {
             | Behaviour::Planner { .. }
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Wander { .. }
-            | Behaviour::LookWhereYouAreGoing { .. } => false,
+            | Behaviour::LookWhereYouAreGoing { .. }
+            | Behaviour::Containment { .. }
+            | Behaviour::FlowField { .. } => false,
             Behaviour::Pursuit { .. }
             | Behaviour::Evade { .. }
             | Behaviour::Flocking { .. }
@@ -386,11 +407,15 @@ impl Behaviour {
     }
 
     /// The path index of a path follower, to re-point it (after paths were deleted).
+    /// The path index of a path follower, a containment region or a flow field along a path,
+    /// to re-point it (after paths were deleted).
     pub fn path_mut(&mut self) -> Option<&mut usize> {
         match self {
             Behaviour::Waypoints { path, .. }
             | Behaviour::Projected { path, .. }
-            | Behaviour::Predictive { path, .. } => Some(path),
+            | Behaviour::Predictive { path, .. }
+            | Behaviour::Containment { region: path, .. } => Some(path),
+            Behaviour::FlowField { path, .. } => path.as_mut(),
             _ => None,
         }
     }
@@ -411,14 +436,26 @@ impl Behaviour {
         }
     }
 
-    /// The path a path follower follows.
+    /// The path a path follower follows, a containment's region, or the path a flow field
+    /// runs along.
     pub fn path(&self) -> Option<usize> {
         match self {
             Behaviour::Waypoints { path, .. }
             | Behaviour::Projected { path, .. }
-            | Behaviour::Predictive { path, .. } => Some(*path),
+            | Behaviour::Predictive { path, .. }
+            | Behaviour::Containment { region: path, .. } => Some(*path),
+            Behaviour::FlowField { path, .. } => *path,
             _ => None,
         }
+    }
+
+    /// Whether the behaviour follows a path (waypoints, projected, predictive): the path
+    /// metrics judge it against that path.
+    pub fn follows_path(&self) -> bool {
+        matches!(
+            self,
+            Behaviour::Waypoints { .. } | Behaviour::Projected { .. } | Behaviour::Predictive { .. }
+        )
     }
     /// The target of seek, flee and arrive.
     pub fn target(&self) -> Option<usize> {
@@ -475,7 +512,9 @@ impl BehaviourState {
             | Behaviour::Interpose { .. }
             | Behaviour::Hide { .. }
             | Behaviour::Face { .. }
-            | Behaviour::LookWhereYouAreGoing { .. } => BehaviourState::Stateless,
+            | Behaviour::LookWhereYouAreGoing { .. }
+            | Behaviour::Containment { .. }
+            | Behaviour::FlowField { .. } => BehaviourState::Stateless,
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -864,7 +903,21 @@ impl World {
 
     /// The polyline an agent follows, if it is a path follower whose path exists.
     pub fn agent_path(&self, agent: &Agent) -> Option<&NamedPath> {
-        agent.behaviour.path().and_then(|idx| self.paths.get(idx))
+        agent
+            .behaviour
+            .follows_path()
+            .then(|| agent.behaviour.path())
+            .flatten()
+            .and_then(|idx| self.paths.get(idx))
+    }
+
+    /// The field a flow-field behaviour reads (None for other behaviours, or a field along a
+    /// path that no longer exists).
+    pub fn flow_field_of(&self, behaviour: &Behaviour) -> Option<FieldSource<'_>> {
+        match behaviour {
+            Behaviour::FlowField { path, params } => field_source(&self.paths, *path, params),
+            _ => None,
+        }
     }
 }
 
@@ -1123,7 +1176,7 @@ fn behaviour_steering(
             planner::ship(k, limits, ctx.spheres, params, state, ctx.dt, gizmos)
         }
         (Behaviour::AvoidObstacles { params }, _) => {
-            match avoid::avoid_obstacles(k, limits, ctx.spheres, params, gizmos) {
+            match avoid::avoid_obstacles(k, limits, ctx.spheres, ctx.dt, params, gizmos) {
                 Some(acceleration) => Steering::Acceleration(acceleration),
                 None => Steering::NONE,
             }
@@ -1172,12 +1225,36 @@ fn behaviour_steering(
             let fastest = ctx.fastest_speed;
             collision_avoidance::collision_avoidance_from(k, limits, &neighbours, params, fastest, gizmos)
         }
+        // A region that no longer exists asks for nothing (the entry is dropped with the path).
+        (Behaviour::Containment { region, params }, _) => match ctx.paths.get(*region) {
+            Some(named) => containment::containment(k, limits, named.polyline.points(), params, gizmos),
+            None => Steering::NONE,
+        },
+        (Behaviour::FlowField { path, params }, _) => match field_source(ctx.paths, *path, params) {
+            Some(field) => flow_field::flow_field(k, limits, &field, params, gizmos),
+            None => brake(k, limits),
+        },
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.
         (behaviour, state) => {
             *state = BehaviourState::start(behaviour);
             brake(k, limits)
         }
+    }
+}
+
+/// The field of a flow-field behaviour: along path `path` when it names one (None when that
+/// path is gone), else seeded noise.
+fn field_source<'a>(
+    paths: &'a [NamedPath],
+    path: Option<usize>,
+    p: &FlowFieldParams,
+) -> Option<FieldSource<'a>> {
+    match path {
+        Some(idx) => {
+            paths.get(idx).map(|named| FieldSource::AlongPolyline { path: &named.polyline, pull: p.pull })
+        }
+        None => Some(FieldSource::Noise { seed: u64::from(p.seed), scale: p.scale }),
     }
 }
 

@@ -33,8 +33,8 @@ pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Comma
         Some(Selection::Waypoint { agent, waypoint }) => {
             agent_inspector(ui, app, state, agent, Some(waypoint))
         }
-        Some(Selection::Path(path)) => path_inspector(ui, app, path, None),
-        Some(Selection::PathPoint { path, point }) => path_inspector(ui, app, path, Some(point)),
+        Some(Selection::Path(path)) => path_inspector(ui, app, state, path, None),
+        Some(Selection::PathPoint { path, point }) => path_inspector(ui, app, state, path, Some(point)),
         Some(Selection::Obstacle(obstacle)) => obstacle_inspector(ui, app, obstacle),
         Some(Selection::Target(target)) => target_inspector(ui, app, target),
         Some(Selection::Curve(curve)) => curve_editor::curve_inspector(ui, app, state, curve),
@@ -403,7 +403,13 @@ fn waypoint_list_hint(params: &PlannerParams) -> Option<&'static str> {
     params.waypoints.is_empty().then_some("This planner has no waypoints: add one.")
 }
 
-fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<usize>) -> Vec<Command> {
+fn path_inspector(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    path_idx: usize,
+    point: Option<usize>,
+) -> Vec<Command> {
     let mut commands = Vec::new();
     let Some(path) = app.world.paths.get(path_idx) else { return commands };
     ui.heading(format!("Path {}", path.id));
@@ -412,7 +418,9 @@ fn path_inspector(ui: &mut egui::Ui, app: &App, path_idx: usize, point: Option<u
     let mut radius = path.radius;
     egui::Grid::new("path_properties").num_columns(2).show(ui, |ui| {
         ui.label("closed").on_hover_text("Join the last point back to the first (a lap track)");
-        if ui.add_enabled(points.len() >= 3, egui::Checkbox::new(&mut closed, "")).changed() {
+        let checkbox = ui.add_enabled(points.len() >= 3, egui::Checkbox::new(&mut closed, ""));
+        state.record_rect("path:closed", checkbox.rect);
+        if checkbox.changed() {
             commands.push(Command::SetPathClosed { path: path_idx, closed });
         }
         ui.end_row();

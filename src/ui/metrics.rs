@@ -9,6 +9,15 @@ use crate::sim::MetricsSummary;
 /// Rows the metrics table shows at most.
 pub const MAX_TABLE_ROWS: usize = 25;
 
+/// Up to this many agents the table is recomputed every frame; above it at most every
+/// [`CROWD_REFRESH_SECONDS`]. Measured: a summary costs about 0.7 µs per agent, so 100,000
+/// agents cost 74 ms a frame recomputed every frame (most of a frame), 2,000 agents 1.5 ms.
+pub const LIVE_TABLE_AGENTS: usize = 2_000;
+
+/// Wall-clock seconds between recomputations of a big crowd's table (the table says at which
+/// simulated time its values were taken, so what it shows stays true).
+pub const CROWD_REFRESH_SECONDS: f64 = 0.5;
+
 use super::{color32, UiState};
 
 /// A column of the metrics table.
@@ -507,13 +516,85 @@ pub fn panel_height(ctx: &egui::Context, agents: usize) -> f32 {
     content.min(limit)
 }
 
+/// The table as last computed: the rows shown (agent index and summary, in table order), the
+/// columns, how many agents there were and the simulated time the values belong to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MetricsTable {
+    /// Simulated seconds at which the values were taken.
+    pub time: f64,
+    /// Steps the world had taken then.
+    pub steps: u64,
+    /// Agents in the world then.
+    pub agents: usize,
+    /// The columns shown.
+    pub columns: Vec<MetricColumn>,
+    /// The rows shown (at most [`MAX_TABLE_ROWS`]): agent index and its summary.
+    pub rows: Vec<(usize, MetricsSummary)>,
+}
+
+impl MetricsTable {
+    /// The table of `app` now, sorted by `sort`.
+    pub fn compute(app: &App, sort: Option<(MetricColumn, bool)>) -> Self {
+        let summaries = app.metrics();
+        let columns = visible_columns(&summaries);
+        let mut order = sorted_rows(&summaries, sort);
+        order.truncate(MAX_TABLE_ROWS);
+        let rows = order.into_iter().filter_map(|i| summaries.get(i).map(|m| (i, m.clone()))).collect();
+        MetricsTable {
+            time: app.world.time(),
+            steps: app.world.steps,
+            agents: summaries.len(),
+            columns,
+            rows,
+        }
+    }
+}
+
+/// The metrics table kept between frames, so a big crowd does not recompute every summary
+/// every frame. Small scenes (up to [`LIVE_TABLE_AGENTS`]) are recomputed every frame; a big
+/// crowd's table at most every [`CROWD_REFRESH_SECONDS`], and at once when the sort, the number
+/// of agents or the step count going back (a reset, an undo) makes the old one wrong rather
+/// than just older.
+#[derive(Clone, Debug, Default)]
+pub struct MetricsCache {
+    table: Option<MetricsTable>,
+    sort: Option<(MetricColumn, bool)>,
+    plan_times: Vec<Option<f64>>,
+    computed_at: f64,
+}
+
+impl MetricsCache {
+    /// The table to show at wall-clock time `now` (seconds), recomputed when due.
+    pub fn table(&mut self, app: &App, sort: Option<(MetricColumn, bool)>, now: f64) -> &MetricsTable {
+        let due = match &self.table {
+            None => true,
+            Some(table) => {
+                app.world.agents.len() <= LIVE_TABLE_AGENTS
+                    || table.agents != app.world.agents.len()
+                    || self.sort != sort
+                    || app.world.steps < table.steps
+                    || self.plan_times != app.plan_time_us
+                    || !(now - self.computed_at < CROWD_REFRESH_SECONDS && now >= self.computed_at)
+            }
+        };
+        if due {
+            self.sort = sort;
+            self.plan_times.clone_from(&app.plan_time_us);
+            self.computed_at = now;
+            self.table = Some(MetricsTable::compute(app, sort));
+        }
+        self.table.get_or_insert_with(|| MetricsTable::compute(app, sort))
+    }
+}
+
 /// Draws the table; sorting is kept in `state.metrics_sort`.
 pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> MetricsPanelOutput {
     let mut out = MetricsPanelOutput::default();
-    let summaries = app.metrics();
+    let now = ui.ctx().input(|i| i.time);
+    let table = state.metrics_cache.table(app, state.metrics_sort, now).clone();
     ui.horizontal(|ui| {
         ui.strong("Metrics");
-        ui.label(egui::RichText::new(format!("at {:.2} s", app.world.time())).weak());
+        ui.label(egui::RichText::new(format!("at {:.2} s", table.time)).weak());
         if ui.button("Copy CSV").on_hover_text("Copy the table as CSV to the clipboard").clicked() {
             out.copy_csv = true;
         }
@@ -524,21 +605,19 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
             state.metrics_sort = None;
         }
     });
-    if summaries.is_empty() {
+    if table.agents == 0 {
         ui.label(egui::RichText::new("No agents.").weak());
         return out;
     }
-    let columns = visible_columns(&summaries);
-    let mut rows = sorted_rows(&summaries, state.metrics_sort);
+    let columns = &table.columns;
     // A table of thousands of rows is unreadable and costs a frame to lay out: show the first
     // rows in the current sort order (sort by a column to see its extremes); CSV has them all.
-    let hidden = rows.len().saturating_sub(MAX_TABLE_ROWS);
-    rows.truncate(MAX_TABLE_ROWS);
-    if hidden > 0 {
+    if table.agents > table.rows.len() {
         ui.label(
             egui::RichText::new(format!(
-                "showing {MAX_TABLE_ROWS} of {} agents in the current order; sort by a column to see its extremes, export CSV for all",
-                summaries.len()
+                "showing {} of {} agents in the current order; sort by a column to see its extremes, export CSV for all",
+                table.rows.len(),
+                table.agents
             ))
             .weak(),
         );
@@ -547,7 +626,7 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
     // The panel is sized to the rows (up to a limit, `panel_height`); past it the rows scroll.
     egui::ScrollArea::both().id_salt("metrics_scroll").auto_shrink([false, false]).show(ui, |ui| {
         egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
-            for &column in &columns {
+            for &column in columns {
                 let arrow = match state.metrics_sort {
                     Some((c, false)) if c == column => " ⏶",
                     Some((c, true)) if c == column => " ⏷",
@@ -567,11 +646,12 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                 }
             }
             ui.end_row();
-            for &row in &rows {
-                let (Some(summary), Some(agent)) = (summaries.get(row), app.world.agents.get(row)) else {
+            for (row, summary) in &table.rows {
+                let row = *row;
+                let Some(agent) = app.world.agents.get(row) else {
                     continue;
                 };
-                for &column in &columns {
+                for &column in columns {
                     let cell = column.cell(summary);
                     if column == MetricColumn::Name {
                         ui.horizontal(|ui| {

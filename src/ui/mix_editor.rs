@@ -20,9 +20,25 @@ fn addable_kinds() -> Vec<BehaviourKind> {
         BehaviourKind::CollisionAvoidance,
         BehaviourKind::Face,
         BehaviourKind::LookWhereYouAreGoing,
+        BehaviourKind::Containment,
     ];
     kinds.extend(BehaviourKind::ALL);
     kinds
+}
+
+/// Makes group 0 free for an entry that must win: every entry moves one group later (when
+/// something is in group 0) and the list is combined by priority.
+fn first_in_priority(mix: &mut Mix) {
+    let taken = mix.main.group == 0 || mix.more.iter().any(|e| e.slot.group == 0);
+    if taken {
+        mix.main.group += 1;
+        for entry in &mut mix.more {
+            entry.slot.group += 1;
+        }
+    }
+    if mix.combine == Combine::Blend {
+        mix.combine = Combine::Priority { threshold: Combine::DEFAULT_THRESHOLD };
+    }
 }
 
 /// A number row from a declaration; the accepted new value, or None (a refusal is shown).
@@ -149,17 +165,28 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
     let response =
         egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").show_ui(ui, |ui| {
             for kind in addable_kinds() {
-                if ui.selectable_label(false, kind.label()).clicked() {
+                let item = ui.selectable_label(false, kind.label());
+                state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
+                if item.clicked() {
                     if let Ok(behaviour) =
                         default_behaviour(&app.world, kind, selection, Some(agent_idx), position)
                     {
                         let mut mix = agent.mix.clone();
-                        let avoidance = [BehaviourKind::AvoidObstacles, BehaviourKind::CollisionAvoidance];
+                        let avoidance = [
+                            BehaviourKind::AvoidObstacles,
+                            BehaviourKind::CollisionAvoidance,
+                            BehaviourKind::Containment,
+                        ];
                         let slot = if avoidance.contains(&kind) {
                             Slot { weight: 1.0, group: 0 }
                         } else {
                             Slot { weight: 1.0, group: main.group }
                         };
+                        if kind == BehaviourKind::Containment {
+                            // A region is a wall: it must win over what the agent wants, so the
+                            // list is combined by priority with containment first.
+                            first_in_priority(&mut mix);
+                        }
                         mix.more.push(Entry::new(behaviour, slot));
                         new_mix = Some(mix);
                     }

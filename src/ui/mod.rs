@@ -3,12 +3,12 @@
 //!
 //! The shell calls [`show`] once per frame inside the egui closure, merges what every egui pass
 //! returned ([`UiOutput::merge`]: egui may run the closure twice in a frame), then
-//! - applies `commands` in order with [`App::apply`] (the panels' edits, the toolbar's choice of
-//!   what new agents and curves are, the display toggles and dismissing the status line are all
-//!   [`Command`]s);
-//! - carries out the file intents through `scene` (`open_path`, `open_example`, `save_path`),
-//!   writes `export_csv`'s text, restores or discards the autosave (`recovery`), and quits on
-//!   `quit` (unsaved changes were confirmed here already);
+//! - goes through `commands` in order: one [`Command`] type for everything the panels ask (the
+//!   panels' edits, the toolbar's choice of what new agents and curves are, the display toggles,
+//!   dismissing the status line). [`App::apply`] takes the editor's; the shell carries out the
+//!   [`Command::Shell`] ones ([`ShellCommand`]: load or save a scene file, write the metrics CSV,
+//!   restore or discard the autosave, close the window — unsaved changes were confirmed here
+//!   already) and the pictures (`FileCommand::Screenshot`, `ToggleRecording`);
 //! - forwards the keyboard's shell [`Command`]s to [`UiState::queue`] and a window-close request to
 //!   [`UiState::request_quit`], so the unsaved-changes question and the file dialog live in one
 //!   place; after a successful load or save it calls [`UiState::note_recent`].
@@ -70,14 +70,7 @@ impl Default for Panels {
 /// (the app's [`FileCommand`], one of the [`Command`]s).
 pub use crate::app::FileCommand as Request;
 
-/// The answer to the autosave recovery prompt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RecoveryChoice {
-    /// Load the autosaved scene.
-    Restore,
-    /// Delete the autosave and carry on.
-    Discard,
-}
+pub use crate::app::{RecoveryChoice, ShellCommand};
 
 /// Everything the panels remember between frames.
 #[derive(Clone, Debug)]
@@ -88,6 +81,8 @@ pub struct UiState {
     pub help_open: bool,
     /// Metrics table sorting: column and descending.
     pub metrics_sort: Option<(MetricColumn, bool)>,
+    /// The metrics table as last computed (a big crowd's is recomputed a few times a second).
+    pub metrics_cache: metrics::MetricsCache,
     /// Recently opened or saved files, newest first (the shell persists this list).
     pub recent: Vec<PathBuf>,
     /// UI zoom factor (HiDPI), 0.5–3; applied with `ctx.set_zoom_factor`.
@@ -123,6 +118,7 @@ impl Default for UiState {
             panels: Panels::default(),
             help_open: false,
             metrics_sort: None,
+            metrics_cache: metrics::MetricsCache::default(),
             recent: Vec::new(),
             ui_scale: 1.0,
             frame_time_ms: 0.0,
@@ -194,11 +190,11 @@ impl UiState {
             Request::OpenDialog => {
                 self.file_dialog = Some(FileDialog::new(FileDialogMode::Open, self.start_dir(app), ""));
             }
-            Request::OpenPath(path) => out.open_path = Some(path),
-            Request::OpenExample(name) => out.open_example = Some(name),
+            Request::OpenPath(path) => out.shell(ShellCommand::Load(path)),
+            Request::OpenExample(name) => out.shell(ShellCommand::LoadExample(name)),
             Request::Save => match &app.file {
                 Some(file) => {
-                    out.save_path = Some(file.clone());
+                    out.shell(ShellCommand::WriteScene(file.clone()));
                     self.awaiting_save = true;
                 }
                 None => self.open_save_dialog(app),
@@ -207,7 +203,7 @@ impl UiState {
             Request::Revert => {
                 // Only a scene with a file can be reverted (the menu entry is greyed out otherwise).
                 if let Some(file) = &app.file {
-                    out.open_path = Some(file.clone());
+                    out.shell(ShellCommand::Load(file.clone()));
                 }
             }
             Request::ExportCsv => {
@@ -218,7 +214,7 @@ impl UiState {
                 self.file_dialog =
                     Some(FileDialog::new(FileDialogMode::ExportCsv, self.save_dir(app), &name));
             }
-            Request::Quit => out.quit = true,
+            Request::Quit => out.shell(ShellCommand::Exit),
             // Pictures are the shell's: it reads the frame buffer after drawing.
             Request::Screenshot | Request::ToggleRecording => out.commands.push(Command::File(request)),
         }
@@ -301,39 +297,89 @@ impl UiState {
 /// What the panels ask for this frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UiOutput {
-    /// Commands for [`App::apply`], in order (the panels' edits, the toolbar's choices, the
-    /// display toggles, dismissing the status line: the one command type).
+    /// Commands, in order: for [`App::apply`] (the panels' edits, the toolbar's choices, the
+    /// display toggles, dismissing the status line) and, as [`Command::Shell`], for the shell
+    /// (files chosen in the dialogs, the recovery answer, closing the window).
     pub commands: Vec<Command>,
-    /// Load this scene file (unsaved changes were confirmed).
-    pub open_path: Option<PathBuf>,
-    /// Load the example with this file name from `scenes/` (unsaved changes were confirmed).
-    pub open_example: Option<String>,
-    /// Save the scene to this file (then call `app.mark_saved`).
-    pub save_path: Option<PathBuf>,
-    /// Write this CSV text to this file.
-    pub export_csv: Option<(PathBuf, String)>,
-    /// The answer to the autosave recovery prompt.
-    pub recovery: Option<RecoveryChoice>,
-    /// Leave the program (unsaved changes were confirmed).
-    pub quit: bool,
 }
 
 impl UiOutput {
-    /// Adds another pass's output to this one (commands appended, later values win).
+    /// Adds another pass's output to this one (its commands after these).
     pub fn merge(&mut self, other: UiOutput) {
-        let UiOutput { commands, open_path, open_example, save_path, export_csv, recovery, quit } = other;
-        self.commands.extend(commands);
-        self.open_path = open_path.or(self.open_path.take());
-        self.open_example = open_example.or(self.open_example.take());
-        self.save_path = save_path.or(self.save_path.take());
-        self.export_csv = export_csv.or(self.export_csv.take());
-        self.recovery = recovery.or(self.recovery);
-        self.quit |= quit;
+        self.commands.extend(other.commands);
     }
 
     /// Whether nothing was asked for.
     pub fn is_empty(&self) -> bool {
-        *self == UiOutput::default()
+        self.commands.is_empty()
+    }
+
+    /// Appends a shell command.
+    pub fn shell(&mut self, command: ShellCommand) {
+        self.commands.push(Command::Shell(command));
+    }
+
+    /// The shell commands, in order.
+    pub fn shell_commands(&self) -> impl Iterator<Item = &ShellCommand> {
+        self.commands.iter().filter_map(|c| match c {
+            Command::Shell(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The last scene file asked to load, if any (a later load replaces an earlier one).
+    pub fn open_path(&self) -> Option<PathBuf> {
+        self.shell_commands()
+            .filter_map(|c| match c {
+                ShellCommand::Load(path) => Some(path.clone()),
+                _ => None,
+            })
+            .last()
+    }
+
+    /// The last example asked to load, if any.
+    pub fn open_example(&self) -> Option<String> {
+        self.shell_commands()
+            .filter_map(|c| match c {
+                ShellCommand::LoadExample(name) => Some(name.clone()),
+                _ => None,
+            })
+            .last()
+    }
+
+    /// The last file the scene is to be saved to, if any.
+    pub fn save_path(&self) -> Option<PathBuf> {
+        self.shell_commands()
+            .filter_map(|c| match c {
+                ShellCommand::WriteScene(path) => Some(path.clone()),
+                _ => None,
+            })
+            .last()
+    }
+
+    /// The last metrics CSV to write (file, text), if any.
+    pub fn export_csv(&self) -> Option<(PathBuf, String)> {
+        self.shell_commands()
+            .filter_map(|c| match c {
+                ShellCommand::WriteCsv(path, text) => Some((path.clone(), text.clone())),
+                _ => None,
+            })
+            .last()
+    }
+
+    /// The answer to the recovery prompt, if given.
+    pub fn recovery(&self) -> Option<RecoveryChoice> {
+        self.shell_commands()
+            .filter_map(|c| match c {
+                ShellCommand::Recover(choice) => Some(*choice),
+                _ => None,
+            })
+            .last()
+    }
+
+    /// Whether the window is to close.
+    pub fn quit(&self) -> bool {
+        self.shell_commands().any(|c| *c == ShellCommand::Exit)
     }
 }
 
@@ -470,11 +516,11 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             Some(file_dialog::FileDialogResult::Chosen(path)) => match dialog.mode {
                 FileDialogMode::Open => state.request(Request::OpenPath(path), app, &mut out),
                 FileDialogMode::Save => {
-                    out.save_path = Some(path);
+                    out.shell(ShellCommand::WriteScene(path));
                     state.awaiting_save = true;
                 }
                 FileDialogMode::ExportCsv => {
-                    out.export_csv = Some((path, metrics_csv(&app.metrics())));
+                    out.shell(ShellCommand::WriteCsv(path, metrics_csv(&app.metrics())));
                 }
             },
             Some(file_dialog::FileDialogResult::Cancelled) => {}
@@ -489,7 +535,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     if state.recovery_available {
         if let Some(choice) = dialogs::recovery_window(ctx, &mut state.widget_rects) {
             state.recovery_available = false;
-            out.recovery = Some(choice);
+            out.shell(ShellCommand::Recover(choice));
         }
     }
     out

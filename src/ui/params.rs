@@ -13,6 +13,7 @@ use crate::behaviours::{
     AvoidParams, CollisionAvoidanceParams, FaceParams, FlockingParams, HideParams, InterposeParams,
     LeaderFollowingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
+use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::sim::{
     ArriveParams, Behaviour, ParametricParams, PlannerParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -208,6 +209,25 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&OffsetPursuitParams::APPROACH_TIME, ParamValue::Float(approach_time)),
             ]
         }
+        Behaviour::Containment { region: _, params } => {
+            let ContainmentParams { look_ahead, margin } = *params;
+            vec![
+                row(&ContainmentParams::LOOK_AHEAD, ParamValue::Float(look_ahead)),
+                row(&ContainmentParams::MARGIN, ParamValue::Float(margin)),
+            ]
+        }
+        // The rows of the field in use: noise (seed, scale) or along a path (pull).
+        Behaviour::FlowField { path, params } => {
+            let FlowFieldParams { look_ahead, seed, scale, pull } = *params;
+            let mut rows = vec![row(&FlowFieldParams::LOOK_AHEAD, ParamValue::Float(look_ahead))];
+            if path.is_some() {
+                rows.push(row(&FlowFieldParams::PULL, ParamValue::Float(pull)));
+            } else {
+                rows.push(row(&FlowFieldParams::SEED, ParamValue::Int(seed)));
+                rows.push(row(&FlowFieldParams::SCALE, ParamValue::Float(scale)));
+            }
+            rows
+        }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = *params;
             vec![
@@ -393,6 +413,24 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
+        Behaviour::Containment { region: _, params } => {
+            let ContainmentParams { look_ahead, margin } = params;
+            match key {
+                "look_ahead" => set_f32(look_ahead, value)?,
+                "margin" => set_f32(margin, value)?,
+                _ => return None,
+            }
+        }
+        Behaviour::FlowField { path: _, params } => {
+            let FlowFieldParams { look_ahead, seed, scale, pull } = params;
+            match (key, value) {
+                ("look_ahead", _) => set_f32(look_ahead, value)?,
+                ("seed", ParamValue::Int(n)) => *seed = n,
+                ("scale", _) => set_f32(scale, value)?,
+                ("pull", _) => set_f32(pull, value)?,
+                _ => return None,
+            }
+        }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = params;
             match key {
@@ -490,6 +528,8 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         | Behaviour::Interpose { agent, .. }
         | Behaviour::Hide { agent, .. }
         | Behaviour::Face { agent, .. } => *agent = reference,
+        Behaviour::Containment { region, .. } => *region = reference,
+        Behaviour::FlowField { path, .. } => *path = Some(reference),
         Behaviour::Planner { .. }
         | Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }

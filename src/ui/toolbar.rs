@@ -19,7 +19,7 @@ pub fn toolbar(
 ) {
     egui::menu::bar(ui, |ui| {
         file_menu(ui, app, state, examples, out);
-        edit_menu(ui, app, out);
+        edit_menu(ui, app, state, out);
         view_menu(ui, app, state, out);
         ui.separator();
         ui.label(egui::RichText::new(app.title()).weak());
@@ -185,10 +185,10 @@ fn file_menu(
 ) {
     let button = ui.menu_button("File", |ui| {
         let mut request = None;
-        if menu_item(ui, app, CommandId::New) {
+        if menu_item(ui, app, state, CommandId::New) {
             request = Some(Request::New);
         }
-        if menu_item(ui, app, CommandId::Open) {
+        if menu_item(ui, app, state, CommandId::Open) {
             request = Some(Request::OpenDialog);
         }
         ui.menu_button("Examples", |ui| {
@@ -215,20 +215,20 @@ fn file_menu(
             }
         });
         ui.separator();
-        if menu_item(ui, app, CommandId::Save) {
+        if menu_item(ui, app, state, CommandId::Save) {
             request = Some(Request::Save);
         }
-        if menu_item(ui, app, CommandId::SaveAs) {
+        if menu_item(ui, app, state, CommandId::SaveAs) {
             request = Some(Request::SaveAs);
         }
-        if menu_item(ui, app, CommandId::Revert) {
+        if menu_item(ui, app, state, CommandId::Revert) {
             request = Some(Request::Revert);
         }
         ui.separator();
-        if menu_item(ui, app, CommandId::Screenshot) {
+        if menu_item(ui, app, state, CommandId::Screenshot) {
             request = Some(Request::Screenshot);
         }
-        if menu_item(ui, app, CommandId::Record) {
+        if menu_item(ui, app, state, CommandId::Record) {
             request = Some(Request::ToggleRecording);
         }
         ui.separator();
@@ -250,8 +250,8 @@ fn file_menu(
     state.record_rect("menu_button:File", button.response.rect);
 }
 
-fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
-    ui.menu_button("Edit", |ui| {
+fn edit_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
+    let button = ui.menu_button("Edit", |ui| {
         for id in [
             CommandId::Undo,
             CommandId::Redo,
@@ -264,7 +264,7 @@ fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
             if matches!(id, CommandId::Copy | CommandId::Delete) {
                 ui.separator();
             }
-            if menu_item(ui, app, id) {
+            if menu_item(ui, app, state, id) {
                 if let Some(command) = id.command(app) {
                     out.commands.push(command);
                 }
@@ -276,6 +276,7 @@ fn edit_menu(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
             ui.close_menu();
         }
     });
+    state.record_rect("menu_button:Edit", button.response.rect);
 }
 
 fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
@@ -319,9 +320,13 @@ fn grid_size(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
 
 /// A menu entry for a command of the table: its name and shortcut from the table, greyed out
 /// when the table says it is not allowed now. Returns whether it was clicked.
-fn menu_item(ui: &mut egui::Ui, app: &App, id: CommandId) -> bool {
+/// A menu entry for a command of the table (its name, shortcut and whether it is allowed now),
+/// recorded as `menu:NAME` (lower case) for the window tests; true when clicked.
+fn menu_item(ui: &mut egui::Ui, app: &App, state: &mut UiState, id: CommandId) -> bool {
     let button = egui::Button::new(commands::name(id)).shortcut_text(commands::shortcut(id));
-    ui.add_enabled(commands::enabled(id, app), button).clicked()
+    let item = ui.add_enabled(commands::enabled(id, app), button);
+    state.record_rect(format!("menu:{}", commands::name(id).to_lowercase()), item.rect);
+    item.clicked()
 }
 
 /// The timeline slider: every recorded step of the run, from the start (or the last edit) to the

@@ -263,7 +263,7 @@ proptest! {
             let mut closest = f32::INFINITY;
             for _ in 0..(60 * 20) {
                 let avoid = if avoidance {
-                    avoid_obstacles(&k, &limits, &[obstacle], &AvoidParams::default(), &mut Gizmos::disabled())
+                    avoid_obstacles(&k, &limits, &[obstacle], DT, &AvoidParams::default(), &mut Gizmos::disabled())
                 } else {
                     None
                 };

@@ -13,6 +13,9 @@ use steerlab::behaviours::{
 };
 use steerlab::geometry::{Curve, CurveError, CurveKind, Sphere};
 
+/// The default fixed step (60 Hz).
+const DT: f32 = 1.0 / 60.0;
+
 fn at(x: f32, y: f32) -> Kinematics {
     Kinematics { position: Vec3::new(x, y, 0.0), ..Default::default() }
 }
@@ -659,7 +662,7 @@ fn avoidance_is_silent_when_the_probe_is_clear() {
     let k = moving(Vec3::new(100.0, 0.0, 0.0));
     let mut gizmos = Gizmos::recording();
     assert_eq!(
-        avoid_obstacles(&k, &Limits::default(), &obstacles, &AvoidParams::default(), &mut gizmos),
+        avoid_obstacles(&k, &Limits::default(), &obstacles, DT, &AvoidParams::default(), &mut gizmos),
         None
     );
     assert_eq!(gizmos.items()[0].shape, GizmoShape::Line(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0)));
@@ -671,8 +674,8 @@ fn obstacle_dead_ahead_turns_left_with_urgency() {
     let obstacles = [Sphere { center: Vec3::new(60.0, 0.0, 0.0), radius: 10.0 }];
     let k = moving(Vec3::new(100.0, 0.0, 0.0));
     let mut gizmos = Gizmos::recording();
-    let a =
-        avoid_obstacles(&k, &Limits::default(), &obstacles, &AvoidParams::default(), &mut gizmos).unwrap();
+    let a = avoid_obstacles(&k, &Limits::default(), &obstacles, DT, &AvoidParams::default(), &mut gizmos)
+        .unwrap();
     assert_close(a, Vec3::new(0.0, 400.0 * 0.64, 0.0), 1e-3);
     assert_eq!(roles(&gizmos), vec![GizmoRole::Probe, GizmoRole::CastHit, GizmoRole::AvoidanceVector]);
     let GizmoShape::Point(hit) = gizmos.items()[1].shape else { panic!() };
@@ -686,6 +689,7 @@ fn obstacle_off_centre_pushes_away_from_its_centre() {
         &moving(Vec3::new(100.0, 0.0, 0.0)),
         &Limits::default(),
         &obstacles,
+        DT,
         &AvoidParams::default(),
         &mut Gizmos::disabled(),
     )
@@ -703,6 +707,7 @@ fn nearest_of_two_obstacles_wins() {
         &moving(Vec3::new(100.0, 0.0, 0.0)),
         &Limits::default(),
         &obstacles,
+        DT,
         &AvoidParams::default(),
         &mut Gizmos::disabled(),
     )
@@ -717,6 +722,7 @@ fn overlapping_an_obstacle_pushes_straight_out_at_max_acceleration() {
         &moving(Vec3::new(100.0, 0.0, 0.0)),
         &Limits::default(),
         &obstacles,
+        DT,
         &AvoidParams::default(),
         &mut Gizmos::disabled(),
     )
@@ -730,17 +736,20 @@ fn agent_at_rest_or_moving_away_inside_the_margin_is_left_alone() {
     let p = AvoidParams::default();
     // 20 from the centre: outside 8 + 10, inside the 6 margin.
     let obstacles = [Sphere { center: Vec3::new(20.0, 0.0, 0.0), radius: 10.0 }];
-    assert_eq!(avoid_obstacles(&moving(Vec3::ZERO), &limits, &obstacles, &p, &mut Gizmos::disabled()), None);
+    assert_eq!(
+        avoid_obstacles(&moving(Vec3::ZERO), &limits, &obstacles, DT, &p, &mut Gizmos::disabled()),
+        None
+    );
     let away = moving(Vec3::new(-50.0, 0.0, 0.0));
-    assert_eq!(avoid_obstacles(&away, &limits, &obstacles, &p, &mut Gizmos::disabled()), None);
+    assert_eq!(avoid_obstacles(&away, &limits, &obstacles, DT, &p, &mut Gizmos::disabled()), None);
     // Head-on, 2 units from contact at 50 units/s: too close to steer round (stopping takes
     // 50²/800 + 50/30 ≈ 4.8 units), so it brakes straight away from the obstacle.
     let toward = moving(Vec3::new(50.0, 0.0, 0.0));
-    let a = avoid_obstacles(&toward, &limits, &obstacles, &p, &mut Gizmos::disabled()).unwrap();
+    let a = avoid_obstacles(&toward, &limits, &obstacles, DT, &p, &mut Gizmos::disabled()).unwrap();
     assert_close(a, Vec3::new(-400.0, 0.0, 0.0), 1e-3);
     // Slowly (10 units/s), there is room to steer round: the lateral push.
     let slow = moving(Vec3::new(10.0, 0.0, 0.0));
-    let a = avoid_obstacles(&slow, &limits, &obstacles, &p, &mut Gizmos::disabled()).unwrap();
+    let a = avoid_obstacles(&slow, &limits, &obstacles, DT, &p, &mut Gizmos::disabled()).unwrap();
     assert!(a.x.abs() < 1e-3 && a.y > 0.0, "{a}");
 }
 
@@ -751,6 +760,7 @@ fn avoidance_in_3d_steers_perpendicular_to_a_climbing_velocity() {
         &moving(Vec3::new(0.0, 0.0, 100.0)),
         &Limits::default(),
         &obstacles,
+        DT,
         &AvoidParams::default(),
         &mut Gizmos::disabled(),
     )
@@ -767,13 +777,32 @@ fn gliding_along_an_obstacle_within_one_steps_pull_is_pushed_out_before_the_pull
     let limits = Limits { radius: 5.0, max_speed: 92.0, max_acceleration: 1369.0 };
     let obstacles = [Sphere { center: Vec3::new(0.0, 25.2, 0.0), radius: 20.0 }];
     let gliding = moving(Vec3::new(90.0, 0.0, 0.0));
-    let a = avoid_obstacles(&gliding, &limits, &obstacles, &AvoidParams::default(), &mut Gizmos::disabled())
-        .unwrap();
+    let a =
+        avoid_obstacles(&gliding, &limits, &obstacles, DT, &AvoidParams::default(), &mut Gizmos::disabled())
+            .unwrap();
     assert_close(a, Vec3::new(0.0, -1369.0, 0.0), 1e-2);
     // Far enough that one step's pull cannot close the gap (and nothing is ahead): left alone.
     let obstacles = [Sphere { center: Vec3::new(0.0, 45.0, 0.0), radius: 20.0 }];
     assert_eq!(
-        avoid_obstacles(&gliding, &limits, &obstacles, &AvoidParams::default(), &mut Gizmos::disabled()),
+        avoid_obstacles(&gliding, &limits, &obstacles, DT, &AvoidParams::default(), &mut Gizmos::disabled()),
         None
     );
+}
+
+#[test]
+fn the_pull_one_step_can_cause_is_reckoned_with_the_scenes_own_step() {
+    // 2 units clear. The worst one step can do is pull inward at full acceleration, giving an
+    // approach speed of a·dt that then needs (a·dt)²/2a of braking plus two steps of reaction:
+    // 0.95 units at 60 Hz (room to spare) but 3.8 units at 30 Hz (too close: push out now).
+    let limits = Limits { radius: 5.0, max_speed: 92.0, max_acceleration: 1369.0 };
+    let obstacles = [Sphere { center: Vec3::new(0.0, 27.0, 0.0), radius: 20.0 }];
+    let gliding = moving(Vec3::new(90.0, 0.0, 0.0));
+    let p = AvoidParams { margin: 0.0, ..AvoidParams::default() };
+    let avoid = |dt: f32| avoid_obstacles(&gliding, &limits, &obstacles, dt, &p, &mut Gizmos::disabled());
+    assert_eq!(avoid(1.0 / 60.0), None, "at 60 Hz the gap holds for a step");
+    assert_close(avoid(1.0 / 30.0).unwrap(), Vec3::new(0.0, -1369.0, 0.0), 1e-2);
+    // Absurd steps neither panic nor give NaN.
+    for dt in [0.0, -1.0, 1e-40, f32::NAN, f32::INFINITY, 1e30] {
+        assert!(avoid(dt).is_none_or(|a| a.is_finite()), "dt = {dt}");
+    }
 }

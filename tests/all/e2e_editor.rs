@@ -132,6 +132,49 @@ fn with_the_save_as_dialog_open_ctrl_c_v_and_d_do_nothing() {
 }
 
 #[test]
+fn ctrl_v_over_the_view_pastes_under_the_mouse_and_from_the_menu_beside_the_copy() {
+    if !tools_available("paste_at_mouse") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_rocks("paste_at_mouse", 0);
+    app.key("space");
+    app.drag(app.world_to_screen(-160.0, 160.0), app.world_to_screen(160.0, 40.0));
+    app.wait_for(|s| s["selected"] == 3, "the rubber band selects the row of three (centre 0, 100)");
+    app.key("ctrl+c");
+    let mouse = app.world_to_screen(150.0, -100.0);
+    let (x, y) = (format!("{}", mouse.0.round() as i32), format!("{}", mouse.1.round() as i32));
+    app.xdotool(&["mousemove", "--sync", &x, &y]);
+    app.settle();
+    app.key("ctrl+v");
+    app.wait_for(|s| s["obstacles"] == 7, "Ctrl+V pastes the three");
+    let state = app.state();
+    let zoom = state["camera"]["zoom"].as_f64().unwrap() as f32;
+    let positions: Vec<(f32, f32)> = state["obstacle_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32))
+        .collect();
+    // The mouse sits on whole pixels: within a pixel of the aimed point.
+    let tolerance = 1.0 / zoom;
+    for (pasted, expected) in positions[4..].iter().zip([(50.0, -100.0), (150.0, -100.0), (250.0, -100.0)]) {
+        assert!(
+            (pasted.0 - expected.0).abs() <= tolerance && (pasted.1 - expected.1).abs() <= tolerance,
+            "the row's centre lands under the mouse: {pasted:?} vs {expected:?} (±{tolerance})"
+        );
+    }
+    // Edit ▸ Paste (the mouse on the menu) lands one offset beside the copy instead.
+    app.click(app.rect("menu_button:Edit"));
+    app.click(app.rect("menu:paste"));
+    app.wait_for(|s| s["obstacles"] == 10, "the menu's Paste");
+    let state = app.state();
+    let x = state["obstacle_positions"][8][0].as_f64().unwrap() as f32;
+    let y = state["obstacle_positions"][8][1].as_f64().unwrap() as f32;
+    assert_eq!((x, y), (30.0, 70.0), "the middle rock (0, 100) moved by the paste offset (30, -30)");
+}
+
+#[test]
 fn shift_click_builds_a_group_and_dragging_one_moves_both() {
     if !tools_available("group_drag") {
         return;

@@ -4,6 +4,7 @@
 
 mod behav_flocking;
 mod behav_props;
+mod behav_region;
 mod behav_units;
 mod behav_wired;
 mod e2e_editor;

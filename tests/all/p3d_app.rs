@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 use steerlab::app::tools::{self, PUSH_PER_UNIT};
 use steerlab::app::{App, BehaviourKind, Command, InputFrame, MouseButton, Selection, Tool, ViewMode};
 use steerlab::scene::load_scene;
-use steerlab::sim::{Behaviour, BehaviourState, World};
+use steerlab::sim::{Behaviour, BehaviourState, Obstacle, World};
 
 const SCREEN: Vec2 = Vec2::new(1280.0, 800.0);
 
@@ -458,4 +458,51 @@ fn planned_paths_carry_their_ship_colour_only_when_there_are_several_ships() {
     assert_eq!(colours.len(), 3, "one stripe colour per ship: {colours:?}");
     let lone = stripes("planner-two-waypoints.json");
     assert!(!lone.is_empty() && lone.iter().all(Option::is_none), "{lone:?}");
+}
+
+#[test]
+fn avoidance_labels_go_on_past_z_as_two_letters_like_spreadsheet_columns() {
+    use steerlab::app::planner_debug::avoidance_label;
+    let labels: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702].into_iter().map(avoidance_label).collect();
+    assert_eq!(labels, ["A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"]);
+    // Independent check: every label up to three letters is distinct and only capitals.
+    let all: std::collections::HashSet<String> = (0..18_278).map(avoidance_label).collect();
+    assert_eq!(all.len(), 18_278);
+    assert!(all.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_uppercase())));
+}
+
+#[test]
+fn a_step_through_with_more_than_twenty_six_avoidances_labels_each_one_and_never_shows_a_question_mark() {
+    // Thirty legs, each blocked by one sphere in its middle: thirty avoidance waypoints.
+    let mut world = one_ship_world();
+    world.obstacles.clear();
+    let Behaviour::Planner { params } = &mut world.agents[0].behaviour else { panic!() };
+    params.waypoints = (1..=30).map(|k| Vec3::new(100.0 * k as f32, 0.0, 0.0)).collect();
+    params.iteration_limit = 1000;
+    params.clearance = 4.0;
+    world.agents[0].kinematics.position = Vec3::ZERO;
+    for k in 0..30 {
+        let position = Vec3::new(100.0 * k as f32 + 50.0, 0.0, 0.0);
+        world.obstacles.push(Obstacle {
+            position,
+            radius: 10.0,
+            velocity: Vec3::ZERO,
+            start: (position, Vec3::ZERO),
+        });
+    }
+    let mut app = orbit_app(world);
+    app.apply(Command::OpenPlannerDebug { agent: 0 });
+    let mut debug = app.planner_debug.clone().expect("open");
+    assert!(debug.plan.avoidances.len() >= 30, "{} avoidances", debug.plan.avoidances.len());
+    let labels: Vec<String> =
+        debug.plan.avoidances.iter().map(|a| debug.avoidance_letter(a.waypoint).unwrap()).collect();
+    assert_eq!(labels[26], "AA");
+    assert_eq!(labels.iter().collect::<std::collections::HashSet<_>>().len(), labels.len());
+    for k in 0..debug.count() {
+        debug.goto(k);
+        let narration = debug.narrate();
+        assert!(!narration.contains('?'), "iteration {k}: {narration}");
+    }
+    let last = debug.plan.avoidances.last().unwrap().waypoint;
+    assert_eq!(debug.describe(last), format!("avoidance {}", labels[labels.len() - 1]));
 }

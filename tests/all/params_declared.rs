@@ -93,6 +93,10 @@ fn every_declared_parameter_of_every_behaviour_has_a_row_in_the_panel() {
         "distance_from_boundary",
         "max_rotation",
         "slow_angle",
+        "look_ahead",
+        "margin",
+        "scale",
+        "pull",
     ] {
         assert!(seen.contains(&key), "{key} has no row");
     }
@@ -117,6 +121,8 @@ fn every_declaration_default_is_the_struct_default_and_accepted() {
         .chain(steerlab::behaviours::InterposeParams::PARAMS)
         .chain(steerlab::behaviours::HideParams::PARAMS)
         .chain(steerlab::behaviours::FaceParams::PARAMS)
+        .chain(steerlab::behaviours::ContainmentParams::PARAMS)
+        .chain(steerlab::behaviours::FlowFieldParams::PARAMS)
         .collect();
     for declaration in all {
         assert_eq!(declaration.check(declaration.default), Ok(declaration.default), "{}", declaration.key);

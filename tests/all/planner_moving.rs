@@ -8,12 +8,13 @@
 //! - the ship (radius 6, max speed 120, max acceleration 200, clearance 4, iteration limit
 //!   64, replan every 0.5 s, arrival radius 8) starting outside the box and sent to four waypoints
 //!   outside it on alternate sides (x = 780 and x = −80), so every route crosses the moving field;
-//! - up to 60 spheres moving at up to 30 u/s (a quarter of the ship's speed), or up to 20 spheres at
-//!   up to 60 u/s (half).
+//! - up to 150 spheres moving at up to 60 u/s (half the ship's speed); tested on 60 seeded fields
+//!   each at 80 ≤ 20, 80 ≤ 40, 40 ≤ 60 and 150 ≤ 60 u/s.
 //!
 //! In that class: zero contact (the ship's sphere never overlaps an obstacle's) and every waypoint
-//! reached within [`FLIGHT_BOUND`]. Denser or faster fields are outside it (README: measured
-//! contact rates there).
+//! reached within [`FLIGHT_BOUND`]. At 40 spheres ≤ 90 u/s contact is still zero, but waypoints
+//! are dropped as unreachable (the swept spheres seal them). Denser or faster fields are outside
+//! (README: measured contact rates there).
 
 use glam::Vec3;
 use std::path::Path;
@@ -118,13 +119,20 @@ fn fly(world: &mut World, seconds: f32) -> Flight {
 }
 
 fn check_class(spheres: usize, max_speed: f32, seeds: u64) {
+    check_fields(spheres, max_speed, seeds, true);
+}
+
+/// Flies `seeds` fields; every flight must be free of contact and, with `reach`, finish with every
+/// waypoint reached and none reported unreachable.
+fn check_fields(spheres: usize, max_speed: f32, seeds: u64, reach: bool) {
     let mut failures = Vec::new();
     let mut worst = f32::INFINITY;
     for seed in 0..seeds {
         let mut world = moving_field(spheres, max_speed, seed);
         let flight = fly(&mut world, FLIGHT_BOUND);
         worst = worst.min(flight.min_signed_distance);
-        if flight.contact_steps > 0 || flight.finished_at.is_none() || flight.reported_unreachable > 0 {
+        let unfinished = flight.finished_at.is_none() || flight.reported_unreachable > 0;
+        if flight.contact_steps > 0 || (reach && unfinished) {
             failures.push(format!(
                 "seed {seed}: min signed distance {:.2}, contact steps {}, finished {:?}, unreachable {}",
                 flight.min_signed_distance,
@@ -140,14 +148,36 @@ fn check_class(spheres: usize, max_speed: f32, seeds: u64) {
     assert!(failures.is_empty(), "{} of {seeds} fields failed:\n{}", failures.len(), failures.join("\n"));
 }
 
+// The three sets that touched the ship before the short-horizon layer and the growth cap (80 at
+// ≤ 20 u/s: 1 of 60 fields, −5.3; 80 at ≤ 40: 2 of 60, −10.3; 40 at ≤ 60: 1 of 30, −14.4). Every
+// contact then was the ship flying an exit leg out of a swept sphere that had grown over it, into
+// a slow real sphere beside it (`planner/ship.rs`, step 0).
+
 #[test]
-fn sixty_spheres_at_a_quarter_of_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
-    check_class(60, 30.0, 60);
+fn eighty_spheres_at_a_sixth_of_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
+    check_class(80, 20.0, 60);
 }
 
 #[test]
-fn twenty_spheres_at_half_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
-    check_class(20, 60.0, 60);
+fn eighty_spheres_at_a_third_of_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
+    check_class(80, 40.0, 60);
+}
+
+#[test]
+fn forty_spheres_at_half_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
+    check_class(40, 60.0, 60);
+}
+
+#[test]
+fn a_hundred_and_fifty_spheres_at_half_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
+    check_class(150, 60.0, 60);
+}
+
+/// Outside the class for arrival, inside it for contact: spheres grown by 90 u/s × 1 s seal
+/// waypoints that are reachable, and the ship drops them as unreachable (README).
+#[test]
+fn forty_spheres_at_three_quarters_of_the_ship_speed_never_touch_it() {
+    check_fields(40, 90.0, 60, false);
 }
 
 #[test]
@@ -204,4 +234,152 @@ fn a_moving_sphere_is_planned_against_grown_by_its_speed_times_the_horizon_and_a
         ship(&k, &limits, &[at], &params, &mut state, dt, &mut gizmos);
     }
     assert_eq!(state.index.as_ref().map(|i| i.spheres()[0].radius), Some(20.0));
+}
+
+/// The moving scene's first ship alone with `obstacles` (no bounds: spheres fly straight on), the
+/// issue's limits, sent from `start` through `waypoints`.
+fn lone_ship(start: Vec3, waypoints: Vec<Vec3>, obstacles: &[(Vec3, f32, Vec3)]) -> World {
+    let mut world =
+        load_scene(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-moving.json")).unwrap();
+    world.agents.truncate(1);
+    world.bounds = None;
+    world.obstacles = obstacles
+        .iter()
+        .map(|&(position, radius, velocity)| Obstacle {
+            position,
+            radius,
+            velocity,
+            start: (position, velocity),
+        })
+        .collect();
+    let agent = &mut world.agents[0];
+    agent.kinematics.position = start;
+    agent.kinematics.velocity = Vec3::ZERO;
+    agent.start = agent.kinematics;
+    agent.limits.radius = SHIP_RADIUS;
+    agent.limits.max_speed = 120.0;
+    agent.limits.max_acceleration = 200.0;
+    let Behaviour::Planner { params } = &mut agent.behaviour else { panic!("the moving scene's ship plans") };
+    params.waypoints = waypoints;
+    params.clearance = 4.0;
+    params.arrival_radius = 8.0;
+    params.replan_interval = 0.5;
+    params.incoming_fire = 0.0;
+    agent.state = BehaviourState::start(&agent.behaviour);
+    world
+}
+
+fn ship_state(world: &World) -> &steerlab::planner::ShipState {
+    match &world.agents[0].state {
+        BehaviourState::Planner(ship) => ship,
+        _ => panic!("a planner ship"),
+    }
+}
+
+#[test]
+fn a_ship_holding_on_its_last_waypoint_steps_aside_from_a_sphere_rolling_at_it_and_comes_back() {
+    // The ship reaches (20, 0, 0) and holds; a sphere of radius 30 rolls along the x axis at
+    // 60 u/s straight through the hold point. Staying put is contact (independent of the planner:
+    // the sphere's centre passes through the point).
+    let hold = Vec3::new(20.0, 0.0, 0.0);
+    let mut world =
+        lone_ship(Vec3::ZERO, vec![hold], &[(Vec3::new(500.0, 0.0, 0.0), 30.0, Vec3::new(-60.0, 0.0, 0.0))]);
+    let mut max_height = 0.0f32;
+    let mut flight = Flight {
+        min_signed_distance: f32::INFINITY,
+        contact_steps: 0,
+        finished_at: None,
+        reported_unreachable: 0,
+    };
+    for _ in 0..(20.0 / world.dt) as usize {
+        world.step();
+        let p = world.agents[0].kinematics.position;
+        let o = &world.obstacles[0];
+        let d = p.distance(o.position) - o.radius - SHIP_RADIUS;
+        flight.min_signed_distance = flight.min_signed_distance.min(d);
+        flight.contact_steps += usize::from(d < 0.0);
+        max_height = max_height.max(p.z.abs());
+    }
+    let ship = ship_state(&world);
+    assert!(ship.finished, "the waypoint was reached before the sphere came");
+    assert_eq!(flight.contact_steps, 0, "min signed distance {:.2}", flight.min_signed_distance);
+    assert!(ship.dodge_steps > 0, "the hold point itself is hit: the ship must have moved aside");
+    assert_eq!(max_height, 0.0, "a flat scene's dodge stays in its plane");
+    let back = world.agents[0].kinematics.position.distance(hold);
+    assert!(back < 1.0, "back on the hold point once the sphere has passed: {back:.2} away");
+}
+
+#[test]
+fn a_sphere_crossing_the_route_at_half_the_ship_speed_is_dodged() {
+    // Timed to meet the ship where its straight route crosses the sphere's line, in 3D.
+    let mut world = lone_ship(
+        Vec3::new(-80.0, 0.0, 0.0),
+        vec![Vec3::new(780.0, 0.0, 10.0)],
+        &[(Vec3::new(400.0, -270.0, 0.0), 35.0, Vec3::new(0.0, 60.0, 0.0))],
+    );
+    let flight = fly(&mut world, 30.0);
+    assert_eq!(flight.contact_steps, 0, "min signed distance {:.2}", flight.min_signed_distance);
+    assert!(flight.finished_at.is_some());
+}
+
+#[test]
+fn a_swept_sphere_stops_growing_short_of_the_ship_so_no_plan_starts_inside_one() {
+    use steerlab::planner::ship::{sweep_horizon, GROWTH_GAP};
+    // A sphere 80 units ahead closing at 40 u/s: grown by its full sweep (40 u/s × the horizon)
+    // it would swallow the ship, and the plan would start with an exit leg pushed out of it that
+    // no cast checks against the real spheres round the ship (the cause of every contact the old
+    // moving-field measurements found).
+    let mut world = lone_ship(
+        Vec3::ZERO,
+        vec![Vec3::new(0.0, 400.0, 0.0)],
+        &[(Vec3::new(80.0, 0.0, 0.0), 20.0, Vec3::new(-40.0, 0.0, 0.0))],
+    );
+    let Behaviour::Planner { params } = &world.agents[0].behaviour else { panic!() };
+    let full = 20.0 + 40.0 * sweep_horizon(params);
+    let mut checked = 0;
+    for _ in 0..40 {
+        world.step();
+        let ship = ship_state(&world);
+        let p = world.agents[0].kinematics.position;
+        if let Some(index) = &ship.index {
+            let planned = index.spheres()[0];
+            let real = world.obstacles[0].position;
+            // The index was built at the last replan; the ship has moved at most 2 units since.
+            let room = planned.center.distance(p) - SHIP_RADIUS - 4.0 - GROWTH_GAP + 2.0;
+            assert!(planned.radius <= room, "planned radius {} with room {room}", planned.radius);
+            assert!(planned.radius < full, "the cap bit: {} < {full}", planned.radius);
+            assert!(real.distance(planned.center) < 41.0);
+            checked += 1;
+        }
+        assert!(
+            !matches!(ship.kinds.first(), Some(steerlab::planner::WaypointKind::Exit)),
+            "no exit leg: the ship is never inside a planned-against sphere"
+        );
+    }
+    assert!(checked > 30);
+}
+
+#[test]
+fn a_huge_sphere_closing_slower_than_the_ship_on_a_ship_at_rest_ten_units_away_cannot_be_avoided() {
+    // Why the guaranteed class bounds radii and starts the ship clear: a sphere of radius 500
+    // closing at 100 u/s (slower than the ship's 120) on a ship at rest 10 units from its surface.
+    // Independent check that no control within the limits avoids contact: from rest with
+    // acceleration at most a, the ship is within ½·a·t² of its start at time t whatever it does;
+    // if that whole ball lies inside the sphere grown by the ship's radius at some t, every
+    // trajectory touches it.
+    let (radius, speed, gap, a) = (500.0f32, 100.0f32, 10.0f32, 200.0f32);
+    let start = Vec3::ZERO;
+    let centre = |t: f32| Vec3::new(radius + SHIP_RADIUS + gap - speed * t, 0.0, 0.0);
+    let proof = (1..=100)
+        .map(|k| k as f32 * 0.01)
+        .find(|&t| centre(t).distance(start) + 0.5 * a * t * t < radius + SHIP_RADIUS);
+    assert!(proof.is_some(), "the reachable ball is swallowed at some t ≤ 1 s");
+    // And the planner's ship, given a waypoint behind itself, does touch it.
+    let mut world = lone_ship(
+        start,
+        vec![Vec3::new(-400.0, 0.0, 0.0)],
+        &[(centre(0.0), radius, Vec3::new(-speed, 0.0, 0.0))],
+    );
+    let flight = fly(&mut world, 2.0);
+    assert!(flight.contact_steps > 0, "min signed distance {:.2}", flight.min_signed_distance);
 }

@@ -58,14 +58,14 @@ fn revert_asks_first_and_discard_reloads_the_file_exactly() {
     let mut out = UiOutput::default();
     state.request(FileCommand::Revert, &app, &mut out);
     assert_eq!(state.confirm, Some(FileCommand::Revert), "asks before dropping the changes");
-    assert!(out.open_path.is_none(), "nothing reloaded before the answer");
+    assert!(out.open_path().is_none(), "nothing reloaded before the answer");
     // Cancel keeps the edit.
     state.answer_confirm(ConfirmAnswer::Cancel, &app, &mut out);
     assert!(out.is_empty() && state.confirm.is_none());
 
     state.request(FileCommand::Revert, &app, &mut out);
     state.answer_confirm(ConfirmAnswer::Discard, &app, &mut out);
-    assert_eq!(out.open_path.as_ref(), Some(&file), "Discard reloads the scene's own file");
+    assert_eq!(out.open_path().as_ref(), Some(&file), "Discard reloads the scene's own file");
     // The shell loads it (off the frame loop) and opens it.
     app.open_world(load_scene(&file).unwrap(), Some(file.clone()));
     assert!(!app.dirty);

@@ -2,7 +2,7 @@
 //! sorting, the expression validator, the file dialog's listing, output merging.
 
 use glam::Vec3;
-use steerlab::app::{BehaviourKind, Command};
+use steerlab::app::{BehaviourKind, Command, ShellCommand};
 use steerlab::behaviours::{
     FlockingParams, OffsetPursuitParams, ParametricMethod, PursuitParams, WanderParams,
 };
@@ -38,6 +38,8 @@ fn one_of_each() -> Vec<Behaviour> {
         Behaviour::LeaderFollowing { agent: 0, params: Default::default() },
         Behaviour::Interpose { agent: 0, other: 1, params: Default::default() },
         Behaviour::Hide { agent: 0, params: Default::default() },
+        Behaviour::FlowField { path: None, params: steerlab::behaviours::FlowFieldParams::default() },
+        Behaviour::FlowField { path: Some(0), params: steerlab::behaviours::FlowFieldParams::default() },
     ]
 }
 
@@ -58,7 +60,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 4, 1, 2]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 4, 1, 2, 3, 2]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());
@@ -317,21 +319,30 @@ fn the_file_dialog_adds_the_extension_when_saving_and_needs_a_listed_file_when_o
 
 #[test]
 fn merging_outputs_keeps_both_passes_commands_and_flags() {
-    let mut first = UiOutput { commands: vec![Command::Step], quit: true, ..UiOutput::default() };
-    let second = UiOutput {
-        commands: vec![Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)],
-        save_path: Some("a.json".into()),
-        ..UiOutput::default()
-    };
+    let mut first = UiOutput { commands: vec![Command::Step] };
+    first.shell(ShellCommand::Exit);
+    let mut second =
+        UiOutput { commands: vec![Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)] };
+    second.shell(ShellCommand::WriteScene("a.json".into()));
     first.merge(second);
     assert_eq!(
         first.commands,
-        vec![Command::Step, Command::Reset, Command::SetNewAgentKind(BehaviourKind::Seek)]
+        vec![
+            Command::Step,
+            Command::Shell(ShellCommand::Exit),
+            Command::Reset,
+            Command::SetNewAgentKind(BehaviourKind::Seek),
+            Command::Shell(ShellCommand::WriteScene("a.json".into())),
+        ]
     );
-    assert!(first.quit);
-    assert_eq!(first.save_path, Some("a.json".into()));
+    assert!(first.quit());
+    assert_eq!(first.save_path(), Some("a.json".into()));
     first.merge(UiOutput::default());
-    assert_eq!(first.save_path, Some("a.json".into()), "an empty pass keeps earlier values");
+    assert_eq!(first.save_path(), Some("a.json".into()), "an empty pass keeps earlier values");
+    // A later load replaces an earlier one, as the shell carries them out in order.
+    first.shell(ShellCommand::Load("one.json".into()));
+    first.shell(ShellCommand::Load("two.json".into()));
+    assert_eq!(first.open_path(), Some("two.json".into()));
 }
 
 #[test]
@@ -344,4 +355,71 @@ fn recent_files_move_to_the_front_without_duplicates_and_are_capped() {
     assert_eq!(state.recent.len(), steerlab::ui::RECENT_LIMIT);
     assert_eq!(state.recent[0], std::path::PathBuf::from("5.json"));
     assert_eq!(state.recent.iter().filter(|p| p.ends_with("5.json")).count(), 1);
+}
+
+/// `n` agents seeking one target, spread on a line (a crowd for the metrics cache).
+fn seeking_crowd(n: usize) -> steerlab::app::App {
+    let agents: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("a{i}"),
+                "position": [i as f32 * 3.0, 50.0],
+                "behaviour": { "type": if i % 2 == 0 { "seek" } else { "flee" }, "target": "t" },
+            })
+        })
+        .collect();
+    let text = serde_json::json!({
+        "version": 1, "name": "crowd", "targets": [{ "id": "t", "position": [0, 0] }], "agents": agents,
+    })
+    .to_string();
+    let world = steerlab::scene::parse_scene(&text, "crowd.json").expect("scene");
+    steerlab::app::App::new(world, None)
+}
+
+#[test]
+fn a_small_scenes_metrics_table_is_recomputed_every_frame() {
+    use steerlab::ui::metrics::{MetricsCache, MetricsTable};
+    let mut app = seeking_crowd(30);
+    let mut cache = MetricsCache::default();
+    for frame in 0..5 {
+        app.step_once();
+        let table = cache.table(&app, None, 0.01 * f64::from(frame)).clone();
+        assert_eq!(table, MetricsTable::compute(&app, None), "frame {frame}");
+        assert_eq!(table.steps, app.world.steps);
+    }
+}
+
+#[test]
+fn a_crowds_metrics_table_shows_the_values_of_the_time_it_names_until_it_is_due() {
+    use steerlab::ui::metrics::{MetricsCache, MetricsTable, CROWD_REFRESH_SECONDS, LIVE_TABLE_AGENTS};
+    let mut app = seeking_crowd(LIVE_TABLE_AGENTS + 100);
+    let mut cache = MetricsCache::default();
+    app.step_once();
+    let first = MetricsTable::compute(&app, None);
+    assert_eq!(cache.table(&app, None, 10.0), &first);
+    // Between refreshes the table is the one taken at the time it says, not a mix.
+    for _ in 0..3 {
+        app.step_once();
+    }
+    let later = MetricsTable::compute(&app, None);
+    assert_ne!(later, first, "stepping changed the values (the test is not vacuous)");
+    let shown = cache.table(&app, None, 10.0 + CROWD_REFRESH_SECONDS * 0.5).clone();
+    assert_eq!(shown, first);
+    assert_eq!(shown.time, first.time);
+    // Due: the values now.
+    assert_eq!(cache.table(&app, None, 10.0 + CROWD_REFRESH_SECONDS), &later);
+    // A sort, a reset or a removed agent make the old table wrong: recomputed at once.
+    let sort = Some((MetricColumn::DistanceTravelled, true));
+    let sorted = cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS).clone();
+    assert_eq!(sorted, MetricsTable::compute(&app, sort));
+    assert_ne!(sorted.rows.first().map(|r| r.0), later.rows.first().map(|r| r.0), "the sort reordered rows");
+    app.world.reset();
+    assert_eq!(cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS), &MetricsTable::compute(&app, sort));
+    app.step_once();
+    app.world.agents.pop();
+    app.world.reset();
+    app.step_once();
+    let table = cache.table(&app, sort, 10.0 + CROWD_REFRESH_SECONDS).clone();
+    assert_eq!(table.agents, LIVE_TABLE_AGENTS + 99);
+    assert_eq!(table, MetricsTable::compute(&app, sort));
 }

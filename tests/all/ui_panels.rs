@@ -178,12 +178,12 @@ fn save_in_the_unsaved_changes_question_saves_then_goes_on() {
     state.queue(Command::File(FileCommand::OpenPath("other.json".into())));
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "confirm:save");
-    assert_eq!(out.save_path, Some("scenes/mine.json".into()));
-    assert_eq!(out.open_path, None, "the open waits for the save");
+    assert_eq!(out.save_path(), Some("scenes/mine.json".into()));
+    assert_eq!(out.open_path(), None, "the open waits for the save");
     // The shell saved successfully between the frames.
     app.mark_saved("scenes/mine.json".into());
     let out = frame(&ctx, &app, &mut state, Vec::new());
-    assert_eq!(out.open_path, Some("other.json".into()));
+    assert_eq!(out.open_path(), Some("other.json".into()));
 }
 
 #[test]
@@ -194,10 +194,10 @@ fn a_failed_save_in_the_unsaved_changes_question_does_not_discard() {
     state.request_quit();
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "confirm:save");
-    assert!(out.save_path.is_some() && !out.quit);
+    assert!(out.save_path().is_some() && !out.quit());
     app.set_error("error: cannot write");
     let out = frames(&ctx, &app, &mut state, 2);
-    assert!(!out.quit, "the scene is still dirty: do not quit");
+    assert!(!out.quit(), "the scene is still dirty: do not quit");
 }
 
 #[test]
@@ -207,7 +207,7 @@ fn quitting_a_clean_scene_needs_no_question() {
     state.request_quit();
     let ctx = egui::Context::default();
     let out = frame(&ctx, &app, &mut state, Vec::new());
-    assert!(out.quit);
+    assert!(out.quit());
     assert!(state.confirm.is_none());
 }
 
@@ -219,10 +219,10 @@ fn save_without_a_file_opens_the_save_dialog_and_with_one_saves_there() {
     state.queue(Command::File(FileCommand::Save));
     let ctx = egui::Context::default();
     let out = frames(&ctx, &app, &mut state, 2);
-    assert_eq!(out.save_path, None);
+    assert_eq!(out.save_path(), None);
     assert_eq!(state.file_dialog.as_ref().map(|d| d.mode), Some(steerlab::ui::FileDialogMode::Save));
     let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
-    let saved = out.save_path.expect("the dialog's OK saves");
+    let saved = out.save_path().expect("the dialog's OK saves");
     assert_eq!(saved.file_name().and_then(|n| n.to_str()), Some("scene.json"));
     assert!(state.file_dialog.is_none());
 
@@ -230,7 +230,7 @@ fn save_without_a_file_opens_the_save_dialog_and_with_one_saves_there() {
     let mut state = UiState::default();
     state.queue(Command::File(FileCommand::Save));
     let out = frame(&ctx, &app, &mut state, Vec::new());
-    assert_eq!(out.save_path, Some("here.json".into()));
+    assert_eq!(out.save_path(), Some("here.json".into()));
 }
 
 #[test]
@@ -253,10 +253,10 @@ fn the_recovery_prompt_returns_the_choice_once() {
     state.recovery_available = true;
     let ctx = settled(&app, &mut state);
     let out = click_widget(&ctx, &app, &mut state, "recovery:restore");
-    assert_eq!(out.recovery, Some(RecoveryChoice::Restore));
+    assert_eq!(out.recovery(), Some(RecoveryChoice::Restore));
     assert!(!state.recovery_available);
     let out = frame(&ctx, &app, &mut state, Vec::new());
-    assert_eq!(out.recovery, None);
+    assert_eq!(out.recovery(), None);
 }
 
 #[test]
@@ -416,12 +416,12 @@ fn opening_a_file_with_unsaved_changes_asks_once() {
     assert!(state.file_dialog.is_some());
     click_widget(&ctx, &app, &mut state, "file_dialog:entry:other.json");
     let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
-    assert_eq!(out.open_path, None, "not before the answer");
+    assert_eq!(out.open_path(), None, "not before the answer");
     assert!(state.confirm.is_some(), "asked once the file is chosen");
     let out = frames(&ctx, &app, &mut state, 2);
-    assert_eq!(out.open_path, None);
+    assert_eq!(out.open_path(), None);
     let out = click_widget(&ctx, &app, &mut state, "confirm:discard");
-    assert_eq!(out.open_path, Some(dir.join("other.json")));
+    assert_eq!(out.open_path(), Some(dir.join("other.json")));
     assert!(state.confirm.is_none(), "and not a second time");
     let out = frames(&ctx, &app, &mut state, 3);
     assert!(state.confirm.is_none() && out.is_empty(), "{out:?}");
@@ -454,7 +454,7 @@ fn the_save_dialog_takes_enter_and_esc_and_starts_in_the_last_folder_saved_to() 
     );
     let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Enter));
     assert_eq!(
-        out.save_path,
+        out.save_path(),
         Some(std::fs::canonicalize(&saved_in).unwrap().join("compare.json")),
         "Enter saves"
     );

@@ -254,6 +254,53 @@ fn clipboard_world() -> World {
 }
 
 #[test]
+fn ctrl_v_over_the_view_centres_the_copy_under_the_mouse_and_over_a_panel_beside_the_copy() {
+    let mut app = app_with(clipboard_world());
+    // The obstacle (0, -100) and the target (0, 200): centre (0, 50).
+    app.apply(Command::SelectMany(vec![Selection::Obstacle(0), Selection::Target(0)]));
+    app.apply(Command::Copy);
+    assert_eq!(app.clipboard_anchor, Some(Vec3::new(0.0, 50.0, 0.0)));
+    let mouse = at(&app, 300.0, -40.0);
+    let ctrl_v = |mouse, pointer_over_ui| InputFrame {
+        keys: vec![Key::Letter('V')],
+        ctrl: true,
+        pointer_over_ui,
+        ..frame(mouse)
+    };
+    tools::handle_input(&mut app, &ctrl_v(mouse, false));
+    assert_eq!(app.world.obstacles.len(), 2);
+    assert_eq!(app.world.obstacles[1].position, Vec3::new(300.0, -190.0, 0.0));
+    assert_eq!(app.world.targets[1].position, Vec3::new(300.0, 110.0, 0.0));
+    assert_eq!(app.selection_count(), 2, "the pasted pair is selected");
+    // With snapping on, the point under the mouse snaps first.
+    app.apply(Command::ToggleSnap);
+    let near_grid = at(&app, 104.0, 3.0);
+    tools::handle_input(&mut app, &ctrl_v(near_grid, false));
+    let grid = app.snap.size;
+    let snapped = app.world.obstacles[2].position + Vec3::new(0.0, 150.0, 0.0);
+    assert_eq!(snapped, Vec3::new((104.0 / grid).round() * grid, (3.0 / grid).round() * grid, 0.0));
+    app.apply(Command::ToggleSnap);
+    // Over a panel the mouse is not on the world: the paste lands beside the copy.
+    tools::handle_input(&mut app, &ctrl_v(mouse, true));
+    assert_eq!(app.world.obstacles[3].position, Vec3::new(0.0, -100.0, 0.0) + PASTE_OFFSET);
+    // A pasted path keeps its shape: its points move together.
+    let mut app = app_with(clipboard_world());
+    app.apply(Command::Select(Some(Selection::Path(0))));
+    app.apply(Command::Copy);
+    let original = app.world.paths[0].polyline.points().to_vec();
+    app.apply(Command::Paste { at: Some(Vec3::new(500.0, 500.0, 0.0)) });
+    let pasted = app.world.paths[1].polyline.points().to_vec();
+    let shift = pasted[0] - original[0];
+    assert!(pasted.iter().zip(&original).all(|(p, o)| *p - *o == shift), "rigidly moved");
+    let (lo, hi) = pasted.iter().fold((pasted[0], pasted[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    assert_eq!(
+        (lo + hi) * 0.5,
+        Vec3::new(500.0, 500.0, 0.0),
+        "the path's bounding-box centre is at the point"
+    );
+}
+
+#[test]
 fn duplicate_copies_an_agent_with_its_behaviour_list_a_unique_name_and_an_unused_colour() {
     let mut app = app_with(clipboard_world());
     app.apply(Command::Select(Some(Selection::Agent(0))));
@@ -285,7 +332,7 @@ fn copying_a_path_with_its_follower_points_the_pasted_follower_at_the_pasted_pat
     let mut app = app_with(clipboard_world());
     app.apply(Command::SelectMany(vec![Selection::Agent(0), Selection::Path(0)]));
     app.apply(Command::Copy);
-    app.apply(Command::Paste);
+    app.apply(Command::Paste { at: None });
     assert_eq!(app.world.paths.len(), 2);
     assert_eq!(app.world.paths[1].id, "track2");
     let pasted = &app.world.agents[2];
@@ -294,7 +341,7 @@ fn copying_a_path_with_its_follower_points_the_pasted_follower_at_the_pasted_pat
     // Without its path, the copy follows the original path.
     app.apply(Command::Select(Some(Selection::Agent(0))));
     app.apply(Command::Copy);
-    app.apply(Command::Paste);
+    app.apply(Command::Paste { at: None });
     assert_eq!(app.world.agents.last().and_then(|a| a.behaviour.path()), Some(0));
 }
 
@@ -321,8 +368,8 @@ fn each_paste_lands_one_offset_further_and_is_one_undo_step() {
     let mut app = app_with(obstacles_world());
     app.apply(Command::Select(Some(Selection::Obstacle(3))));
     app.apply(Command::Copy);
-    app.apply(Command::Paste);
-    app.apply(Command::Paste);
+    app.apply(Command::Paste { at: None });
+    app.apply(Command::Paste { at: None });
     let origin = Vec3::new(0.0, -300.0, 0.0);
     assert_eq!(starts(&app)[4..], [origin + PASTE_OFFSET, origin + PASTE_OFFSET * 2.0]);
     app.apply(Command::Undo);
@@ -335,7 +382,7 @@ fn pasting_an_agent_into_a_scene_without_its_target_is_refused_and_changes_nothi
     app.apply(Command::Select(Some(Selection::Agent(1))));
     app.apply(Command::Copy);
     app.apply(Command::NewScene);
-    app.apply(Command::Paste);
+    app.apply(Command::Paste { at: None });
     assert!(app.world.agents.is_empty());
     let message = app.message.clone().expect("an error");
     assert!(message.is_error);
@@ -475,7 +522,7 @@ proptest! {
         app.apply(Command::SelectMany((0..copied).map(Selection::Agent).collect()));
         app.apply(Command::Copy);
         for _ in 0..pastes {
-            app.apply(Command::Paste);
+            app.apply(Command::Paste { at: None });
         }
         let agents = &app.world.agents;
         prop_assert_eq!(agents.len(), copied * (pastes + 1));

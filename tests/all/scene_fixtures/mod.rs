@@ -60,7 +60,12 @@ pub const FULL_SCENE: &str = r##"{
     { "name": "turret", "position": [0, -300], "orientation": 1,
       "behaviour": { "type": "face", "agent": "fox", "max_rotation": 4, "slow_angle": 0.4 } },
     { "name": "looker", "position": [100, -300], "velocity": [0, -20],
-      "behaviour": { "type": "look_where_you_are_going", "max_rotation": 3, "slow_angle": 0.6 } }
+      "behaviour": { "type": "look_where_you_are_going", "max_rotation": 3, "slow_angle": 0.6 } },
+    { "name": "penned", "position": [60, 30], "velocity": [30, 10],
+      "behaviour": { "type": "containment", "region": "ring", "look_ahead": 0.75, "margin": 12 } },
+    { "name": "drift", "position": [-300, -100], "velocity": [10, 0],
+      "behaviour": { "type": "flow_field", "look_ahead": 0.3, "seed": 42, "scale": 180, "pull": 50 } },
+    { "name": "river", "position": [100, 100], "behaviour": { "type": "flow_field", "path": "track", "pull": 35 } }
   ]
 }
 "##;
