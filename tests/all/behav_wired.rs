@@ -870,3 +870,15 @@ fn face_turns_the_heading_within_its_rate_onto_the_faced_agent_and_changes_no_mo
     assert!(wrap(twin.velocity.y.atan2(twin.velocity.x) - twin.orientation).abs() < 1e-3, "{twin:?}");
     repeats_through_save_and_load(TURRET, 300);
 }
+
+#[test]
+fn the_shipped_hiding_scene_keeps_every_hider_out_of_sight_after_the_first_seconds() {
+    let (_, metrics) = shipped("hiding.json", 60.0);
+    let hiders: Vec<_> = metrics.iter().filter_map(|m| m.hide.map(|h| (m.name.clone(), h))).collect();
+    assert_eq!(hiders.len(), 3);
+    for (name, hide) in hiders {
+        assert!(hide.time_seen < 3.0, "{name} was seen for {} s of 60", hide.time_seen);
+        assert!(hide.mean_hunter_distance > 100.0, "{name}: {hide:?}");
+    }
+    assert!(metrics.iter().all(|m| m.collisions == 0), "a collision with a rock");
+}
