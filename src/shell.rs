@@ -41,11 +41,19 @@ fn autosave_seconds() -> f64 {
 /// ask for still more steps the next frame.
 const SIMULATION_BUDGET_SECONDS: f64 = 0.008;
 
+/// The share of a slow frame's time the simulation may take (see [`StepBudget`]).
+const SIMULATION_SHARE: f64 = 0.25;
+
 /// How many fixed steps fit in [`SIMULATION_BUDGET_SECONDS`], from the measured cost of a step.
+/// A step that costs more than the budget (100,000 agents: 35–110 ms) runs only every few
+/// frames, so the simulation's share of the window's time stays about the budget on average and
+/// the view stays responsive (panning, the panels) while the crowd runs slower than real time.
 #[derive(Default)]
 struct StepBudget {
     /// Smoothed wall-clock seconds per step (0 before the first measurement).
     seconds_per_step: f64,
+    /// Budget saved up over frames that skipped a dear step (at most one step's worth).
+    credit: f64,
 }
 
 impl StepBudget {
@@ -56,8 +64,30 @@ impl StepBudget {
         (SIMULATION_BUDGET_SECONDS / self.seconds_per_step).floor().clamp(1.0, 1000.0) as u32
     }
 
+    /// Whether this frame (`frame_seconds` long) may step: always while a step fits in the
+    /// budget; otherwise once the budgets saved up over frames pay for one step. A frame earns
+    /// the budget or [`SIMULATION_SHARE`] of its own length, whichever is more (a window slowed
+    /// down by drawing would otherwise starve the simulation).
+    fn step_this_frame(&mut self, frame_seconds: f64) -> bool {
+        if self.seconds_per_step <= SIMULATION_BUDGET_SECONDS {
+            self.credit = 0.0;
+            return true;
+        }
+        let earned = SIMULATION_BUDGET_SECONDS.max(SIMULATION_SHARE * frame_seconds.clamp(0.0, 1.0));
+        self.credit = (self.credit + earned).min(self.seconds_per_step);
+        if self.credit + 1e-12 < self.seconds_per_step {
+            return false;
+        }
+        self.credit = 0.0;
+        true
+    }
+
     /// Runs `app.advance` within the budget and learns from how long it took.
     fn advance(&mut self, app: &mut App, frame_seconds: f64) {
+        if app.running && !self.step_this_frame(frame_seconds) {
+            // The time of a skipped frame is dropped, as time that does not fit in a frame is.
+            return;
+        }
         let start = std::time::Instant::now();
         let steps = app.advance_at_most(frame_seconds, self.max_steps());
         if steps > 0 {
@@ -782,5 +812,29 @@ fn save_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
             }
         }
         Err(err) => app.set_error(err.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_dearer_than_the_frame_budget_runs_every_few_frames_and_a_cheap_one_every_frame() {
+        let mut budget = StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        let stepped: Vec<bool> = (0..12).map(|_| budget.step_this_frame(0.001)).collect();
+        assert_eq!(stepped.iter().filter(|&&s| s).count(), 3, "{stepped:?}");
+        assert_eq!(stepped.get(3), Some(&true), "the fourth frame has saved up one step: {stepped:?}");
+        let mut cheap = StepBudget { seconds_per_step: 0.5 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        assert!((0..12).all(|_| cheap.step_this_frame(0.001)));
+        assert_eq!(cheap.max_steps(), 2);
+        // Before any measurement the first frame steps (and measures).
+        assert!(StepBudget::default().step_this_frame(0.001));
+        // Frames slowed down by drawing earn a share of their length: a step of 4 budgets
+        // every other frame when a frame lasts 8 budgets.
+        let mut slow = StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        let frame = 8.0 * SIMULATION_BUDGET_SECONDS;
+        let stepped = (0..12).filter(|_| slow.step_this_frame(frame)).count();
+        assert_eq!(stepped, 6);
     }
 }

@@ -34,7 +34,13 @@
 //!   joins the nearest free centre unchecked, as the seed's exit waypoint does.
 //! - *Shortening.* From each anchor the route runs to the farthest following grid point the sphere
 //!   cast sees clear (`ObstacleIndex::is_clear` with the ship radius + clearance), so every leg of
-//!   the result is checked with the same cast as the seed's loop.
+//!   the result is checked with the same cast as the seed's loop. Then [`tighten`] pulls each
+//!   corner toward the line between its neighbours as far as both legs stay clear by that cast:
+//!   a coarse grid's corners sit on cell centres that keep up to ¾√3 of a cell more than the
+//!   clearance from the obstacle they turn round, and without this the dense scene flew 1,722
+//!   units where the fine grid alone flies 1,551 (now 1,566). What it cannot undo is a coarse
+//!   grid's choice of corridor (a gap it cannot resolve is gone round): measured against the
+//!   test oracle's grid shortest path, the worst route is 1.05× (mean 0.94).
 //!
 //! # Parameters
 //! [`MAX_CELLS_PER_AXIS`] (96) bounds the finest grid (and the worst-case time); [`LEVELS`] (4, 2, 1)
@@ -249,7 +255,9 @@ impl Raster {
             }
         }
         points.push(to);
-        (expanded, FallbackOutcome::Route(shorten(from, &points, obstacles, cast_radius)))
+        let mut route = shorten(from, &points, obstacles, cast_radius);
+        tighten(from, &mut route, obstacles, cast_radius);
+        (expanded, FallbackOutcome::Route(route))
     }
 }
 
@@ -269,6 +277,67 @@ fn shorten(from: Vec3, points: &[Vec3], obstacles: &ObstacleIndex, cast_radius: 
         i = j + 1;
     }
     out
+}
+
+/// Rounds of [`tighten`] over a route.
+pub const TIGHTEN_ROUNDS: usize = 4;
+/// Bisections per corner and round in [`tighten`].
+const TIGHTEN_BISECTIONS: usize = 8;
+
+/// Pulls each corner of a shortened route toward the straight line between its neighbours as far
+/// as both of its legs stay clear by the same sphere cast (bisection on the move), a few rounds,
+/// then drops corners whose neighbours see each other. A grid route's corners sit on cell centres,
+/// which keep up to half a cell diagonal more than the clearance from the obstacle they turn round
+/// (¾√3 of the coarsest cell, 35 units on the dense scenes): this takes the route in to the
+/// obstacle's inflated surface, so a route found on a coarse grid is about as short as a fine
+/// one through the same gaps. Every leg of the result is still cast-checked.
+fn tighten(from: Vec3, route: &mut Vec<Vec3>, obstacles: &ObstacleIndex, cast_radius: f32) {
+    for _ in 0..TIGHTEN_ROUNDS {
+        let mut moved = false;
+        for k in 0..route.len().saturating_sub(1) {
+            let before = if k == 0 { from } else { route[k - 1] };
+            let (corner, after) = (route[k], route[k + 1]);
+            let (toward, _) = crate::geometry::project_point_segment(corner, before, after);
+            if toward.distance(corner) < 1e-3 {
+                continue;
+            }
+            let clear = |t: f32| {
+                let p = corner.lerp(toward, t);
+                obstacles.is_clear(before, p, cast_radius) && obstacles.is_clear(p, after, cast_radius)
+            };
+            let (mut lo, mut hi) = (0.0f32, 1.0f32);
+            if clear(1.0) {
+                lo = 1.0;
+            } else {
+                for _ in 0..TIGHTEN_BISECTIONS {
+                    let mid = 0.5 * (lo + hi);
+                    if clear(mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+            }
+            if lo > 0.0 {
+                route[k] = corner.lerp(toward, lo);
+                moved = true;
+            }
+        }
+        // Corners whose neighbours now see each other go.
+        let mut k = 0;
+        while k + 1 < route.len() {
+            let before = if k == 0 { from } else { route[k - 1] };
+            if obstacles.is_clear(before, route[k + 1], cast_radius) {
+                route.remove(k);
+                moved = true;
+            } else {
+                k += 1;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
 }
 
 /// The rasterised grid of one search.

@@ -36,7 +36,9 @@
 //!    planning at all. **No progress**: when the ship has not come [`PROGRESS_STEP`] closer to the
 //!    next user waypoint for [`NO_PROGRESS_TIME`] seconds, it replans at once with the fallback
 //!    search forced (`forced_fallbacks`). Waypoints the fallback proves sealed in are dropped and
-//!    recorded in `unreachable` with the reason; with none left the ship holds position.
+//!    recorded in `unreachable` with the reason; with none left the ship holds position. A
+//!    waypoint that only the *swept* spheres seal is not unreachable: that plan is made again
+//!    against the spheres where they are now, and only what those seal is reported.
 //! 3. *Intermediate waypoints* (avoidance, exit) are dropped when reached within `arrival_radius`
 //!    or passed (beyond the plane through the waypoint across the leg), provided the direct route
 //!    to the following waypoint is clear with half the clearance; always when within a quarter of
@@ -128,7 +130,7 @@ pub fn step(
         let off_course =
             !due && !state.dodging && off_leg_distance(pos, state) > off_course_threshold(params);
         if due || off_course {
-            replan(pos, limits, obstacles, params, state, first, stuck);
+            replan(pos, limits, (obstacles, real), params, state, first, stuck);
             if first {
                 state.since_replan = 0.0;
             } else {
@@ -292,7 +294,7 @@ fn flat(params: &PlannerParams, state: &ShipState) -> bool {
 fn replan(
     pos: Vec3,
     limits: &Limits,
-    obstacles: &[Sphere],
+    (obstacles, real): (&[Sphere], &[Sphere]),
     params: &PlannerParams,
     state: &mut ShipState,
     first: bool,
@@ -315,10 +317,16 @@ fn replan(
         state.kept_routes += 1;
         return;
     }
-    let new_plan = match &state.index {
+    let mut new_plan = match &state.index {
         Some(index) => plan(pos, radius, &state.remaining, index, &options),
         None => return,
     };
+    // Swept spheres are where obstacles *might* be: a waypoint they seal is not unreachable. The
+    // ship plans against where the obstacles are now instead (the short-horizon layer guards it)
+    // and reports only what the real spheres seal.
+    if !new_plan.unreachable().is_empty() && obstacles != real {
+        new_plan = plan(pos, radius, &state.remaining, &ObstacleIndex::new(real, query_radius), &options);
+    }
     state.iterations = state.iterations.saturating_add(new_plan.iteration_count);
     if first {
         state.planned_length = new_plan.planned_length();

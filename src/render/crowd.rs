@@ -1,5 +1,6 @@
 //! The crowd layer: above [`MESH_AGENTS_MAX`] agents, the top view's agent arrows are drawn by
 //! the CPU into one screen-sized RGBA image, uploaded as one texture and drawn as one quad.
+//! Each band of rows is composited front to back, shape by shape as spans of pixel centres.
 //!
 //! Why: with a software OpenGL (Mesa's llvmpipe under Xvfb, the machines this runs on), every
 //! triangle costs set-up time whatever its size, and an agent is ten triangles (two for the body,
@@ -23,7 +24,7 @@ use rayon::prelude::*;
 /// crowd layer. `STEERLAB_CROWD_LAYER_FROM=N` moves the switch (tests compare the two paths).
 pub const MESH_AGENTS_MAX: usize = 2_000;
 
-/// Rows of the image one task draws.
+/// Rows of the image one task draws (at most 64: a sprite's open rows in a band are a bit mask).
 const BAND_ROWS: usize = 16;
 
 /// Whether `agents` agents are drawn through the crowd layer.
@@ -100,141 +101,256 @@ pub fn blend_over(dest: [u8; 4], source: [u8; 4]) -> [u8; 4] {
     ]
 }
 
-fn cross(a: Vec2, b: Vec2) -> f32 {
-    a.x * b.y - a.y * b.x
-}
-
-/// Whether the pixel centre `p` is inside triangle `a b c` (either winding, edges included).
-fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
-    let e0 = cross(b - a, p - a);
-    let e1 = cross(c - b, p - b);
-    let e2 = cross(a - c, p - c);
-    (e0 >= 0.0 && e1 >= 0.0 && e2 >= 0.0) || (e0 <= 0.0 && e1 <= 0.0 && e2 <= 0.0)
-}
-
-/// A line as [`super::batch::Batch::line`] draws it: the rectangle `thickness` wide over the
-/// segment (no caps). `None` for the degenerate lines the mesh path skips.
+/// An edge of a convex polygon prepared for scanning rows: its y range, a point and its
+/// slope (x per y), so a row's crossing costs a multiply-add instead of a division.
 #[derive(Clone, Copy)]
-struct LineRect {
-    a: Vec2,
-    unit: Vec2,
-    length: f32,
-    half_width: f32,
+struct Edge {
+    lo: f32,
+    hi: f32,
+    x: f32,
+    y: f32,
+    slope: f32,
+    /// A horizontal edge: on its row it spans `x_min..=x_max`.
+    flat: bool,
+    x_min: f32,
+    x_max: f32,
 }
 
-impl LineRect {
-    fn new(a: Vec2, b: Vec2, thickness: f32) -> Option<Self> {
-        let d = b - a;
-        let length = d.length();
-        if length.is_nan() || length <= 1e-3 {
-            return None;
-        }
-        Some(Self { a, unit: d / length, length, half_width: 0.5 * thickness })
-    }
-
-    fn contains(&self, p: Vec2) -> bool {
-        let r = p - self.a;
-        let along = r.dot(self.unit);
-        along >= 0.0 && along <= self.length && cross(self.unit, r).abs() <= self.half_width
-    }
-}
-
-/// The x-range (of pixel centres, widened by a pixel each side) where the horizontal line
-/// `y` crosses the convex polygon `corners`; `None` when it misses it. Only a bound: the exact
-/// test runs on every pixel in it.
-fn row_span(corners: &[Vec2], y: f32) -> Option<(f32, f32)> {
-    let (mut x0, mut x1) = (f32::INFINITY, f32::NEG_INFINITY);
-    for (i, &p) in corners.iter().enumerate() {
-        let q = corners.get(i + 1).or(corners.first()).copied().unwrap_or(p);
+impl Edge {
+    fn new(p: Vec2, q: Vec2) -> Self {
         let (lo, hi) = if p.y <= q.y { (p.y, q.y) } else { (q.y, p.y) };
-        if y < lo || y > hi {
+        let flat = hi - lo <= f32::EPSILON;
+        let slope = if flat { 0.0 } else { (q.x - p.x) / (q.y - p.y) };
+        Edge { lo, hi, x: p.x, y: p.y, slope, flat, x_min: p.x.min(q.x), x_max: p.x.max(q.x) }
+    }
+}
+
+/// The edges of the convex polygon `corners` (in order, closed).
+fn edges<const N: usize>(corners: [Vec2; N]) -> [Edge; N] {
+    std::array::from_fn(|i| {
+        let p = corners.get(i).copied().unwrap_or(Vec2::ZERO);
+        let q = corners.get((i + 1) % N).copied().unwrap_or(p);
+        Edge::new(p, q)
+    })
+}
+
+/// Where the horizontal line `y` crosses a convex polygon: the x-range inside it, or `None`.
+fn row_span(edges: &[Edge], y: f32) -> Option<(f32, f32)> {
+    let (mut x0, mut x1) = (f32::INFINITY, f32::NEG_INFINITY);
+    for e in edges {
+        if y < e.lo || y > e.hi {
             continue;
         }
-        if hi - lo <= f32::EPSILON {
-            x0 = x0.min(p.x.min(q.x));
-            x1 = x1.max(p.x.max(q.x));
+        if e.flat {
+            x0 = x0.min(e.x_min);
+            x1 = x1.max(e.x_max);
         } else {
-            let x = p.x + (y - p.y) * (q.x - p.x) / (q.y - p.y);
+            let x = e.x + (y - e.y) * e.slope;
             x0 = x0.min(x);
             x1 = x1.max(x);
         }
     }
-    (x0 <= x1).then_some((x0 - 1.0, x1 + 1.0))
+    (x0 <= x1).then_some((x0, x1))
 }
 
-/// One row of an RGBA band: blends `color` over every pixel whose centre in `x_range` passes
-/// `inside`.
-fn blend_row(row: &mut [u8], y: f32, x_range: (f32, f32), color: [u8; 4], inside: impl Fn(Vec2) -> bool) {
-    let width = row.len() / 4;
-    // Truncation of non-negative numbers is their floor (`floor`/`ceil` are library calls on
-    // the baseline x86-64 target); the range is a bound, so one more pixel is harmless.
-    let from = ((x_range.0 - 0.5).max(0.0) as usize).min(width);
-    let to = ((x_range.1 + 0.5).max(0.0) as usize + 1).min(width);
-    for x in from..to {
-        if !inside(Vec2::new(x as f32 + 0.5, y)) {
-            continue;
-        }
-        if let Some(pixel) = row.get_mut(x * 4..x * 4 + 4) {
-            let value = blend_over([pixel[0], pixel[1], pixel[2], pixel[3]], color);
-            pixel.copy_from_slice(&value);
-        }
+/// The pixels of a row `width` wide whose centres lie in `x0..=x1`, as `from..to`.
+fn pixel_range((x0, x1): (f32, f32), width: usize) -> (usize, usize) {
+    // ceil and floor of non-negative numbers by truncation (`floor`/`ceil` are library calls
+    // on the baseline x86-64 target).
+    let lo = (x0 - 0.5).max(0.0);
+    let mut from = lo as usize;
+    if (from as f32) < lo {
+        from += 1;
     }
+    let hi = x1 - 0.5;
+    let to = if hi < 0.0 { 0 } else { hi as usize + 1 };
+    (from.min(width), to.min(width))
 }
 
-/// Draws `sprite` into the rows `first_row..first_row + rows` of an RGBA image `width` pixels
-/// wide (`band` holds exactly those rows). Shape by shape (body, then the four outline lines),
-/// each over only the pixels its rows can reach: per pixel the same blends in the same order
-/// as the GPU's draw calls.
-fn draw_sprite(band: &mut [u8], width: usize, first_row: usize, sprite: &ArrowSprite) {
-    if sprite.points.iter().any(|p| !p.is_finite()) || !sprite.edge_width.is_finite() || width == 0 {
-        return;
+/// Below this much remaining transparency a pixel counts as covered: whatever lies under it
+/// would change its colour by less than a fifth of a colour step.
+const COVERED: f32 = 1.0 / 1024.0;
+
+/// One band of the layer while it is drawn front to back: premultiplied colour and coverage
+/// per pixel (`[r, g, b]` in 0–255 units times alpha, alpha 0–1) and a bit per pixel that is
+/// already covered (nothing under it can show).
+struct Band<'a> {
+    pixels: &'a mut [[f32; 4]],
+    covered: &'a mut [u64],
+    width: usize,
+    words: usize,
+    first_row: usize,
+    rows: usize,
+}
+
+impl Band<'_> {
+    /// Whether every pixel `from..to` of band row `row` is covered.
+    fn all_covered(&self, row: usize, (from, to): (usize, usize)) -> bool {
+        let Some(bits) = self.covered.get(row * self.words..(row + 1) * self.words) else { return true };
+        let mut x = from;
+        while x < to {
+            let (word, bit) = (x / 64, x % 64);
+            let n = (to - x).min(64 - bit);
+            let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
+            if bits.get(word).is_none_or(|w| w & mask != mask) {
+                return false;
+            }
+            x += n;
+        }
+        true
     }
-    let rows = band.len() / (4 * width);
-    let [tip, left, notch, right] = sprite.points;
-    let row_range = |corners: &[Vec2]| {
+
+    /// Puts `color` (straight RGBA) under what is already drawn at pixels `from..to` of band
+    /// row `row`, leaving out `skip` (pixels the same shape already drew).
+    fn under_span(
+        &mut self,
+        row: usize,
+        (from, to): (usize, usize),
+        color: [u8; 4],
+        skip: Option<(usize, usize)>,
+    ) {
+        if from >= to || self.all_covered(row, (from, to)) {
+            return;
+        }
+        let a = f32::from(color[3]) / 255.0;
+        let rgb = [f32::from(color[0]) * a, f32::from(color[1]) * a, f32::from(color[2]) * a];
+        let base = row * self.width;
+        let Some(pixels) = self.pixels.get_mut(base + from..base + to) else { return };
+        let Some(bits) = self.covered.get_mut(row * self.words..(row + 1) * self.words) else { return };
+        for (i, p) in pixels.iter_mut().enumerate() {
+            let x = from + i;
+            if skip.is_some_and(|(s0, s1)| x >= s0 && x < s1) {
+                continue;
+            }
+            let t = 1.0 - p[3];
+            if t <= COVERED {
+                continue;
+            }
+            p[0] += rgb[0] * t;
+            p[1] += rgb[1] * t;
+            p[2] += rgb[2] * t;
+            p[3] += a * t;
+            if 1.0 - p[3] <= COVERED {
+                if let Some(word) = bits.get_mut(x / 64) {
+                    *word |= 1 << (x % 64);
+                }
+            }
+        }
+    }
+
+    /// The band rows (image rows `first..last`) the points reach.
+    fn row_range(&self, corners: &[Vec2]) -> std::ops::Range<usize> {
         let (mut y0, mut y1) = (f32::INFINITY, f32::NEG_INFINITY);
         for p in corners {
             y0 = y0.min(p.y);
             y1 = y1.max(p.y);
         }
-        let first = ((y0 - 0.5).max(first_row as f32) as usize).min(first_row + rows);
-        let last = ((y1 + 0.5).max(first_row as f32) as usize + 1).min(first_row + rows);
+        let end = self.first_row + self.rows;
+        let first = ((y0 - 0.5).max(self.first_row as f32) as usize).min(end);
+        let last = ((y1 + 0.5).max(self.first_row as f32) as usize + 1).min(end);
         first..last
-    };
-    // The body: two triangles; a pixel on their shared edge is filled once.
-    let (first, second) = ([tip, left, notch], [tip, notch, right]);
-    for y in row_range(&sprite.points) {
-        let yc = y as f32 + 0.5;
-        let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4) else {
-            continue;
-        };
-        if let Some(span) = row_span(&first, yc) {
-            blend_row(row, yc, span, sprite.fill, |p| in_triangle(p, tip, left, notch));
-        }
-        if let Some(span) = row_span(&second, yc) {
-            blend_row(row, yc, span, sprite.fill, |p| {
-                in_triangle(p, tip, notch, right) && !in_triangle(p, tip, left, notch)
-            });
-        }
     }
-    for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
-        let Some(line) = LineRect::new(a, b, sprite.edge_width) else { continue };
-        let n = Vec2::new(-line.unit.y, line.unit.x) * line.half_width;
-        let corners = [a + n, b + n, b - n, a - n];
-        for y in row_range(&corners) {
+
+    /// Draws `sprite` under what is already in the band. Shape by shape from the top one down
+    /// (the four outline lines last to first, then the body), each as spans of the pixel
+    /// centres inside it on every row it reaches: per pixel the same blends as the GPU's draw
+    /// calls in the opposite order, which composite to the same colour ("over" is associative;
+    /// a pixel centre exactly on an edge may fall the other way). A sprite whose every pixel
+    /// is already covered costs only that check.
+    fn draw_under(&mut self, sprite: &ArrowSprite) {
+        if sprite.points.iter().any(|p| !p.is_finite()) || !sprite.edge_width.is_finite() || self.width == 0 {
+            return;
+        }
+        let [tip, left, notch, right] = sprite.points;
+        // Everything the sprite draws lies within `reach` of the triangle tip-left-right (the
+        // notch is inside it): the rows whose pixels within that are all covered are skipped,
+        // and a sprite with no row left costs only this check.
+        let hull = edges([tip, left, right]);
+        let reach = 0.5 * sprite.edge_width + 1.0;
+        let (y0, y1) = sprite.rows();
+        let rows = self.row_range(&[Vec2::new(tip.x, y0), Vec2::new(tip.x, y1)]);
+        let mut open = 0u64;
+        for y in rows.clone() {
             let yc = y as f32 + 0.5;
-            let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4) else {
+            let Some(extent) = hull_extent(&hull, [tip, left, right], yc - reach, yc + reach) else {
                 continue;
             };
-            if let Some(span) = row_span(&corners, yc) {
-                blend_row(row, yc, span, sprite.edge, |p| line.contains(p));
+            let row = y - self.first_row;
+            if !self.all_covered(row, pixel_range((extent.0 - reach, extent.1 + reach), self.width)) {
+                open |= 1u64 << (row % 64);
+            }
+        }
+        if open == 0 {
+            return;
+        }
+        // The lines, top one first, as [`super::batch::Batch::line`] draws them: the rectangle
+        // `edge_width` wide over the segment (no caps); the degenerate lines it skips are skipped.
+        let lines = [(right, tip), (notch, right), (left, notch), (tip, left)].map(|(a, b)| {
+            let d = b - a;
+            let length = d.length();
+            (!length.is_nan() && length > 1e-3).then(|| {
+                let n = Vec2::new(-d.y, d.x) * (0.5 * sprite.edge_width / length);
+                edges([a + n, b + n, b - n, a - n])
+            })
+        });
+        // The body: two triangles; a pixel in both is drawn once.
+        let (first, second) = (edges([tip, left, notch]), edges([tip, notch, right]));
+        for y in rows {
+            let row = y - self.first_row;
+            if open & (1u64 << (row % 64)) == 0 {
+                continue;
+            }
+            let yc = y as f32 + 0.5;
+            for rect in lines.iter().flatten() {
+                if let Some(span) = row_span(rect, yc) {
+                    self.under_span(row, pixel_range(span, self.width), sprite.edge, None);
+                }
+            }
+            let a = row_span(&first, yc).map(|span| pixel_range(span, self.width));
+            if let Some(a) = a {
+                self.under_span(row, a, sprite.fill, None);
+            }
+            if let Some(span) = row_span(&second, yc) {
+                self.under_span(row, pixel_range(span, self.width), sprite.fill, a);
             }
         }
     }
 }
 
+/// The x-range a convex polygon (`edges` of `corners`) covers between rows `y0` and `y1`:
+/// its spans at both ends and the corners in between.
+fn hull_extent<const N: usize>(
+    edges: &[Edge; N],
+    corners: [Vec2; N],
+    y0: f32,
+    y1: f32,
+) -> Option<(f32, f32)> {
+    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+    for (x0, x1) in [row_span(edges, y0), row_span(edges, y1)].into_iter().flatten() {
+        lo = lo.min(x0);
+        hi = hi.max(x1);
+    }
+    for p in corners {
+        if p.y >= y0 && p.y <= y1 {
+            lo = lo.min(p.x);
+            hi = hi.max(p.x);
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+thread_local! {
+    // A rayon worker's band buffers (premultiplied pixels, covered bits), reused frame to frame.
+    static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// Draws `sprites` (in order, later ones on top) into a cleared RGBA image of `width` ×
-/// `height`, on all cores; the result does not depend on how many there are.
+/// `height`, on all cores; the result does not depend on how many there are. Each band of
+/// rows is drawn front to back (the last sprite first), so in a dense crowd the arrows hidden
+/// under others cost only the check that they are hidden. Measured with the spans that replaced
+/// per-pixel coverage tests, at 100,000 agents on the compare track (`steerlab frames`, frame
+/// profile, load average 7–9 on 2 cores): world drawing 652 ms → 241–278 ms a frame, the layer
+/// alone about 160 ms; a fifth of the sprites and half of their rows are skipped as covered.
 pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[ArrowSprite]) {
     image.clear();
     image.resize(width * height * 4, 0);
@@ -255,13 +371,38 @@ pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[Ar
             band.push(idx as u32);
         }
     }
+    let words = width.div_ceil(64);
     image.par_chunks_mut(width * 4 * BAND_ROWS).zip(per_band.par_iter()).enumerate().for_each(
-        |(band_idx, (band, members))| {
-            for &idx in members {
-                if let Some(sprite) = sprites.get(idx as usize) {
-                    draw_sprite(band, width, band_idx * BAND_ROWS, sprite);
+        |(band_idx, (out, members))| {
+            let rows = out.len() / (4 * width);
+            BAND_SCRATCH.with(|scratch| {
+                let Ok(mut scratch) = scratch.try_borrow_mut() else { return };
+                let (pixels, covered) = &mut *scratch;
+                pixels.clear();
+                pixels.resize(rows * width, [0.0; 4]);
+                covered.clear();
+                covered.resize(rows * words, 0);
+                let mut band = Band { pixels, covered, width, words, first_row: band_idx * BAND_ROWS, rows };
+                for &idx in members.iter().rev() {
+                    if let Some(sprite) = sprites.get(idx as usize) {
+                        band.draw_under(sprite);
+                    }
                 }
-            }
+                // Back to straight RGBA bytes.
+                for (p, o) in band.pixels.iter().zip(out.chunks_exact_mut(4)) {
+                    let alpha = p[3];
+                    if alpha <= 0.0 {
+                        continue;
+                    }
+                    let straight = |c: f32| (c / alpha + 0.5).clamp(0.0, 255.0) as u8;
+                    o.copy_from_slice(&[
+                        straight(p[0]),
+                        straight(p[1]),
+                        straight(p[2]),
+                        (alpha * 255.0 + 0.5).clamp(0.0, 255.0) as u8,
+                    ]);
+                }
+            });
         },
     );
 }
@@ -318,6 +459,188 @@ pub fn draw(sprites: &[ArrowSprite], screen: Vec2) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The plain rasteriser the span version replaced (every pixel of a shape's row bound tested
+    // for coverage): the reference the fast one is checked against.
+    fn cross(a: Vec2, b: Vec2) -> f32 {
+        a.x * b.y - a.y * b.x
+    }
+
+    /// Whether the pixel centre `p` is inside triangle `a b c` (either winding, edges included).
+    fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
+        let e0 = cross(b - a, p - a);
+        let e1 = cross(c - b, p - b);
+        let e2 = cross(a - c, p - c);
+        (e0 >= 0.0 && e1 >= 0.0 && e2 >= 0.0) || (e0 <= 0.0 && e1 <= 0.0 && e2 <= 0.0)
+    }
+
+    /// A line as [`super::batch::Batch::line`] draws it: the rectangle `thickness` wide over the
+    /// segment (no caps). `None` for the degenerate lines the mesh path skips.
+    #[derive(Clone, Copy)]
+    struct LineRect {
+        a: Vec2,
+        unit: Vec2,
+        length: f32,
+        half_width: f32,
+    }
+
+    impl LineRect {
+        fn new(a: Vec2, b: Vec2, thickness: f32) -> Option<Self> {
+            let d = b - a;
+            let length = d.length();
+            if length.is_nan() || length <= 1e-3 {
+                return None;
+            }
+            Some(Self { a, unit: d / length, length, half_width: 0.5 * thickness })
+        }
+
+        fn contains(&self, p: Vec2) -> bool {
+            let r = p - self.a;
+            let along = r.dot(self.unit);
+            along >= 0.0 && along <= self.length && cross(self.unit, r).abs() <= self.half_width
+        }
+    }
+
+    /// The x-range (of pixel centres, widened by a pixel each side) where the horizontal line
+    /// `y` crosses the convex polygon `corners`; `None` when it misses it. Only a bound: the exact
+    /// test runs on every pixel in it.
+    fn reference_row_span(corners: &[Vec2], y: f32) -> Option<(f32, f32)> {
+        let (mut x0, mut x1) = (f32::INFINITY, f32::NEG_INFINITY);
+        for (i, &p) in corners.iter().enumerate() {
+            let q = corners.get(i + 1).or(corners.first()).copied().unwrap_or(p);
+            let (lo, hi) = if p.y <= q.y { (p.y, q.y) } else { (q.y, p.y) };
+            if y < lo || y > hi {
+                continue;
+            }
+            if hi - lo <= f32::EPSILON {
+                x0 = x0.min(p.x.min(q.x));
+                x1 = x1.max(p.x.max(q.x));
+            } else {
+                let x = p.x + (y - p.y) * (q.x - p.x) / (q.y - p.y);
+                x0 = x0.min(x);
+                x1 = x1.max(x);
+            }
+        }
+        (x0 <= x1).then_some((x0 - 1.0, x1 + 1.0))
+    }
+
+    /// One row of an RGBA band: blends `color` over every pixel whose centre in `x_range` passes
+    /// `inside`.
+    fn blend_row(row: &mut [u8], y: f32, x_range: (f32, f32), color: [u8; 4], inside: impl Fn(Vec2) -> bool) {
+        let width = row.len() / 4;
+        // Truncation of non-negative numbers is their floor (`floor`/`ceil` are library calls on
+        // the baseline x86-64 target); the range is a bound, so one more pixel is harmless.
+        let from = ((x_range.0 - 0.5).max(0.0) as usize).min(width);
+        let to = ((x_range.1 + 0.5).max(0.0) as usize + 1).min(width);
+        for x in from..to {
+            if !inside(Vec2::new(x as f32 + 0.5, y)) {
+                continue;
+            }
+            if let Some(pixel) = row.get_mut(x * 4..x * 4 + 4) {
+                let value = blend_over([pixel[0], pixel[1], pixel[2], pixel[3]], color);
+                pixel.copy_from_slice(&value);
+            }
+        }
+    }
+
+    /// Draws `sprite` into the rows `first_row..first_row + rows` of an RGBA image `width` pixels
+    /// wide (`band` holds exactly those rows). Shape by shape (body, then the four outline lines),
+    /// each over only the pixels its rows can reach: per pixel the same blends in the same order
+    /// as the GPU's draw calls.
+    fn reference_sprite(band: &mut [u8], width: usize, first_row: usize, sprite: &ArrowSprite) {
+        if sprite.points.iter().any(|p| !p.is_finite()) || !sprite.edge_width.is_finite() || width == 0 {
+            return;
+        }
+        let rows = band.len() / (4 * width);
+        let [tip, left, notch, right] = sprite.points;
+        let row_range = |corners: &[Vec2]| {
+            let (mut y0, mut y1) = (f32::INFINITY, f32::NEG_INFINITY);
+            for p in corners {
+                y0 = y0.min(p.y);
+                y1 = y1.max(p.y);
+            }
+            let first = ((y0 - 0.5).max(first_row as f32) as usize).min(first_row + rows);
+            let last = ((y1 + 0.5).max(first_row as f32) as usize + 1).min(first_row + rows);
+            first..last
+        };
+        // The body: two triangles; a pixel on their shared edge is filled once.
+        let (first, second) = ([tip, left, notch], [tip, notch, right]);
+        for y in row_range(&sprite.points) {
+            let yc = y as f32 + 0.5;
+            let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4) else {
+                continue;
+            };
+            if let Some(span) = reference_row_span(&first, yc) {
+                blend_row(row, yc, span, sprite.fill, |p| in_triangle(p, tip, left, notch));
+            }
+            if let Some(span) = reference_row_span(&second, yc) {
+                blend_row(row, yc, span, sprite.fill, |p| {
+                    in_triangle(p, tip, notch, right) && !in_triangle(p, tip, left, notch)
+                });
+            }
+        }
+        for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
+            let Some(line) = LineRect::new(a, b, sprite.edge_width) else { continue };
+            let n = Vec2::new(-line.unit.y, line.unit.x) * line.half_width;
+            let corners = [a + n, b + n, b - n, a - n];
+            for y in row_range(&corners) {
+                let yc = y as f32 + 0.5;
+                let Some(row) = band.get_mut((y - first_row) * width * 4..(y - first_row + 1) * width * 4)
+                else {
+                    continue;
+                };
+                if let Some(span) = reference_row_span(&corners, yc) {
+                    blend_row(row, yc, span, sprite.edge, |p| line.contains(p));
+                }
+            }
+        }
+    }
+
+    /// The plain rasteriser over the whole image, one sprite after another.
+    fn reference_image(width: usize, height: usize, sprites: &[ArrowSprite]) -> Vec<u8> {
+        let mut image = vec![0u8; width * height * 4];
+        for sprite in sprites {
+            reference_sprite(&mut image, width, 0, sprite);
+        }
+        image
+    }
+
+    #[test]
+    fn the_span_rasteriser_draws_what_the_per_pixel_one_draws() {
+        // Arrows of many sizes, headings, sub-pixel positions, colours (opaque and not) and
+        // outline widths, overlapping, some half off the image.
+        let mut seed = 12345u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let sprites: Vec<ArrowSprite> = (0..600)
+            .map(|_| {
+                let centre = Vec2::new(next() * 220.0 - 10.0, next() * 170.0 - 10.0);
+                let size = 4.0 + next() * 20.0;
+                let fill_alpha = if next() < 0.3 { 120 } else { 255 };
+                ArrowSprite {
+                    points: super::super::agent_arrow(centre, next() * 7.0, size),
+                    fill: [(next() * 255.0) as u8, (next() * 255.0) as u8, 90, fill_alpha],
+                    edge: [25, 25, 25, 229],
+                    edge_width: [1.0, 2.0, 2.5][(next() * 2.99) as usize],
+                }
+            })
+            .collect();
+        let (width, height) = (200, 150);
+        let mut fast = Vec::new();
+        rasterise(&mut fast, width, height, &sprites);
+        let plain = reference_image(width, height, &sprites);
+        let differing = fast
+            .chunks_exact(4)
+            .zip(plain.chunks_exact(4))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+            .count();
+        let covered = plain.chunks_exact(4).filter(|p| p[3] > 0).count();
+        assert!(covered > width * height / 2, "the sprites cover the image ({covered} pixels)");
+        // Only pixel centres on a shape's exact edge may differ.
+        assert!(differing * 1000 <= width * height, "{differing} of {} pixels differ", width * height);
+    }
 
     fn sprite_at(x: f32, y: f32) -> ArrowSprite {
         ArrowSprite {

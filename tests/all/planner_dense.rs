@@ -83,3 +83,90 @@ fn every_structure_occurs_and_pockets_are_unreachable() {
     }
     assert_eq!(seen.len(), 4, "{seen:?}");
 }
+
+/// The shipped dense scene's flown length: 1,551 units when the fallback searched the fine grid
+/// alone, 1,722 with the coarse-to-fine search before corners were tightened (the coarse cells'
+/// extra margin round every corner), 1,566 now.
+#[test]
+fn the_dense_scene_is_flown_about_as_short_as_with_the_fine_grid_alone() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-dense.json");
+    let mut world = steerlab::scene::load_scene(&path).unwrap();
+    world.run_steps(3600);
+    let metrics = world.metrics();
+    assert!(metrics[0].arrived_at.is_some());
+    assert_eq!(metrics[0].collisions, 0);
+    let flown = metrics[0].distance_travelled;
+    assert!(flown <= 1.02 * 1551.0, "flew {flown:.1}");
+}
+
+/// Route length of the complete fallback against the independent oracle's grid shortest path
+/// (`planner::dense::Oracle`: 26-connected cells of 8 units whose centres keep ρ + 4 from every
+/// obstacle centre, so its corridors are narrower than the fallback's ρ and its path zig-zags by
+/// along cell directions). A route through the same corridor that hugs the inflated spheres (any
+/// angle, same cast) is no longer than the oracle's path: the fine grid alone, untightened, gives
+/// at worst 0.96 here. The coarse-to-fine search before tightening reached 1.115 (its corners keep
+/// the coarse cells' extra margin); tightened, 1.048, the rest being a coarse level's choice of a
+/// longer corridor. The bound 1.05 holds that.
+#[test]
+fn fallback_routes_are_about_as_short_as_the_oracle_grid_shortest_path() {
+    use steerlab::planner::dense::{Oracle, Verdict};
+    use steerlab::planner::fallback::{search, FallbackOutcome};
+    use steerlab::planner::{path_length, ObstacleIndex};
+    let inflate = 10.0;
+    let (mut worst, mut sum, mut n) = (0.0f32, 0.0f32, 0usize);
+    let mut worst_case = String::new();
+    for &count in &[30usize, 80, 150] {
+        for seed in 0..25 {
+            let field = dense_field(count, seed);
+            let (from, to) = (field.start, field.waypoints[0]);
+            if !field.reachable[0] {
+                continue;
+            }
+            let index = ObstacleIndex::new(&field.obstacles, inflate);
+            if index.is_clear(from, to, inflate) {
+                continue;
+            }
+            let oracle = Oracle::new(&field.obstacles, &[from, to], inflate);
+            let Verdict::Reachable(grid) = oracle.verdict(from, to) else { continue };
+            let found = search(from, to, &index, inflate);
+            let FallbackOutcome::Route(route) = &found.outcome else {
+                panic!(
+                    "n {count} seed {seed}: the oracle proves a route, the fallback found {:?}",
+                    found.outcome
+                )
+            };
+            // Independent clearance check of every leg (distances, no casts).
+            let mut a = from;
+            for &b in route {
+                for s in &field.obstacles {
+                    let d = steerlab::geometry::cast::distance_point_segment(s.center, a, b);
+                    assert!(
+                        d >= s.radius + inflate - 1e-2,
+                        "n {count} seed {seed}: a leg enters an obstacle"
+                    );
+                }
+                a = b;
+            }
+            let ratio = path_length(from, route) / grid;
+            sum += ratio;
+            n += 1;
+            if ratio > worst {
+                worst = ratio;
+                worst_case = format!(
+                    "n {count} seed {seed} ({:?}): {:.1} vs {grid:.1}",
+                    field.structure,
+                    path_length(from, route)
+                );
+            }
+        }
+    }
+    eprintln!(
+        "fallback route / oracle grid path: {n} searches, mean {:.3}, worst {worst:.3} ({worst_case})",
+        sum / n.max(1) as f32
+    );
+    assert!(n >= 30, "{n} searches");
+    assert!(worst <= ROUTE_RATIO_BOUND, "worst {worst:.3}: {worst_case}");
+}
+
+/// See `fallback_routes_are_about_as_short_as_the_oracle_grid_shortest_path`.
+const ROUTE_RATIO_BOUND: f32 = 1.05;

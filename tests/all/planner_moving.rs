@@ -173,11 +173,9 @@ fn a_hundred_and_fifty_spheres_at_half_the_ship_speed_never_touch_it_and_every_w
     check_class(150, 60.0, 60);
 }
 
-/// Outside the class for arrival, inside it for contact: spheres grown by 90 u/s × 1 s seal
-/// waypoints that are reachable, and the ship drops them as unreachable (README).
 #[test]
-fn forty_spheres_at_three_quarters_of_the_ship_speed_never_touch_it() {
-    check_fields(40, 90.0, 60, false);
+fn forty_spheres_at_three_quarters_of_the_ship_speed_never_touch_it_and_every_waypoint_is_reached() {
+    check_fields(40, 90.0, 60, true);
 }
 
 #[test]
