@@ -291,13 +291,19 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
             ("straight_length", f64::from(*straight_length)),
         ]);
     }
-    if let Some(CrowdMetrics { agent_collisions: _, min_agent_gap, mean_nearest_neighbour, alignment }) =
-        crowd
+    if let Some(CrowdMetrics {
+        agent_collisions: _,
+        min_agent_gap,
+        mean_nearest_neighbour,
+        alignment,
+        polarization,
+    }) = crowd
     {
         values.extend([
             ("min_agent_gap", min_agent_gap.map_or(0.0, f64::from)),
             ("mean_nearest_neighbour", mean_nearest_neighbour.map_or(0.0, f64::from)),
             ("alignment", alignment.map_or(0.0, f64::from)),
+            ("polarization", polarization.map_or(0.0, f64::from)),
         ]);
     }
     if let Some(FormationMetrics { mean_slot_error, max_slot_error }) = formation {

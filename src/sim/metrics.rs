@@ -350,6 +350,7 @@ impl AgentMetrics {
             min_agent_gap: acc.min_gap.is_finite().then_some(acc.min_gap),
             mean_nearest_neighbour: mean(acc.nearest_sum, acc.nearest_samples),
             alignment: mean(acc.alignment_sum, acc.alignment_samples),
+            polarization: agent.has_flocking().then(|| world.polarization().mean()).flatten(),
         });
         let pursuit = matches!(agent.behaviour, super::Behaviour::Pursuit { .. })
             .then_some(PursuitMetrics { capture_time: self.capture_time });
@@ -477,6 +478,54 @@ pub struct CrowdMetrics {
     /// Mean cosine between its heading and its neighbours' mean heading (1: flying with them,
     /// about 0: unrelated; the flock's local polarization), over the steps with neighbours.
     pub alignment: Option<f32>,
+    /// The whole flock's polarization, the same on every row of the flock: the length of the
+    /// mean unit heading of every moving agent with a flocking entry (1: all fly one way, about
+    /// 0: no common direction), averaged over the steps (see [`Polarization`]). Null for agents
+    /// without a flocking entry.
+    pub polarization: Option<f32>,
+}
+
+/// The scene-wide flock polarization |mean heading| (0..1), measured after every step over the
+/// moving agents with a flocking entry; `World` keeps one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Polarization {
+    sum: f64,
+    samples: u64,
+    last: Option<f32>,
+}
+
+impl Polarization {
+    /// |mean of the unit headings| of the moving agents among `velocities`; None when none moves.
+    pub fn of(velocities: impl Iterator<Item = Vec3>) -> Option<f32> {
+        let (mut sum, mut n) = (Vec3::ZERO, 0u32);
+        for v in velocities {
+            let heading = v.normalize_or_zero();
+            if heading != Vec3::ZERO {
+                sum += heading;
+                n += 1;
+            }
+        }
+        (n > 0).then(|| (sum / n as f32).length().min(1.0))
+    }
+
+    /// Records one step's value (None: no flocking agent moved; not counted).
+    pub fn record(&mut self, value: Option<f32>) {
+        self.last = value;
+        if let Some(v) = value {
+            self.sum += f64::from(v);
+            self.samples += 1;
+        }
+    }
+
+    /// The mean over the steps recorded.
+    pub fn mean(&self) -> Option<f32> {
+        (self.samples > 0).then(|| (self.sum / self.samples as f64) as f32)
+    }
+
+    /// The last step's value.
+    pub fn now(&self) -> Option<f32> {
+        self.last
+    }
 }
 
 /// Metrics of a pursuer.

@@ -47,7 +47,7 @@ pub mod neighbours;
 
 pub use metrics::{
     sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, MetricsSummary,
-    ParametricMetrics, PathMetrics, PlannerMetrics, PursuitMetrics,
+    ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics,
 };
 pub use mix::{Combine, Entry, Mix, Slot};
 
@@ -577,6 +577,12 @@ impl Agent {
         self.behaviour.needs_neighbours() || self.mix.more.iter().any(|e| e.behaviour.needs_neighbours())
     }
 
+    /// Whether one of the agent's entries is flocking (it counts in the flock's polarization).
+    pub fn has_flocking(&self) -> bool {
+        matches!(self.behaviour, Behaviour::Flocking { .. })
+            || self.mix.more.iter().any(|e| matches!(e.behaviour, Behaviour::Flocking { .. }))
+    }
+
     /// Whether one of the agent's entries is obstacle avoidance.
     pub fn avoids_obstacles(&self) -> bool {
         matches!(self.behaviour, Behaviour::AvoidObstacles { .. })
@@ -678,6 +684,8 @@ pub struct World {
     /// Scratch: every agent's body radius, beside `snapshot` (contacts in the metrics).
     radii: Vec<f32>,
     gizmos_enabled: bool,
+    /// The flock's polarization since the last reset.
+    polarization: Polarization,
 }
 
 /// Default fixed step: 60 steps per second.
@@ -704,6 +712,7 @@ impl Default for World {
             positions: Vec::new(),
             radii: Vec::new(),
             gizmos_enabled: false,
+            polarization: Polarization::default(),
         }
     }
 }
@@ -736,6 +745,7 @@ impl World {
     /// metrics, time. Parametric agents are placed at F(T0) (seed 000, step 2).
     pub fn reset(&mut self) {
         self.steps = 0;
+        self.polarization = Polarization::default();
         self.events.clear();
         for target in &mut self.targets {
             (target.position, target.velocity) = target.start;
@@ -854,6 +864,16 @@ impl World {
             }
         }
         self.steerings = steerings;
+        if !self.grid.is_empty() {
+            let flock = self.agents.iter().filter(|a| a.has_flocking()).map(|a| a.kinematics.velocity);
+            self.polarization.record(Polarization::of(flock));
+        }
+    }
+
+    /// The flock's polarization |mean heading| since the last reset (after each step, over the
+    /// moving agents with a flocking entry).
+    pub fn polarization(&self) -> &Polarization {
+        &self.polarization
     }
 
     /// Rebuilds the spatial hash over the start-of-step snapshot when some entry needs

@@ -77,6 +77,8 @@ pub enum MetricColumn {
     MeanNearestNeighbour,
     /// Mean alignment with the neighbours.
     Alignment,
+    /// The whole flock's polarization |mean heading|, averaged over time.
+    Polarization,
     /// When a pursuer caught its agent.
     CaptureTime,
     /// Mean distance from the formation slot.
@@ -125,7 +127,7 @@ pub enum Cell {
 
 impl MetricColumn {
     /// Every column, in table order.
-    pub const ALL: [MetricColumn; 32] = [
+    pub const ALL: [MetricColumn; 33] = [
         MetricColumn::Name,
         MetricColumn::Behaviour,
         MetricColumn::FinalPosition,
@@ -153,6 +155,7 @@ impl MetricColumn {
         MetricColumn::MinAgentGap,
         MetricColumn::MeanNearestNeighbour,
         MetricColumn::Alignment,
+        MetricColumn::Polarization,
         MetricColumn::CaptureTime,
         MetricColumn::MeanSlotError,
         MetricColumn::MaxSlotError,
@@ -190,6 +193,7 @@ impl MetricColumn {
             MetricColumn::MinAgentGap => "min_agent_gap",
             MetricColumn::MeanNearestNeighbour => "mean_nearest_neighbour",
             MetricColumn::Alignment => "alignment",
+            MetricColumn::Polarization => "polarization",
             MetricColumn::CaptureTime => "capture_time",
             MetricColumn::MeanSlotError => "mean_slot_error",
             MetricColumn::MaxSlotError => "max_slot_error",
@@ -228,6 +232,7 @@ impl MetricColumn {
             MetricColumn::MinAgentGap => "min agent gap",
             MetricColumn::MeanNearestNeighbour => "mean NN",
             MetricColumn::Alignment => "alignment",
+            MetricColumn::Polarization => "flock polarization",
             MetricColumn::CaptureTime => "caught (s)",
             MetricColumn::MeanSlotError => "mean slot err",
             MetricColumn::MaxSlotError => "max slot err",
@@ -280,6 +285,9 @@ impl MetricColumn {
             MetricColumn::Alignment => {
                 "Mean cosine between its heading and its neighbours' mean heading (1: flying with them)"
             }
+            MetricColumn::Polarization => {
+                "The whole flock's |mean heading| (1: all fly one way, 0: no common direction), averaged over time"
+            }
             MetricColumn::CaptureTime => "When the pursuer first touched the agent it pursues (seconds)",
             MetricColumn::MeanSlotError => "Mean distance from its slot in the leader's frame (units)",
             MetricColumn::MaxSlotError => "Largest distance from its slot in the leader's frame (units)",
@@ -318,7 +326,8 @@ impl MetricColumn {
             MetricColumn::AgentCollisions
             | MetricColumn::MinAgentGap
             | MetricColumn::MeanNearestNeighbour
-            | MetricColumn::Alignment => ColumnGroup::Crowd,
+            | MetricColumn::Alignment
+            | MetricColumn::Polarization => ColumnGroup::Crowd,
             MetricColumn::CaptureTime => ColumnGroup::Pursuit,
             MetricColumn::MeanSlotError | MetricColumn::MaxSlotError => ColumnGroup::Formation,
             MetricColumn::TimeSeen | MetricColumn::MeanHunterDistance => ColumnGroup::Hide,
@@ -382,6 +391,9 @@ impl MetricColumn {
                 or_missing(crowd.and_then(|c| c.mean_nearest_neighbour).map(|v| number(v, 1)))
             }
             MetricColumn::Alignment => or_missing(crowd.and_then(|c| c.alignment).map(|v| number(v, 3))),
+            MetricColumn::Polarization => {
+                or_missing(crowd.and_then(|c| c.polarization).map(|v| number(v, 3)))
+            }
             MetricColumn::MeanSlotError => or_missing(formation.map(|f| number(f.mean_slot_error, 2))),
             MetricColumn::MaxSlotError => or_missing(formation.map(|f| number(f.max_slot_error, 2))),
             MetricColumn::TimeSeen => or_missing(hide.map(|h| number(h.time_seen, 2))),
@@ -595,6 +607,13 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
     ui.horizontal(|ui| {
         ui.strong("Metrics");
         ui.label(egui::RichText::new(format!("at {:.2} s", table.time)).weak());
+        let polarization = app.world.polarization();
+        if let (Some(mean), Some(now)) = (polarization.mean(), polarization.now()) {
+            ui.label(format!("flock polarization {now:.3} now, {mean:.3} mean")).on_hover_text(
+                "The whole flock's |mean heading| over its moving agents: 1 when all fly one way, about 0 \
+                 when there is no common direction",
+            );
+        }
         if ui.button("Copy CSV").on_hover_text("Copy the table as CSV to the clipboard").clicked() {
             out.copy_csv = true;
         }

@@ -21,6 +21,7 @@ fn addable_kinds() -> Vec<BehaviourKind> {
         BehaviourKind::Containment,
         BehaviourKind::Face,
         BehaviourKind::LookWhereYouAreGoing,
+        BehaviourKind::Containment,
     ];
     kinds.extend(BehaviourKind::ALL);
     kinds

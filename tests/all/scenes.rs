@@ -79,6 +79,9 @@ fn summary(world: &World) -> serde_json::Value {
                 value["agent_collisions"] = serde_json::json!(c.agent_collisions);
                 value["min_agent_gap"] = serde_json::json!(c.min_agent_gap.map(round));
             }
+            if let Some(h) = &m.hide {
+                value["time_seen"] = serde_json::json!(round(h.time_seen));
+            }
             if let Some(f) = &m.formation {
                 value["mean_slot_error"] = serde_json::json!(round(f.mean_slot_error));
             }

@@ -182,17 +182,17 @@ fn metrics_csv_has_a_header_and_one_row_per_agent() {
         "name,behaviour,final_x,final_y,final_z,distance_travelled,mean_speed,max_speed,collisions,min_clearance,\
          arrived_at,mean_cross_track,max_cross_track,time_outside_radius,progress,backtracks,skips,speed_error_mean,\
          speed_error_max,plan_time_us,iterations,replans,waypoints_reached,planned_length,straight_length,\
-         agent_collisions,min_agent_gap,mean_nearest_neighbour,alignment,capture_time,mean_slot_error,max_slot_error,\
+         agent_collisions,min_agent_gap,mean_nearest_neighbour,alignment,polarization,capture_time,mean_slot_error,max_slot_error,\
          time_seen,mean_hunter_distance"
     );
     assert_eq!(
         lines[1],
-        "\"pred, \"\"fast\"\"\",predictive,1.5,-2,0,100,10,20,1,,4.5,2.5,0,0,0,3,0,,,,,,,,,,,,,,,,,"
+        "\"pred, \"\"fast\"\"\",predictive,1.5,-2,0,100,10,20,1,,4.5,2.5,0,0,0,3,0,,,,,,,,,,,,,,,,,,"
     );
-    assert_eq!(lines[2], "ship,planner,1.5,-2,0,50,10,20,1,,,,,,,,,,,,7,0,0,0,0,,,,,,,,,");
-    assert_eq!(lines[3], "curve,parametric,1.5,-2,0,10,10,20,1,,,,,,,,,0.25,0.5,,,,,,,,,,,,,,,");
+    assert_eq!(lines[2], "ship,planner,1.5,-2,0,50,10,20,1,,,,,,,,,,,,7,0,0,0,0,,,,,,,,,,");
+    assert_eq!(lines[3], "curve,parametric,1.5,-2,0,10,10,20,1,,,,,,,,,0.25,0.5,,,,,,,,,,,,,,,,");
     let columns = lines[0].split(',').count();
-    assert_eq!(columns, 34);
+    assert_eq!(columns, 35);
 }
 
 #[test]
