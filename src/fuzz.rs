@@ -376,6 +376,13 @@ fn check_in_process_of_its_own(
                 "planner",
                 "unreachable_waypoint",
                 "unreachable_reason",
+                // Null by definition when it did not happen or does not apply: never caught, no
+                // neighbour ever near, not in a flock.
+                "capture_time",
+                "min_agent_gap",
+                "mean_nearest_neighbour",
+                "alignment",
+                "polarization",
             ];
             for agent in value.as_array().ok_or("exit 0, the JSON is not a list of agents")? {
                 let fields = agent.as_object().ok_or("exit 0, an agent is not an object")?;
