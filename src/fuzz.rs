@@ -16,6 +16,7 @@
 //! `steerlab fuzz --seed S --first N --cases 1`. This module is a tool, not part of the pure
 //! core: it reads the clock to report its speed and starts processes.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -347,6 +348,19 @@ fn check_in_process_of_its_own(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|err| format!("cannot start {}: {err}", binary.display()))?;
+    // Drain both pipes while waiting: a child whose output outgrows the pipe buffer (a
+    // thousand agents' JSON) would otherwise block on writing and look like a hang.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout_reader = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let stderr_reader = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
     let deadline = Instant::now() + config.timeout;
     let status = loop {
         match child.try_wait() {
@@ -359,9 +373,10 @@ fn check_in_process_of_its_own(
             }
         }
     };
-    let output = child.wait_with_output().map_err(|err| err.to_string())?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout_bytes = stdout_reader.join().unwrap_or_default();
+    let stderr_bytes = stderr_reader.join().unwrap_or_default();
+    let stdout = String::from_utf8_lossy(&stdout_bytes);
+    let stderr = String::from_utf8_lossy(&stderr_bytes);
     match status.code() {
         Some(0) => {
             let value: Value =

@@ -35,3 +35,28 @@ fn fuzz_cases_are_reproducible_from_seed_and_number() {
     }
     assert_ne!(make_case(5, 1, &seeds), make_case(6, 1, &seeds));
 }
+
+#[test]
+fn a_case_whose_json_report_outgrows_the_pipe_is_read_while_it_runs_not_taken_for_a_hang() {
+    // The 1,024-boid scene's `run --json` is far bigger than a pipe's buffer: a checker that only
+    // waits for the exit would leave the child blocked on writing and call it a hang.
+    let seeds: Vec<_> = seed_scenes(Path::new("scenes"))
+        .unwrap()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with("flock.json"))
+        .collect();
+    assert_eq!(seeds.len(), 1);
+    let config = FuzzConfig {
+        cases: 8,
+        seed: 1,
+        steps: 30,
+        process_every: 1,
+        binary: Some(env!("CARGO_BIN_EXE_steerlab").into()),
+        ..Default::default()
+    };
+    let report = fuzz(&config, &seeds, |_| {});
+    let failures: Vec<String> =
+        report.failures.iter().map(|f| format!("case {}: {}", f.case, f.problem)).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(report.accepted >= 1, "at least one big case ran through the binary: {report:?}");
+}
