@@ -327,54 +327,50 @@ impl UiOutput {
         })
     }
 
+    /// The last shell command `pick` takes (later ones replace earlier ones, as the shell
+    /// carries them out in order).
+    fn last<T>(&self, pick: impl Fn(&ShellCommand) -> Option<T>) -> Option<T> {
+        self.shell_commands().filter_map(pick).last()
+    }
+
     /// The last scene file asked to load, if any (a later load replaces an earlier one).
     pub fn open_path(&self) -> Option<PathBuf> {
-        self.shell_commands()
-            .filter_map(|c| match c {
-                ShellCommand::Load(path) => Some(path.clone()),
-                _ => None,
-            })
-            .last()
+        self.last(|c| match c {
+            ShellCommand::Load(path) => Some(path.clone()),
+            _ => None,
+        })
     }
 
     /// The last example asked to load, if any.
     pub fn open_example(&self) -> Option<String> {
-        self.shell_commands()
-            .filter_map(|c| match c {
-                ShellCommand::LoadExample(name) => Some(name.clone()),
-                _ => None,
-            })
-            .last()
+        self.last(|c| match c {
+            ShellCommand::LoadExample(name) => Some(name.clone()),
+            _ => None,
+        })
     }
 
     /// The last file the scene is to be saved to, if any.
     pub fn save_path(&self) -> Option<PathBuf> {
-        self.shell_commands()
-            .filter_map(|c| match c {
-                ShellCommand::WriteScene(path) => Some(path.clone()),
-                _ => None,
-            })
-            .last()
+        self.last(|c| match c {
+            ShellCommand::WriteScene(path) => Some(path.clone()),
+            _ => None,
+        })
     }
 
     /// The last metrics CSV to write (file, text), if any.
     pub fn export_csv(&self) -> Option<(PathBuf, String)> {
-        self.shell_commands()
-            .filter_map(|c| match c {
-                ShellCommand::WriteCsv(path, text) => Some((path.clone(), text.clone())),
-                _ => None,
-            })
-            .last()
+        self.last(|c| match c {
+            ShellCommand::WriteCsv(path, text) => Some((path.clone(), text.clone())),
+            _ => None,
+        })
     }
 
     /// The answer to the recovery prompt, if given.
     pub fn recovery(&self) -> Option<RecoveryChoice> {
-        self.shell_commands()
-            .filter_map(|c| match c {
-                ShellCommand::Recover(choice) => Some(*choice),
-                _ => None,
-            })
-            .last()
+        self.last(|c| match c {
+            ShellCommand::Recover(choice) => Some(*choice),
+            _ => None,
+        })
     }
 
     /// Whether the window is to close.
