@@ -1,11 +1,31 @@
 //! A fixed workload for instruction-level profiling of one kernel:
 //! `valgrind --tool=callgrind target/release/examples/profile_step predictive [SEGMENTS]`
-//! steps 2,000 agents of the chosen behaviour (seek, projected or predictive) 50 times.
+//! steps 2,000 agents of the chosen behaviour (seek, projected or predictive) 50 times;
+//! `profile_step flock [BOIDS]` steps the flocking benchmark (`steerlab bench --flock`, 10,000
+//! boids unless given) 20 times; `profile_step world-flock [BOIDS]` steps the same flock as
+//! agents of `World::step` (`Kernel::Flocking`) 20 times.
 //! Instruction counts are repeatable whatever else the machine is doing, unlike timings.
 
-use steerlab::bench::{world_for, Kernel};
+use steerlab::bench::{world_for, FlockBench, Kernel};
 fn main() {
-    let kernel = match std::env::args().nth(1).as_deref() {
+    let kind = std::env::args().nth(1);
+    if kind.as_deref() == Some("flock") {
+        let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+        let mut flock = FlockBench::new(n);
+        for _ in 0..20 {
+            flock.step();
+        }
+        println!("neighbours {:.2}", flock.mean_neighbours());
+        return;
+    }
+    if kind.as_deref() == Some("world-flock") {
+        let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+        let mut world = world_for(Kernel::Flocking, n, 0);
+        world.run_steps(20);
+        println!("{}", world.agents[0].kinematics.position);
+        return;
+    }
+    let kernel = match kind.as_deref() {
         Some("seek") => Kernel::Seek,
         Some("projected") => Kernel::Projected,
         _ => Kernel::Predictive,

@@ -37,6 +37,15 @@ pub trait NeighbourSource {
     /// Calls `visit` with every other agent that may be within `radius` of `point`. A source
     /// may pass more (a slice passes all); the behaviours test the exact distance themselves.
     fn for_each_near(&self, point: Vec3, radius: f32, visit: impl FnMut(&Neighbour));
+
+    /// [`Self::for_each_near`], each neighbour with its unit heading
+    /// (`velocity.normalize_or_zero()`, what alignment averages). A source that keeps the
+    /// headings of a step (computed once per agent instead of once per agent that sees it)
+    /// passes them; the default computes them, bit for bit the same.
+    #[inline]
+    fn for_each_near_with_heading(&self, point: Vec3, radius: f32, mut visit: impl FnMut(&Neighbour, Vec3)) {
+        self.for_each_near(point, radius, |n| visit(n, n.velocity.normalize_or_zero()));
+    }
 }
 
 impl NeighbourSource for [Neighbour] {

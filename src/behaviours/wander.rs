@@ -175,6 +175,7 @@ impl Default for WanderState {
 
 /// Wander for one step of `dt` seconds: moves the target in `state` and returns
 /// [`Steering::Acceleration`] toward it.
+#[inline(always)]
 pub fn wander(
     k: &Kinematics,
     limits: &Limits,

@@ -163,6 +163,31 @@ impl NeighbourGrid {
         &self.sorted_positions
     }
 
+    /// The runs of slots that may hold agents within `radius` of `point` (a row of cells each in
+    /// dense mode, a bucket each when hashed, every slot for a query many cells wide; none for a
+    /// non-finite point or a negative or NaN radius), in the order [`Self::for_each_within`]
+    /// visits them: a caller that tests `position.is_finite()` and the distance itself over
+    /// these runs visits exactly what `for_each_within` visits, in the same order.
+    #[inline]
+    pub fn candidate_runs(&self, point: Vec3, radius: f32) -> CandidateRuns {
+        let mut runs = CandidateRuns { ranges: [(0, 0); MAX_QUERY_CELLS], len: 0 };
+        if self.order.is_empty() || radius.is_nan() || radius < 0.0 || !point.is_finite() {
+            return runs;
+        }
+        let lo_x = cell_coord((point.x - radius) * self.inv_cell);
+        let hi_x = cell_coord((point.x + radius) * self.inv_cell);
+        let lo_y = cell_coord((point.y - radius) * self.inv_cell);
+        let hi_y = cell_coord((point.y + radius) * self.inv_cell);
+        let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
+        let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
+        if span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64 {
+            runs.push(0, self.order.len() as u32);
+            return runs;
+        }
+        self.fill_runs(lo_x, hi_x, lo_y, hi_y, &mut runs);
+        runs
+    }
+
     /// Calls `visit(slot, position)` for every indexed agent within `radius` of `point`
     /// (distance ≤ radius, the point's own agent included if it is indexed), where `slot`
     /// indexes [`Self::order`] and [`Self::sorted_positions`]. Each agent is visited once.
@@ -179,13 +204,28 @@ impl NeighbourGrid {
         let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
         let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
         if span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64 {
-            for (slot, &p) in self.sorted_positions.iter().enumerate() {
-                if p.is_finite() && (p - point).length_squared() <= radius_sq {
-                    visit(slot, p);
-                }
-            }
+            self.scan_all(point, radius_sq, &mut visit);
             return;
         }
+        // The slot ranges to scan, then one loop over them: `visit` has a single call site, so
+        // it is inlined into the scan.
+        let mut runs = CandidateRuns { ranges: [(0, 0); MAX_QUERY_CELLS], len: 0 };
+        self.fill_runs(lo_x, hi_x, lo_y, hi_y, &mut runs);
+        for run in runs.iter() {
+            let start = run.start;
+            let Some(candidates) = self.sorted_positions.get(run) else { continue };
+            for (offset, &p) in candidates.iter().enumerate() {
+                if (p - point).length_squared() <= radius_sq {
+                    visit(start + offset, p);
+                }
+            }
+        }
+    }
+
+    /// The slot ranges of the cells `lo_x..=hi_x` × `lo_y..=hi_y` (at most
+    /// [`MAX_QUERY_CELLS`] of them): a row each in dense mode, a distinct bucket each when hashed.
+    #[inline]
+    fn fill_runs(&self, lo_x: i32, hi_x: i32, lo_y: i32, hi_y: i32, runs: &mut CandidateRuns) {
         if let Some(g) = self.dense {
             // Rows of the query clipped to the grid; each row is one contiguous range.
             let x0 = lo_x.max(g.min_x);
@@ -199,14 +239,9 @@ impl NeighbourGrid {
                 let row = ((cy - g.min_y) * g.width) as usize;
                 let first = row + (x0 - g.min_x) as usize;
                 let last = row + (x1 - g.min_x) as usize;
-                let start = self.starts.get(first).copied().unwrap_or(0) as usize;
-                let end = self.starts.get(last + 1).copied().unwrap_or(0) as usize;
-                let Some(candidates) = self.sorted_positions.get(start..end) else { continue };
-                for (offset, &p) in candidates.iter().enumerate() {
-                    if (p - point).length_squared() <= radius_sq {
-                        visit(start + offset, p);
-                    }
-                }
+                let start = self.starts.get(first).copied().unwrap_or(0);
+                let end = self.starts.get(last + 1).copied().unwrap_or(0);
+                runs.push(start, end);
             }
             return;
         }
@@ -222,14 +257,20 @@ impl NeighbourGrid {
                     *entry = bucket;
                     n_seen += 1;
                 }
-                let start = self.starts.get(bucket as usize).copied().unwrap_or(0) as usize;
-                let end = self.starts.get(bucket as usize + 1).copied().unwrap_or(0) as usize;
-                let Some(candidates) = self.sorted_positions.get(start..end) else { continue };
-                for (offset, &p) in candidates.iter().enumerate() {
-                    if (p - point).length_squared() <= radius_sq {
-                        visit(start + offset, p);
-                    }
-                }
+                let start = self.starts.get(bucket as usize).copied().unwrap_or(0);
+                let end = self.starts.get(bucket as usize + 1).copied().unwrap_or(0);
+                runs.push(start, end);
+            }
+        }
+    }
+
+    /// Every indexed agent within `radius_sq` of `point`, scanned one by one (a query many cells
+    /// wide); through `dyn` so that [`Self::for_each_within`] keeps one inlined call site.
+    #[inline(never)]
+    fn scan_all(&self, point: Vec3, radius_sq: f32, visit: &mut dyn FnMut(usize, Vec3)) {
+        for (slot, &p) in self.sorted_positions.iter().enumerate() {
+            if p.is_finite() && (p - point).length_squared() <= radius_sq {
+                visit(slot, p);
             }
         }
     }
@@ -266,6 +307,76 @@ impl NeighbourGrid {
         } else {
             h >> (32 - self.bits)
         }
+    }
+}
+
+/// Runs of slots of a [`NeighbourGrid`] that may hold the neighbours of a point
+/// ([`NeighbourGrid::candidate_runs`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CandidateRuns {
+    ranges: [(u32, u32); MAX_QUERY_CELLS],
+    len: usize,
+}
+
+impl CandidateRuns {
+    #[inline]
+    fn push(&mut self, start: u32, end: u32) {
+        if let Some(range) = self.ranges.get_mut(self.len) {
+            *range = (start, end.max(start));
+            self.len += 1;
+        }
+    }
+
+    /// The runs as slot ranges, in query order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.ranges.iter().take(self.len).map(|&(start, end)| start as usize..end as usize)
+    }
+}
+
+/// The neighbours of the agent in slot `me` of a [`NeighbourGrid`], read from arrays kept in the
+/// grid's slot order (the flocking benchmark keeps its whole flock so): positions from the grid,
+/// velocities and unit headings from the caller, all contiguous, and each heading computed once
+/// per step instead of once per agent that sees it. Skips slot `me` itself.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotNeighbours<'a> {
+    /// The grid, rebuilt over the positions of this step.
+    pub grid: &'a NeighbourGrid,
+    /// Velocities in the grid's slot order.
+    pub velocities: &'a [Vec3],
+    /// `velocities[s].normalize_or_zero()` for every slot `s`.
+    pub headings: &'a [Vec3],
+    /// The asking agent's slot.
+    pub me: usize,
+}
+
+impl crate::behaviours::neighbourhood::NeighbourSource for SlotNeighbours<'_> {
+    #[inline]
+    fn for_each_near(
+        &self,
+        point: Vec3,
+        radius: f32,
+        mut visit: impl FnMut(&crate::behaviours::neighbourhood::Neighbour),
+    ) {
+        self.for_each_near_with_heading(point, radius, |n, _| visit(n));
+    }
+
+    #[inline]
+    fn for_each_near_with_heading(
+        &self,
+        point: Vec3,
+        radius: f32,
+        mut visit: impl FnMut(&crate::behaviours::neighbourhood::Neighbour, Vec3),
+    ) {
+        self.grid.for_each_within(point, radius, |slot, position| {
+            if slot != self.me {
+                if let (Some(&velocity), Some(&heading)) =
+                    (self.velocities.get(slot), self.headings.get(slot))
+                {
+                    visit(&crate::behaviours::neighbourhood::Neighbour { position, velocity }, heading);
+                }
+            }
+        });
     }
 }
 

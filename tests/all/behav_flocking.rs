@@ -66,3 +66,18 @@ fn every_boid_finds_exactly_its_brute_force_neighbours() {
         assert_eq!(found, expected, "boid {i}");
     }
 }
+
+#[test]
+fn the_fast_flock_step_equals_the_plain_one_bit_for_bit() {
+    // `step` reads neighbours straight from the grid with headings computed once per boid;
+    // `step_plain` gathers a list per boid and normalises every heading it sees: same bits.
+    let mut fast = FlockBench::new(3_000);
+    let mut plain = FlockBench::new(3_000);
+    for step in 0..90 {
+        fast.step();
+        plain.step_plain();
+        assert_eq!(fast.positions(), plain.positions(), "step {step}");
+        assert_eq!(fast.velocities(), plain.velocities(), "step {step}");
+        assert_eq!(fast.mean_neighbours(), plain.mean_neighbours(), "step {step}");
+    }
+}
