@@ -742,8 +742,6 @@ impl FlockBench {
         let wander_p = flock_wander_params();
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
-        // The grid's query radius for these rules, as `flocking_from` asks it.
-        let query_radius = self.radius;
         self.into_cell_order();
         self.headings.clear();
         self.headings.extend(self.velocities.iter().map(|v| v.normalize_or_zero()));
@@ -764,7 +762,7 @@ impl FlockBench {
                 &limits,
                 self.grid.sorted_positions(),
                 &self.headings,
-                self.grid.candidate_runs(position, query_radius).iter(),
+                |radius| self.grid.candidate_runs(position, radius).into_iter(),
                 slot,
                 &separation_p,
                 &alignment_p,

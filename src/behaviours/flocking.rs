@@ -210,20 +210,22 @@ pub fn flocking_from<S: NeighbourSource + ?Sized>(
 }
 
 /// [`flocking_from`] over a flock kept in arrays, read straight from runs of slots: `positions`
-/// and `headings` (each velocity's `normalize_or_zero()`) in one order, `runs` the slot ranges
-/// that may hold neighbours of slot `me` (a spatial grid's cells around it, such as
-/// `NeighbourGrid::candidate_runs` of the query radius `sums`' largest radius), `me` skipped.
+/// and `headings` (each velocity's `normalize_or_zero()`) in one order; `runs(radius)` gives the
+/// slot ranges that may hold the agents within `radius` of `k` (a spatial grid's cells around it,
+/// such as `NeighbourGrid::candidate_runs`), for the radius the rules ask; slot `me` is skipped
+/// (an agent on its own point is never a neighbour anyway). Returns the request and how many
+/// neighbours were within the query radius.
 /// Exactly the arithmetic of [`flocking_from`] over a source that passes the same slots within
 /// the query radius in the same order (tested bit for bit), without a closure per neighbour:
 /// the flocking benchmark's hot loop.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn flocking_over_runs(
+pub fn flocking_over_runs<I: Iterator<Item = std::ops::Range<usize>>>(
     k: &Kinematics,
     limits: &Limits,
     positions: &[Vec3],
     headings: &[Vec3],
-    runs: impl Iterator<Item = std::ops::Range<usize>>,
+    runs: impl FnOnce(f32) -> I,
     me: usize,
     separation: &SeparationParams,
     alignment: &AlignmentParams,
@@ -237,7 +239,7 @@ pub fn flocking_over_runs(
     // unbounded query tests finiteness, as the grid does.
     let unbounded = !query_r2.is_finite();
     let mut seen = 0u32;
-    for run in runs {
+    for run in runs(query) {
         let (Some(run_positions), Some(run_headings)) =
             (positions.get(run.clone()), headings.get(run.clone()))
         else {
@@ -254,6 +256,37 @@ pub fn flocking_over_runs(
         }
     }
     (sums.finish(k, limits, weights), seen)
+}
+
+/// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs`]):
+/// the simulation's fast path, the same request bit for bit.
+#[inline]
+pub fn flocking_steering_over_runs<I: Iterator<Item = std::ops::Range<usize>>>(
+    k: &Kinematics,
+    limits: &Limits,
+    positions: &[Vec3],
+    headings: &[Vec3],
+    runs: impl FnOnce(f32) -> I,
+    p: &FlockingParams,
+) -> Steering {
+    let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
+    let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
+    let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
+    let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
+    let (linear, _) = flocking_over_runs(
+        k,
+        limits,
+        positions,
+        headings,
+        runs,
+        usize::MAX,
+        &separation,
+        &alignment,
+        &cohesion,
+        &weights,
+    );
+    let linear = linear.clamp_length_max(limits.max_acceleration.max(0.0));
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
 }
 
 /// The three rules' views and running sums over the neighbours of one agent.

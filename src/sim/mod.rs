@@ -683,6 +683,12 @@ pub struct World {
     positions: Vec<Vec3>,
     /// Scratch: every agent's body radius, beside `snapshot` (contacts in the metrics).
     radii: Vec<f32>,
+    /// Scratch, in the grid's slot order: each agent's unit heading (its start-of-step
+    /// velocity's `normalize_or_zero()`, computed once instead of once per agent that sees it)
+    /// and body radius, and each agent's slot; filled when the grid is.
+    slot_headings: Vec<Vec3>,
+    slot_radii: Vec<f32>,
+    slot_of: Vec<u32>,
     gizmos_enabled: bool,
     /// The flock's polarization since the last reset.
     polarization: Polarization,
@@ -711,6 +717,9 @@ impl Default for World {
             grid: neighbours::NeighbourGrid::new(),
             positions: Vec::new(),
             radii: Vec::new(),
+            slot_headings: Vec::new(),
+            slot_radii: Vec::new(),
+            slot_of: Vec::new(),
             gizmos_enabled: false,
             polarization: Polarization::default(),
         }
@@ -826,6 +835,9 @@ impl World {
             agents: &self.snapshot,
             grid: &self.grid,
             radii: &self.radii,
+            slot_headings: &self.slot_headings,
+            slot_radii: &self.slot_radii,
+            slot_of: &self.slot_of,
             fastest_speed,
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
@@ -907,6 +919,20 @@ impl World {
         } else if !self.grid.is_empty() {
             self.grid.rebuild(&[], 1.0);
         }
+        let order = self.grid.order();
+        self.slot_headings.clear();
+        self.slot_radii.clear();
+        self.slot_of.clear();
+        self.slot_of.resize(if order.is_empty() { 0 } else { self.snapshot.len() }, u32::MAX);
+        for (slot, &agent_idx) in order.iter().enumerate() {
+            let agent_idx = agent_idx as usize;
+            let heading = self.snapshot.get(agent_idx).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero());
+            self.slot_headings.push(heading);
+            self.slot_radii.push(self.radii.get(agent_idx).copied().unwrap_or(0.0));
+            if let Some(entry) = self.slot_of.get_mut(agent_idx) {
+                *entry = slot as u32;
+            }
+        }
         fastest
     }
 
@@ -965,6 +991,11 @@ struct StepContext<'a> {
     grid: &'a neighbours::NeighbourGrid,
     /// Every agent's body radius, beside `agents` (empty when `agents` is).
     radii: &'a [f32],
+    /// In the grid's slot order: unit headings and body radii of the agents (beside
+    /// `grid.sorted_positions()`), and the slot of each agent (by agent index).
+    slot_headings: &'a [Vec3],
+    slot_radii: &'a [f32],
+    slot_of: &'a [u32],
     /// The fastest agent's speed at the start of the step.
     fastest_speed: f32,
 }
@@ -1122,20 +1153,33 @@ fn turn_rate(agent: &mut Agent, before: &Kinematics, ctx: &StepContext) -> Optio
 /// Agent `agent_idx` (in state `me`, of body `radius`) among the others at the start of the
 /// step, within the grid's cell size (the largest neighbour radius of the step).
 fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContext) -> metrics::CrowdSample {
-    let order = ctx.grid.order();
+    // Straight over the grid's runs of slots and the slot-ordered headings and radii: the same
+    // agents in the same order as `for_each_within`, without a lookup by agent index.
+    let my_slot = ctx.slot_of.get(agent_idx).map_or(usize::MAX, |&slot| slot as usize);
+    let positions = ctx.grid.sorted_positions();
+    let reach = ctx.grid.cell_size();
+    let reach_sq = reach * reach;
     let (mut min_gap, mut nearest) = (f32::INFINITY, f32::INFINITY);
     let mut headings = Vec3::ZERO;
-    ctx.grid.for_each_within(me.position, ctx.grid.cell_size(), |slot, position| {
-        let Some(&other) = order.get(slot) else { return };
-        let other = other as usize;
-        if other == agent_idx {
-            return;
+    for run in ctx.grid.candidate_runs(me.position, reach) {
+        let start = run.start;
+        let (Some(run_positions), Some(run_headings), Some(run_radii)) =
+            (positions.get(run.clone()), ctx.slot_headings.get(run.clone()), ctx.slot_radii.get(run))
+        else {
+            continue;
+        };
+        let others = run_positions.iter().zip(run_headings).zip(run_radii).enumerate();
+        for (offset, ((&position, &heading), &other_radius)) in others {
+            let near = (position - me.position).length_squared() <= reach_sq;
+            if !near || start + offset == my_slot {
+                continue;
+            }
+            let distance = position.distance(me.position);
+            nearest = nearest.min(distance);
+            min_gap = min_gap.min(distance - radius - other_radius);
+            headings += heading;
         }
-        let distance = position.distance(me.position);
-        nearest = nearest.min(distance);
-        min_gap = min_gap.min(distance - radius - ctx.radii.get(other).copied().unwrap_or(0.0));
-        headings += ctx.agents.get(other).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero());
-    });
+    }
     let heading = me.velocity.normalize_or_zero();
     let mean_heading = headings.normalize_or_zero();
     metrics::CrowdSample {
@@ -1215,8 +1259,22 @@ fn behaviour_steering(
             wander::wander(k, limits, state, params, ctx.dt, gizmos)
         }
         (Behaviour::Flocking { params }, _) => {
-            let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
-            flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
+            if gizmos.is_enabled() || ctx.slot_headings.len() != ctx.grid.len() {
+                let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
+                flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
+            } else {
+                // The same request read straight from the grid's slot-ordered arrays (an agent
+                // in the asking one's exact state is on its point, which no rule counts).
+                let runs = |radius| ctx.grid.candidate_runs(k.position, radius).into_iter();
+                flocking::flocking_steering_over_runs(
+                    k,
+                    limits,
+                    ctx.grid.sorted_positions(),
+                    ctx.slot_headings,
+                    runs,
+                    params,
+                )
+            }
         }
         (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
             match ctx.agents.get(*agent) {

@@ -334,6 +334,22 @@ impl CandidateRuns {
     }
 }
 
+impl IntoIterator for CandidateRuns {
+    type Item = std::ops::Range<usize>;
+    type IntoIter = std::iter::Map<
+        std::iter::Take<std::array::IntoIter<(u32, u32), MAX_QUERY_CELLS>>,
+        fn((u32, u32)) -> std::ops::Range<usize>,
+    >;
+
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        fn to_range((start, end): (u32, u32)) -> std::ops::Range<usize> {
+            start as usize..end as usize
+        }
+        self.ranges.into_iter().take(self.len).map(to_range as fn((u32, u32)) -> std::ops::Range<usize>)
+    }
+}
+
 /// The neighbours of the agent in slot `me` of a [`NeighbourGrid`], read from arrays kept in the
 /// grid's slot order (the flocking benchmark keeps its whole flock so): positions from the grid,
 /// velocities and unit headings from the caller, all contiguous, and each heading computed once

@@ -81,3 +81,21 @@ fn the_fast_flock_step_equals_the_plain_one_bit_for_bit() {
         assert_eq!(fast.mean_neighbours(), plain.mean_neighbours(), "step {step}");
     }
 }
+
+#[test]
+fn the_worlds_flocking_fast_path_steers_as_the_gizmo_path_bit_for_bit() {
+    // Without gizmos `World::step` reads a flocking entry's neighbours straight from the grid's
+    // slot-ordered arrays; with gizmos on it walks them through the neighbour source as before.
+    use steerlab::bench::{world_for, Kernel};
+    let mut fast = world_for(Kernel::Flocking, 2_500, 0);
+    let mut drawn = world_for(Kernel::Flocking, 2_500, 0);
+    drawn.set_gizmos_enabled(true);
+    for step in 0..60 {
+        fast.step();
+        drawn.step();
+        let same = fast.agents.iter().zip(&drawn.agents).all(|(a, b)| a.kinematics == b.kinematics);
+        assert!(same, "step {step}");
+    }
+    let metrics = |world: &steerlab::sim::World| format!("{:?}", world.metrics());
+    assert_eq!(metrics(&fast), metrics(&drawn));
+}
