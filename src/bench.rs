@@ -277,6 +277,18 @@ fn flock_wander_params() -> WanderParams {
 /// stepped as the simulation steps them: every agent's steering, then every agent's
 /// integration followed by the behaviour's observation of where it now is.
 pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64) -> f64 {
+    predictive_behaviour_only_ns_with(n_agents, segments, steps, true)
+}
+
+/// [`predictive_behaviour_only_ns`], with the observation made ahead of time beside the
+/// integration as the simulation makes it (`observe_ahead`), or not (each step then makes its
+/// projections itself at its start): the measured gain of predictive's observation cache.
+pub fn predictive_behaviour_only_ns_with(
+    n_agents: usize,
+    segments: usize,
+    steps: u64,
+    observe_ahead: bool,
+) -> f64 {
     use crate::behaviours::{predictive, Gizmos, PredictiveParams, PredictiveState, Steering};
     let path = circle_path(segments);
     let world = world_for(Kernel::Predictive, n_agents, segments);
@@ -296,7 +308,9 @@ pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64
                 }));
                 for ((k, state), steering) in agents.iter_mut().zip(&steerings) {
                     crate::sim::integrate(k, &limits, *steering, dt);
-                    predictive::observe(k, &limits, &path, state, &params, None);
+                    if observe_ahead {
+                        predictive::observe(k, &limits, &path, state, &params, None);
+                    }
                 }
             }
         };
@@ -708,7 +722,7 @@ impl FlockBench {
 
     /// Rebuilds the grid over the positions and puts the flock in its cell order: the grid's
     /// sorted positions become the positions, and the other arrays follow.
-    fn into_cell_order(&mut self) {
+    fn put_in_cell_order(&mut self) {
         self.grid.rebuild(&self.positions, self.radius);
         for (slot, &agent_idx) in self.grid.order().iter().enumerate() {
             let i = agent_idx as usize;
@@ -742,7 +756,7 @@ impl FlockBench {
         let wander_p = flock_wander_params();
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
-        self.into_cell_order();
+        self.put_in_cell_order();
         self.headings.clear();
         self.headings.extend(self.velocities.iter().map(|v| v.normalize_or_zero()));
         let limits = self.limits;
@@ -799,7 +813,7 @@ impl FlockBench {
         let wander_p = flock_wander_params();
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let mut gizmos = Gizmos::disabled();
-        self.into_cell_order();
+        self.put_in_cell_order();
         let limits = self.limits;
         let mut neighbour_count = 0u64;
         let n = self.positions.len();

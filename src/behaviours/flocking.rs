@@ -14,7 +14,10 @@
 //! `w_s · separation + w_a · alignment + w_c · cohesion` of the three accelerations, each clamped
 //! to `max_acceleration` as the separate functions clamp it — equal to calling them one by one
 //! (a property test checks it against them as the oracle). The caller clamps the total (the
-//! simulation does).
+//! simulation does). [`flocking_over_runs`] is the same arithmetic over a flock kept in arrays
+//! in a grid's cell order, read straight from runs of slots with each agent's unit heading
+//! computed once per step (the simulation without gizmos and the flocking benchmark use it;
+//! tested bit for bit against the neighbour-source version).
 //!
 //! # Parameters
 //! The three rules' parameter structs and a weight each ([`FlockingWeights`]).

@@ -36,7 +36,11 @@
 //! right after integrating, handing over the projection of the agent its metrics just made: the
 //! prediction's projection then runs beside the metrics' projection rather than at the head of
 //! the next step's chain of dependent arithmetic. Either way the agent moves exactly the same
-//! (tested bit for bit).
+//! (tested bit for bit: `predictive_observed_ahead_moves_exactly_as_observed_on_demand`). The
+//! gain, measured with `cargo run --release --example predictive_speed` (behaviour +
+//! integration, 10,000 agents, best of 5, 2026-11-24 03:07 UTC, load average 7.9–8.5 on the
+//! shared 2-core EPYC): 196 / 230 / 239 / 259 ns per agent-step observing ahead against
+//! 241 / 267 / 297 / 290 ns observing on demand at 8 / 32 / 128 / 1,024 segments, 11–20% less.
 //!
 //! Gizmos: the prediction (point), its projection (point and the line from the prediction), the
 //! channel (a circle of `path_radius` at the projection), the current segment, and the target

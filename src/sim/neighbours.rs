@@ -23,7 +23,10 @@
 //! z = 0); the distance test is 3D. Non-finite positions land in a cell of their own (the
 //! saturating float-to-int conversion) and are never within any finite distance.
 //! Callers that want their own arrays in cell order (the flocking benchmark) permute them by
-//! [`NeighbourGrid::order`], so neighbours are also neighbours in memory.
+//! [`NeighbourGrid::order`], so neighbours are also neighbours in memory; such callers (and the
+//! simulation's flocking and crowd metrics, over slot-ordered headings and radii) read the
+//! [`NeighbourGrid::candidate_runs`] of a query — its rows of cells as runs of slots — straight,
+//! with no closure per candidate.
 //!
 //! Parameters: the cell size, normally the largest query radius (then a query visits at most
 //! 3 × 3 cells; larger radii visit more cells and stay correct).
@@ -347,52 +350,6 @@ impl IntoIterator for CandidateRuns {
             start as usize..end as usize
         }
         self.ranges.into_iter().take(self.len).map(to_range as fn((u32, u32)) -> std::ops::Range<usize>)
-    }
-}
-
-/// The neighbours of the agent in slot `me` of a [`NeighbourGrid`], read from arrays kept in the
-/// grid's slot order (the flocking benchmark keeps its whole flock so): positions from the grid,
-/// velocities and unit headings from the caller, all contiguous, and each heading computed once
-/// per step instead of once per agent that sees it. Skips slot `me` itself.
-#[derive(Clone, Copy, Debug)]
-pub struct SlotNeighbours<'a> {
-    /// The grid, rebuilt over the positions of this step.
-    pub grid: &'a NeighbourGrid,
-    /// Velocities in the grid's slot order.
-    pub velocities: &'a [Vec3],
-    /// `velocities[s].normalize_or_zero()` for every slot `s`.
-    pub headings: &'a [Vec3],
-    /// The asking agent's slot.
-    pub me: usize,
-}
-
-impl crate::behaviours::neighbourhood::NeighbourSource for SlotNeighbours<'_> {
-    #[inline]
-    fn for_each_near(
-        &self,
-        point: Vec3,
-        radius: f32,
-        mut visit: impl FnMut(&crate::behaviours::neighbourhood::Neighbour),
-    ) {
-        self.for_each_near_with_heading(point, radius, |n, _| visit(n));
-    }
-
-    #[inline]
-    fn for_each_near_with_heading(
-        &self,
-        point: Vec3,
-        radius: f32,
-        mut visit: impl FnMut(&crate::behaviours::neighbourhood::Neighbour, Vec3),
-    ) {
-        self.grid.for_each_within(point, radius, |slot, position| {
-            if slot != self.me {
-                if let (Some(&velocity), Some(&heading)) =
-                    (self.velocities.get(slot), self.headings.get(slot))
-                {
-                    visit(&crate::behaviours::neighbourhood::Neighbour { position, velocity }, heading);
-                }
-            }
-        });
     }
 }
 
