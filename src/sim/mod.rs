@@ -577,6 +577,11 @@ impl Agent {
         self.behaviour.needs_neighbours() || self.mix.more.iter().any(|e| e.behaviour.needs_neighbours())
     }
 
+    /// The agent's behaviours in list order: the main one, then every further entry's.
+    pub fn behaviours(&self) -> impl Iterator<Item = &Behaviour> {
+        std::iter::once(&self.behaviour).chain(self.mix.more.iter().map(|entry| &entry.behaviour))
+    }
+
     /// Whether one of the agent's entries is flocking (it counts in the flock's polarization).
     pub fn has_flocking(&self) -> bool {
         matches!(self.behaviour, Behaviour::Flocking { .. })
@@ -1054,19 +1059,29 @@ fn move_agent(
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
         agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
     }
-    if let Behaviour::OffsetPursuit { agent: leader, params } = agent.behaviour {
+    // Formation, hiding and pursuit metrics judge the first entry of their kind, main or not.
+    let (mut slot, mut hunter, mut quarry) = (None, None, None);
+    for behaviour in agent.behaviours() {
+        match *behaviour {
+            Behaviour::OffsetPursuit { agent: leader, params } => {
+                slot = slot.or(Some((leader, params.offset_x, params.offset_y)))
+            }
+            Behaviour::Hide { agent: other, .. } => hunter = hunter.or(Some(other)),
+            Behaviour::Pursuit { agent: other, .. } => quarry = quarry.or(Some(other)),
+            _ => {}
+        }
+    }
+    if let Some((leader, offset_x, offset_y)) = slot {
         if let Some(leader) = ctx.agents.get(leader) {
-            let slot = offset_pursuit::slot_position(leader, params.offset_x, params.offset_y);
+            let slot = offset_pursuit::slot_position(leader, offset_x, offset_y);
             agent.metrics.record_slot_error(slot.distance(before.position));
         }
     }
-    if let Behaviour::Hide { agent: hunter, .. } = agent.behaviour {
-        if let Some(hunter) = ctx.agents.get(hunter) {
-            let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
-            agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
-        }
+    if let Some(hunter) = hunter.and_then(|idx| ctx.agents.get(idx)) {
+        let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
+        agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
     }
-    if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
+    if let Some(other) = quarry {
         let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
         let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
         if let (Some(reach), Some(gap)) = (reach, gap) {
