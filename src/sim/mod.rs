@@ -29,8 +29,8 @@ use crate::behaviours::flow_field::{self, FieldSource, FlowFieldParams};
 use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
 use crate::behaviours::offset_pursuit::{self, OffsetPursuitParams};
 use crate::behaviours::{
-    self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
-    AvoidParams, Gizmos, Kinematics, Limits, Steering,
+    self, arrive, avoid, detour, evade, kinematic, parametric, predictive, projected, pursuit, wander,
+    waypoints, AvoidParams, Gizmos, Kinematics, Limits, Steering,
 };
 use crate::behaviours::{
     face::{self, FaceParams},
@@ -1004,7 +1004,8 @@ fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
     if agent.mix.more.is_empty() {
         let Agent { kinematics, limits, behaviour, state, gizmos, .. } = agent;
-        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx);
+        // One entry: no avoidance entry beside it.
+        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx, None);
     }
     mix::combined_steering(agent, ctx)
 }
@@ -1162,6 +1163,9 @@ fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContex
 
 /// One behaviour's request (a pure function of the agent's state and the world).
 #[inline(always)]
+///
+/// `avoid` is the agent's obstacle avoidance, if it has an entry of it: pursuit and interpose
+/// then aim round the obstacle in their way (`detour::detour_target`).
 fn behaviour_steering(
     k: &Kinematics,
     limits: &Limits,
@@ -1169,7 +1173,20 @@ fn behaviour_steering(
     state: &mut BehaviourState,
     gizmos: &mut Gizmos,
     ctx: &StepContext,
+    avoid: Option<&AvoidParams>,
 ) -> Steering {
+    let aim = |goal: Vec3, gizmos: &mut Gizmos| match avoid {
+        Some(avoid) => detour::detour_target(
+            k.position,
+            k.velocity,
+            goal,
+            limits.radius,
+            avoid.margin,
+            ctx.spheres,
+            gizmos,
+        ),
+        None => goal,
+    };
     let target_pos = |target: usize| ctx.targets.get(target).map(|t| t.position);
     match (behaviour, state) {
         (Behaviour::Seek { target }, _) => match target_pos(*target) {
@@ -1219,7 +1236,7 @@ fn behaviour_steering(
         }
         // The other agent as it was at the start of the step; gone (a dangling index): brake.
         (Behaviour::Pursuit { agent, params }, _) => match ctx.agents.get(*agent) {
-            Some(other) => pursuit::pursuit(k, limits, other, params, gizmos),
+            Some(other) => pursuit::pursuit_aiming(k, limits, other, params, aim, gizmos),
             None => brake(k, limits),
         },
         (Behaviour::Evade { agent, params }, _) => match ctx.agents.get(*agent) {
@@ -1247,7 +1264,7 @@ fn behaviour_steering(
         },
         (Behaviour::Interpose { agent, other, params }, _) => {
             match (ctx.agents.get(*agent), ctx.agents.get(*other)) {
-                (Some(a), Some(b)) => interpose::interpose(k, limits, a, b, params, gizmos),
+                (Some(a), Some(b)) => interpose::interpose_aiming(k, limits, a, b, params, aim, gizmos),
                 _ => brake(k, limits),
             }
         }

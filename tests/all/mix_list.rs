@@ -202,13 +202,14 @@ fn first_collision(world: &mut World, steps: u64) -> Option<(u64, f32)> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// A seeker with avoidance crosses a random field of static obstacles without ever touching
+    /// A seeker, arriver or pursuer with avoidance crosses a random field of static obstacles
+    /// without ever touching
     /// one, wherever its limits allow keeping clear: it starts clear of every obstacle by more
     /// than it needs to stop from full speed, and no two obstacles are so close that its body
     /// cannot pass between them (so it is never trapped in a pocket it cannot leave).
     #[test]
     fn a_seeker_with_avoidance_never_touches_a_static_obstacle(
-        kinematic in any::<bool>(),
+        kind in 0..3u8,
         max_speed in 40.0f32..250.0,
         max_acceleration in 200.0f32..1500.0,
         radius in 3.0f32..12.0,
@@ -227,12 +228,22 @@ proptest! {
             }
         }
         let target = Vec3::new(400.0, target_y, 0.0);
-        let behaviour = if kinematic { Behaviour::Seek { target: 0 } } else {
-            Behaviour::Arrive { target: 0, params: Default::default() }
+        // Seek, arrive, or pursuit of an agent standing at the target (it only brakes).
+        let behaviour = match kind {
+            0 => Behaviour::Seek { target: 0 },
+            1 => Behaviour::Arrive { target: 0, params: Default::default() },
+            _ => Behaviour::Pursuit { agent: 1, params: Default::default() },
         };
         let mut agent = agent_at(start, behaviour, limits);
         agent.set_avoid_obstacles(true, AvoidParams::default());
         let mut world = world_with(target, obstacles, agent);
+        if kind == 2 {
+            let standing = Behaviour::Wander {
+                params: steerlab::behaviours::WanderParams { radius: 0.0, distance: 0.0, jitter: 0.0, seed: 1 },
+            };
+            world.agents.push(agent_at(target, standing, Limits::default()));
+            world.reset();
+        }
         let collision = first_collision(&mut world, 900);
         prop_assert!(collision.is_none(), "collision at step/clearance {:?}", collision);
     }
