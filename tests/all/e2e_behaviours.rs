@@ -152,3 +152,45 @@ fn an_interpose_entry_added_in_the_panel_brings_the_agent_between_the_pair_picke
     let guard = position(&app.state(), 0).unwrap();
     assert!(distance(guard, (0.0, 50.0)) < 5.0, "the bodyguard rests at {guard:?}, not between red and blue");
 }
+
+/// Hide through the panel: a resting mouse gets a hide entry, which starts on the nearest other
+/// agent (a decoy beside it); the hunter is picked instead, and the run brings the mouse behind
+/// the rock, out of the hunter's sight.
+#[test]
+fn a_hide_entry_added_in_the_panel_puts_the_rock_between_the_agent_and_the_hunter_picked_for_it() {
+    if !tools_available("pick_hunter") {
+        return;
+    }
+    let _serial = serial();
+    let scene = format!(
+        r#"{{"version": 2, "name": "Cover",
+          "obstacles": [{{"position": [0, 0], "radius": 40}}],
+          "agents": [
+            {{"name": "mouse", "position": [60, -150], "radius": 6, "max_speed": 100, "max_acceleration": 400,
+              "behaviours": [{RESTING}]}},
+            {{"name": "decoy", "position": [120, -150], "radius": 8, "behaviours": [{RESTING}]}},
+            {{"name": "hunter", "position": [-250, 0], "radius": 10, "behaviours": [{RESTING}]}}]}}"#
+    );
+    let (app, file) = launch_with_scene("pick_hunter", &scene);
+    app.key("space");
+    app.click(app.rect("agent:0"));
+    app.click(app.rect("mix:add"));
+    app.click(app.rect("mix:add:hide"));
+    app.wait_for(|s| s["rects"].get("pick:entry0:agent").is_some(), "the entry's hunter picker");
+    app.click(app.rect("pick:entry0:agent"));
+    app.click(app.rect("pick:entry0:agent:hunter"));
+    app.key("ctrl+s");
+    wait_for_file(&file, |v| v["agents"][0]["behaviours"][1]["agent"] == "hunter", "the hide entry saved");
+    run_for(&app, 8 * 60, |_| {});
+    let mouse = position(&app.state(), 0).unwrap();
+    // Behind the rock from the hunter at (-250, 0): beyond the rock's centre on the far side,
+    // within the rock's shadow (the line from the hunter passes within the radius of its centre).
+    assert!(mouse.0 > 40.0, "the mouse is not behind the rock: {mouse:?}");
+    let (hx, hy) = (-250.0f32, 0.0f32);
+    let (dx, dy) = (mouse.0 - hx, mouse.1 - hy);
+    let miss = (dx * (0.0 - hy) - dy * (0.0 - hx)).abs() / (dx * dx + dy * dy).sqrt();
+    assert!(
+        miss < 40.0,
+        "the hunter sees the mouse at {mouse:?}: the line passes {miss} from the rock's centre"
+    );
+}
