@@ -2,7 +2,8 @@
 //! with its threshold), the main behaviour's weight and group, and every further entry with its
 //! weight, group, pickers of what it refers to (`pickers.rs`: its agent, target, path, region
 //! or curve, never the agent itself), parameters (the same declared rows as the main
-//! behaviour's) and a remove button; a combo adds an entry of any kind. Every edit returns one `SetMix` command with the
+//! behaviour's) and a remove button; a combo adds an entry of any kind (a kind that cannot be
+//! made here is greyed out with the reason). Every edit returns one `SetMix` command with the
 //! whole new list, so undo sees one step per edit.
 
 use crate::app::edit::{default_behaviour, BehaviourKind};
