@@ -414,86 +414,17 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-/// The metrics as an aligned text table, one row per agent.
+/// The metrics as an aligned text table, one row per agent: the columns and cells of the
+/// window's Metrics panel (`ui::metrics`, the one column table), so both show the same thing.
 fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
-    let fmt_opt = |v: Option<f32>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
-    let mut header = vec![
-        "agent",
-        "behaviour",
-        "final x",
-        "final y",
-        "final z",
-        "distance",
-        "mean v",
-        "max v",
-        "collisions",
-        "min clear",
-        "arrived",
-    ];
-    let any_path = metrics.iter().any(|m| m.path.is_some());
-    let any_param = metrics.iter().any(|m| m.parametric.is_some());
-    let any_planner = metrics.iter().any(|m| m.planner.is_some());
-    if any_path {
-        header.extend(["xtrack mean", "xtrack max", "t outside", "progress", "backtracks", "skips"]);
-    }
-    if any_param {
-        header.extend(["v err mean %", "v err max %"]);
-    }
-    if any_planner {
-        header.extend(["plan us", "iters", "replans", "reached", "planned len", "straight len"]);
-    }
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    for m in metrics {
-        let mut row = vec![
-            m.name.clone(),
-            m.behaviour.clone(),
-            format!("{:.1}", m.final_position.x),
-            format!("{:.1}", m.final_position.y),
-            format!("{:.1}", m.final_position.z),
-            format!("{:.1}", m.distance_travelled),
-            format!("{:.1}", m.mean_speed),
-            format!("{:.1}", m.max_speed),
-            m.collisions.to_string(),
-            fmt_opt(m.min_clearance),
-            m.arrived_at.map_or("-".to_string(), |t| format!("{t:.2}s")),
-        ];
-        if any_path {
-            match &m.path {
-                Some(p) => row.extend([
-                    format!("{:.2}", p.mean_cross_track),
-                    format!("{:.2}", p.max_cross_track),
-                    format!("{:.2}s", p.time_outside_radius),
-                    format!("{:.1}", p.progress),
-                    p.backtracks.to_string(),
-                    p.skips.to_string(),
-                ]),
-                None => row.extend(std::iter::repeat_n("-".to_string(), 6)),
-            }
-        }
-        if any_param {
-            match &m.parametric {
-                Some(p) => row.extend([
-                    format!("{:.3}", p.speed_error_mean * 100.0),
-                    format!("{:.3}", p.speed_error_max * 100.0),
-                ]),
-                None => row.extend(std::iter::repeat_n("-".to_string(), 2)),
-            }
-        }
-        if any_planner {
-            match &m.planner {
-                Some(p) => row.extend([
-                    p.plan_time_us.map_or("-".to_string(), |t| format!("{t:.1}")),
-                    p.iterations.to_string(),
-                    p.replans.to_string(),
-                    p.waypoints_reached.to_string(),
-                    format!("{:.1}", p.planned_length),
-                    format!("{:.1}", p.straight_length),
-                ]),
-                None => row.extend(std::iter::repeat_n("-".to_string(), 6)),
-            }
-        }
-        rows.push(row);
-    }
+    use steerlab::ui::metrics::{cell_text, visible_columns, Cell};
+    let columns = visible_columns(metrics);
+    let header: Vec<String> = columns.iter().map(|c| c.header().to_string()).collect();
+    // Text columns (name, behaviour) are left-aligned, numbers right-aligned.
+    let left: Vec<bool> =
+        columns.iter().map(|c| metrics.first().is_some_and(|m| matches!(c.cell(m), Cell::Text(_)))).collect();
+    let rows: Vec<Vec<String>> =
+        metrics.iter().map(|m| columns.iter().map(|c| cell_text(&c.cell(m))).collect()).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -508,6 +439,10 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
         world.steps,
         world.dt
     );
+    let polarization = world.polarization();
+    if let (Some(mean), Some(now)) = (polarization.mean(), polarization.now()) {
+        out.push_str(&format!("flock polarization {now:.3} now, {mean:.3} mean\n"));
+    }
     let line = |cells: &[String]| -> String {
         let mut text = String::new();
         for (idx, (cell, width)) in cells.iter().zip(&widths).enumerate() {
@@ -516,7 +451,7 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
             }
             // Names left-aligned, numbers right-aligned.
             let pad = width.saturating_sub(cell.chars().count());
-            if idx < 2 {
+            if left.get(idx).copied().unwrap_or(false) {
                 text.push_str(cell);
                 text.push_str(&" ".repeat(pad));
             } else {
@@ -526,7 +461,7 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
         }
         text.trim_end().to_string() + "\n"
     };
-    out.push_str(&line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>()));
+    out.push_str(&line(&header));
     for row in &rows {
         out.push_str(&line(row));
     }

@@ -513,7 +513,8 @@ pub fn unique_id<'a>(ids: impl Iterator<Item = &'a str> + Clone, base: &str) -> 
 
 /// Clones agent `agent_idx` once per comparable behaviour: path followers get one of each
 /// path-following behaviour on the same path; parametric followers one per method; seek, flee
-/// and arrive agents one of each of those on the same target. Returns how many were added.
+/// and arrive agents one of each of those on the same target; a pursuer or an evader one that
+/// predicts nothing (plain seek or flee of the same agent). Returns how many were added.
 pub fn compare(world: &mut World, agent_idx: usize) -> usize {
     let Some(original) = world.agents.get(agent_idx).cloned() else { return 0 };
     let variants: Vec<(String, Behaviour)> = match &original.behaviour {
@@ -563,9 +564,21 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         | Behaviour::Hide { .. }
         | Behaviour::Face { .. }
         | Behaviour::LookWhereYouAreGoing { .. } => Vec::new(),
-        Behaviour::Pursuit { agent, params } | Behaviour::Evade { agent, params } => vec![
-            ("pursuit".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
-            ("evade".into(), Behaviour::Evade { agent: *agent, params: *params }),
+        // Pursuit and evasion against their own prediction capped at 0 s: plain seek and flee
+        // of the other agent (what `pursuit-evasion.json` compares).
+        Behaviour::Pursuit { agent, params } => vec![
+            ("predicting".into(), Behaviour::Pursuit { agent: *agent, params: *params }),
+            (
+                "no prediction".into(),
+                Behaviour::Pursuit { agent: *agent, params: PursuitParams { max_prediction: 0.0 } },
+            ),
+        ],
+        Behaviour::Evade { agent, params } => vec![
+            ("predicting".into(), Behaviour::Evade { agent: *agent, params: *params }),
+            (
+                "no prediction".into(),
+                Behaviour::Evade { agent: *agent, params: PursuitParams { max_prediction: 0.0 } },
+            ),
         ],
         Behaviour::Planner { params } => vec![(
             "smoothed".into(),

@@ -71,7 +71,22 @@ pub fn interpose(
     p: &InterposeParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
-    let point = interpose_point(k, limits, a, b);
+    interpose_aiming(k, limits, a, b, p, |point, _| point, gizmos)
+}
+
+/// Interpose between `a` and `b` arriving at `aim(interpose point)` instead of the point itself
+/// (an agent that avoids obstacles aims round the one in the way, and at a rock's rim when the
+/// point is inside it: `detour::detour_target`).
+pub fn interpose_aiming(
+    k: &Kinematics,
+    limits: &Limits,
+    a: &Kinematics,
+    b: &Kinematics,
+    p: &InterposeParams,
+    aim: impl FnOnce(Vec3, &mut Gizmos) -> Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let point = aim(interpose_point(k, limits, a, b), gizmos);
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(a.position, b.position));
     }

@@ -59,6 +59,7 @@ pub mod alignment;
 pub mod cohesion;
 pub mod collision_avoidance;
 pub mod containment;
+pub mod detour;
 pub mod evade;
 pub mod face;
 pub mod flocking;

@@ -74,8 +74,21 @@ pub fn pursuit(
     p: &PursuitParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    pursuit_aiming(k, limits, target, p, |predicted, _| predicted, gizmos)
+}
+
+/// Pursuit of `target` seeking `aim(predicted point)` instead of the predicted point itself (an
+/// agent that avoids obstacles aims round the one in the way: `detour::detour_target`).
+pub fn pursuit_aiming(
+    k: &Kinematics,
+    limits: &Limits,
+    target: &Kinematics,
+    p: &PursuitParams,
+    aim: impl FnOnce(Vec3, &mut Gizmos) -> Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
     let predicted = predicted_position(k, target, p.max_prediction);
-    let linear = seek_acceleration(k, limits, predicted);
+    let linear = seek_acceleration(k, limits, aim(predicted, gizmos));
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Prediction, GizmoShape::Line(target.position, predicted));
         gizmos.push(GizmoRole::Target, GizmoShape::Point(predicted));

@@ -352,13 +352,15 @@ impl AgentMetrics {
             alignment: mean(acc.alignment_sum, acc.alignment_samples),
             polarization: agent.has_flocking().then(|| world.polarization().mean()).flatten(),
         });
-        let pursuit = matches!(agent.behaviour, super::Behaviour::Pursuit { .. })
+        // An agent is a pursuer, a formation member or a hider when any entry of its list is.
+        let has = |is: fn(&super::Behaviour) -> bool| agent.behaviours().any(is);
+        let pursuit = has(|b| matches!(b, super::Behaviour::Pursuit { .. }))
             .then_some(PursuitMetrics { capture_time: self.capture_time });
-        let formation = matches!(agent.behaviour, super::Behaviour::OffsetPursuit { .. }).then(|| {
+        let formation = has(|b| matches!(b, super::Behaviour::OffsetPursuit { .. })).then(|| {
             let (sum, max, n) = self.slot_error.unwrap_or((0.0, 0.0, 0));
             FormationMetrics { mean_slot_error: mean(sum, n).unwrap_or(0.0), max_slot_error: max }
         });
-        let hide = matches!(agent.behaviour, super::Behaviour::Hide { .. }).then(|| {
+        let hide = has(|b| matches!(b, super::Behaviour::Hide { .. })).then(|| {
             let (time_seen, distance_sum, n) = self.hiding.unwrap_or((0.0, 0.0, 0));
             HideMetrics {
                 time_seen: time_seen as f32,
@@ -419,13 +421,13 @@ pub struct MetricsSummary {
     /// Crowd metrics (agents with a flocking or collision-avoidance entry).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub crowd: Option<CrowdMetrics>,
-    /// Pursuit metrics (agents whose main behaviour is pursuit).
+    /// Pursuit metrics (agents with a pursuit entry, main or not).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub pursuit: Option<PursuitMetrics>,
-    /// Formation metrics (agents whose main behaviour is offset pursuit).
+    /// Formation metrics (agents with an offset-pursuit entry, main or not).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub formation: Option<FormationMetrics>,
-    /// Hiding metrics (agents whose main behaviour is hide).
+    /// Hiding metrics (agents with a hide entry, main or not).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub hide: Option<HideMetrics>,
 }

@@ -169,7 +169,7 @@ fn as_acceleration(k: &Kinematics, steering: Steering) -> Vec3 {
 pub(super) fn combined_steering(agent: &mut Agent, ctx: &StepContext) -> Steering {
     if matches!(agent.behaviour, Behaviour::Parametric { .. }) {
         let Agent { kinematics, limits, behaviour, state, gizmos, .. } = agent;
-        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx);
+        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx, None);
     }
     let request = match agent.mix.combine {
         Combine::Blend => group_request(agent, ctx, None),
@@ -247,18 +247,24 @@ fn next_group(mix: &Mix, previous: Option<u32>) -> Option<u32> {
 fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> Steering {
     let Agent { kinematics, limits, behaviour, state, mix, gizmos, .. } = agent;
     let k = &*kinematics;
+    // Goal-seeking entries of an agent that avoids obstacles aim round the one in their way.
+    let avoid = mix.more.iter().find_map(|entry| match entry.behaviour {
+        Behaviour::AvoidObstacles { params } => Some(params),
+        _ => None,
+    });
     let in_group = |slot: &Slot| group.is_none_or(|g| slot.group == g);
     let mut sum = Vec3::ZERO;
     let mut alone: Option<(Steering, f32)> = None;
     let mut count = 0usize;
     if in_group(&mix.main) {
-        let request = behaviour_steering(k, limits, behaviour, state, gizmos, ctx);
+        let request = behaviour_steering(k, limits, behaviour, state, gizmos, ctx, avoid.as_ref());
         sum += as_acceleration(k, request) * mix.main.weight;
         alone = Some((request, mix.main.weight));
         count += 1;
     }
     for entry in mix.more.iter_mut().filter(|entry| in_group(&entry.slot) && !entry.behaviour.turns_only()) {
-        let request = behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx);
+        let request =
+            behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx, avoid.as_ref());
         sum += as_acceleration(k, request) * entry.slot.weight;
         alone = Some((request, entry.slot.weight));
         count += 1;

@@ -29,8 +29,8 @@ use crate::behaviours::flow_field::{self, FieldSource, FlowFieldParams};
 use crate::behaviours::neighbourhood::{Neighbour, NeighbourSource};
 use crate::behaviours::offset_pursuit::{self, OffsetPursuitParams};
 use crate::behaviours::{
-    self, arrive, avoid, evade, kinematic, parametric, predictive, projected, pursuit, wander, waypoints,
-    AvoidParams, Gizmos, Kinematics, Limits, Steering,
+    self, arrive, avoid, detour, evade, kinematic, parametric, predictive, projected, pursuit, wander,
+    waypoints, AvoidParams, Gizmos, Kinematics, Limits, Steering,
 };
 use crate::behaviours::{
     face::{self, FaceParams},
@@ -577,6 +577,11 @@ impl Agent {
         self.behaviour.needs_neighbours() || self.mix.more.iter().any(|e| e.behaviour.needs_neighbours())
     }
 
+    /// The agent's behaviours in list order: the main one, then every further entry's.
+    pub fn behaviours(&self) -> impl Iterator<Item = &Behaviour> {
+        std::iter::once(&self.behaviour).chain(self.mix.more.iter().map(|entry| &entry.behaviour))
+    }
+
     /// Whether one of the agent's entries is flocking (it counts in the flock's polarization).
     pub fn has_flocking(&self) -> bool {
         matches!(self.behaviour, Behaviour::Flocking { .. })
@@ -1030,7 +1035,8 @@ fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
     if agent.mix.more.is_empty() {
         let Agent { kinematics, limits, behaviour, state, gizmos, .. } = agent;
-        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx);
+        // One entry: no avoidance entry beside it.
+        return behaviour_steering(kinematics, limits, behaviour, state, gizmos, ctx, None);
     }
     mix::combined_steering(agent, ctx)
 }
@@ -1085,19 +1091,29 @@ fn move_agent(
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
         agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
     }
-    if let Behaviour::OffsetPursuit { agent: leader, params } = agent.behaviour {
+    // Formation, hiding and pursuit metrics judge the first entry of their kind, main or not.
+    let (mut slot, mut hunter, mut quarry) = (None, None, None);
+    for behaviour in agent.behaviours() {
+        match *behaviour {
+            Behaviour::OffsetPursuit { agent: leader, params } => {
+                slot = slot.or(Some((leader, params.offset_x, params.offset_y)))
+            }
+            Behaviour::Hide { agent: other, .. } => hunter = hunter.or(Some(other)),
+            Behaviour::Pursuit { agent: other, .. } => quarry = quarry.or(Some(other)),
+            _ => {}
+        }
+    }
+    if let Some((leader, offset_x, offset_y)) = slot {
         if let Some(leader) = ctx.agents.get(leader) {
-            let slot = offset_pursuit::slot_position(leader, params.offset_x, params.offset_y);
+            let slot = offset_pursuit::slot_position(leader, offset_x, offset_y);
             agent.metrics.record_slot_error(slot.distance(before.position));
         }
     }
-    if let Behaviour::Hide { agent: hunter, .. } = agent.behaviour {
-        if let Some(hunter) = ctx.agents.get(hunter) {
-            let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
-            agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
-        }
+    if let Some(hunter) = hunter.and_then(|idx| ctx.agents.get(idx)) {
+        let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
+        agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
     }
-    if let Behaviour::Pursuit { agent: other, .. } = agent.behaviour {
+    if let Some(other) = quarry {
         let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
         let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
         if let (Some(reach), Some(gap)) = (reach, gap) {
@@ -1191,6 +1207,9 @@ fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContex
 
 /// One behaviour's request (a pure function of the agent's state and the world).
 #[inline(always)]
+///
+/// `avoid` is the agent's obstacle avoidance, if it has an entry of it: pursuit and interpose
+/// then aim round the obstacle in their way (`detour::detour_target`).
 fn behaviour_steering(
     k: &Kinematics,
     limits: &Limits,
@@ -1198,7 +1217,20 @@ fn behaviour_steering(
     state: &mut BehaviourState,
     gizmos: &mut Gizmos,
     ctx: &StepContext,
+    avoid: Option<&AvoidParams>,
 ) -> Steering {
+    let aim = |goal: Vec3, gizmos: &mut Gizmos| match avoid {
+        Some(avoid) => detour::detour_target(
+            k.position,
+            k.velocity,
+            goal,
+            limits.radius,
+            avoid.margin,
+            ctx.spheres,
+            gizmos,
+        ),
+        None => goal,
+    };
     let target_pos = |target: usize| ctx.targets.get(target).map(|t| t.position);
     match (behaviour, state) {
         (Behaviour::Seek { target }, _) => match target_pos(*target) {
@@ -1248,7 +1280,7 @@ fn behaviour_steering(
         }
         // The other agent as it was at the start of the step; gone (a dangling index): brake.
         (Behaviour::Pursuit { agent, params }, _) => match ctx.agents.get(*agent) {
-            Some(other) => pursuit::pursuit(k, limits, other, params, gizmos),
+            Some(other) => pursuit::pursuit_aiming(k, limits, other, params, aim, gizmos),
             None => brake(k, limits),
         },
         (Behaviour::Evade { agent, params }, _) => match ctx.agents.get(*agent) {
@@ -1290,7 +1322,7 @@ fn behaviour_steering(
         },
         (Behaviour::Interpose { agent, other, params }, _) => {
             match (ctx.agents.get(*agent), ctx.agents.get(*other)) {
-                (Some(a), Some(b)) => interpose::interpose(k, limits, a, b, params, gizmos),
+                (Some(a), Some(b)) => interpose::interpose_aiming(k, limits, a, b, params, aim, gizmos),
                 _ => brake(k, limits),
             }
         }

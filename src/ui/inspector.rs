@@ -12,7 +12,7 @@ use crate::behaviours::param::Param;
 use crate::behaviours::Limits;
 use crate::sim::{Behaviour, PlannerParams, Rgb};
 
-use super::params::{behaviour_params, param_row, with_param, with_reference};
+use super::params::{behaviour_params, param_row, with_param};
 use super::{curve_editor, trim_line_breaks, UiState, ERROR_RED};
 
 /// Draws the inspector of the current selection; returns the edits.
@@ -223,11 +223,10 @@ fn behaviour_editor(
             },
         );
         ui.end_row();
-        if let Some(command) = second_agent_row(ui, app, agent_idx, behaviour) {
-            commands.push(command);
-        }
-        if let Some(command) = reference_row(ui, app, agent_idx, behaviour) {
-            commands.push(command);
+        if let Some(changed) =
+            super::pickers::reference_rows(ui, app, agent_idx, behaviour, "main", &mut state.widget_rects)
+        {
+            commands.push(Command::SetBehaviour { agent: agent_idx, behaviour: changed });
         }
     });
 
@@ -293,63 +292,6 @@ fn behaviour_editor(
         );
     }
     commands
-}
-
-/// The combo choosing which path, target or curve a behaviour uses.
-fn reference_row(ui: &mut egui::Ui, app: &App, agent_idx: usize, behaviour: &Behaviour) -> Option<Command> {
-    let world = &app.world;
-    let (label, ids, current): (&str, Vec<&str>, usize) = if let Some(path) = behaviour.path() {
-        ("path", world.paths.iter().map(|p| p.id.as_str()).collect(), path)
-    } else if let Some(target) = behaviour.target() {
-        ("target", world.targets.iter().map(|t| t.id.as_str()).collect(), target)
-    } else if let Some(curve) = behaviour.curve() {
-        ("curve", world.curves.iter().map(|c| c.id.as_str()).collect(), curve)
-    } else if let Some(other) = behaviour.other_agent() {
-        ("agent", world.agents.iter().map(|a| a.name.as_str()).collect(), other)
-    } else {
-        return None;
-    };
-    let mut chosen = current;
-    ui.label(label).on_hover_text(format!("The {label} this agent uses"));
-    let current_text = ids.get(current).copied().unwrap_or("(missing)");
-    egui::ComboBox::from_id_salt("behaviour_reference").selected_text(current_text).show_ui(ui, |ui| {
-        for (idx, id) in ids.iter().enumerate() {
-            // An agent cannot refer to itself (nor interpose between one agent twice).
-            if label != "agent" || (idx != agent_idx && Some(idx) != behaviour.second_agent()) {
-                ui.selectable_value(&mut chosen, idx, *id);
-            }
-        }
-    });
-    ui.end_row();
-    (chosen != current)
-        .then(|| Command::SetBehaviour { agent: agent_idx, behaviour: with_reference(behaviour, chosen) })
-}
-
-/// The combo choosing interpose's second agent (never the agent itself nor the first one).
-fn second_agent_row(
-    ui: &mut egui::Ui,
-    app: &App,
-    agent_idx: usize,
-    behaviour: &Behaviour,
-) -> Option<Command> {
-    let current = behaviour.second_agent()?;
-    let first = behaviour.other_agent();
-    let names: Vec<&str> = app.world.agents.iter().map(|a| a.name.as_str()).collect();
-    let mut chosen = current;
-    ui.label("and agent").on_hover_text("The second agent this agent gets between");
-    let current_text = names.get(current).copied().unwrap_or("(missing)");
-    egui::ComboBox::from_id_salt("behaviour_second_agent").selected_text(current_text).show_ui(ui, |ui| {
-        for (idx, name) in names.iter().enumerate() {
-            if idx != agent_idx && Some(idx) != first {
-                ui.selectable_value(&mut chosen, idx, *name);
-            }
-        }
-    });
-    ui.end_row();
-    (chosen != current).then(|| Command::SetBehaviour {
-        agent: agent_idx,
-        behaviour: super::params::with_second_reference(behaviour, chosen),
-    })
 }
 
 /// Planner waypoints: editable coordinates, add and remove. Returns the edited parameters.

@@ -1,6 +1,7 @@
 //! The Metrics panel: a live table of every design.md metric for every agent, sortable by any
 //! column (click a header; again to reverse), with Copy CSV and Export CSV buttons. Path,
-//! parametric and planner columns appear when some agent has them. [`metrics_csv`] builds the
+//! parametric, planner, crowd, flock, pursuit, formation and hiding columns appear when some
+//! agent has them; `steerlab run` prints the same columns (`visible_columns`, `cell_text`). [`metrics_csv`] builds the
 //! CSV text (always every column, empty cells where a metric does not apply).
 
 use crate::app::{App, Selection};
@@ -104,6 +105,9 @@ pub enum ColumnGroup {
     Planner,
     /// Agents with a flocking or collision-avoidance entry.
     Crowd,
+    /// Agents with a flocking entry (the flock's polarization means nothing to a crowd of
+    /// walkers that only avoid each other).
+    Flock,
     /// Pursuers.
     Pursuit,
     /// Formation members (offset pursuit).
@@ -326,8 +330,8 @@ impl MetricColumn {
             MetricColumn::AgentCollisions
             | MetricColumn::MinAgentGap
             | MetricColumn::MeanNearestNeighbour
-            | MetricColumn::Alignment
-            | MetricColumn::Polarization => ColumnGroup::Crowd,
+            | MetricColumn::Alignment => ColumnGroup::Crowd,
+            MetricColumn::Polarization => ColumnGroup::Flock,
             MetricColumn::CaptureTime => ColumnGroup::Pursuit,
             MetricColumn::MeanSlotError | MetricColumn::MaxSlotError => ColumnGroup::Formation,
             MetricColumn::TimeSeen | MetricColumn::MeanHunterDistance => ColumnGroup::Hide,
@@ -413,6 +417,7 @@ pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
         ColumnGroup::Parametric => summaries.iter().any(|m| m.parametric.is_some()),
         ColumnGroup::Planner => summaries.iter().any(|m| m.planner.is_some()),
         ColumnGroup::Crowd => summaries.iter().any(|m| m.crowd.is_some()),
+        ColumnGroup::Flock => summaries.iter().any(|m| m.crowd.is_some_and(|c| c.polarization.is_some())),
         ColumnGroup::Pursuit => summaries.iter().any(|m| m.pursuit.is_some()),
         ColumnGroup::Formation => summaries.iter().any(|m| m.formation.is_some()),
         ColumnGroup::Hide => summaries.iter().any(|m| m.hide.is_some()),
@@ -496,7 +501,8 @@ pub fn metrics_csv(summaries: &[MetricsSummary]) -> String {
     csv
 }
 
-fn cell_text(cell: &Cell) -> String {
+/// A cell as the table shows it (the window's table and `steerlab run`'s).
+pub fn cell_text(cell: &Cell) -> String {
     match cell {
         Cell::Text(text) => text.clone(),
         Cell::Number(v, decimals) => format!("{v:.decimals$}"),

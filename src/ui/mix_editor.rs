@@ -1,7 +1,9 @@
 //! The list editor of an agent's behaviours: how the list is combined (blending or priority
 //! with its threshold), the main behaviour's weight and group, and every further entry with its
-//! weight, group, parameters (the same declared rows as the main behaviour's) and a remove
-//! button; a combo adds an entry of any kind. Every edit returns one `SetMix` command with the
+//! weight, group, pickers of what it refers to (`pickers.rs`: its agent, target, path, region
+//! or curve, never the agent itself), parameters (the same declared rows as the main
+//! behaviour's) and a remove button; a combo adds an entry of any kind (a kind that cannot be
+//! made here is greyed out with the reason). Every edit returns one `SetMix` command with the
 //! whole new list, so undo sees one step per edit.
 
 use crate::app::edit::{default_behaviour, BehaviourKind};
@@ -10,6 +12,7 @@ use crate::behaviours::param::Param;
 use crate::sim::{Agent, Combine, Entry, Mix, Slot};
 
 use super::params::{behaviour_params, param_row, with_param, ParamValue};
+use super::pickers::reference_rows;
 use super::{UiState, ERROR_RED};
 
 /// The kinds an entry may be added as: every kind an agent may have, and obstacle and
@@ -21,7 +24,6 @@ fn addable_kinds() -> Vec<BehaviourKind> {
         BehaviourKind::Containment,
         BehaviourKind::Face,
         BehaviourKind::LookWhereYouAreGoing,
-        BehaviourKind::Containment,
     ];
     kinds.extend(BehaviourKind::ALL);
     kinds
@@ -144,6 +146,16 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                 new_mix = Some(mix);
             }
         });
+        egui::Grid::new(("mix_entry_references", entry_idx)).num_columns(2).show(ui, |ui| {
+            let picked = reference_rows(ui, app, agent_idx, &entry.behaviour, &id, &mut state.widget_rects);
+            if let Some(changed) = picked {
+                let mut mix = agent.mix.clone();
+                if let Some(e) = mix.more.get_mut(entry_idx) {
+                    e.behaviour = changed;
+                }
+                new_mix = Some(mix);
+            }
+        });
         let specs = behaviour_params(&entry.behaviour);
         if !specs.is_empty() {
             egui::Grid::new(("mix_entry_params", entry_idx)).num_columns(3).show(ui, |ui| {
@@ -163,37 +175,48 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
 
     let position = agent.kinematics.position;
     let selection = Some(Selection::Agent(agent_idx));
-    let response =
-        egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").show_ui(ui, |ui| {
-            for kind in addable_kinds() {
-                let item = ui.selectable_label(false, kind.label());
-                state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
-                if item.clicked() {
-                    if let Ok(behaviour) =
-                        default_behaviour(&app.world, kind, selection, Some(agent_idx), position)
-                    {
-                        let mut mix = agent.mix.clone();
-                        let avoidance = [
-                            BehaviourKind::AvoidObstacles,
-                            BehaviourKind::CollisionAvoidance,
-                            BehaviourKind::Containment,
-                        ];
-                        let slot = if avoidance.contains(&kind) {
-                            Slot { weight: 1.0, group: 0 }
-                        } else {
-                            Slot { weight: 1.0, group: main.group }
-                        };
-                        if kind == BehaviourKind::Containment {
-                            // A region is a wall: it must win over what the agent wants, so the
-                            // list is combined by priority with containment first.
-                            first_in_priority(&mut mix);
-                        }
-                        mix.more.push(Entry::new(behaviour, slot));
-                        new_mix = Some(mix);
-                    }
+    // Three columns and room for them all, so every kind shows without scrolling (egui opens the
+    // list upward when it does not fit below).
+    let combo = egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").height(400.0);
+    let response = combo.show_ui(ui, |ui| {
+        egui::Grid::new("mix_add_kinds").num_columns(3).show(ui, |ui| {
+            for (idx, kind) in addable_kinds().into_iter().enumerate() {
+                let made = default_behaviour(&app.world, kind, selection, Some(agent_idx), position);
+                let item = match &made {
+                    Ok(_) => ui.selectable_label(false, kind.label()),
+                    Err(why) => ui
+                        .add_enabled(false, egui::SelectableLabel::new(false, kind.label()))
+                        .on_disabled_hover_text(why.as_str()),
+                };
+                // Only choices on screen are recorded: a test clicks what a person could.
+                if ui.clip_rect().intersects(item.rect) {
+                    state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
                 }
+                if idx % 3 == 2 {
+                    ui.end_row();
+                }
+                let (true, Ok(behaviour)) = (item.clicked(), made) else { continue };
+                let mut mix = agent.mix.clone();
+                let avoidance = [
+                    BehaviourKind::AvoidObstacles,
+                    BehaviourKind::CollisionAvoidance,
+                    BehaviourKind::Containment,
+                ];
+                let slot = if avoidance.contains(&kind) {
+                    Slot { weight: 1.0, group: 0 }
+                } else {
+                    Slot { weight: 1.0, group: main.group }
+                };
+                if kind == BehaviourKind::Containment {
+                    // A region is a wall: it must win over what the agent wants, so the
+                    // list is combined by priority with containment first.
+                    first_in_priority(&mut mix);
+                }
+                mix.more.push(Entry::new(behaviour, slot));
+                new_mix = Some(mix);
             }
         });
+    });
     state.record_rect("mix:add", response.response.rect);
     new_mix.map(|mix| Command::SetMix { agent: agent_idx, mix })
 }

@@ -34,6 +34,7 @@ pub mod loading;
 pub mod metrics;
 pub mod mix_editor;
 pub mod params;
+pub mod pickers;
 pub mod plots;
 pub mod status;
 pub mod step_through;

@@ -7,6 +7,7 @@ mod behav_props;
 mod behav_region;
 mod behav_units;
 mod behav_wired;
+mod e2e_behaviours;
 mod e2e_editor;
 mod e2e_robust;
 mod e2e_window;

@@ -202,13 +202,14 @@ fn first_collision(world: &mut World, steps: u64) -> Option<(u64, f32)> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// A seeker with avoidance crosses a random field of static obstacles without ever touching
+    /// A seeker, arriver or pursuer with avoidance crosses a random field of static obstacles
+    /// without ever touching
     /// one, wherever its limits allow keeping clear: it starts clear of every obstacle by more
     /// than it needs to stop from full speed, and no two obstacles are so close that its body
     /// cannot pass between them (so it is never trapped in a pocket it cannot leave).
     #[test]
     fn a_seeker_with_avoidance_never_touches_a_static_obstacle(
-        kinematic in any::<bool>(),
+        kind in 0..3u8,
         max_speed in 40.0f32..250.0,
         max_acceleration in 200.0f32..1500.0,
         radius in 3.0f32..12.0,
@@ -227,13 +228,163 @@ proptest! {
             }
         }
         let target = Vec3::new(400.0, target_y, 0.0);
-        let behaviour = if kinematic { Behaviour::Seek { target: 0 } } else {
-            Behaviour::Arrive { target: 0, params: Default::default() }
+        // Seek, arrive, or pursuit of an agent standing at the target (it only brakes).
+        let behaviour = match kind {
+            0 => Behaviour::Seek { target: 0 },
+            1 => Behaviour::Arrive { target: 0, params: Default::default() },
+            _ => Behaviour::Pursuit { agent: 1, params: Default::default() },
         };
         let mut agent = agent_at(start, behaviour, limits);
         agent.set_avoid_obstacles(true, AvoidParams::default());
         let mut world = world_with(target, obstacles, agent);
+        if kind == 2 {
+            let standing = Behaviour::Wander {
+                params: steerlab::behaviours::WanderParams { radius: 0.0, distance: 0.0, jitter: 0.0, seed: 1 },
+            };
+            world.agents.push(agent_at(target, standing, Limits::default()));
+            world.reset();
+        }
         let collision = first_collision(&mut world, 900);
         prop_assert!(collision.is_none(), "collision at step/clearance {:?}", collision);
     }
+}
+
+/// Three agents: a wanderer with one more entry (`entry`), and two others it may refer to.
+fn app_with_an_entry(entry: Behaviour) -> App {
+    let mut world = World::default();
+    for (name, x) in [("pursuer", 0.0), ("hare", 100.0), ("fox", 200.0)] {
+        let start = Kinematics { position: Vec3::new(x, 0.0, 0.0), ..Default::default() };
+        let behaviour = Behaviour::Wander { params: Default::default() };
+        world.agents.push(Agent::new(name.into(), Rgb(1, 2, 3), start, Limits::default(), behaviour));
+    }
+    world.agents[0].mix.more.push(Entry::new(entry, Slot::default()));
+    world.reset();
+    let mut app = App::new(world, None);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app
+}
+
+/// Opens the picker `picker` and clicks its choice `choice`; the commands the click sent.
+fn pick(app: &App, state: &mut UiState, ctx: &egui::Context, picker: &str, choice: &str) -> Vec<Command> {
+    let _ = click_widget(ctx, app, state, picker);
+    let _ = crate::ui_support::frames(ctx, app, state, 1);
+    click_widget(ctx, app, state, &format!("{picker}:{choice}")).commands
+}
+
+#[test]
+fn picking_another_quarry_for_a_pursuit_entry_is_one_undoable_edit_that_saves() {
+    use steerlab::behaviours::PursuitParams;
+    let mut app = app_with_an_entry(Behaviour::Pursuit { agent: 1, params: PursuitParams::default() });
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let _ = click_widget(&ctx, &app, &mut state, "pick:entry0:agent");
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 1);
+    assert!(state.widget_rects.contains_key("pick:entry0:agent:fox"), "{:?}", state.widget_rects.keys());
+    assert!(
+        !state.widget_rects.contains_key("pick:entry0:agent:pursuer"),
+        "the picker offers the agent itself"
+    );
+    let commands = click_widget(&ctx, &app, &mut state, "pick:entry0:agent:fox").commands;
+    let [Command::SetMix { agent: 0, mix }] = commands.as_slice() else { panic!("{commands:?}") };
+    assert_eq!(mix.more[0].behaviour, Behaviour::Pursuit { agent: 2, params: PursuitParams::default() });
+    app.apply(commands[0].clone());
+    let saved = scene_to_json(&app.world).unwrap();
+    assert!(saved.contains(r#""agent": "fox""#), "{saved}");
+    app.apply(Command::Undo);
+    assert_eq!(app.world.agents[0].mix.more[0].behaviour.other_agent(), Some(1), "one undo step");
+}
+
+#[test]
+fn a_self_reference_sent_for_an_entry_is_refused_and_changes_nothing() {
+    use steerlab::behaviours::PursuitParams;
+    let mut app = app_with_an_entry(Behaviour::Pursuit { agent: 1, params: PursuitParams::default() });
+    let mut mix = app.world.agents[0].mix.clone();
+    mix.more[0].behaviour = Behaviour::Pursuit { agent: 0, params: PursuitParams::default() };
+    app.apply(Command::SetMix { agent: 0, mix });
+    assert_eq!(app.world.agents[0].mix.more[0].behaviour.other_agent(), Some(1));
+}
+
+#[test]
+fn interposes_two_agents_are_picked_in_the_entry_and_neither_offers_the_other_pick_or_itself() {
+    use steerlab::behaviours::InterposeParams;
+    let mut app =
+        app_with_an_entry(Behaviour::Interpose { agent: 1, other: 2, params: InterposeParams::default() });
+    let owl = Agent::new(
+        "owl".into(),
+        Rgb(4, 5, 6),
+        Kinematics::default(),
+        Limits::default(),
+        Behaviour::Wander { params: Default::default() },
+    );
+    app.world.agents.push(owl);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let offered = |state: &UiState, picker: &str| -> Vec<String> {
+        state
+            .widget_rects
+            .keys()
+            .filter_map(|k| k.strip_prefix(&format!("{picker}:")))
+            .map(String::from)
+            .collect()
+    };
+    let _ = click_widget(&ctx, &app, &mut state, "pick:entry0:second");
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 1);
+    assert_eq!(offered(&state, "pick:entry0:second"), ["fox", "owl"], "neither itself nor the first (hare)");
+    let commands = click_widget(&ctx, &app, &mut state, "pick:entry0:second:owl").commands;
+    let [Command::SetMix { mix, .. }] = commands.as_slice() else { panic!("{commands:?}") };
+    assert_eq!(
+        (mix.more[0].behaviour.other_agent(), mix.more[0].behaviour.second_agent()),
+        (Some(1), Some(3))
+    );
+    app.apply(commands[0].clone());
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 2);
+    let _ = click_widget(&ctx, &app, &mut state, "pick:entry0:agent");
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 1);
+    assert_eq!(offered(&state, "pick:entry0:agent"), ["fox", "hare"], "neither itself nor the second (owl)");
+}
+
+#[test]
+fn a_flow_field_entry_switches_between_a_path_and_noise_in_its_picker() {
+    use steerlab::geometry::Polyline;
+    use steerlab::sim::NamedPath;
+    let mut app = app_with_an_entry(Behaviour::FlowField { path: None, params: Default::default() });
+    let points = vec![Vec3::ZERO, Vec3::new(300.0, 0.0, 0.0)];
+    app.world.paths.push(NamedPath {
+        id: "river".into(),
+        polyline: Polyline::new(points, false),
+        radius: 20.0,
+    });
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let commands = pick(&app, &mut state, &ctx, "pick:entry0:field", "river");
+    let [Command::SetMix { mix, .. }] = commands.as_slice() else { panic!("{commands:?}") };
+    assert_eq!(mix.more[0].behaviour.path(), Some(0));
+    app.apply(commands[0].clone());
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 2);
+    let commands = pick(&app, &mut state, &ctx, "pick:entry0:field", steerlab::ui::pickers::NOISE_CHOICE);
+    let [Command::SetMix { mix, .. }] = commands.as_slice() else { panic!("{commands:?}") };
+    assert_eq!(mix.more[0].behaviour.path(), None);
+}
+
+#[test]
+fn the_main_behaviours_quarry_is_picked_in_the_inspector_without_the_agent_itself() {
+    use steerlab::behaviours::PursuitParams;
+    let mut app = app_with_an_entry(Behaviour::Wander { params: Default::default() });
+    app.apply(Command::SetBehaviour {
+        agent: 0,
+        behaviour: Behaviour::Pursuit { agent: 1, params: PursuitParams::default() },
+    });
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let _ = click_widget(&ctx, &app, &mut state, "pick:main:agent");
+    let _ = crate::ui_support::frames(&ctx, &app, &mut state, 1);
+    assert!(!state.widget_rects.contains_key("pick:main:agent:pursuer"));
+    let commands = click_widget(&ctx, &app, &mut state, "pick:main:agent:fox").commands;
+    assert_eq!(
+        commands,
+        [Command::SetBehaviour {
+            agent: 0,
+            behaviour: Behaviour::Pursuit { agent: 2, params: PursuitParams::default() }
+        }]
+    );
 }

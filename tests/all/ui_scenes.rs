@@ -153,3 +153,57 @@ fn typing_into_an_expression_field_validates_as_you_type() {
     let editor = state.expr_editor.as_ref().unwrap();
     assert!(editor.validation.is_ok() && !editor.is_modified(), "{:?}", editor.validation);
 }
+
+/// Each of issue 10's scenes, after two simulated seconds, shows the columns that make sense
+/// for it in the Metrics panel (and not the ones that do not): nearest-neighbour distance and
+/// agent contacts for crowds, the flock's polarization only for a flock, capture time for
+/// pursuit, slot error for a formation, time seen for hiding.
+#[test]
+fn each_new_scenes_metrics_panel_shows_its_own_columns() {
+    let cases: [(&str, &[&str], &[&str]); 6] = [
+        (
+            "flock.json",
+            &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "alignment", "polarization"],
+            &["capture_time", "mean_slot_error", "time_seen"],
+        ),
+        ("pursuit-evasion.json", &["capture_time", "speed_error_mean"], &["polarization", "time_seen"]),
+        (
+            "hiding.json",
+            &["time_seen", "mean_hunter_distance", "capture_time"],
+            &["polarization", "mean_cross_track"],
+        ),
+        ("formation.json", &["mean_slot_error", "max_slot_error", "mean_cross_track"], &["capture_time"]),
+        (
+            "containment.json",
+            &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "polarization"],
+            &["capture_time"],
+        ),
+        (
+            "crowd-crossing.json",
+            &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "arrived_at"],
+            &["polarization", "capture_time"],
+        ),
+    ];
+    for (scene, shown, hidden) in cases {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(scene);
+        let world = steerlab::scene::load_scene(&path).unwrap();
+        let mut app = App::new(world, None);
+        app.world.run_steps(120);
+        let mut state = all_panels();
+        let ctx = settled(&app, &mut state);
+        let _ = frames(&ctx, &app, &mut state, 1);
+        for key in shown {
+            assert!(
+                state.widget_rects.contains_key(&format!("metrics_header:{key}")),
+                "{scene}: no `{key}` column; shown: {:?}",
+                state.widget_rects.keys().filter(|k| k.starts_with("metrics_header:")).collect::<Vec<_>>()
+            );
+        }
+        for key in hidden {
+            assert!(
+                !state.widget_rects.contains_key(&format!("metrics_header:{key}")),
+                "{scene}: `{key}` shown"
+            );
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The pickers of what a behaviour refers to: one combo box per reference — seek's, flee's and
+//! arrive's target, a path follower's path, a parametric follower's curve, containment's region,
+//! a flow field's path (or noise), and the other agent of pursuit, evade, offset pursuit, leader
+//! following, hide and face, and interpose's two agents. The inspector draws them for an agent's
+//! main behaviour and the list editor for every further entry, so each reference of every entry
+//! can be changed after it was added.
+//!
+//! An agent picker never offers the agent itself (the scene validator and `App::apply` refuse a
+//! self-reference too), and interpose's two pickers never offer the agent the other one holds.
+//! The pickers return the edited behaviour; the caller wraps it in one command (`SetBehaviour`
+//! for the main behaviour, `SetMix` for an entry), so each pick is one undo step. Each combo's
+//! rectangle is recorded as `pick:SALT:KEY` and, while it is open, each choice's as
+//! `pick:SALT:KEY:NAME` (KEY: `target`, `curve`, `path`, `region`, `field`, `agent`, `second`),
+//! so tests find them by name.
+
+use std::collections::BTreeMap;
+
+use crate::app::App;
+use crate::sim::Behaviour;
+
+use super::params::{with_reference, with_second_reference};
+
+/// The choice in a field picker that means "no path: a noise field".
+pub const NOISE_CHOICE: &str = "noise (no path)";
+
+/// One reference row: what the combo shows and offers.
+struct Reference<'a> {
+    /// Stable name in the recorded rectangles.
+    key: &'static str,
+    /// The row's label.
+    label: &'static str,
+    /// The row's tooltip.
+    help: &'static str,
+    /// What is chosen now (None: the "none" choice, for a noise field).
+    current: Option<usize>,
+    /// The choices: index (None: none) and the name shown.
+    choices: Vec<(Option<usize>, &'a str)>,
+}
+
+/// The label and tooltip of the first agent reference of `behaviour`.
+fn agent_label(behaviour: &Behaviour) -> (&'static str, &'static str) {
+    match behaviour {
+        Behaviour::Pursuit { .. } => ("quarry", "The agent this agent pursues"),
+        Behaviour::Evade { .. } => ("hunter", "The agent this agent evades"),
+        Behaviour::Hide { .. } => ("hunter", "The agent this agent hides from"),
+        Behaviour::OffsetPursuit { .. } => ("leader", "The agent in whose frame the slot is held"),
+        Behaviour::LeaderFollowing { .. } => ("leader", "The agent this agent follows"),
+        Behaviour::Interpose { .. } => ("between", "The first of the two agents this agent gets between"),
+        Behaviour::Face { .. } => ("faces", "The agent this agent turns to face"),
+        _ => ("agent", "The other agent this behaviour reacts to"),
+    }
+}
+
+/// Every reference of `behaviour`, in row order.
+fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<Reference<'a>> {
+    let world = &app.world;
+    let indexed = |names: Vec<&'a str>| -> Vec<(Option<usize>, &'a str)> {
+        names.into_iter().enumerate().map(|(idx, name)| (Some(idx), name)).collect()
+    };
+    let targets = || indexed(world.targets.iter().map(|t| t.id.as_str()).collect());
+    let paths = || indexed(world.paths.iter().map(|p| p.id.as_str()).collect());
+    let curves = || indexed(world.curves.iter().map(|c| c.id.as_str()).collect());
+    // Every agent but this one and `except`.
+    let agents = |except: Option<usize>| -> Vec<(Option<usize>, &'a str)> {
+        world
+            .agents
+            .iter()
+            .enumerate()
+            .filter(|(idx, _)| *idx != agent_idx && Some(*idx) != except)
+            .map(|(idx, agent)| (Some(idx), agent.name.as_str()))
+            .collect()
+    };
+    let mut rows = Vec::new();
+    if let Some(target) = behaviour.target() {
+        rows.push(Reference {
+            key: "target",
+            label: "target",
+            help: "The target this agent uses",
+            current: Some(target),
+            choices: targets(),
+        });
+    }
+    if let Some(curve) = behaviour.curve() {
+        rows.push(Reference {
+            key: "curve",
+            label: "curve",
+            help: "The curve this agent follows",
+            current: Some(curve),
+            choices: curves(),
+        });
+    }
+    match behaviour {
+        Behaviour::Containment { region, .. } => rows.push(Reference {
+            key: "region",
+            label: "region",
+            help: "The path whose outline the agent stays inside (closed or not, it is closed for this)",
+            current: Some(*region),
+            choices: paths(),
+        }),
+        Behaviour::FlowField { path, .. } => {
+            let mut choices = vec![(None, NOISE_CHOICE)];
+            choices.extend(paths());
+            rows.push(Reference {
+                key: "field",
+                label: "field",
+                help: "The path the field runs along, or a noise field from the seed",
+                current: *path,
+                choices,
+            });
+        }
+        _ => {
+            if let Some(path) = behaviour.path() {
+                rows.push(Reference {
+                    key: "path",
+                    label: "path",
+                    help: "The path this agent follows",
+                    current: Some(path),
+                    choices: paths(),
+                });
+            }
+        }
+    }
+    if let Some(other) = behaviour.other_agent() {
+        let (label, help) = agent_label(behaviour);
+        rows.push(Reference {
+            key: "agent",
+            label,
+            help,
+            current: Some(other),
+            choices: agents(behaviour.second_agent()),
+        });
+    }
+    if let Some(second) = behaviour.second_agent() {
+        rows.push(Reference {
+            key: "second",
+            label: "and",
+            help: "The second of the two agents this agent gets between",
+            current: Some(second),
+            choices: agents(behaviour.other_agent()),
+        });
+    }
+    rows
+}
+
+/// `behaviour` with reference `key` set to `choice`.
+fn with_choice(behaviour: &Behaviour, key: &str, choice: Option<usize>) -> Behaviour {
+    match (key, choice) {
+        ("second", Some(idx)) => with_second_reference(behaviour, idx),
+        (_, Some(idx)) => with_reference(behaviour, idx),
+        (_, None) => {
+            let mut changed = behaviour.clone();
+            if let Behaviour::FlowField { path, .. } = &mut changed {
+                *path = None;
+            }
+            changed
+        }
+    }
+}
+
+/// Draws one row (label, combo) per reference of `behaviour` inside a two-column grid; the
+/// behaviour with the reference the user picked, if any. `salt` keeps the combos of several
+/// behaviours apart (`main`, `entry0`, …).
+pub fn reference_rows(
+    ui: &mut egui::Ui,
+    app: &App,
+    agent_idx: usize,
+    behaviour: &Behaviour,
+    salt: &str,
+    rects: &mut BTreeMap<String, egui::Rect>,
+) -> Option<Behaviour> {
+    let mut edited = None;
+    for reference in references(app, agent_idx, behaviour) {
+        let Reference { key, label, help, current, choices } = reference;
+        ui.label(label).on_hover_text(help);
+        let current_text = choices
+            .iter()
+            .find(|(idx, _)| *idx == current)
+            .map(|(_, name)| *name)
+            .or_else(|| current.and_then(|idx| app.world.agents.get(idx)).map(|a| a.name.as_str()))
+            .unwrap_or("(missing)");
+        let mut chosen = current;
+        let combo =
+            egui::ComboBox::from_id_salt(("pick", salt, key)).selected_text(current_text).show_ui(ui, |ui| {
+                for (idx, name) in &choices {
+                    let item = ui.selectable_value(&mut chosen, *idx, *name);
+                    // Only choices on screen are recorded: a test clicks what a person could.
+                    if ui.clip_rect().intersects(item.rect) {
+                        rects.insert(format!("pick:{salt}:{key}:{name}"), item.rect);
+                    }
+                }
+            });
+        rects.insert(format!("pick:{salt}:{key}"), combo.response.on_hover_text(help).rect);
+        ui.end_row();
+        if chosen != current {
+            edited = Some(with_choice(behaviour, key, chosen));
+        }
+    }
+    edited
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviours::{InterposeParams, PursuitParams};
+    use crate::sim::World;
+
+    fn app_with_agents(names: &[&str]) -> App {
+        let mut world = World::default();
+        for name in names {
+            world.agents.push(crate::sim::Agent::new(
+                (*name).to_string(),
+                crate::sim::Rgb(1, 2, 3),
+                Default::default(),
+                Default::default(),
+                Behaviour::Wander { params: Default::default() },
+            ));
+        }
+        App::new(world, None)
+    }
+
+    #[test]
+    fn an_agent_picker_offers_every_other_agent_but_never_the_agent_itself() {
+        let app = app_with_agents(&["a", "b", "c"]);
+        let pursuit = Behaviour::Pursuit { agent: 1, params: PursuitParams::default() };
+        let rows = references(&app, 0, &pursuit);
+        let names: Vec<&str> = rows.iter().flat_map(|r| r.choices.iter().map(|(_, n)| *n)).collect();
+        assert_eq!(names, ["b", "c"]);
+        assert_eq!(rows.first().map(|r| r.label), Some("quarry"));
+    }
+
+    #[test]
+    fn interposes_two_pickers_each_leave_out_the_agent_itself_and_the_other_pick() {
+        let app = app_with_agents(&["a", "b", "c", "d"]);
+        let interpose = Behaviour::Interpose { agent: 1, other: 2, params: InterposeParams::default() };
+        let rows = references(&app, 0, &interpose);
+        fn names<'a>(r: &Reference<'a>) -> Vec<&'a str> {
+            r.choices.iter().map(|(_, n)| *n).collect()
+        }
+        assert_eq!(rows.len(), 2);
+        assert_eq!(names(&rows[0]), ["b", "d"]);
+        assert_eq!(names(&rows[1]), ["c", "d"]);
+        assert_eq!(
+            with_choice(&interpose, "second", Some(3)),
+            Behaviour::Interpose { agent: 1, other: 3, params: InterposeParams::default() }
+        );
+    }
+
+    #[test]
+    fn the_noise_choice_takes_a_flow_field_off_its_path() {
+        let field = Behaviour::FlowField { path: Some(0), params: Default::default() };
+        assert_eq!(
+            with_choice(&field, "field", None),
+            Behaviour::FlowField { path: None, params: Default::default() }
+        );
+        assert_eq!(
+            with_choice(&Behaviour::FlowField { path: None, params: Default::default() }, "field", Some(2)),
+            Behaviour::FlowField { path: Some(2), params: Default::default() }
+        );
+    }
+}
