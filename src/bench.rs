@@ -145,7 +145,7 @@ pub fn circle_path(segments: usize) -> Polyline {
 /// `segments` segments. Agents start spread around the path (or the target) with small offsets.
 pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
     if matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance) {
-        return crowd_world(kernel, n_agents);
+        return neighbour_crowd_world(kernel, n_agents);
     }
     let mut world = World::default();
     world.name = format!("bench {}", kernel.label());
@@ -229,7 +229,7 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
 /// boids (same seed, same square at [`FLOCK_DENSITY`]), so each agent has a handful of
 /// neighbours at every size: flocking with the benchmark's radii and weights plus wander
 /// (weight 0.5), or collision avoidance with its defaults.
-fn crowd_world(kernel: Kernel, n_agents: usize) -> World {
+fn neighbour_crowd_world(kernel: Kernel, n_agents: usize) -> World {
     let mut world = World::default();
     world.name = format!("bench {}", kernel.label());
     let side = (n_agents.max(1) as f32 / FLOCK_DENSITY).sqrt();
@@ -260,6 +260,30 @@ fn crowd_world(kernel: Kernel, n_agents: usize) -> World {
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
         agent.mix.more = more;
+        world.agents.push(agent);
+    }
+    world.reset();
+    world
+}
+
+/// `base` (the window's frame measurement uses the built-in compare scene) with `n` agents
+/// spread evenly along its first path, cycling through its agents as templates: the crowd that
+/// `steerlab frames --agents N` and `examples/crowd_layer_speed.rs` measure. A scene without a
+/// path or without agents is returned as it is.
+pub fn crowd_world(mut world: World, n: usize) -> World {
+    let templates = world.agents.clone();
+    let Some(path) = world.paths.first().map(|p| p.polyline.clone()) else { return world };
+    if templates.is_empty() {
+        return world;
+    }
+    world.agents.clear();
+    for i in 0..n {
+        let Some(template) = templates.get(i % templates.len()) else { break };
+        let mut agent = template.clone();
+        let distance = path.length() * i as f32 / n as f32;
+        agent.start.position = path.point_at_distance(distance);
+        agent.start.velocity = path.direction_at_distance(distance) * 100.0;
+        agent.name = format!("{} {}", template.name, i + 1);
         world.agents.push(agent);
     }
     world.reset();
@@ -918,6 +942,20 @@ pub struct FlockTiming {
     pub neighbours: f64,
     /// Polarization at the end.
     pub polarization: f64,
+}
+
+/// On-CPU nanoseconds of every thread of this process so far (rayon's workers and the GL
+/// driver's rasteriser threads included; threads that have ended are not counted), where Linux
+/// reports it: `/proc/self/task/*/schedstat`.
+pub fn process_cpu_ns() -> Option<u64> {
+    let tasks = std::fs::read_dir("/proc/self/task").ok()?;
+    Some(
+        tasks
+            .flatten()
+            .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+            .filter_map(|text| text.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()))
+            .sum(),
+    )
 }
 
 /// This thread's time on a CPU in nanoseconds, where Linux reports it.

@@ -8,6 +8,7 @@
 //!   [--step-through K]` renders a picture in the top view or the 3D orbit view, optionally with
 //!   the first planner ship's step-through open at iteration K.
 //! - `steerlab bench` prints nanoseconds per agent-step and planner timings.
+//! - `steerlab frames [--agents N | --scene FILE] [--frames F]` measures the window's frame time.
 //!
 //! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`
 //! (`error: cannot open FILE: no such file` when the file cannot be read). Output that cannot
@@ -78,11 +79,15 @@ enum Command {
         #[arg(long, value_name = "K")]
         step_through: Option<usize>,
     },
-    /// Measure frame times in the window with N agents on the compare track (needs a display).
+    /// Measure frame times in the window with N agents on the compare track, or on a scene
+    /// (needs a display).
     Frames {
         /// How many agents (cycling through the four path-following behaviours).
         #[arg(long, default_value_t = 1000)]
         agents: usize,
+        /// Measure this scene as it is instead of the compare track's crowd.
+        #[arg(long, value_name = "FILE.json", conflicts_with = "agents")]
+        scene: Option<PathBuf>,
         /// Frames to measure (after 30 warm-up frames).
         #[arg(long, default_value_t = 300)]
         frames: u32,
@@ -153,7 +158,9 @@ fn main() -> ExitCode {
         Some(Command::Shot { scene, out, seconds, size, view, step_through }) => {
             shot(&scene, &out, seconds, &size, view, step_through)
         }
-        Some(Command::Frames { agents, frames, size }) => frames_command(agents, frames, &size),
+        Some(Command::Frames { agents, scene, frames, size }) => {
+            frames_command(agents, scene.as_deref(), frames, &size)
+        }
         Some(Command::Fuzz { cases, first, seed, steps, process_every, scenes, save }) => {
             let config = steerlab::fuzz::FuzzConfig {
                 cases,
@@ -567,20 +574,26 @@ fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode 
     }
 }
 
-fn frames_command(agents: usize, frames: u32, size: &str) -> ExitCode {
+fn frames_command(agents: usize, scene: Option<&Path>, frames: u32, size: &str) -> ExitCode {
     let Some(size) = parse_size(size) else {
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
     if !(1..=1_000_000).contains(&agents) || !(1..=100_000).contains(&frames) {
         return fail("--agents must be 1–1000000 and --frames 1–100000");
     }
+    let world = match scene {
+        Some(path) => match load_scene(path) {
+            Ok(world) => world,
+            Err(err) => return fail(err),
+        },
+        None => shell::crowd_world(agents),
+    };
     if let Some(problem) = display_problem() {
         return fail(problem);
     }
-    let world = shell::crowd_world(agents);
     macroquad::Window::from_config(
         shell::window_conf(size),
-        shell::run(world, None, shell::Mode::Frames { frames }),
+        shell::run(world, scene.map(Path::to_path_buf), shell::Mode::Frames { frames }),
     );
     ExitCode::SUCCESS
 }

@@ -223,21 +223,7 @@ pub fn default_world() -> World {
 /// The default scene with `n` agents spread along its track, cycling through its agents'
 /// behaviours (for frame-time measurements).
 pub fn crowd_world(n: usize) -> World {
-    let mut world = default_world();
-    let templates = world.agents.clone();
-    let Some(path) = world.paths.first().map(|p| p.polyline.clone()) else { return world };
-    world.agents.clear();
-    for i in 0..n {
-        let Some(template) = templates.get(i % templates.len().max(1)) else { break };
-        let mut agent = template.clone();
-        let distance = path.length() * i as f32 / n as f32;
-        agent.start.position = path.point_at_distance(distance);
-        agent.start.velocity = path.direction_at_distance(distance) * 100.0;
-        agent.name = format!("{} {}", template.name, i + 1);
-        world.agents.push(agent);
-    }
-    world.reset();
-    world
+    steerlab::bench::crowd_world(default_world(), n)
 }
 
 /// Opens the window configuration for `size`.
@@ -307,6 +293,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut phase_start = std::time::Instant::now();
     let mut step_budget = StepBudget::default();
     let mut steps_after_warm_up = 0u64;
+    let mut cpu_after_warm_up = None;
 
     if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -502,10 +489,23 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
             if frame_times.len() == 30 {
                 steps_after_warm_up = app.world.steps;
+                cpu_after_warm_up = steerlab::bench::process_cpu_ns();
             }
             if frame_times.len() as u32 >= frames + 30 {
                 let simulated = (app.world.steps - steps_after_warm_up) as f64 * f64::from(app.world.dt);
-                print_frame_stats(&frame_times[30..], app.world.agents.len(), simulated);
+                let scene =
+                    file.as_deref().and_then(Path::file_name).map(|n| n.to_string_lossy().to_string());
+                let cpu_ms = cpu_after_warm_up
+                    .zip(steerlab::bench::process_cpu_ns())
+                    .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
+                print_frame_stats(&frame_times[30..], scene.as_deref(), app.world.agents.len(), simulated);
+                if let Some(cpu_ms) = cpu_ms {
+                    let _ = writeln!(
+                        std::io::stdout(),
+                        "on-CPU {cpu_ms:.2} ms a frame (all threads of the process: simulation, drawing, the GL \
+                         driver's rasteriser; not the X server)"
+                    );
+                }
                 if let Some(profile) = &profile {
                     let _ = write!(std::io::stdout(), "{}", profile.report());
                 }
@@ -643,7 +643,8 @@ impl FrameProfile {
     }
 }
 
-fn print_frame_stats(times_ms: &[f32], agents: usize, simulated_seconds: f64) {
+/// One line: `[SCENE, ]N agents: mean frame …, p95 …; simulation at …x real time`.
+fn print_frame_stats(times_ms: &[f32], scene: Option<&str>, agents: usize, simulated_seconds: f64) {
     let mut sorted = times_ms.to_vec();
     sorted.sort_by(f32::total_cmp);
     let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
@@ -651,7 +652,8 @@ fn print_frame_stats(times_ms: &[f32], agents: usize, simulated_seconds: f64) {
     let wall_seconds = f64::from(sorted.iter().sum::<f32>()) / 1000.0;
     let _ = writeln!(
         std::io::stdout(),
-        "{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames; simulation at {:.2}x real time",
+        "{}{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames; simulation at {:.2}x real time",
+        scene.map(|s| format!("{s}, ")).unwrap_or_default(),
         1000.0 / mean.max(1e-3),
         sorted.len(),
         simulated_seconds / wall_seconds.max(1e-9)

@@ -17,7 +17,9 @@
 
 use std::cell::RefCell;
 
-use macroquad::prelude::{draw_texture_ex, Color, DrawTextureParams, FilterMode, Texture2D, Vec2, WHITE};
+use macroquad::prelude::{
+    draw_texture_ex, Color, DrawTextureParams, FilterMode, Image, Rect, Texture2D, Vec2, WHITE,
+};
 use rayon::prelude::*;
 
 /// Up to this many agents the arrows are drawn as a mesh (the GPU path); above it through the
@@ -25,7 +27,7 @@ use rayon::prelude::*;
 pub const MESH_AGENTS_MAX: usize = 2_000;
 
 /// Rows of the image one task draws (at most 64: a sprite's open rows in a band are a bit mask).
-const BAND_ROWS: usize = 16;
+const BAND_ROWS: usize = 32;
 
 /// Whether `agents` agents are drawn through the crowd layer.
 pub fn use_crowd_layer(agents: usize) -> bool {
@@ -38,7 +40,7 @@ pub fn use_crowd_layer(agents: usize) -> bool {
 
 /// One agent's arrow in screen pixels: body `[tip, left, notch, right]`, its colours (RGBA
 /// bytes) and the outline's width.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ArrowSprite {
     /// Tip, left, notch, right.
     pub points: [Vec2; 4],
@@ -102,7 +104,9 @@ pub fn blend_over(dest: [u8; 4], source: [u8; 4]) -> [u8; 4] {
 }
 
 /// An edge of a convex polygon prepared for scanning rows: its y range, a point and its
-/// slope (x per y), so a row's crossing costs a multiply-add instead of a division.
+/// slope (x per y), so a row's crossing costs a multiply-add instead of a division. A horizontal
+/// edge has slope 0 and, on its row, spans `x..=x + extra` (`extra` is 0 for the others), so
+/// every edge is scanned the same way, without branches.
 #[derive(Clone, Copy)]
 struct Edge {
     lo: f32,
@@ -110,18 +114,17 @@ struct Edge {
     x: f32,
     y: f32,
     slope: f32,
-    /// A horizontal edge: on its row it spans `x_min..=x_max`.
-    flat: bool,
-    x_min: f32,
-    x_max: f32,
+    extra: f32,
 }
 
 impl Edge {
     fn new(p: Vec2, q: Vec2) -> Self {
         let (lo, hi) = if p.y <= q.y { (p.y, q.y) } else { (q.y, p.y) };
-        let flat = hi - lo <= f32::EPSILON;
-        let slope = if flat { 0.0 } else { (q.x - p.x) / (q.y - p.y) };
-        Edge { lo, hi, x: p.x, y: p.y, slope, flat, x_min: p.x.min(q.x), x_max: p.x.max(q.x) }
+        if hi - lo <= f32::EPSILON {
+            let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
+            return Edge { lo, hi, x: x0, y: p.y, slope: 0.0, extra: x1 - x0 };
+        }
+        Edge { lo, hi, x: p.x, y: p.y, slope: (q.x - p.x) / (q.y - p.y), extra: 0.0 }
     }
 }
 
@@ -135,20 +138,16 @@ fn edges<const N: usize>(corners: [Vec2; N]) -> [Edge; N] {
 }
 
 /// Where the horizontal line `y` crosses a convex polygon: the x-range inside it, or `None`.
+/// Branch-free over the edges (which edges a row crosses changes from row to row, and
+/// mispredicted branches cost more than the arithmetic of the edges it does not cross).
 fn row_span(edges: &[Edge], y: f32) -> Option<(f32, f32)> {
     let (mut x0, mut x1) = (f32::INFINITY, f32::NEG_INFINITY);
     for e in edges {
-        if y < e.lo || y > e.hi {
-            continue;
-        }
-        if e.flat {
-            x0 = x0.min(e.x_min);
-            x1 = x1.max(e.x_max);
-        } else {
-            let x = e.x + (y - e.y) * e.slope;
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-        }
+        let crosses = y >= e.lo && y <= e.hi;
+        let left = e.x + (y - e.y) * e.slope;
+        let right = left + e.extra;
+        x0 = x0.min(if crosses { left } else { f32::INFINITY });
+        x1 = x1.max(if crosses { right } else { f32::NEG_INFINITY });
     }
     (x0 <= x1).then_some((x0, x1))
 }
@@ -167,6 +166,13 @@ fn pixel_range((x0, x1): (f32, f32), width: usize) -> (usize, usize) {
     (from.min(width), to.min(width))
 }
 
+/// The pixels of columns `x0..x0 + width` whose centres lie in `span`, as a range of columns
+/// counted from `x0`.
+fn local_range(span: (f32, f32), x0: usize, width: usize) -> (usize, usize) {
+    let (from, to) = pixel_range(span, x0 + width);
+    (from.max(x0) - x0, to.max(x0) - x0)
+}
+
 /// Below this much remaining transparency a pixel counts as covered: whatever lies under it
 /// would change its colour by less than a fifth of a colour step.
 const COVERED: f32 = 1.0 / 1024.0;
@@ -177,6 +183,8 @@ const COVERED: f32 = 1.0 / 1024.0;
 struct Band<'a> {
     pixels: &'a mut [[f32; 4]],
     covered: &'a mut [u64],
+    /// The image's first column and its width: a band row holds columns `x0..x0 + width`.
+    x0: usize,
     width: usize,
     words: usize,
     first_row: usize,
@@ -215,24 +223,25 @@ impl Band<'_> {
         let a = f32::from(color[3]) / 255.0;
         let rgb = [f32::from(color[0]) * a, f32::from(color[1]) * a, f32::from(color[2]) * a];
         let base = row * self.width;
-        let Some(pixels) = self.pixels.get_mut(base + from..base + to) else { return };
+        let Some(pixels) = self.pixels.get_mut(base..base + to) else { return };
         let Some(bits) = self.covered.get_mut(row * self.words..(row + 1) * self.words) else { return };
-        for (i, p) in pixels.iter_mut().enumerate() {
-            let x = from + i;
-            if skip.is_some_and(|(s0, s1)| x >= s0 && x < s1) {
-                continue;
-            }
-            let t = 1.0 - p[3];
-            if t <= COVERED {
-                continue;
-            }
-            p[0] += rgb[0] * t;
-            p[1] += rgb[1] * t;
-            p[2] += rgb[2] * t;
-            p[3] += a * t;
-            if 1.0 - p[3] <= COVERED {
-                if let Some(word) = bits.get_mut(x / 64) {
-                    *word |= 1 << (x % 64);
+        // The pixels before and after `skip`.
+        let (skip_from, skip_to) = skip.map_or((to, to), |(s0, s1)| (s0.clamp(from, to), s1.clamp(from, to)));
+        for (start, end) in [(from, skip_from), (skip_to.max(skip_from), to)] {
+            let Some(run) = pixels.get_mut(start..end) else { continue };
+            for (x, p) in (start..end).zip(run.iter_mut()) {
+                let t = 1.0 - p[3];
+                if t <= COVERED {
+                    continue;
+                }
+                p[0] += rgb[0] * t;
+                p[1] += rgb[1] * t;
+                p[2] += rgb[2] * t;
+                p[3] += a * t;
+                if 1.0 - p[3] <= COVERED {
+                    if let Some(word) = bits.get_mut(x / 64) {
+                        *word |= 1 << (x % 64);
+                    }
                 }
             }
         }
@@ -276,7 +285,8 @@ impl Band<'_> {
                 continue;
             };
             let row = y - self.first_row;
-            if !self.all_covered(row, pixel_range((extent.0 - reach, extent.1 + reach), self.width)) {
+            if !self.all_covered(row, local_range((extent.0 - reach, extent.1 + reach), self.x0, self.width))
+            {
                 open |= 1u64 << (row % 64);
             }
         }
@@ -285,33 +295,40 @@ impl Band<'_> {
         }
         // The lines, top one first, as [`super::batch::Batch::line`] draws them: the rectangle
         // `edge_width` wide over the segment (no caps); the degenerate lines it skips are skipped.
-        let lines = [(right, tip), (notch, right), (left, notch), (tip, left)].map(|(a, b)| {
+        // Shape by shape over the rows each reaches: per pixel the order is the same.
+        for (a, b) in [(right, tip), (notch, right), (left, notch), (tip, left)] {
             let d = b - a;
             let length = d.length();
-            (!length.is_nan() && length > 1e-3).then(|| {
-                let n = Vec2::new(-d.y, d.x) * (0.5 * sprite.edge_width / length);
-                edges([a + n, b + n, b - n, a - n])
-            })
-        });
+            if length.is_nan() || length <= 1e-3 {
+                continue;
+            }
+            let n = Vec2::new(-d.y, d.x) * (0.5 * sprite.edge_width / length);
+            let corners = [a + n, b + n, b - n, a - n];
+            let rect = edges(corners);
+            for y in self.row_range(&corners) {
+                let row = y - self.first_row;
+                if open & (1u64 << (row % 64)) == 0 {
+                    continue;
+                }
+                if let Some(span) = row_span(&rect, y as f32 + 0.5) {
+                    self.under_span(row, local_range(span, self.x0, self.width), sprite.edge, None);
+                }
+            }
+        }
         // The body: two triangles; a pixel in both is drawn once.
         let (first, second) = (edges([tip, left, notch]), edges([tip, notch, right]));
-        for y in rows {
+        for y in self.row_range(&sprite.points) {
             let row = y - self.first_row;
             if open & (1u64 << (row % 64)) == 0 {
                 continue;
             }
             let yc = y as f32 + 0.5;
-            for rect in lines.iter().flatten() {
-                if let Some(span) = row_span(rect, yc) {
-                    self.under_span(row, pixel_range(span, self.width), sprite.edge, None);
-                }
-            }
-            let a = row_span(&first, yc).map(|span| pixel_range(span, self.width));
+            let a = row_span(&first, yc).map(|span| local_range(span, self.x0, self.width));
             if let Some(a) = a {
                 self.under_span(row, a, sprite.fill, None);
             }
             if let Some(span) = row_span(&second, yc) {
-                self.under_span(row, pixel_range(span, self.width), sprite.fill, a);
+                self.under_span(row, local_range(span, self.x0, self.width), sprite.fill, a);
             }
         }
     }
@@ -344,14 +361,62 @@ thread_local! {
     static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
+/// A rectangle of the screen in whole pixels: columns `x0..x0 + width`, rows `y0..y0 + height`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// First column.
+    pub x0: usize,
+    /// First row.
+    pub y0: usize,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+/// The pixels the layer needs: every pixel `sprites` can touch, within `clip` (the part of the
+/// screen the world is seen in, in pixels) and the screen (`screen` pixels); `None` when that is
+/// nothing. The layer is cleared, drawn, uploaded and blended only there.
+pub fn layer_region(sprites: &[ArrowSprite], clip: (Vec2, Vec2), screen: Vec2) -> Option<Region> {
+    let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    for sprite in sprites {
+        let pad = sprite.edge_width * 0.5 + 1.0;
+        if !pad.is_finite() {
+            continue;
+        }
+        for p in sprite.points.into_iter().filter(|p| p.is_finite()) {
+            lo = lo.min(p - pad);
+            hi = hi.max(p + pad);
+        }
+    }
+    let lo = lo.max(clip.0).max(Vec2::ZERO);
+    let hi = hi.min(clip.1).min(screen);
+    if !(lo.x < hi.x && lo.y < hi.y) {
+        return None;
+    }
+    // Whole pixels that contain any of it (non-negative, so truncation is floor).
+    let (x0, y0) = (lo.x as usize, lo.y as usize);
+    let (x1, y1) = ((hi.x.ceil() as usize).max(x0 + 1), (hi.y.ceil() as usize).max(y0 + 1));
+    Some(Region { x0, y0, width: x1 - x0, height: y1 - y0 })
+}
+
 /// Draws `sprites` (in order, later ones on top) into a cleared RGBA image of `width` ×
-/// `height`, on all cores; the result does not depend on how many there are. Each band of
-/// rows is drawn front to back (the last sprite first), so in a dense crowd the arrows hidden
-/// under others cost only the check that they are hidden. Measured with the spans that replaced
-/// per-pixel coverage tests, at 100,000 agents on the compare track (`steerlab frames`, frame
-/// profile, load average 7–9 on 2 cores): world drawing 652 ms → 241–278 ms a frame, the layer
-/// alone about 160 ms; a fifth of the sprites and half of their rows are skipped as covered.
+/// `height`, on all cores; the result does not depend on how many there are (see
+/// [`rasterise_region`]).
 pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[ArrowSprite]) {
+    rasterise_region(image, Region { x0: 0, y0: 0, width, height }, sprites);
+}
+
+/// Draws the part of `sprites` inside `region` of the screen into a cleared RGBA image of the
+/// region's size (row by row from its top left pixel), on all cores; the result does not depend
+/// on how many there are. Each band of rows is drawn front to back (the last sprite first), so
+/// in a dense crowd the arrows hidden under others cost only the check that they are hidden.
+/// Measured with the spans that replaced per-pixel coverage tests, at 100,000 agents on the
+/// compare track (`steerlab frames`, frame profile, load average 7–9 on 2 cores): world drawing
+/// 652 ms → 241–278 ms a frame, the layer alone about 160 ms; a fifth of the sprites and half of
+/// their rows are skipped as covered.
+pub fn rasterise_region(image: &mut Vec<u8>, region: Region, sprites: &[ArrowSprite]) {
+    let Region { x0, y0: first_row, width, height } = region;
     image.clear();
     image.resize(width * height * 4, 0);
     if width == 0 || height == 0 {
@@ -360,13 +425,24 @@ pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[Ar
     // Which sprites touch which band, in sprite order.
     let bands = height.div_ceil(BAND_ROWS);
     let mut per_band: Vec<Vec<u32>> = vec![Vec::new(); bands];
+    let (top, bottom) = (first_row as f32, (first_row + height) as f32);
+    let (left, right) = (x0 as f32, (x0 + width) as f32);
     for (idx, sprite) in sprites.iter().enumerate() {
         let (y0, y1) = sprite.rows();
-        if !(y0.is_finite() && y1.is_finite()) || y1 < 0.0 || y0 >= height as f32 {
+        if !(y0.is_finite() && y1.is_finite()) || y1 < top || y0 >= bottom {
             continue;
         }
-        let first = (y0.max(0.0) as usize / BAND_ROWS).min(bands - 1);
-        let last = ((y1.max(0.0) as usize + 1) / BAND_ROWS).min(bands - 1);
+        let pad = sprite.edge_width * 0.5 + 1.0;
+        let (mut sx0, mut sx1) = (f32::INFINITY, f32::NEG_INFINITY);
+        for p in sprite.points {
+            sx0 = sx0.min(p.x);
+            sx1 = sx1.max(p.x);
+        }
+        if sx1 + pad < left || sx0 - pad >= right {
+            continue;
+        }
+        let first = ((y0 - top).max(0.0) as usize / BAND_ROWS).min(bands - 1);
+        let last = (((y1 - top).max(0.0) as usize + 1) / BAND_ROWS).min(bands - 1);
         for band in per_band.iter_mut().take(last + 1).skip(first) {
             band.push(idx as u32);
         }
@@ -382,7 +458,15 @@ pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[Ar
                 pixels.resize(rows * width, [0.0; 4]);
                 covered.clear();
                 covered.resize(rows * words, 0);
-                let mut band = Band { pixels, covered, width, words, first_row: band_idx * BAND_ROWS, rows };
+                let mut band = Band {
+                    pixels,
+                    covered,
+                    x0,
+                    width,
+                    words,
+                    first_row: first_row + band_idx * BAND_ROWS,
+                    rows,
+                };
                 for &idx in members.iter().rev() {
                     if let Some(sprite) = sprites.get(idx as usize) {
                         band.draw_under(sprite);
@@ -407,49 +491,78 @@ pub fn rasterise(image: &mut Vec<u8>, width: usize, height: usize, sprites: &[Ar
     );
 }
 
-/// What the layer keeps between frames: the image and its texture (reallocated only when the
-/// window's size changes).
-#[derive(Default)]
+/// What the layer keeps between frames: the image, a screen-sized texture (reallocated only
+/// when the window's size changes) of which each frame uploads and draws only its region, and
+/// what the texture shows.
 struct Layer {
-    pixels: Vec<u8>,
+    image: Image,
     texture: Option<(Texture2D, usize, usize)>,
+    shown: Option<Shown>,
+}
+
+/// The sprites and region a layer's texture holds.
+#[derive(PartialEq)]
+struct Shown {
+    region: Region,
+    sprites: Vec<ArrowSprite>,
 }
 
 thread_local! {
     // The drawing thread's layer (macroquad draws from one thread; render functions are free
     // functions of the App, so the reusable buffers live here rather than in the App).
-    static LAYER: RefCell<Layer> = RefCell::new(Layer::default());
+    static LAYER: RefCell<Layer> =
+        const { RefCell::new(Layer { image: Image::empty(), texture: None, shown: None }) };
 }
 
-/// Draws `sprites` on the screen (`screen` pixels) as one textured quad.
-pub fn draw(sprites: &[ArrowSprite], screen: Vec2) {
+/// Draws `sprites` on the screen (`screen` pixels), clipped to `clip` (the part of the screen
+/// the world shows in; opaque panels cover the rest), as one textured quad over the pixels they
+/// can touch. Only that region is cleared, drawn, uploaded and blended: at 10,000 agents on the
+/// compare track a third of the screen, where the whole screen was before. When the sprites and
+/// the region are those of the last frame (a paused crowd, or a frame in which a big crowd's
+/// dear step did not run, see `shell.rs`'s `StepBudget`), the texture is drawn as it is.
+pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
     let (width, height) = (screen.x.max(0.0).round() as usize, screen.y.max(0.0).round() as usize);
     if width == 0 || height == 0 || width > u16::MAX as usize || height > u16::MAX as usize {
         return;
     }
+    let Some(region) = layer_region(&sprites, clip, Vec2::new(width as f32, height as f32)) else { return };
     LAYER.with(|layer| {
         let Ok(mut layer) = layer.try_borrow_mut() else { return };
         let layer = &mut *layer;
-        rasterise(&mut layer.pixels, width, height, sprites);
         let texture = match &layer.texture {
-            Some((texture, w, h)) if *w == width && *h == height => {
-                texture.update_from_bytes(width as u32, height as u32, &layer.pixels);
-                texture.clone()
-            }
+            Some((texture, w, h)) if *w == width && *h == height => texture.clone(),
             _ => {
-                let texture = Texture2D::from_rgba8(width as u16, height as u16, &layer.pixels);
+                let texture =
+                    Texture2D::from_rgba8(width as u16, height as u16, &vec![0; width * height * 4]);
                 texture.set_filter(FilterMode::Nearest);
                 layer.texture = Some((texture.clone(), width, height));
+                layer.shown = None;
                 texture
             }
         };
+        let shown = Shown { region, sprites };
+        if layer.shown.as_ref() != Some(&shown) {
+            rasterise_region(&mut layer.image.bytes, region, &shown.sprites);
+            layer.image.width = region.width as u16;
+            layer.image.height = region.height as u16;
+            texture.update_part(
+                &layer.image,
+                region.x0 as i32,
+                region.y0 as i32,
+                region.width as i32,
+                region.height as i32,
+            );
+            layer.shown = Some(shown);
+        }
+        let (x, y, w, h) = (region.x0 as f32, region.y0 as f32, region.width as f32, region.height as f32);
         draw_texture_ex(
             &texture,
-            0.0,
-            0.0,
+            x,
+            y,
             WHITE,
             DrawTextureParams {
-                dest_size: Some(Vec2::new(width as f32, height as f32)),
+                dest_size: Some(Vec2::new(w, h)),
+                source: Some(Rect::new(x, y, w, h)),
                 ..Default::default()
             },
         );
@@ -703,6 +816,44 @@ mod tests {
             dx * dx + dy * dy > 12.0 * 12.0
         });
         assert!(far.into_iter().all(|(x, y)| alpha(x, y) == 0));
+    }
+
+    #[test]
+    fn the_layers_region_holds_every_pixel_the_whole_screen_would_draw_there() {
+        // Arrows in a patch of a 300 × 200 screen, some crossing the clip rectangle's edges.
+        let sprites: Vec<ArrowSprite> = (0..400)
+            .map(|i| sprite_at(60.0 + (i * 37 % 170) as f32 + 0.3, 40.0 + (i * 53 % 110) as f32 + 0.7))
+            .collect();
+        let (width, height) = (300, 200);
+        let mut whole = Vec::new();
+        rasterise(&mut whole, width, height, &sprites);
+        let clip = (Vec2::new(80.5, 30.0), Vec2::new(290.0, 140.25));
+        let region = layer_region(&sprites, clip, Vec2::new(width as f32, height as f32)).expect("a region");
+        assert!(region.x0 >= 80 && region.y0 >= 30, "{region:?}");
+        assert!(region.x0 + region.width <= 290 && region.y0 + region.height <= 141, "{region:?}");
+        let mut part = Vec::new();
+        rasterise_region(&mut part, region, &sprites);
+        assert_eq!(part.len(), region.width * region.height * 4);
+        let pixel =
+            |image: &[u8], w: usize, x: usize, y: usize| image[(y * w + x) * 4..(y * w + x) * 4 + 4].to_vec();
+        for y in 0..height {
+            for x in 0..width {
+                let inside_clip = (81..290).contains(&x) && (30..140).contains(&y);
+                let in_region = (region.x0..region.x0 + region.width).contains(&x)
+                    && (region.y0..region.y0 + region.height).contains(&y);
+                if in_region {
+                    let local = pixel(&part, region.width, x - region.x0, y - region.y0);
+                    assert_eq!(local, pixel(&whole, width, x, y), "pixel ({x}, {y})");
+                } else if inside_clip {
+                    assert_eq!(pixel(&whole, width, x, y)[3], 0, "pixel ({x}, {y}) drawn outside the region");
+                }
+            }
+        }
+        // Nothing to draw in the clip rectangle: no region.
+        assert_eq!(
+            layer_region(&sprites, (Vec2::new(250.0, 0.0), Vec2::new(300.0, 20.0)), Vec2::new(300.0, 200.0)),
+            None
+        );
     }
 
     #[test]

@@ -546,17 +546,29 @@ fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
 /// A crowd's arrows through the CPU layer (see [`crowd`]); velocity arrows are off at these
 /// sizes ([`MAX_VELOCITY_ARROWS`]).
 fn draw_agents_layer(app: &App) {
-    let sprites: Vec<crowd::ArrowSprite> = app
-        .world
-        .agents
-        .iter()
-        .enumerate()
-        .filter(|(idx, _)| !app.is_hidden(*idx))
-        .map(|(idx, agent)| {
+    if app.display.velocity && app.world.agents.len() <= MAX_VELOCITY_ARROWS {
+        // Drawn first, so under the arrows, as on the mesh path.
+        for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
             let position = app.draw_position(idx);
-            let s = to_screen(app, position);
-            // Drawn straight away, so under the arrows, as on the mesh path.
-            draw_velocity(app, agent, position, s);
+            draw_velocity(app, agent, position, to_screen(app, position));
+        }
+    }
+    crowd::draw(crowd_sprites(app), app.camera.screen, app.camera.viewport);
+}
+
+/// Every shown agent's arrow as the crowd layer draws it, in agent order (later ones on top);
+/// built on all cores (at 100,000 agents it is a few milliseconds of one core).
+pub fn crowd_sprites(app: &App) -> Vec<crowd::ArrowSprite> {
+    use rayon::prelude::*;
+    let any_hidden = !app.hidden.is_empty();
+    app.world
+        .agents
+        .par_iter()
+        .enumerate()
+        .with_min_len(1024)
+        .filter(|(idx, _)| !(any_hidden && app.is_hidden(*idx)))
+        .map(|(idx, agent)| {
+            let s = to_screen(app, app.draw_position(idx));
             let (points, fill, edge, edge_width) = agent_look(app, idx, agent, s);
             crowd::ArrowSprite {
                 points,
@@ -565,8 +577,7 @@ fn draw_agents_layer(app: &App) {
                 edge_width,
             }
         })
-        .collect();
-    crowd::draw(&sprites, app.camera.screen);
+        .collect()
 }
 
 /// The agent whose plan the step-through shows, if open.

@@ -995,3 +995,28 @@ fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
         assert!(dark(&layer).abs_diff(dark(&mesh)) * 50 <= dark(&mesh), "{label}: outlines differ in amount");
     }
 }
+
+#[test]
+fn frames_measures_a_scene_file_in_the_window_and_names_it() {
+    if !tools_available("frames --scene") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("frames-scene");
+    let flock = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("flock.json");
+    let output = Command::new(BIN)
+        .args(["frames", "--scene", flock.to_str().unwrap(), "--frames", "5"])
+        .env("DISPLAY", &display.name)
+        .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+        .env("STEERLAB_FRAME_PROFILE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout} {}", String::from_utf8_lossy(&output.stderr));
+    // The scene's own agents (1,024 boids), not the compare track's crowd.
+    assert!(stdout.starts_with("flock.json, 1024 agents: mean frame "), "{stdout}");
+    assert!(stdout.contains("over 5 frames"), "{stdout}");
+    assert!(stdout.contains("on-CPU "), "{stdout}");
+    assert!(stdout.contains("world drawing (CPU)"), "the profile follows: {stdout}");
+}

@@ -222,3 +222,35 @@ fn a_tcp_display_that_does_not_answer_is_one_line_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn frames_on_a_broken_scene_is_one_located_line_before_any_window() {
+    let scratch = Scratch::new("frames-scene");
+    let file = scratch.path("broken.json");
+    fs::write(
+        &file,
+        r#"{"version":1,"agents":[{"position":[0,0],"behaviour":{"type":"seek","target":"flag"}}]}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let output = Command::new(BIN)
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).to_string())
+    };
+    let (code, stderr) = run(&["frames", "--scene", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_one_error_line(&stderr, "agents[0].behaviour.target");
+    // A scene is measured as it is: --agents (the compare track's crowd) does not go with it.
+    let (code, stderr) = run(&["frames", "--scene", SCENE, "--agents", "10"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+    // A good scene gets as far as the display check.
+    let (code, stderr) = run(&["frames", "--scene", SCENE]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_one_error_line(&stderr, "needs a display");
+}

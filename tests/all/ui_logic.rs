@@ -390,6 +390,23 @@ fn a_small_scenes_metrics_table_is_recomputed_every_frame() {
 }
 
 #[test]
+fn a_huge_crowds_metrics_table_is_refreshed_less_often_in_proportion_to_its_size() {
+    use steerlab::ui::metrics::{crowd_refresh_seconds, CROWD_REFRESH_AGENTS, CROWD_REFRESH_SECONDS};
+    assert_eq!(crowd_refresh_seconds(2_100), CROWD_REFRESH_SECONDS);
+    assert_eq!(crowd_refresh_seconds(CROWD_REFRESH_AGENTS), CROWD_REFRESH_SECONDS);
+    assert_eq!(crowd_refresh_seconds(5 * CROWD_REFRESH_AGENTS), 5.0 * CROWD_REFRESH_SECONDS);
+    // The cache follows it: a 100,000-agent table taken at t = 10 s is still the one shown
+    // 1 s later, and is recomputed once the interval has passed.
+    let mut app = seeking_crowd(5 * CROWD_REFRESH_AGENTS);
+    let mut cache = steerlab::ui::metrics::MetricsCache::default();
+    app.step_once();
+    let first = cache.table(&app, None, 10.0).clone();
+    app.step_once();
+    assert_eq!(cache.table(&app, None, 11.0), &first);
+    assert_eq!(cache.table(&app, None, 10.0 + 5.0 * CROWD_REFRESH_SECONDS).steps, app.world.steps);
+}
+
+#[test]
 fn a_crowds_metrics_table_shows_the_values_of_the_time_it_names_until_it_is_due() {
     use steerlab::ui::metrics::{MetricsCache, MetricsTable, CROWD_REFRESH_SECONDS, LIVE_TABLE_AGENTS};
     let mut app = seeking_crowd(LIVE_TABLE_AGENTS + 100);

@@ -1,0 +1,71 @@
+//! The crowd layer's CPU work without a window: `steerlab frames --agents N`'s crowd on the
+//! compare track after 2 simulated seconds, seen as the window sees it (1280×800, the world in
+//! the free area right of the side panel and above the metrics table), turned into sprites and
+//! rasterised again and again (and, for comparison, over the whole screen as before).
+//!
+//! `cargo run --release --example crowd_layer_speed [N…]` prints, per crowd size, the on-CPU
+//! time of all the process's threads (`/proc/self/task/*/schedstat`, so the rayon workers count
+//! too) and the wall-clock time per frame of both parts, with the layer's region. On-CPU time
+//! moves much less than wall-clock time when other work shares the cores; under
+//! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly.
+
+use std::time::Instant;
+
+use steerlab::app::App;
+use steerlab::render::{self, crowd};
+
+fn process_cpu_ns() -> u64 {
+    steerlab::bench::process_cpu_ns().unwrap_or(0)
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes };
+    let base = match steerlab::scene::load_scene(std::path::Path::new("scenes/compare.json")) {
+        Ok(world) => world,
+        Err(err) => {
+            eprintln!("error: {err} (run from the repository's root)");
+            std::process::exit(2);
+        }
+    };
+    for n in sizes {
+        let mut app = App::new(steerlab::bench::crowd_world(base.clone(), n), None);
+        let screen = glam::Vec2::new(1280.0, 800.0);
+        app.camera.set_screen(screen, (glam::Vec2::new(340.0, 45.0), glam::Vec2::new(1280.0, 493.0)));
+        app.fit_view();
+        for _ in 0..120 {
+            app.step_once();
+        }
+        let frames = (2_000_000 / n).clamp(5, 200);
+        let mut image = Vec::new();
+        let (mut sprite_cpu, mut raster_cpu, mut sprite_wall, mut raster_wall) = (0u64, 0u64, 0.0, 0.0);
+        let mut screen_cpu = 0u64;
+        let mut region = None;
+        for _ in 0..frames {
+            let (cpu, wall) = (process_cpu_ns(), Instant::now());
+            let sprites = render::crowd_sprites(&app);
+            sprite_cpu += process_cpu_ns() - cpu;
+            sprite_wall += wall.elapsed().as_secs_f64();
+            let (cpu, wall) = (process_cpu_ns(), Instant::now());
+            region = crowd::layer_region(&sprites, app.camera.viewport, screen);
+            if let Some(region) = region {
+                crowd::rasterise_region(&mut image, region, &sprites);
+            }
+            raster_cpu += process_cpu_ns() - cpu;
+            raster_wall += wall.elapsed().as_secs_f64();
+            // The whole screen, as the layer drew it before it kept to its region.
+            let cpu = process_cpu_ns();
+            crowd::rasterise(&mut image, 1280, 800, &sprites);
+            screen_cpu += process_cpu_ns() - cpu;
+        }
+        let per_frame = |ns: u64| ns as f64 / frames as f64 / 1e6;
+        println!(
+            "{n} agents: sprites {:.2} ms on-CPU ({:.2} ms wall), rasterise {:.2} ms on-CPU ({:.2} ms wall) a frame; region {region:?}; the whole screen {:.2} ms on-CPU",
+            per_frame(sprite_cpu),
+            sprite_wall * 1e3 / frames as f64,
+            per_frame(raster_cpu),
+            raster_wall * 1e3 / frames as f64,
+            per_frame(screen_cpu),
+        );
+    }
+}
