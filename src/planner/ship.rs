@@ -835,3 +835,105 @@ fn dodge(
         None => desired,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Commitment (module header, step 2) on hand-made routes round one sphere: what the replan
+    //! keeps and what it replaces.
+    use super::*;
+    use crate::planner::plan::PlanOptions;
+
+    const WAYPOINT: Vec3 = Vec3::new(400.0, 0.0, 0.0);
+
+    fn limits() -> Limits {
+        Limits { radius: 6.0, max_speed: 120.0, max_acceleration: 200.0 }
+    }
+
+    fn params() -> PlannerParams {
+        PlannerParams { waypoints: vec![WAYPOINT], clearance: 4.0, ..PlannerParams::default() }
+    }
+
+    /// One sphere of radius 50 halfway; the ship at the origin flies round it through `corner`.
+    fn flying_through(corner: Vec3, kind: WaypointKind) -> (ShipState, ObstacleIndex) {
+        let spheres = [Sphere { center: Vec3::new(200.0, 0.0, 0.0), radius: 50.0 }];
+        let index = ObstacleIndex::new(&spheres, 10.0);
+        let mut state = ShipState::new(&params());
+        state.planned = vec![corner, WAYPOINT];
+        state.kinds = vec![kind, WaypointKind::User(0)];
+        (state, index)
+    }
+
+    /// A plan whose route to the waypoint goes through `corner` (only its route matters here).
+    fn new_route_through(corner: Vec3, index: &ObstacleIndex) -> Plan {
+        let options = PlanOptions { clearance: 4.0, ..PlanOptions::default() };
+        let mut new_plan = plan(Vec3::ZERO, 6.0, &[WAYPOINT], index, &options);
+        new_plan.waypoints = vec![corner, WAYPOINT];
+        new_plan.kinds = vec![WaypointKind::Avoidance, WaypointKind::User(0)];
+        new_plan
+    }
+
+    /// The corner at x = 200 on the far side (y < 0) giving a route of `length` from the origin.
+    fn corner_for_length(length: f32) -> Vec3 {
+        let half = 0.5 * length;
+        Vec3::new(200.0, -(half * half - 200.0 * 200.0).sqrt(), 0.0)
+    }
+
+    fn keeps(state: &ShipState, index: &ObstacleIndex, new_plan: &Plan) -> bool {
+        keep_current_route(Vec3::ZERO, &limits(), &params(), state, index, new_plan)
+    }
+
+    #[test]
+    fn a_clear_route_is_kept_against_the_mirror_route_of_the_same_length() {
+        let (state, index) = flying_through(Vec3::new(200.0, 80.0, 0.0), WaypointKind::Avoidance);
+        assert!(keeps(&state, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+    }
+
+    #[test]
+    fn a_new_route_less_than_a_fifth_shorter_does_not_replace_the_clear_one_being_flown() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Avoidance);
+        let current = path_length(Vec3::ZERO, &state.planned);
+        for fraction in [0.99, 0.9, 0.81] {
+            let corner = corner_for_length(fraction * current);
+            let new_plan = new_route_through(corner, &index);
+            assert!((new_plan.planned_length() - fraction * current).abs() < 0.01);
+            assert!(keeps(&state, &index, &new_plan), "{fraction} of the length replaced the route");
+        }
+    }
+
+    #[test]
+    fn a_new_route_at_least_a_fifth_shorter_replaces_the_clear_one_being_flown() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Avoidance);
+        let current = path_length(Vec3::ZERO, &state.planned);
+        for fraction in [0.79, 0.75] {
+            let new_plan = new_route_through(corner_for_length(fraction * current), &index);
+            assert!(!keeps(&state, &index, &new_plan), "{fraction} of the length did not replace the route");
+        }
+        assert_eq!(COMMIT_SHORTER, 0.2, "the README and these cases say 20%");
+    }
+
+    #[test]
+    fn a_blocked_route_is_replaced_even_by_a_longer_one() {
+        // The corner at y = 20 takes the first leg through the sphere (radius 50 + 6 + 2 for the
+        // half clearance).
+        let (state, index) = flying_through(Vec3::new(200.0, 20.0, 0.0), WaypointKind::Avoidance);
+        let longer = new_route_through(Vec3::new(200.0, -300.0, 0.0), &index);
+        assert!(longer.planned_length() > path_length(Vec3::ZERO, &state.planned));
+        assert!(!keeps(&state, &index, &longer));
+    }
+
+    #[test]
+    fn a_clear_fallback_route_is_kept_even_against_a_much_shorter_one_and_left_when_blocked() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Fallback);
+        assert!(keeps(&state, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+        assert!(flying_fallback_route(Vec3::ZERO, &limits(), &params(), &{
+            let mut s = state.clone();
+            s.index = Some(index.clone());
+            s
+        }));
+        let (blocked, index) = flying_through(Vec3::new(200.0, 20.0, 0.0), WaypointKind::Fallback);
+        assert!(!keeps(&blocked, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+        let mut blocked = blocked;
+        blocked.index = Some(index);
+        assert!(!flying_fallback_route(Vec3::ZERO, &limits(), &params(), &blocked));
+    }
+}
