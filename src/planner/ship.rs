@@ -149,6 +149,8 @@ pub fn step(
         state.finished = true;
         state.planned.clear();
         state.kinds.clear();
+        // The last plan's casts and avoidance vectors no longer explain anything the ship does.
+        state.avoidances.clear();
         if state.hold.is_none() {
             state.hold = Some(pos);
         }

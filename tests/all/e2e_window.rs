@@ -1049,13 +1049,14 @@ fn a_sealed_waypoint_is_crossed_out_in_the_window_and_the_inspector_says_why_in_
     let open = walk_through_scene(&scenes, false);
     let marker = unreachable_channels();
 
-    // `steerlab shot` after 3 simulated seconds: the open scene has no cross, the sealed one has.
+    // `steerlab shot` after 8 simulated seconds (the ship reaches waypoint 1 at 4.5 s, and the
+    // next replan finds waypoint 2 sealed): the open scene has no cross, the sealed one has.
     let display = VirtualDisplay::start();
     let mut crossed = Vec::new();
     for file in [&open, &sealed] {
         let out = scenes.join(format!("{}.png", file.file_stem().unwrap().to_string_lossy()));
         let status = Command::new(BIN)
-            .args(["shot", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "3"])
+            .args(["shot", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "8"])
             .env("DISPLAY", &display.name)
             .env("STEERLAB_CONFIG_DIR", scenes.join("config"))
             .stdout(Stdio::null())
@@ -1072,8 +1073,8 @@ fn a_sealed_waypoint_is_crossed_out_in_the_window_and_the_inspector_says_why_in_
     // (red: the UI's error colour) says which waypoint and why.
     let app = Steerlab::launch("unreachable", &[sealed.to_str().unwrap()]);
     let deadline = Instant::now() + Duration::from_secs(60);
-    while app.state()["steps"].as_u64().unwrap_or(0) < 120 {
-        assert!(Instant::now() < deadline, "the simulation did not run 2 s");
+    while app.state()["steps"].as_u64().unwrap_or(0) < 8 * 60 {
+        assert!(Instant::now() < deadline, "the simulation did not run 8 s");
         std::thread::sleep(Duration::from_millis(100));
     }
     app.settle();
