@@ -138,13 +138,13 @@ fn a_ship_mirrored_across_the_axis_before_every_replan_never_changes_side_round_
     let obstacles = symmetric_cluster();
     let params = params(BEYOND, 64);
     // "Replans from slightly different positions", at their worst: right before each timed
-    // replan of the approach, a ship within 6 units of the axis is mirrored in it (y and its
-    // sideways velocity change sign), so that replan is made from the mirror image of where the
-    // ship was flying, at most 12 units away. Without commitment it would pick the other side
-    // (the premise above).
+    // replan of the approach, the ship is mirrored in the axis (y and its sideways velocity
+    // change sign), so that replan is made from the mirror image of where the ship was flying.
+    // Without commitment each would pick the other side (the premise above); where the jump
+    // blocks the leg to the chosen corner, the ship must find its way back to it.
     let mirror_until = 150.0;
     let flight = fly(Vec3::new(0.0, 0.3, 0.0), &obstacles, &params, 30.0, |step, k| {
-        if step > 0 && step % 30 == 0 && k.position.x < mirror_until && k.position.y.abs() < 6.0 {
+        if step > 0 && step % 30 == 0 && k.position.x < mirror_until {
             k.position.y = -k.position.y;
             k.velocity.y = -k.velocity.y;
         }
