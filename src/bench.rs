@@ -528,6 +528,13 @@ pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()>
     writeln!(out)?;
     print_flocking(out, quick)?;
     writeln!(out)?;
+    print_planner(out, quick)
+}
+
+/// The planner's part of the report (`steerlab bench --planner` prints only this): the seed's
+/// loop through 100 to 10,000 obstacles, the complete fallback on 1,000, and the dense-field
+/// checker of issue 9.
+pub fn print_planner(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     writeln!(out, "planner: 10 waypoints through N obstacles (3D field, grid index)")?;
     writeln!(out, "{:<24}{:>14}{:>14}{:>12}  status", "obstacles", "index µs", "plan µs", "iterations")?;
     for n in [100, 1_000, 10_000] {

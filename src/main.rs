@@ -127,6 +127,9 @@ enum Command {
         /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
         #[arg(long)]
         flock: bool,
+        /// Only the planner: the seed's loop, the complete fallback and the dense-field checker.
+        #[arg(long)]
+        planner: bool,
         /// Also 1,000,000 agents in the behaviour table (a few minutes, about 1 GB).
         #[arg(long)]
         full: bool,
@@ -174,12 +177,15 @@ fn main() -> ExitCode {
             };
             fuzz_command(&config, &scenes)
         }
-        Some(Command::Bench { quick, flock, full, threads }) => {
+        Some(Command::Bench { quick, flock, planner, full, threads }) => {
             if let Err(err) = set_threads(threads) {
                 return fail(err);
             }
             if flock {
                 return emit_with(|out| steerlab::bench::print_flocking(out, quick));
+            }
+            if planner {
+                return emit_with(|out| steerlab::bench::print_planner(out, quick));
             }
             let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
             emit_with(|out| steerlab::bench::print_report(out, size))

@@ -33,7 +33,10 @@
 //!    next user waypoint while every remaining leg of it, cast from the ship with half the
 //!    clearance, is clear, unless the new route to that waypoint is at least [`COMMIT_SHORTER`]
 //!    (20%) shorter; a route that came from the fallback search is kept while clear without
-//!    planning at all. **No progress**: when the ship has not come [`PROGRESS_STEP`] closer to the
+//!    planning at all. When only the leg from the ship to the route's next waypoint is blocked,
+//!    the seed's loop plans the way back to that waypoint and the route is kept behind it, by the
+//!    same rules with the way back counted (`Commitment::Rejoin`; among static obstacles only:
+//!    with moving ones a blocked leg is replaced as before). **No progress**: when the ship has not come [`PROGRESS_STEP`] closer to the
 //!    next user waypoint for [`NO_PROGRESS_TIME`] seconds, it replans at once with the fallback
 //!    search forced (`forced_fallbacks`). Waypoints the fallback proves sealed in are dropped and
 //!    recorded in `unreachable` with the reason; with none left the ship holds position. A
@@ -149,6 +152,8 @@ pub fn step(
         state.finished = true;
         state.planned.clear();
         state.kinds.clear();
+        // The last plan's casts and avoidance vectors no longer explain anything the ship does.
+        state.avoidances.clear();
         if state.hold.is_none() {
             state.hold = Some(pos);
         }
@@ -338,11 +343,24 @@ fn replan(
         state.forced_fallbacks += 1;
     }
     if !first && !stuck && new_plan.unreachable().is_empty() {
-        if let Some(index) = &state.index {
-            if keep_current_route(pos, limits, params, state, index, &new_plan) {
+        let decision = match &state.index {
+            Some(index) => commitment(pos, limits, params, state, index, &new_plan, &options),
+            None => Commitment::Replace,
+        };
+        match decision {
+            Commitment::Keep => {
                 state.kept_routes += 1;
                 return;
             }
+            Commitment::Rejoin { waypoints, kinds } => {
+                state.kept_routes += 1;
+                state.planned.splice(0..0, waypoints);
+                state.kinds.splice(0..0, kinds);
+                state.leg_start = pos;
+                state.leg_entry = pos;
+                return;
+            }
+            Commitment::Replace => {}
         }
     }
     // Drop the unreachable waypoints from the queue and renumber the plan's user indices.
@@ -375,36 +393,81 @@ fn replan(
     state.status = Some(new_plan.status);
 }
 
-/// Commitment (module header, step 2): true when the route being flown to the next user waypoint
-/// stays: it is still clear (every remaining leg, from the ship, cast with half the clearance) and
-/// the new plan's route to that waypoint is not [`COMMIT_SHORTER`] shorter — or the current route
-/// came from the fallback search, which is only left when blocked.
-fn keep_current_route(
+/// What a replan does with the route being flown (commitment, module header step 2).
+#[derive(Clone, Debug, PartialEq)]
+enum Commitment {
+    /// Keep it as it is.
+    Keep,
+    /// Keep it, flying first through these waypoints (of these kinds) back onto it: only the leg
+    /// from the ship to its next waypoint was blocked (the ship was knocked or carried off it).
+    Rejoin { waypoints: Vec<Vec3>, kinds: Vec<WaypointKind> },
+    /// Fly the new plan.
+    Replace,
+}
+
+/// Commitment (module header, step 2): the route being flown to the next user waypoint stays
+/// while it is clear (every remaining leg, from the ship, cast with half the clearance) and the
+/// new plan's route to that waypoint is not [`COMMIT_SHORTER`] shorter; a route that came from the
+/// fallback search stays while clear whatever the new plan. When only the leg from the ship to the
+/// route's next waypoint is blocked, the seed's loop plans from the ship back to that waypoint
+/// (no fallback) and the route stays with that way back in front of it, judged by the same rules
+/// with the way back counted in its length: a ship pushed across to the far side of the axis of
+/// a symmetric cluster goes back to the side it chose instead of taking the other.
+fn commitment(
     pos: Vec3,
     limits: &Limits,
     params: &PlannerParams,
     state: &ShipState,
     index: &ObstacleIndex,
     new_plan: &Plan,
-) -> bool {
+    options: &PlanOptions,
+) -> Commitment {
     let Some(user) = state.kinds.iter().position(|k| matches!(k, WaypointKind::User(0))) else {
-        return false;
+        return Commitment::Replace;
     };
-    let Some(route) = state.planned.get(..=user) else { return false };
-    if !route_is_clear(pos, route, index, half_clearance_radius(limits, params)) {
-        return false;
+    let (Some(route), Some(kinds)) = (state.planned.get(..=user), state.kinds.get(..user)) else {
+        return Commitment::Replace;
+    };
+    let radius = half_clearance_radius(limits, params);
+    // Among moving obstacles a blocked leg is the field's news, not the ship's wandering: replace.
+    let all_static = state.obstacle_motion.iter().all(|track| track.speed <= MOVING_SPEED);
+    let (way_back, way_back_kinds) = if route_is_clear(pos, route, index, radius) {
+        (Vec::new(), Vec::new())
+    } else {
+        let Some((&next, rest)) = route.split_first() else { return Commitment::Replace };
+        if !all_static {
+            return Commitment::Replace;
+        }
+        if !route_is_clear(next, rest, index, radius) {
+            return Commitment::Replace;
+        }
+        let join_options = PlanOptions { fallback: FallbackMode::Off, smoothing: false, ..*options };
+        let join = plan(pos, limits.radius.max(0.0), &[next], index, &join_options);
+        let count = join.waypoints.len().saturating_sub(1);
+        let joined =
+            join.is_finished() && join.unreachable().is_empty() && join.waypoints.last() == Some(&next);
+        match (joined, join.waypoints.get(..count), join.kinds.get(..count)) {
+            (true, Some(waypoints), Some(kinds)) => (waypoints.to_vec(), kinds.to_vec()),
+            _ => return Commitment::Replace,
+        }
+    };
+    let keep = if kinds.contains(&WaypointKind::Fallback) {
+        true
+    } else {
+        let current = path_length(pos, &[way_back.as_slice(), route].concat());
+        let new_length = new_plan
+            .kinds
+            .iter()
+            .position(|k| matches!(k, WaypointKind::User(0)))
+            .and_then(|u| new_plan.waypoints.get(..=u))
+            .map(|w| path_length(pos, w));
+        new_length.is_none_or(|length| length >= (1.0 - COMMIT_SHORTER) * current)
+    };
+    match (keep, way_back.is_empty()) {
+        (false, _) => Commitment::Replace,
+        (true, true) => Commitment::Keep,
+        (true, false) => Commitment::Rejoin { waypoints: way_back, kinds: way_back_kinds },
     }
-    if state.kinds.get(..user).is_some_and(|kinds| kinds.contains(&WaypointKind::Fallback)) {
-        return true;
-    }
-    let current = path_length(pos, route);
-    let new_length = new_plan
-        .kinds
-        .iter()
-        .position(|k| matches!(k, WaypointKind::User(0)))
-        .and_then(|u| new_plan.waypoints.get(..=u))
-        .map(|w| path_length(pos, w));
-    new_length.is_none_or(|length| length >= (1.0 - COMMIT_SHORTER) * current)
 }
 
 /// True when the ship flies a fallback route to the next user waypoint that is still clear.
@@ -833,5 +896,138 @@ fn dodge(
             wanted
         }
         None => desired,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Commitment (module header, step 2) on hand-made routes round one sphere: what the replan
+    //! keeps and what it replaces.
+    use super::*;
+    use crate::planner::plan::PlanOptions;
+
+    const WAYPOINT: Vec3 = Vec3::new(400.0, 0.0, 0.0);
+
+    fn limits() -> Limits {
+        Limits { radius: 6.0, max_speed: 120.0, max_acceleration: 200.0 }
+    }
+
+    fn params() -> PlannerParams {
+        PlannerParams { waypoints: vec![WAYPOINT], clearance: 4.0, ..PlannerParams::default() }
+    }
+
+    /// One sphere of radius 50 halfway; the ship at the origin flies round it through `corner`.
+    fn flying_through(corner: Vec3, kind: WaypointKind) -> (ShipState, ObstacleIndex) {
+        let spheres = [Sphere { center: Vec3::new(200.0, 0.0, 0.0), radius: 50.0 }];
+        let index = ObstacleIndex::new(&spheres, 10.0);
+        let mut state = ShipState::new(&params());
+        state.planned = vec![corner, WAYPOINT];
+        state.kinds = vec![kind, WaypointKind::User(0)];
+        (state, index)
+    }
+
+    /// A plan whose route to the waypoint goes through `corner` (only its route matters here).
+    fn new_route_through(corner: Vec3, index: &ObstacleIndex) -> Plan {
+        let options = PlanOptions { clearance: 4.0, ..PlanOptions::default() };
+        let mut new_plan = plan(Vec3::ZERO, 6.0, &[WAYPOINT], index, &options);
+        new_plan.waypoints = vec![corner, WAYPOINT];
+        new_plan.kinds = vec![WaypointKind::Avoidance, WaypointKind::User(0)];
+        new_plan
+    }
+
+    /// The corner at x = 200 on the far side (y < 0) giving a route of `length` from the origin.
+    fn corner_for_length(length: f32) -> Vec3 {
+        let half = 0.5 * length;
+        Vec3::new(200.0, -(half * half - 200.0 * 200.0).sqrt(), 0.0)
+    }
+
+    fn decide(at: Vec3, state: &ShipState, index: &ObstacleIndex, new_plan: &Plan) -> Commitment {
+        let options = PlanOptions { clearance: 4.0, ..PlanOptions::default() };
+        commitment(at, &limits(), &params(), state, index, new_plan, &options)
+    }
+
+    fn keeps(state: &ShipState, index: &ObstacleIndex, new_plan: &Plan) -> bool {
+        decide(Vec3::ZERO, state, index, new_plan) == Commitment::Keep
+    }
+
+    #[test]
+    fn a_clear_route_is_kept_against_the_mirror_route_of_the_same_length() {
+        let (state, index) = flying_through(Vec3::new(200.0, 80.0, 0.0), WaypointKind::Avoidance);
+        assert!(keeps(&state, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+    }
+
+    #[test]
+    fn a_new_route_less_than_a_fifth_shorter_does_not_replace_the_clear_one_being_flown() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Avoidance);
+        let current = path_length(Vec3::ZERO, &state.planned);
+        for fraction in [0.99, 0.9, 0.81] {
+            let corner = corner_for_length(fraction * current);
+            let new_plan = new_route_through(corner, &index);
+            assert!((new_plan.planned_length() - fraction * current).abs() < 0.01);
+            assert!(keeps(&state, &index, &new_plan), "{fraction} of the length replaced the route");
+        }
+    }
+
+    #[test]
+    fn a_new_route_at_least_a_fifth_shorter_replaces_the_clear_one_being_flown() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Avoidance);
+        let current = path_length(Vec3::ZERO, &state.planned);
+        for fraction in [0.79, 0.75] {
+            let new_plan = new_route_through(corner_for_length(fraction * current), &index);
+            assert!(!keeps(&state, &index, &new_plan), "{fraction} of the length did not replace the route");
+        }
+        assert_eq!(COMMIT_SHORTER, 0.2, "the README and these cases say 20%");
+    }
+
+    #[test]
+    fn a_route_blocked_only_between_the_ship_and_its_next_corner_is_rejoined_round_the_obstacle() {
+        // The ship has been carried below the sphere: the straight leg up to its corner at
+        // y = 80 crosses the sphere, the rest of the route is clear.
+        let (state, index) = flying_through(Vec3::new(200.0, 80.0, 0.0), WaypointKind::Avoidance);
+        let at = Vec3::new(140.0, -70.0, 0.0);
+        assert!(!index.is_clear(at, state.planned[0], 8.0));
+        let longer = new_route_through(Vec3::new(200.0, -300.0, 0.0), &index);
+        let Commitment::Rejoin { waypoints, kinds } = decide(at, &state, &index, &longer) else {
+            panic!("{:?}", decide(at, &state, &index, &longer))
+        };
+        assert!(!waypoints.is_empty() && kinds.len() == waypoints.len());
+        assert!(kinds.iter().all(|k| !matches!(k, WaypointKind::User(_))));
+        let mut from = at;
+        for &w in waypoints.iter().chain(&state.planned) {
+            assert!(index.is_clear(from, w, 8.0), "leg {from} -> {w}");
+            from = w;
+        }
+        // Judged with the way back counted: from down here the mirror route, a fifth shorter than
+        // the way back and on, wins.
+        let way = path_length(at, &[waypoints.as_slice(), state.planned.as_slice()].concat());
+        let short = new_route_through(Vec3::new(200.0, -80.0, 0.0), &index);
+        assert!(path_length(at, &short.waypoints) < 0.8 * way);
+        assert_eq!(decide(at, &state, &index, &short), Commitment::Replace);
+    }
+
+    #[test]
+    fn a_blocked_route_is_replaced_even_by_a_longer_one() {
+        // The corner at y = 20 takes the first leg through the sphere (radius 50 + 6 + 2 for the
+        // half clearance).
+        let (state, index) = flying_through(Vec3::new(200.0, 20.0, 0.0), WaypointKind::Avoidance);
+        let longer = new_route_through(Vec3::new(200.0, -300.0, 0.0), &index);
+        assert!(longer.planned_length() > path_length(Vec3::ZERO, &state.planned));
+        assert!(!keeps(&state, &index, &longer));
+    }
+
+    #[test]
+    fn a_clear_fallback_route_is_kept_even_against_a_much_shorter_one_and_left_when_blocked() {
+        let (state, index) = flying_through(Vec3::new(200.0, 200.0, 0.0), WaypointKind::Fallback);
+        assert!(keeps(&state, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+        assert!(flying_fallback_route(Vec3::ZERO, &limits(), &params(), &{
+            let mut s = state.clone();
+            s.index = Some(index.clone());
+            s
+        }));
+        let (blocked, index) = flying_through(Vec3::new(200.0, 20.0, 0.0), WaypointKind::Fallback);
+        assert!(!keeps(&blocked, &index, &new_route_through(Vec3::new(200.0, -80.0, 0.0), &index)));
+        let mut blocked = blocked;
+        blocked.index = Some(index);
+        assert!(!flying_fallback_route(Vec3::ZERO, &limits(), &params(), &blocked));
     }
 }

@@ -595,9 +595,34 @@ fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
             let edge = if app.is_selected(this) || app.hover == Some(this) { style::SELECTED } else { color };
             draw_poly(s.x, s.y, 4, 7.0, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
             draw_poly_outline(s, 7.0, edge);
-            labels.add(&waypoint_label(w, i), s, 7.0, 16, edge);
+            match unreachable_reason(agent, i) {
+                Some(reason) => {
+                    draw_unreachable_cross(s);
+                    labels.add(&unreachable_label(w, i, &reason), s, 9.0, 16, style::UNREACHABLE);
+                }
+                None => labels.add(&waypoint_label(w, i), s, 7.0, 16, edge),
+            }
         }
     }
+}
+
+/// Why waypoint `index` of a planner agent was reported unreachable, if it was (the ship's
+/// status, as in the inspector and `run --json`).
+pub fn unreachable_reason(agent: &Agent, index: usize) -> Option<crate::planner::UnreachableReason> {
+    let crate::sim::BehaviourState::Planner(ship) = &agent.state else { return None };
+    ship.unreachable.iter().find(|u| u.index == index).map(|u| u.reason)
+}
+
+/// The label of an unreachable waypoint: its label, "unreachable" and the reason's name.
+pub fn unreachable_label(w: glam::Vec3, index: usize, reason: &crate::planner::UnreachableReason) -> String {
+    format!("{} unreachable: {}", waypoint_label(w, index), reason.code().replace('_', " "))
+}
+
+/// The cross drawn over an unreachable waypoint at screen point `s` (both views).
+pub fn draw_unreachable_cross(s: Vec2) {
+    let r = 11.0;
+    draw_line(s.x - r, s.y - r, s.x + r, s.y + r, 4.0, style::UNREACHABLE);
+    draw_line(s.x - r, s.y + r, s.x + r, s.y - r, 4.0, style::UNREACHABLE);
 }
 
 /// A planner waypoint's label: its number, and its height when it is off the ground.

@@ -569,8 +569,15 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
     for agent in &app.world.agents {
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (i, &w) in params.waypoints.iter().enumerate() {
-                if let Some(s) = project(w) {
-                    labels.add(&waypoint_label(w, i), s, 8.0, 16, style::agent_color(agent.color, 1.0));
+                let Some(s) = project(w) else { continue };
+                match super::unreachable_reason(agent, i) {
+                    Some(reason) => {
+                        super::draw_unreachable_cross(s);
+                        labels.add(&super::unreachable_label(w, i, &reason), s, 10.0, 16, style::UNREACHABLE);
+                    }
+                    None => {
+                        labels.add(&waypoint_label(w, i), s, 8.0, 16, style::agent_color(agent.color, 1.0))
+                    }
                 }
             }
         }

@@ -41,6 +41,12 @@ pub const RUBBER_BAND_FILL: Color = rgba(0xff, 0x8c, 0x00, 0.12);
 pub const HOVER: Color = rgba(0xff, 0xb3, 0x47, 0.8);
 /// Previews of what a tool is about to make.
 pub const PREVIEW: Color = rgba(0x1f, 0x77, 0xb4, 0.8);
+/// A planner waypoint reported unreachable: the cross over it and its label (a deeper red than
+/// the seed's direct route and the targets, so it can be told apart and found in a screenshot).
+pub const UNREACHABLE: Color = rgba(0xc8, 0x00, 0x32, 1.0);
+/// Channels of the route from the complete fallback search (orange, apart from the seed's green,
+/// red, blue and black); the panels' legend swatches read it here too.
+pub const FALLBACK_ROUTE_RGB: (u8, u8, u8) = (0xf0, 0x8c, 0x00);
 
 /// An agent's colour.
 pub fn agent_color(rgb: Rgb, alpha: f32) -> Color {
@@ -75,8 +81,10 @@ pub fn gizmo_color(role: GizmoRole, planner: bool) -> Color {
         GizmoRole::CastHit => rgba(0xff, 0x7f, 0x0e, 1.0),
         GizmoRole::AvoidanceVector => rgba(0x10, 0x10, 0x10, 1.0),
         GizmoRole::Disturbance => rgba(0xc0, 0x1c, 0x8c, 1.0),
-        // Orange, apart from the seed's green, red, blue and black.
-        GizmoRole::FallbackSegment => rgba(0xf0, 0x8c, 0x00, 0.95),
+        GizmoRole::FallbackSegment => {
+            let (r, g, b) = FALLBACK_ROUTE_RGB;
+            rgba(r, g, b, 0.95)
+        }
         GizmoRole::NeighbourRadius => rgba(0x7f, 0x7f, 0x7f, 0.35),
         GizmoRole::NeighbourLink => rgba(0x17, 0xbe, 0xcf, 0.6),
         GizmoRole::WanderCircle => rgba(0x94, 0x67, 0xbd, 0.6),

@@ -66,6 +66,9 @@ pub fn display_panel(
         plan,
         grid,
     };
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new("Planner colours").small().strong());
+    super::legend::planner_legend(ui, "display:legend", rects);
     ui.horizontal(|ui| {
         if ui.button("All").on_hover_text("Show every drawing").clicked() {
             new = all_on();

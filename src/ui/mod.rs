@@ -30,6 +30,7 @@ pub mod file_dialog;
 pub mod group;
 pub mod help;
 pub mod inspector;
+pub mod legend;
 pub mod loading;
 pub mod metrics;
 pub mod mix_editor;

@@ -83,6 +83,17 @@ pub fn step_through_panel(
         ));
         rects.insert("step:fallback".to_string(), line.rect);
     }
+    for u in debug.plan.unreachable() {
+        let line = ui.label(
+            egui::RichText::new(format!(
+                "Status: unreachable: user waypoint {} {}",
+                u.index + 1,
+                u.reason.describe()
+            ))
+            .color(super::ERROR_RED),
+        );
+        rects.insert(format!("step:unreachable:{}", u.index + 1), line.rect);
+    }
     ui.label(
         egui::RichText::new(
             "Green: planned path so far · red: direct route to the first user waypoint · blue: \
@@ -93,6 +104,7 @@ pub fn step_through_panel(
         .weak()
         .small(),
     );
+    super::legend::planner_legend(ui, "step:key", rects);
     ui.horizontal(|ui| {
         let close = ui.button("Close").on_hover_text("Leave the step-through");
         rects.insert("step:close".to_string(), close.rect);

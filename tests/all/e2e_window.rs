@@ -1020,3 +1020,102 @@ fn frames_measures_a_scene_file_in_the_window_and_names_it() {
     assert!(stdout.contains("on-CPU "), "{stdout}");
     assert!(stdout.contains("world drawing (CPU)"), "the profile follows: {stdout}");
 }
+
+/// The walk-through's scene, saved to `dir`, with waypoint 2 sealed in a shell of 48 spheres when
+/// `sealed` (the same shell as `planner_ship`'s metrics test).
+fn walk_through_scene(dir: &Path, sealed: bool) -> PathBuf {
+    let mut world = steerlab::scene::load_scene(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/planner-two-waypoints.json"),
+    )
+    .unwrap();
+    world.reset();
+    let steerlab::sim::Behaviour::Planner { params } = &world.agents[0].behaviour else { panic!() };
+    let centre = params.waypoints[1];
+    for k in 0..48 {
+        if !sealed {
+            break;
+        }
+        let zc = 1.0 - 2.0 * (k as f32 + 0.5) / 48.0;
+        let r = (1.0 - zc * zc).sqrt();
+        let a = std::f32::consts::PI * (3.0 - 5f32.sqrt()) * k as f32;
+        let position = centre + glam::Vec3::new(r * a.cos(), r * a.sin(), zc) * 46.0;
+        world.obstacles.push(steerlab::sim::Obstacle {
+            position,
+            radius: 20.0,
+            velocity: glam::Vec3::ZERO,
+            start: (position, glam::Vec3::ZERO),
+        });
+    }
+    let file = dir.join(if sealed { "sealed.json" } else { "open.json" });
+    steerlab::scene::save_scene(&world, &file).unwrap();
+    file
+}
+
+/// Pixels of exactly `colour` among RGB triples.
+fn count_colour(pixels: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
+    pixels.chunks(3).filter(|p| p == &[r, g, b]).count()
+}
+
+/// The unreachable marker's channels, from the palette.
+fn unreachable_channels() -> (u8, u8, u8) {
+    let c = steerlab::render::style::UNREACHABLE;
+    let k = |v: f32| (v * 255.0).round() as u8;
+    (k(c.r), k(c.g), k(c.b))
+}
+
+#[test]
+fn a_sealed_waypoint_is_crossed_out_in_the_window_and_the_inspector_says_why_in_red() {
+    if !tools_available("unreachable") {
+        return;
+    }
+    let _serial = serial();
+    let scenes = temp_dir("unreachable-scenes");
+    let sealed = walk_through_scene(&scenes, true);
+    let open = walk_through_scene(&scenes, false);
+    let marker = unreachable_channels();
+
+    // `steerlab shot` after 8 simulated seconds (the ship reaches waypoint 1 at 4.5 s, and the
+    // next replan finds waypoint 2 sealed): the open scene has no cross, the sealed one has.
+    let display = VirtualDisplay::start();
+    let mut crossed = Vec::new();
+    for file in [&open, &sealed] {
+        let out = scenes.join(format!("{}.png", file.file_stem().unwrap().to_string_lossy()));
+        let status = Command::new(BIN)
+            .args(["shot", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "8"])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", scenes.join("config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot failed for {}", file.display());
+        crossed.push(count_colour(&region_pixels(&out, (0, 0, SCREEN.0, SCREEN.1)), marker));
+    }
+    drop(display);
+    assert_eq!(crossed[0], 0, "a reachable waypoint is not crossed out");
+    assert!(crossed[1] > 60, "the sealed waypoint's cross: {} pixels", crossed[1]);
+
+    // The window: the cross appears once the ship has planned, and the inspector's status line
+    // (red: the UI's error colour) says which waypoint and why.
+    let app = Steerlab::launch("unreachable", &[sealed.to_str().unwrap()]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while app.state()["steps"].as_u64().unwrap_or(0) < 8 * 60 {
+        assert!(Instant::now() < deadline, "the simulation did not run 8 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    app.settle();
+    let shot = app.screenshot("running.png");
+    let in_window = count_colour(&region_pixels(&shot, (0, 0, SCREEN.0, SCREEN.1)), marker);
+    assert!(in_window > 60, "the cross in the window: {in_window} pixels");
+    app.click(app.rect("agent:0"));
+    let state = app.wait_for(|s| s["rects"].get("planner_status").is_some(), "the planner's status line");
+    let r = &state["rects"]["planner_status"];
+    let f = |i: usize| r[i].as_f64().unwrap() as u32;
+    let (x0, y0, x1, y1) = (f(0), f(1), f(2) + 1, f(3) + 1);
+    let status = region_pixels(&app.screenshot("status.png"), (x0, y0, x1 - x0, y1 - y0));
+    let red = steerlab::ui::ERROR_RED;
+    let reddish = status
+        .chunks(3)
+        .filter(|p| p[0] > 150 && (p[0] as i32 - p[1] as i32) > 60 && (p[0] as i32 - p[2] as i32) > 60)
+        .count();
+    assert!(reddish > 40, "the status line is drawn in red ({:?}): {reddish} red pixels", red);
+}

@@ -21,6 +21,7 @@ mod paths_local;
 mod paths_props;
 mod perf_parallel;
 mod planner_checker;
+mod planner_commitment;
 mod planner_degenerate;
 mod planner_dense;
 mod planner_index;
