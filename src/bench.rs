@@ -832,7 +832,7 @@ impl FlockBench {
     /// [`Self::step`] as it was first written, kept as its oracle (the two are tested equal bit
     /// for bit): each boid's neighbours gathered into a list by the grid, the list walked by
     /// [`flocking`](crate::behaviours::flocking::flocking), every heading normalised by every
-    /// boid that sees it. About 1,760 instructions per agent-step at 10,000 boids against 1,000
+    /// boid that sees it. About 1,760 instructions per agent-step at 10,000 boids against 1,525
     /// for [`Self::step`] (callgrind, `examples/profile_step.rs flock`).
     pub fn step_plain(&mut self) {
         use crate::behaviours::flocking::{flocking, FlockingWeights};
