@@ -371,6 +371,8 @@ pub enum ShipStatus {
 }
 
 /// One step of the ship: (re)plan when due, drop reached waypoints, thrust toward the next one.
+/// Moving obstacles are predicted to move straight on (see [`ship_in_box`] for a world whose
+/// obstacles bounce inside a box).
 pub fn ship(
     k: &Kinematics,
     limits: &Limits,
@@ -380,5 +382,30 @@ pub fn ship(
     dt: f32,
     gizmos: &mut Gizmos,
 ) -> Steering {
-    ship::step(k, limits, obstacles, params, state, dt, gizmos)
+    ship::step(k, limits, obstacles, None, params, state, dt, gizmos)
+}
+
+/// The box inside which a world's moving obstacles bounce (the simulation's bounds: a sphere's
+/// surface reflects off each wall), so that the ship's short-horizon layer predicts the bounces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BounceBox {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner.
+    pub max: Vec3,
+}
+
+/// [`ship`] in a world whose moving obstacles bounce inside `bounds` (None: they never bounce).
+#[allow(clippy::too_many_arguments)]
+pub fn ship_in_box(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    bounds: Option<BounceBox>,
+    params: &PlannerParams,
+    state: &mut ShipState,
+    dt: f32,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    ship::step(k, limits, obstacles, bounds, params, state, dt, gizmos)
 }

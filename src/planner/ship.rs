@@ -59,7 +59,8 @@
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
 //! 5. *Short horizon* ([`dodge`]). The step's wish is predicted [`DODGE_HORIZON`] (1.5 s) ahead
 //!    with the ship's own controller and integration, against every obstacle moving straight on
-//!    at its estimated velocity ([`predict`]). When a *moving* obstacle is predicted within half
+//!    at its estimated velocity — reflected off the walls of the box the world bounces obstacles
+//!    in, when the simulation passes it ([`predict`], [`predicted_centre`]). When a *moving* obstacle is predicted within half
 //!    the clearance of the ship, the ship steers instead toward the velocity nearest its wish that
 //!    is predicted clear of every obstacle (moving or static) — one of 40 directions (a circle in
 //!    a flat scene) at full or half speed, a stop, or its current velocity — and, when none is
@@ -81,7 +82,7 @@
 use super::plan::{
     path_length, plan, straight_length, FallbackMode, Plan, PlanOptions, Unreachable, WaypointKind,
 };
-use super::{ObstacleIndex, ObstacleTrack, PlannerParams, ShipState, SplitMix64};
+use super::{BounceBox, ObstacleIndex, ObstacleTrack, PlannerParams, ShipState, SplitMix64};
 use crate::behaviours::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -92,10 +93,12 @@ use glam::Vec3;
 const LOOKAHEAD_WAYPOINTS: usize = 4;
 
 /// One step of the ship (see the module header).
+#[allow(clippy::too_many_arguments)]
 pub fn step(
     k: &Kinematics,
     limits: &Limits,
     obstacles: &[Sphere],
+    bounds: Option<BounceBox>,
     params: &PlannerParams,
     state: &mut ShipState,
     dt: f32,
@@ -162,7 +165,7 @@ pub fn step(
     drop_intermediate_waypoints(pos, limits, obstacles, params, state);
 
     let desired = desired_velocity(k, limits, params, state);
-    let desired = dodge(k, limits, params, real, state, desired);
+    let desired = dodge(k, limits, params, real, bounds, state, desired);
     let hit = incoming_fire(pos, params, state, dt);
     if gizmos.is_enabled() {
         emit_gizmos(pos, desired, obstacles, params, state, gizmos);
@@ -790,6 +793,7 @@ pub fn predict(
     limits: &Limits,
     wanted: Vec3,
     obstacles: &[(Sphere, Vec3)],
+    bounds: Option<BounceBox>,
     margin: f32,
 ) -> Prediction {
     let mut p = k.position;
@@ -803,7 +807,8 @@ pub fn predict(
         p += v * DODGE_STEP;
         let t = i as f32 * DODGE_STEP;
         for (sphere, velocity) in obstacles {
-            let gap = p.distance(sphere.center + *velocity * t) - sphere.radius - limits.radius;
+            let centre = predicted_centre(sphere, *velocity, t, bounds);
+            let gap = p.distance(centre) - sphere.radius - limits.radius;
             prediction.min_gap = prediction.min_gap.min(gap);
             if gap < margin && prediction.first_below.is_none() {
                 prediction.first_below = Some(t);
@@ -811,6 +816,30 @@ pub fn predict(
         }
     }
     prediction
+}
+
+/// Where a sphere moving at `velocity` is after `t` seconds: straight on, or, inside `bounds`,
+/// reflected off each wall as the world bounces it (its surface meets the wall; an axis on which
+/// the box is narrower than the sphere is left straight). Each axis folds the straight motion
+/// into a triangle wave between `min + r` and `max - r`.
+pub fn predicted_centre(sphere: &Sphere, velocity: Vec3, t: f32, bounds: Option<BounceBox>) -> Vec3 {
+    let straight = sphere.center + velocity * t;
+    let Some(bounds) = bounds else { return straight };
+    let mut centre = straight;
+    for axis in 0..3 {
+        let low = bounds.min[axis] + sphere.radius;
+        let high = bounds.max[axis] - sphere.radius;
+        let span = high - low;
+        // Only a sphere that starts inside its range bounces; one outside stays straight, as
+        // predicting where the world will push it is not this layer's business.
+        let start = sphere.center[axis];
+        if !(span > 0.0 && span.is_finite() && (low..=high).contains(&start) && velocity[axis] != 0.0) {
+            continue;
+        }
+        let folded = (straight[axis] - low).rem_euclid(2.0 * span);
+        centre[axis] = low + if folded > span { 2.0 * span - folded } else { folded };
+    }
+    centre
 }
 
 /// The short-horizon layer (module header, step 5): when steering toward `desired` is predicted to
@@ -823,6 +852,7 @@ fn dodge(
     limits: &Limits,
     params: &PlannerParams,
     real: &[Sphere],
+    bounds: Option<BounceBox>,
     state: &mut ShipState,
     desired: Vec3,
 ) -> Vec3 {
@@ -851,7 +881,7 @@ fn dodge(
     if moving.is_empty() {
         return desired;
     }
-    let nominal = predict(k, limits, desired, &moving, margin);
+    let nominal = predict(k, limits, desired, &moving, bounds, margin);
     if nominal.first_below.is_none() {
         return desired;
     }
@@ -875,7 +905,7 @@ fn dodge(
     }
     let mut best: Option<(bool, f32, Vec3)> = None;
     for wanted in candidates {
-        let prediction = predict(k, limits, wanted, &near, margin);
+        let prediction = predict(k, limits, wanted, &near, bounds, margin);
         let clear = prediction.first_below.is_none();
         // Clear candidates by closeness to the wish; otherwise by the largest predicted gap.
         let score = if clear { wanted.distance(desired) } else { -prediction.min_gap };
@@ -948,6 +978,22 @@ mod tests {
 
     fn keeps(state: &ShipState, index: &ObstacleIndex, new_plan: &Plan) -> bool {
         decide(Vec3::ZERO, state, index, new_plan) == Commitment::Keep
+    }
+
+    #[test]
+    fn a_predicted_sphere_reflects_off_the_wall_its_surface_meets() {
+        let bounds = Some(BounceBox { min: Vec3::ZERO, max: Vec3::splat(100.0) });
+        let sphere = Sphere { center: Vec3::new(80.0, 50.0, 50.0), radius: 10.0 };
+        let velocity = Vec3::new(20.0, 0.0, 0.0);
+        // Surface at the wall (x = 90) after 0.5 s, then 0.5 s back.
+        assert_eq!(predicted_centre(&sphere, velocity, 1.0, bounds), Vec3::new(80.0, 50.0, 50.0));
+        assert_eq!(predicted_centre(&sphere, velocity, 0.25, bounds), Vec3::new(85.0, 50.0, 50.0));
+        // Across the whole box and off the far wall: 80 → 90 → 10 (4.5 s) → 20.
+        assert_eq!(predicted_centre(&sphere, velocity, 5.0, bounds), Vec3::new(20.0, 50.0, 50.0));
+        // No box, or a sphere outside its range: straight on.
+        assert_eq!(predicted_centre(&sphere, velocity, 1.0, None), Vec3::new(100.0, 50.0, 50.0));
+        let outside = Sphere { center: Vec3::new(95.0, 50.0, 50.0), radius: 10.0 };
+        assert_eq!(predicted_centre(&outside, velocity, 1.0, bounds), Vec3::new(115.0, 50.0, 50.0));
     }
 
     #[test]

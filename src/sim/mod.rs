@@ -844,6 +844,7 @@ impl World {
             slot_radii: &self.slot_radii,
             slot_of: &self.slot_of,
             fastest_speed,
+            bounds: self.bounds.map(|b| planner::BounceBox { min: b.min, max: b.max }),
         };
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
@@ -1003,6 +1004,8 @@ struct StepContext<'a> {
     slot_of: &'a [u32],
     /// The fastest agent's speed at the start of the step.
     fastest_speed: f32,
+    /// Where moving obstacles bounce (the planner's short-horizon layer predicts the bounces).
+    bounds: Option<planner::BounceBox>,
 }
 
 /// The neighbours of one agent as the group behaviours read them: the agents the spatial hash
@@ -1270,7 +1273,7 @@ fn behaviour_steering(
             }
         }
         (Behaviour::Planner { params }, BehaviourState::Planner(state)) => {
-            planner::ship(k, limits, ctx.spheres, params, state, ctx.dt, gizmos)
+            planner::ship_in_box(k, limits, ctx.spheres, ctx.bounds, params, state, ctx.dt, gizmos)
         }
         (Behaviour::AvoidObstacles { params }, _) => {
             match avoid::avoid_obstacles(k, limits, ctx.spheres, ctx.dt, params, gizmos) {

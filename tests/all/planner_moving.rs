@@ -449,3 +449,30 @@ fn measure_beyond_the_guaranteed_class() {
         );
     }
 }
+
+#[test]
+fn the_short_horizon_layer_predicts_a_sphere_where_the_world_bounces_it() {
+    use steerlab::geometry::Sphere;
+    use steerlab::planner::ship::{predicted_centre, DODGE_HORIZON};
+    use steerlab::planner::BounceBox;
+    let world_text = r#"{"version": 2, "name": "Bounce",
+        "bounds": {"min": [0, 0, -100], "max": [300, 200, 100]},
+        "obstacles": [{"position": [250, 170, 0], "radius": 20, "velocity": [90, 40, 0]}],
+        "agents": []}"#;
+    let mut world = steerlab::scene::parse_scene(world_text, "bounce.json").unwrap();
+    let bounds = world.bounds.map(|b| BounceBox { min: b.min, max: b.max });
+    let start = Sphere { center: world.obstacles[0].position, radius: 20.0 };
+    let velocity = world.obstacles[0].velocity;
+    let steps = (DODGE_HORIZON / world.dt).round() as u32;
+    let mut worst_straight = 0.0f32;
+    for step in 1..=steps {
+        world.step();
+        let t = step as f32 * world.dt;
+        let actual = world.obstacles[0].position;
+        let predicted = predicted_centre(&start, velocity, t, bounds);
+        assert!(predicted.distance(actual) < 0.05, "at {t} s: predicted {predicted}, world {actual}");
+        worst_straight = worst_straight.max((start.center + velocity * t).distance(actual));
+    }
+    // Not vacuous: within the horizon the sphere bounces off two walls, far from straight on.
+    assert!(worst_straight > 50.0, "{worst_straight}");
+}
