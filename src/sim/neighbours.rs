@@ -196,29 +196,14 @@ impl NeighbourGrid {
     /// indexes [`Self::order`] and [`Self::sorted_positions`]. Each agent is visited once.
     #[inline]
     pub fn for_each_within(&self, point: Vec3, radius: f32, mut visit: impl FnMut(usize, Vec3)) {
-        if self.order.is_empty() || radius.is_nan() || radius < 0.0 || !point.is_finite() {
-            return;
-        }
+        // The query's runs of slots (every slot for a query many cells wide), then one loop over
+        // them: `visit` has a single call site, so it is inlined into the scan.
         let radius_sq = radius * radius;
-        let lo_x = cell_coord((point.x - radius) * self.inv_cell);
-        let hi_x = cell_coord((point.x + radius) * self.inv_cell);
-        let lo_y = cell_coord((point.y - radius) * self.inv_cell);
-        let hi_y = cell_coord((point.y + radius) * self.inv_cell);
-        let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
-        let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
-        if span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64 {
-            self.scan_all(point, radius_sq, &mut visit);
-            return;
-        }
-        // The slot ranges to scan, then one loop over them: `visit` has a single call site, so
-        // it is inlined into the scan.
-        let mut runs = CandidateRuns { ranges: [(0, 0); MAX_QUERY_CELLS], len: 0 };
-        self.fill_runs(lo_x, hi_x, lo_y, hi_y, &mut runs);
-        for run in runs.iter() {
+        for run in self.candidate_runs(point, radius).iter() {
             let start = run.start;
             let Some(candidates) = self.sorted_positions.get(run) else { continue };
             for (offset, &p) in candidates.iter().enumerate() {
-                if (p - point).length_squared() <= radius_sq {
+                if p.is_finite() && (p - point).length_squared() <= radius_sq {
                     visit(start + offset, p);
                 }
             }
@@ -263,17 +248,6 @@ impl NeighbourGrid {
                 let start = self.starts.get(bucket as usize).copied().unwrap_or(0);
                 let end = self.starts.get(bucket as usize + 1).copied().unwrap_or(0);
                 runs.push(start, end);
-            }
-        }
-    }
-
-    /// Every indexed agent within `radius_sq` of `point`, scanned one by one (a query many cells
-    /// wide); through `dyn` so that [`Self::for_each_within`] keeps one inlined call site.
-    #[inline(never)]
-    fn scan_all(&self, point: Vec3, radius_sq: f32, visit: &mut dyn FnMut(usize, Vec3)) {
-        for (slot, &p) in self.sorted_positions.iter().enumerate() {
-            if p.is_finite() && (p - point).length_squared() <= radius_sq {
-                visit(slot, p);
             }
         }
     }
