@@ -526,7 +526,7 @@ pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()>
         writeln!(out, "{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone)?;
     }
     writeln!(out)?;
-    print_flocking(out, quick)?;
+    print_flocking(out, size)?;
     writeln!(out)?;
     print_planner(out, quick)
 }
@@ -752,21 +752,29 @@ impl FlockBench {
     }
 
     /// Rebuilds the grid over the positions and puts the flock in its cell order: the grid's
-    /// sorted positions become the positions, and the other arrays follow.
+    /// sorted positions become the positions, and the other arrays follow (gathered on every
+    /// thread of the current pool: each slot reads its own agent, so any split gives the same).
     fn put_in_cell_order(&mut self) {
+        use rayon::prelude::*;
         self.grid.rebuild(&self.positions, self.radius);
-        for (slot, &agent_idx) in self.grid.order().iter().enumerate() {
-            let i = agent_idx as usize;
-            if let (Some(v), Some(w), Some(nv), Some(nw)) = (
-                self.velocities.get(i),
-                self.wander.get(i),
-                self.next_velocities.get_mut(slot),
-                self.next_wander.get_mut(slot),
-            ) {
-                *nv = *v;
-                *nw = *w;
-            }
-        }
+        let n = self.positions.len();
+        self.next_velocities.resize(n, Vec3::ZERO);
+        self.next_wander.resize(n, WanderState::new(0));
+        let (velocities, wander) = (&self.velocities, &self.wander);
+        let chunk = parallel_chunk(n);
+        self.next_velocities
+            .par_chunks_mut(chunk)
+            .zip(self.next_wander.par_chunks_mut(chunk))
+            .zip(self.grid.order().par_chunks(chunk))
+            .for_each(|((next_velocities, next_wander), order)| {
+                for ((nv, nw), &agent_idx) in next_velocities.iter_mut().zip(next_wander).zip(order) {
+                    let i = agent_idx as usize;
+                    if let (Some(v), Some(w)) = (velocities.get(i), wander.get(i)) {
+                        *nv = *v;
+                        *nw = *w;
+                    }
+                }
+            });
         std::mem::swap(&mut self.velocities, &mut self.next_velocities);
         std::mem::swap(&mut self.wander, &mut self.next_wander);
         self.positions.clear();
@@ -776,54 +784,79 @@ impl FlockBench {
     /// One fixed step of 1/60 s: the flock in cell order, every boid's unit heading computed
     /// once, then per boid the three rules in one pass straight over the grid's cells
     /// ([`flocking_over_runs`](crate::behaviours::flocking::flocking_over_runs): no neighbour
-    /// list, no closure per neighbour), wander, integration and the wrap.
+    /// list, no closure per neighbour), wander, integration and the wrap. The boids are shared
+    /// out in chunks over the current rayon pool's threads (one thread inside a one-thread
+    /// pool): every boid reads only the previous step's flock and writes only its own slot, so
+    /// the result is the same bits on any number of threads (tested).
     pub fn step(&mut self) {
         use crate::behaviours::flocking::{flocking_over_runs, FlockingWeights};
         use crate::behaviours::{wander, Gizmos, Steering};
+        use rayon::prelude::*;
         const DT: f32 = 1.0 / 60.0;
         let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let wander_p = flock_wander_params();
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
-        let mut gizmos = Gizmos::disabled();
         self.put_in_cell_order();
-        self.headings.clear();
-        self.headings.extend(self.velocities.iter().map(|v| v.normalize_or_zero()));
-        let limits = self.limits;
         let n = self.positions.len();
+        let chunk = parallel_chunk(n);
+        self.headings.resize(n, Vec3::ZERO);
+        self.headings.par_chunks_mut(chunk).zip(self.velocities.par_chunks(chunk)).for_each(
+            |(headings, velocities)| {
+                for (h, v) in headings.iter_mut().zip(velocities) {
+                    *h = v.normalize_or_zero();
+                }
+            },
+        );
+        let limits = self.limits;
         self.next_positions.resize(n, Vec3::ZERO);
         self.next_velocities.resize(n, Vec3::ZERO);
         let (half_side, side) = (self.half_side, 2.0 * self.half_side);
-        let mut neighbour_count = 0u64;
-        let states = self.positions.iter().zip(&self.velocities).zip(&mut self.wander);
-        let outputs = self.next_positions.iter_mut().zip(&mut self.next_velocities);
-        for (slot, (((&position, &velocity), wander_state), (next_position, next_velocity))) in
-            states.zip(outputs).enumerate()
-        {
-            let mut k = Kinematics { position, velocity, orientation: 0.0 };
-            let (mut linear, seen) = flocking_over_runs(
-                &k,
-                &limits,
-                self.grid.sorted_positions(),
-                &self.headings,
-                |radius| self.grid.candidate_runs(position, radius).into_iter(),
-                slot,
-                &separation_p,
-                &alignment_p,
-                &cohesion_p,
-                &weights,
-            );
-            neighbour_count += u64::from(seen);
-            if let Steering::Acceleration(a) =
-                wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)
-            {
-                linear += a * 0.5;
-            }
-            crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
-            *next_position = wrap(k.position, half_side, side);
-            *next_velocity = k.velocity;
-        }
+        let (grid, headings) = (&self.grid, &self.headings);
+        let (positions, velocities) = (&self.positions, &self.velocities);
+        let neighbour_count: u64 = self
+            .next_positions
+            .par_chunks_mut(chunk)
+            .zip(self.next_velocities.par_chunks_mut(chunk))
+            .zip(self.wander.par_chunks_mut(chunk))
+            .enumerate()
+            .map(|(chunk_idx, ((next_positions, next_velocities), wander_states))| {
+                let first = chunk_idx * chunk;
+                let mut gizmos = Gizmos::disabled();
+                let mut neighbour_count = 0u64;
+                let states = positions.get(first..).unwrap_or_default().iter();
+                let states = states.zip(velocities.get(first..).unwrap_or_default()).zip(wander_states);
+                let outputs = next_positions.iter_mut().zip(next_velocities);
+                for (offset, (((&position, &velocity), wander_state), (next_position, next_velocity))) in
+                    states.zip(outputs).enumerate()
+                {
+                    let mut k = Kinematics { position, velocity, orientation: 0.0 };
+                    let (mut linear, seen) = flocking_over_runs(
+                        &k,
+                        &limits,
+                        grid.sorted_positions(),
+                        headings,
+                        grid,
+                        first + offset,
+                        &separation_p,
+                        &alignment_p,
+                        &cohesion_p,
+                        &weights,
+                    );
+                    neighbour_count += u64::from(seen);
+                    if let Steering::Acceleration(a) =
+                        wander::wander(&k, &limits, wander_state, &wander_p, DT, &mut gizmos)
+                    {
+                        linear += a * 0.5;
+                    }
+                    crate::sim::integrate(&mut k, &limits, Steering::Acceleration(linear), DT);
+                    *next_position = wrap(k.position, half_side, side);
+                    *next_velocity = k.velocity;
+                }
+                neighbour_count
+            })
+            .sum();
         std::mem::swap(&mut self.positions, &mut self.next_positions);
         std::mem::swap(&mut self.velocities, &mut self.next_velocities);
         self.neighbour_count = neighbour_count;
@@ -921,6 +954,13 @@ impl FlockBench {
     }
 }
 
+/// The chunk length that shares `n` boids out over the current rayon pool: a few chunks per
+/// thread (so one that finishes early takes another), and never below 256 boids (handing out a
+/// chunk costs about a microsecond).
+fn parallel_chunk(n: usize) -> usize {
+    n.div_ceil(rayon::current_num_threads() * 4).max(256)
+}
+
 /// A point of the wrapping square of half-width `half_side` (and width `side`) put back inside.
 #[inline]
 fn wrap(mut p: Vec3, half_side: f32, side: f32) -> Vec3 {
@@ -971,86 +1011,119 @@ pub fn thread_cpu_ns() -> Option<u64> {
     text.split_whitespace().next()?.parse().ok()
 }
 
-/// Times the flocking kernel with `n_boids` over `steps` steps after a warm-up of 10 steps.
-pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64) -> FlockTiming {
-    let mut flock = FlockBench::new(n_boids);
-    for _ in 0..10 {
-        flock.step();
+/// Runs `f` on a rayon pool of `threads` threads (what the flocking kernel and `World::step`
+/// share their work among); NaN timings if the pool cannot be made.
+fn on_threads<T>(threads: usize, f: impl FnOnce() -> T + Send, failed: T) -> T
+where
+    T: Send,
+{
+    match rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => failed,
     }
-    let cpu_start = thread_cpu_ns();
+}
+
+/// Wall-clock and on-CPU nanoseconds per agent-step of `steps` calls of `step` over `agents`
+/// agents. On-CPU time is this thread's (`/proc/thread-self/schedstat`) when `threads` is 1 —
+/// other processes cannot inflate it — and the whole process's (every worker's) otherwise.
+fn time_steps(agents: usize, steps: u64, threads: usize, mut step: impl FnMut()) -> (f64, Option<f64>) {
+    let cpu_now = if threads <= 1 { thread_cpu_ns } else { process_cpu_ns };
+    let cpu_start = cpu_now();
     let start = Instant::now();
     for _ in 0..steps {
-        flock.step();
+        step();
     }
     let elapsed = start.elapsed().as_nanos() as f64;
-    let agent_steps = n_boids.max(1) as f64 * steps.max(1) as f64;
-    let cpu_ns = match (cpu_start, thread_cpu_ns()) {
+    let agent_steps = agents.max(1) as f64 * steps.max(1) as f64;
+    let cpu_ns = match (cpu_start, cpu_now()) {
         (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / agent_steps),
         _ => None,
     };
-    FlockTiming {
-        wall_ns: elapsed / agent_steps,
-        cpu_ns,
-        neighbours: flock.mean_neighbours(),
-        polarization: flock.polarization(),
-    }
+    (elapsed / agent_steps, cpu_ns)
 }
 
-/// Times `steps` steps of [`World::step`] (one thread) on the flocking crowd of
+/// Times the flocking kernel with `n_boids` over `steps` steps after a warm-up of 10 steps, on
+/// `threads` threads.
+pub fn flock_ns_per_agent_step(n_boids: usize, steps: u64, threads: usize) -> FlockTiming {
+    let failed =
+        FlockTiming { wall_ns: f64::NAN, cpu_ns: None, neighbours: f64::NAN, polarization: f64::NAN };
+    let measure = move || {
+        let mut flock = FlockBench::new(n_boids);
+        for _ in 0..10 {
+            flock.step();
+        }
+        let (wall_ns, cpu_ns) = time_steps(n_boids, steps, threads, || flock.step());
+        FlockTiming {
+            wall_ns,
+            cpu_ns,
+            neighbours: flock.mean_neighbours(),
+            polarization: flock.polarization(),
+        }
+    };
+    on_threads(threads, measure, failed)
+}
+
+/// Times `steps` steps of [`World::step`] on `threads` threads on the flocking crowd of
 /// [`Kernel::Flocking`] with `n_boids` after a warm-up of 10 steps: the simulation's own
 /// flocking, metrics and all, set up as [`FlockBench`]. Returns (wall, on-CPU) ns per agent-step.
-pub fn world_flock_ns_per_agent_step(n_boids: usize, steps: u64) -> (f64, Option<f64>) {
-    let mut world = world_for(Kernel::Flocking, n_boids, 0);
+pub fn world_flock_ns_per_agent_step(n_boids: usize, steps: u64, threads: usize) -> (f64, Option<f64>) {
     let measure = move || {
+        let mut world = world_for(Kernel::Flocking, n_boids, 0);
         world.run_steps(10);
-        let cpu_start = thread_cpu_ns();
-        let start = Instant::now();
-        world.run_steps(steps);
-        let elapsed = start.elapsed().as_nanos() as f64;
-        let agent_steps = n_boids.max(1) as f64 * steps.max(1) as f64;
-        let cpu_ns = match (cpu_start, thread_cpu_ns()) {
-            (Some(a), Some(b)) if b >= a => Some((b - a) as f64 / agent_steps),
-            _ => None,
-        };
-        (elapsed / agent_steps, cpu_ns)
+        time_steps(n_boids, steps, threads, || world.step())
     };
-    // One thread: the pool's one worker runs the steps (and `World::step` sees one thread).
-    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-        Ok(pool) => pool.install(measure),
-        Err(_) => (f64::NAN, None),
-    }
+    on_threads(threads, measure, (f64::NAN, None))
 }
 
 /// Writes the flocking section of `steerlab bench` (also `steerlab bench --flock` alone): the
-/// flocking kernel ([`FlockBench`]) and the same flock as agents of [`World::step`].
-pub fn print_flocking(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
-    let sizes: &[usize] = if quick { &[1_000, 10_000] } else { &[1_000, 10_000, 100_000] };
+/// flocking kernel ([`FlockBench`]) and the same flock as agents of [`World::step`], each on one
+/// thread and on `size.threads`, at 1,000 to 100,000 boids (and 1,000,000 with `size.full`).
+pub fn print_flocking(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
+    let sizes: &[usize] = match (size.quick, size.full) {
+        (true, _) => &[1_000, 10_000],
+        (false, false) => &[1_000, 10_000, 100_000],
+        (false, true) => &[1_000, 10_000, 100_000, 1_000_000],
+    };
+    let thread_counts = if size.threads > 1 { vec![1, size.threads] } else { vec![1] };
     writeln!(out,
         "flocking: separation + alignment + cohesion + wander, radius {FLOCK_RADIUS}, {FLOCK_DENSITY} boids/unit² \
          (as Yuka's flock.mjs)"
     )?;
     writeln!(
         out,
-        "{:<12}{:>12}{:>12}{:>12}{:>14}{:>16}{:>16}",
-        "boids", "wall ns", "cpu ns", "neighbours", "polarization", "World wall ns", "World cpu ns"
+        "{:<10}{:>8}{:>12}{:>12}{:>12}{:>14}{:>16}{:>16}",
+        "boids",
+        "threads",
+        "wall ns",
+        "cpu ns",
+        "neighbours",
+        "polarization",
+        "World wall ns",
+        "World cpu ns"
     )?;
     for &n in sizes {
-        let steps =
-            if quick { (200_000 / n as u64).clamp(3, 100) } else { (5_000_000 / n as u64).clamp(20, 1_000) };
-        let t = flock_ns_per_agent_step(n, steps);
-        let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
-        let (world_wall, world_cpu) = world_flock_ns_per_agent_step(n, steps);
-        let world_cpu = world_cpu.map_or("-".to_string(), |ns| format!("{ns:.1}"));
-        writeln!(
-            out,
-            "{:<12}{:>12.1}{:>12}{:>12.2}{:>14.3}{:>16.1}{:>16}",
-            n, t.wall_ns, cpu, t.neighbours, t.polarization, world_wall, world_cpu
-        )?;
+        let steps = if size.quick {
+            (200_000 / n as u64).clamp(3, 100)
+        } else {
+            (5_000_000 / n as u64).clamp(10, 1_000)
+        };
+        for &threads in &thread_counts {
+            let t = flock_ns_per_agent_step(n, steps, threads);
+            let cpu = t.cpu_ns.map_or("-".to_string(), |ns| format!("{ns:.1}"));
+            let (world_wall, world_cpu) = world_flock_ns_per_agent_step(n, steps, threads);
+            let world_cpu = world_cpu.map_or("-".to_string(), |ns| format!("{ns:.1}"));
+            writeln!(
+                out,
+                "{:<10}{:>8}{:>12.1}{:>12}{:>12.2}{:>14.3}{:>16.1}{:>16}",
+                n, threads, t.wall_ns, cpu, t.neighbours, t.polarization, world_wall, world_cpu
+            )?;
+            out.flush()?;
+        }
     }
     writeln!(
         out,
-        "(ns per agent-step, one thread; cpu = this thread's time on a core, which other processes \
-         cannot inflate; World = the same flock as agents of World::step, metrics on)"
+        "(ns per agent-step; cpu = time on a core: this thread's with 1 thread, which other processes \
+         cannot inflate, every thread's otherwise; World = the same flock as agents of World::step, metrics on)"
     )?;
     Ok(())
 }

@@ -181,13 +181,13 @@ fn main() -> ExitCode {
             if let Err(err) = set_threads(threads) {
                 return fail(err);
             }
+            let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
             if flock {
-                return emit_with(|out| steerlab::bench::print_flocking(out, quick));
+                return emit_with(|out| steerlab::bench::print_flocking(out, size));
             }
             if planner {
                 return emit_with(|out| steerlab::bench::print_planner(out, quick));
             }
-            let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
             emit_with(|out| steerlab::bench::print_report(out, size))
         }
         None => window(cli.scene.as_deref()),

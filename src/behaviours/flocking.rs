@@ -24,7 +24,7 @@
 
 use super::alignment::AlignmentParams;
 use super::cohesion::CohesionParams;
-use super::neighbourhood::{forward, Neighbour, NeighbourSource, View};
+use super::neighbourhood::{forward, Neighbour, NeighbourSource, SlotRuns, View};
 use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
 use super::{
@@ -213,80 +213,120 @@ pub fn flocking_from<S: NeighbourSource + ?Sized>(
 }
 
 /// [`flocking_from`] over a flock kept in arrays, read straight from runs of slots: `positions`
-/// and `headings` (each velocity's `normalize_or_zero()`) in one order; `runs(radius)` gives the
-/// slot ranges that may hold the agents within `radius` of `k` (a spatial grid's cells around it,
-/// such as `NeighbourGrid::candidate_runs`), for the radius the rules ask; slot `me` is skipped
-/// (an agent on its own point is never a neighbour anyway). Returns the request and how many
-/// neighbours were within the query radius.
+/// and `headings` (each velocity's `normalize_or_zero()`) in one order; `runs` gives the slot
+/// ranges that may hold the agents within a radius of `k` (a spatial grid's cells around it,
+/// such as the world's `NeighbourGrid`), asked for the radius the rules need; slot `me` is
+/// skipped (an agent on its own point is never a neighbour anyway). Returns the request and how
+/// many neighbours were within the query radius.
 /// Exactly the arithmetic of [`flocking_from`] over a source that passes the same slots within
 /// the query radius in the same order (tested bit for bit), without a closure per neighbour:
 /// the flocking benchmark's hot loop.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn flocking_over_runs<I: Iterator<Item = std::ops::Range<usize>>>(
+pub fn flocking_over_runs<R: SlotRuns + ?Sized>(
     k: &Kinematics,
     limits: &Limits,
     positions: &[Vec3],
     headings: &[Vec3],
-    runs: impl FnOnce(f32) -> I,
+    runs: &R,
     me: usize,
     separation: &SeparationParams,
     alignment: &AlignmentParams,
     cohesion: &CohesionParams,
     weights: &FlockingWeights,
 ) -> (Vec3, u32) {
+    let mut seen = 0u32;
+    let linear = flocking_over_runs_with(
+        k,
+        limits,
+        positions,
+        headings,
+        runs,
+        me,
+        separation,
+        alignment,
+        cohesion,
+        weights,
+        |_, _, _| seen += 1,
+    );
+    (linear, seen)
+}
+
+/// [`flocking_over_runs`], calling `also(slot, position, heading)` for every agent within the
+/// query radius other than slot `me` (before the rules look at it), in slot-run order: what the
+/// simulation's crowd metrics read, so they need no second walk when their radius is the
+/// query's.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn flocking_over_runs_with<R: SlotRuns + ?Sized>(
+    k: &Kinematics,
+    limits: &Limits,
+    positions: &[Vec3],
+    headings: &[Vec3],
+    runs: &R,
+    me: usize,
+    separation: &SeparationParams,
+    alignment: &AlignmentParams,
+    cohesion: &CohesionParams,
+    weights: &FlockingWeights,
+    mut also: impl FnMut(usize, Vec3, Vec3),
+) -> Vec3 {
     let mut sums = Sums::new(k, separation, alignment, cohesion);
     let query = sums.max_r2.sqrt();
     let query_r2 = query * query;
     // A non-finite point is never within a finite radius (its distance is ∞ or NaN), so only an
     // unbounded query tests finiteness, as the grid does.
     let unbounded = !query_r2.is_finite();
-    let mut seen = 0u32;
-    for run in runs(query) {
+    runs.for_each_run(k.position, query, |run| {
         let (Some(run_positions), Some(run_headings)) =
             (positions.get(run.clone()), headings.get(run.clone()))
         else {
-            continue;
+            return;
         };
         for (offset, (&position, &heading)) in run_positions.iter().zip(run_headings).enumerate() {
             // The grid's own test (distance within the query radius, finite points only), then
             // the rules' tests in `add`.
             let near = (position - k.position).length_squared() <= query_r2;
-            if near && run.start + offset != me && (!unbounded || position.is_finite()) {
-                seen += 1;
+            let slot = run.start + offset;
+            if near && slot != me && (!unbounded || position.is_finite()) {
+                also(slot, position, heading);
                 sums.add(k.position, position, heading);
             }
         }
-    }
-    (sums.finish(k, limits, weights), seen)
+    });
+    sums.finish(k, limits, weights)
 }
 
-/// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs`]):
-/// the simulation's fast path, the same request bit for bit.
-#[inline]
-pub fn flocking_steering_over_runs<I: Iterator<Item = std::ops::Range<usize>>>(
+/// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs_with`],
+/// `also` as there): the simulation's fast path, the same request bit for bit.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     k: &Kinematics,
     limits: &Limits,
     positions: &[Vec3],
     headings: &[Vec3],
-    runs: impl FnOnce(f32) -> I,
+    runs: &R,
+    me: usize,
     p: &FlockingParams,
+    also: impl FnMut(usize, Vec3, Vec3),
 ) -> Steering {
     let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
     let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
     let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
     let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
-    let (linear, _) = flocking_over_runs(
+    let linear = flocking_over_runs_with(
         k,
         limits,
         positions,
         headings,
         runs,
-        usize::MAX,
+        me,
         &separation,
         &alignment,
         &cohesion,
         &weights,
+        also,
     );
     let linear = linear.clamp_length_max(limits.max_acceleration.max(0.0));
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })

@@ -48,6 +48,16 @@ pub trait NeighbourSource {
     }
 }
 
+/// A flock kept in arrays in a spatial index's slot order, read run by run: the index hands
+/// over the runs of slots that may hold the agents within `radius` of `point` (the world's
+/// `NeighbourGrid`: rows of cells), and the caller tests the exact distance over the slots of
+/// each run. What [`flocking_over_runs`](super::flocking::flocking_over_runs) walks.
+pub trait SlotRuns {
+    /// Calls `visit` with each run of slots that may hold an agent within `radius` of `point`,
+    /// in ascending slot order within a run; no slot in two runs.
+    fn for_each_run(&self, point: Vec3, radius: f32, visit: impl FnMut(std::ops::Range<usize>));
+}
+
 impl NeighbourSource for [Neighbour] {
     #[inline]
     fn for_each_near(&self, _point: Vec3, _radius: f32, visit: impl FnMut(&Neighbour)) {

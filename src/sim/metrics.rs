@@ -84,7 +84,8 @@ impl Default for CrowdAccumulator {
 }
 
 /// One agent's view of the crowd at the start of a step (see [`AgentMetrics::record_crowd`]).
-pub(crate) struct CrowdSample {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdSample {
     /// Smallest gap between its body and another agent's (None: no agent within range).
     pub min_gap: Option<f32>,
     /// Distance to its nearest neighbour within range.

@@ -494,6 +494,18 @@ pub enum BehaviourState {
     Wander(WanderState),
     /// Offset pursuit: where the slot was last step.
     Slot(offset_pursuit::SlotTracker),
+    /// Flocking: scratch within a step (see [`FlockState`]).
+    Flock(FlockState),
+}
+
+/// A flocking entry's scratch within one step: the agent's slot in the step's neighbour grid
+/// (written before it steers) and the crowd metrics' sample that its walk over the neighbours
+/// took on the way (taken by the metrics once it has moved), so that the crowd metrics need no
+/// second walk when their radius is the walk's. Empty between steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockState {
+    slot: Option<u32>,
+    crowd: Option<metrics::CrowdSample>,
 }
 
 impl BehaviourState {
@@ -506,7 +518,6 @@ impl BehaviourState {
             | Behaviour::AvoidObstacles { .. }
             | Behaviour::Pursuit { .. }
             | Behaviour::Evade { .. }
-            | Behaviour::Flocking { .. }
             | Behaviour::CollisionAvoidance { .. }
             | Behaviour::Containment { .. }
             | Behaviour::FlowField { .. }
@@ -516,6 +527,7 @@ impl BehaviourState {
             | Behaviour::Face { .. }
             | Behaviour::LookWhereYouAreGoing { .. } => BehaviourState::Stateless,
             Behaviour::OffsetPursuit { .. } => BehaviourState::Slot(offset_pursuit::SlotTracker::default()),
+            Behaviour::Flocking { .. } => BehaviourState::Flock(FlockState::default()),
             Behaviour::Parametric { params, .. } => {
                 BehaviourState::Parametric(ParametricState::start(params))
             }
@@ -621,7 +633,10 @@ impl Agent {
     /// planner waypoints reached).
     pub fn is_finished(&self) -> bool {
         match &self.state {
-            BehaviourState::Stateless | BehaviourState::Wander(_) | BehaviourState::Slot(_) => false,
+            BehaviourState::Stateless
+            | BehaviourState::Wander(_)
+            | BehaviourState::Slot(_)
+            | BehaviourState::Flock(_) => false,
             BehaviourState::Parametric(s) => s.finished,
             BehaviourState::Waypoints(s) => s.finished,
             BehaviourState::Projected(s) => s.finished,
@@ -859,7 +874,8 @@ impl World {
             self.agents
                 .par_iter_mut()
                 .with_min_len(chunk)
-                .map(|agent| steer_agent(agent, &ctx))
+                .enumerate()
+                .map(|(agent_idx, agent)| steer_agent(agent_idx, agent, &ctx))
                 .collect_into_vec(&mut steerings);
             let chunk_events: Vec<Vec<Event>> = self
                 .agents
@@ -876,7 +892,12 @@ impl World {
                 .collect();
             self.events.extend(chunk_events.into_iter().flatten());
         } else {
-            steerings.extend(self.agents.iter_mut().map(|agent| steer_agent(agent, &ctx)));
+            steerings.extend(
+                self.agents
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(agent_idx, agent)| steer_agent(agent_idx, agent, &ctx)),
+            );
             for (agent_idx, (agent, steering)) in self.agents.iter_mut().zip(steerings.iter()).enumerate() {
                 move_agent(agent_idx, agent, *steering, &ctx, &mut self.events);
             }
@@ -1032,10 +1053,19 @@ impl NeighbourSource for GridNeighbours<'_> {
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
-/// as it is).
+/// as it is). A flocking entry is told the agent's slot in the grid first.
 #[inline(always)]
-fn steer_agent(agent: &mut Agent, ctx: &StepContext) -> Steering {
+fn steer_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
+    if !ctx.grid.is_empty() {
+        let slot = ctx.slot_of.get(agent_idx).copied();
+        let states = std::iter::once(&mut agent.state).chain(agent.mix.more.iter_mut().map(|e| &mut e.state));
+        for state in states {
+            if let BehaviourState::Flock(flock) = state {
+                *flock = FlockState { slot, crowd: None };
+            }
+        }
+    }
     if agent.mix.more.is_empty() {
         let Agent { kinematics, limits, behaviour, state, gizmos, .. } = agent;
         // One entry: no avoidance entry beside it.
@@ -1092,7 +1122,16 @@ fn move_agent(
     };
     let projection = agent.metrics.record(&sample, events);
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
-        agent.metrics.record_crowd(&crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
+        // The sample a flocking entry's walk took on its way, else a walk of its own.
+        let states = std::iter::once(&mut agent.state).chain(agent.mix.more.iter_mut().map(|e| &mut e.state));
+        let taken = states
+            .filter_map(|state| match state {
+                BehaviourState::Flock(flock) => flock.crowd.take(),
+                _ => None,
+            })
+            .last();
+        let sample = taken.unwrap_or_else(|| crowd_sample(agent_idx, &before, agent.limits.radius, ctx));
+        agent.metrics.record_crowd(&sample);
     }
     // Formation, hiding and pursuit metrics judge the first entry of their kind, main or not.
     let (mut slot, mut hunter, mut quarry) = (None, None, None);
@@ -1178,33 +1217,61 @@ fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContex
     let positions = ctx.grid.sorted_positions();
     let reach = ctx.grid.cell_size();
     let reach_sq = reach * reach;
-    let (mut min_gap, mut nearest) = (f32::INFINITY, f32::INFINITY);
-    let mut headings = Vec3::ZERO;
-    for run in ctx.grid.candidate_runs(me.position, reach) {
+    let mut crowd = CrowdWalk::new(me.position, radius);
+    ctx.grid.for_each_run(me.position, reach, |run| {
         let start = run.start;
         let (Some(run_positions), Some(run_headings), Some(run_radii)) =
             (positions.get(run.clone()), ctx.slot_headings.get(run.clone()), ctx.slot_radii.get(run))
         else {
-            continue;
+            return;
         };
         let others = run_positions.iter().zip(run_headings).zip(run_radii).enumerate();
         for (offset, ((&position, &heading), &other_radius)) in others {
             let near = (position - me.position).length_squared() <= reach_sq;
-            if !near || start + offset == my_slot {
-                continue;
+            if near && start + offset != my_slot {
+                crowd.add(position, heading, other_radius);
             }
-            let distance = position.distance(me.position);
-            nearest = nearest.min(distance);
-            min_gap = min_gap.min(distance - radius - other_radius);
-            headings += heading;
         }
+    });
+    crowd.finish(me.velocity)
+}
+
+/// The crowd metrics' running sums over one agent's neighbours (its own walk in
+/// [`crowd_sample`], or a flocking entry's walk on the way).
+struct CrowdWalk {
+    me: Vec3,
+    radius: f32,
+    min_gap: f32,
+    nearest: f32,
+    headings: Vec3,
+}
+
+impl CrowdWalk {
+    #[inline(always)]
+    fn new(me: Vec3, radius: f32) -> CrowdWalk {
+        CrowdWalk { me, radius, min_gap: f32::INFINITY, nearest: f32::INFINITY, headings: Vec3::ZERO }
     }
-    let heading = me.velocity.normalize_or_zero();
-    let mean_heading = headings.normalize_or_zero();
-    metrics::CrowdSample {
-        min_gap: min_gap.is_finite().then_some(min_gap),
-        nearest: nearest.is_finite().then_some(nearest),
-        alignment: (heading != Vec3::ZERO && mean_heading != Vec3::ZERO).then(|| heading.dot(mean_heading)),
+
+    /// A neighbour at `position` with unit heading `heading` and body radius `other_radius`.
+    #[inline(always)]
+    fn add(&mut self, position: Vec3, heading: Vec3, other_radius: f32) {
+        let distance = position.distance(self.me);
+        self.nearest = self.nearest.min(distance);
+        self.min_gap = self.min_gap.min(distance - self.radius - other_radius);
+        self.headings += heading;
+    }
+
+    /// The sample, for an agent moving at `velocity`.
+    #[inline(always)]
+    fn finish(self, velocity: Vec3) -> metrics::CrowdSample {
+        let heading = velocity.normalize_or_zero();
+        let mean_heading = self.headings.normalize_or_zero();
+        metrics::CrowdSample {
+            min_gap: self.min_gap.is_finite().then_some(self.min_gap),
+            nearest: self.nearest.is_finite().then_some(self.nearest),
+            alignment: (heading != Vec3::ZERO && mean_heading != Vec3::ZERO)
+                .then(|| heading.dot(mean_heading)),
+        }
     }
 }
 
@@ -1293,23 +1360,42 @@ fn behaviour_steering(
         (Behaviour::Wander { params }, BehaviourState::Wander(state)) => {
             wander::wander(k, limits, state, params, ctx.dt, gizmos)
         }
-        (Behaviour::Flocking { params }, _) => {
+        (Behaviour::Flocking { params }, state) => {
             if gizmos.is_enabled() || ctx.slot_headings.len() != ctx.grid.len() {
                 let neighbours = GridNeighbours { grid: ctx.grid, agents: ctx.agents, me: *k };
-                flocking::flocking_steering(k, limits, &neighbours, params, gizmos)
-            } else {
-                // The same request read straight from the grid's slot-ordered arrays (an agent
-                // in the asking one's exact state is on its point, which no rule counts).
-                let runs = |radius| ctx.grid.candidate_runs(k.position, radius).into_iter();
-                flocking::flocking_steering_over_runs(
-                    k,
-                    limits,
-                    ctx.grid.sorted_positions(),
-                    ctx.slot_headings,
-                    runs,
-                    params,
-                )
+                return flocking::flocking_steering(k, limits, &neighbours, params, gizmos);
             }
+            // The same request read straight from the grid's slot-ordered arrays (an agent in
+            // the asking one's exact state is on its point, which no rule counts). When the
+            // walk's radius is the crowd metrics' (the grid's cell size: every agent of the
+            // step flocks with the same radius), it takes their sample on the way.
+            let flock = match state {
+                BehaviourState::Flock(flock) => Some(flock),
+                _ => None,
+            };
+            let my_slot = flock.as_ref().and_then(|f| f.slot);
+            let reach = ctx.grid.cell_size();
+            let query = params.query_radius();
+            let fused = my_slot.is_some() && query == reach && (query * query).sqrt() == query;
+            let mut crowd = CrowdWalk::new(k.position, limits.radius);
+            let request = flocking::flocking_steering_over_runs(
+                k,
+                limits,
+                ctx.grid.sorted_positions(),
+                ctx.slot_headings,
+                ctx.grid,
+                my_slot.map_or(usize::MAX, |slot| slot as usize),
+                params,
+                |slot, position, heading| {
+                    if fused {
+                        crowd.add(position, heading, ctx.slot_radii.get(slot).copied().unwrap_or(0.0));
+                    }
+                },
+            );
+            if let (true, Some(flock)) = (fused, flock) {
+                flock.crowd = Some(crowd.finish(k.velocity));
+            }
+            request
         }
         (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
             match ctx.agents.get(*agent) {

@@ -25,7 +25,7 @@
 //! Callers that want their own arrays in cell order (the flocking benchmark) permute them by
 //! [`NeighbourGrid::order`], so neighbours are also neighbours in memory; such callers (and the
 //! simulation's flocking and crowd metrics, over slot-ordered headings and radii) read the
-//! [`NeighbourGrid::candidate_runs`] of a query — its rows of cells as runs of slots — straight,
+//! [`NeighbourGrid::for_each_run`] of a query — its rows of cells as runs of slots — straight,
 //! with no closure per candidate.
 //!
 //! Parameters: the cell size, normally the largest query radius (then a query visits at most
@@ -166,16 +166,17 @@ impl NeighbourGrid {
         &self.sorted_positions
     }
 
-    /// The runs of slots that may hold agents within `radius` of `point` (a row of cells each in
-    /// dense mode, a bucket each when hashed, every slot for a query many cells wide; none for a
-    /// non-finite point or a negative or NaN radius), in the order [`Self::for_each_within`]
-    /// visits them: a caller that tests `position.is_finite()` and the distance itself over
-    /// these runs visits exactly what `for_each_within` visits, in the same order.
-    #[inline]
-    pub fn candidate_runs(&self, point: Vec3, radius: f32) -> CandidateRuns {
-        let mut runs = CandidateRuns { ranges: [(0, 0); MAX_QUERY_CELLS], len: 0 };
+    /// Calls `visit(run)` for each run of slots that may hold agents within `radius` of `point`
+    /// (a row of cells each in dense mode, a bucket each when hashed, every slot for a query
+    /// many cells wide; none for a non-finite point or a negative or NaN radius), in the order
+    /// [`Self::for_each_within`] visits them: a caller that tests `position.is_finite()` and the
+    /// distance itself over these runs visits exactly what `for_each_within` visits, in the same
+    /// order. The dense grid's rows are handed over as they are worked out (no list of runs is
+    /// built: the flocking loop and the crowd metrics call this once per agent per step).
+    #[inline(always)]
+    pub fn for_each_run(&self, point: Vec3, radius: f32, mut visit: impl FnMut(std::ops::Range<usize>)) {
         if self.order.is_empty() || radius.is_nan() || radius < 0.0 || !point.is_finite() {
-            return runs;
+            return;
         }
         let lo_x = cell_coord((point.x - radius) * self.inv_cell);
         let hi_x = cell_coord((point.x + radius) * self.inv_cell);
@@ -183,12 +184,33 @@ impl NeighbourGrid {
         let hi_y = cell_coord((point.y + radius) * self.inv_cell);
         let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
         let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
-        if span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64 {
-            runs.push(0, self.order.len() as u32);
-            return runs;
+        let wide = span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64;
+        match self.dense {
+            Some(g) if !wide => {
+                // Rows of the query clipped to the grid; each row is one contiguous range.
+                let x0 = lo_x.max(g.min_x);
+                let x1 = hi_x.min(g.min_x + g.width - 1);
+                let y0 = lo_y.max(g.min_y);
+                let y1 = hi_y.min(g.min_y + g.height - 1);
+                if x0 > x1 || y0 > y1 {
+                    return;
+                }
+                let (first_column, last_column) = ((x0 - g.min_x) as usize, (x1 - g.min_x) as usize);
+                let width = g.width as usize;
+                let mut row = (y0 - g.min_y) as usize * width;
+                for _ in y0..=y1 {
+                    let start = self.starts.get(row + first_column).copied().unwrap_or(0);
+                    let end = self.starts.get(row + last_column + 1).copied().unwrap_or(0);
+                    visit(start as usize..end.max(start) as usize);
+                    row += width;
+                }
+            }
+            _ => {
+                for run in self.spread_runs(lo_x, hi_x, lo_y, hi_y, wide).iter() {
+                    visit(run);
+                }
+            }
         }
-        self.fill_runs(lo_x, hi_x, lo_y, hi_y, &mut runs);
-        runs
     }
 
     /// Calls `visit(slot, position)` for every indexed agent within `radius` of `point`
@@ -196,42 +218,27 @@ impl NeighbourGrid {
     /// indexes [`Self::order`] and [`Self::sorted_positions`]. Each agent is visited once.
     #[inline]
     pub fn for_each_within(&self, point: Vec3, radius: f32, mut visit: impl FnMut(usize, Vec3)) {
-        // The query's runs of slots (every slot for a query many cells wide), then one loop over
-        // them: `visit` has a single call site, so it is inlined into the scan.
         let radius_sq = radius * radius;
-        for run in self.candidate_runs(point, radius).iter() {
+        self.for_each_run(point, radius, |run| {
             let start = run.start;
-            let Some(candidates) = self.sorted_positions.get(run) else { continue };
+            let Some(candidates) = self.sorted_positions.get(run) else { return };
             for (offset, &p) in candidates.iter().enumerate() {
                 if p.is_finite() && (p - point).length_squared() <= radius_sq {
                     visit(start + offset, p);
                 }
             }
-        }
+        });
     }
 
-    /// The slot ranges of the cells `lo_x..=hi_x` × `lo_y..=hi_y` (at most
-    /// [`MAX_QUERY_CELLS`] of them): a row each in dense mode, a distinct bucket each when hashed.
-    #[inline]
-    fn fill_runs(&self, lo_x: i32, hi_x: i32, lo_y: i32, hi_y: i32, runs: &mut CandidateRuns) {
-        if let Some(g) = self.dense {
-            // Rows of the query clipped to the grid; each row is one contiguous range.
-            let x0 = lo_x.max(g.min_x);
-            let x1 = hi_x.min(g.min_x + g.width - 1);
-            let y0 = lo_y.max(g.min_y);
-            let y1 = hi_y.min(g.min_y + g.height - 1);
-            if x0 > x1 || y0 > y1 {
-                return;
-            }
-            for cy in y0..=y1 {
-                let row = ((cy - g.min_y) * g.width) as usize;
-                let first = row + (x0 - g.min_x) as usize;
-                let last = row + (x1 - g.min_x) as usize;
-                let start = self.starts.get(first).copied().unwrap_or(0);
-                let end = self.starts.get(last + 1).copied().unwrap_or(0);
-                runs.push(start, end);
-            }
-            return;
+    /// The runs of a query that is not a dense grid's few rows: every slot for a query many
+    /// cells wide (`wide`), otherwise a distinct bucket each for the cells `lo_x..=hi_x` ×
+    /// `lo_y..=hi_y` of the hashed layout (at most [`MAX_QUERY_CELLS`] of them).
+    #[inline(never)]
+    fn spread_runs(&self, lo_x: i32, hi_x: i32, lo_y: i32, hi_y: i32, wide: bool) -> CandidateRuns {
+        let mut runs = CandidateRuns { ranges: [(0, 0); MAX_QUERY_CELLS], len: 0 };
+        if wide {
+            runs.push(0, self.order.len() as u32);
+            return runs;
         }
         let mut seen = [u32::MAX; MAX_QUERY_CELLS];
         let mut n_seen = 0;
@@ -250,6 +257,7 @@ impl NeighbourGrid {
                 runs.push(start, end);
             }
         }
+        runs
     }
 
     /// The agent indices within `radius` of `point`, ascending, into `out` (cleared first).
@@ -287,10 +295,10 @@ impl NeighbourGrid {
     }
 }
 
-/// Runs of slots of a [`NeighbourGrid`] that may hold the neighbours of a point
-/// ([`NeighbourGrid::candidate_runs`]).
+/// Runs of slots of a [`NeighbourGrid`] that may hold the neighbours of a point, when they are
+/// not a dense grid's rows ([`NeighbourGrid::for_each_run`]).
 #[derive(Clone, Copy, Debug)]
-pub struct CandidateRuns {
+struct CandidateRuns {
     ranges: [(u32, u32); MAX_QUERY_CELLS],
     len: usize,
 }
@@ -306,24 +314,15 @@ impl CandidateRuns {
 
     /// The runs as slot ranges, in query order.
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    fn iter(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         self.ranges.iter().take(self.len).map(|&(start, end)| start as usize..end as usize)
     }
 }
 
-impl IntoIterator for CandidateRuns {
-    type Item = std::ops::Range<usize>;
-    type IntoIter = std::iter::Map<
-        std::iter::Take<std::array::IntoIter<(u32, u32), MAX_QUERY_CELLS>>,
-        fn((u32, u32)) -> std::ops::Range<usize>,
-    >;
-
-    #[inline]
-    fn into_iter(self) -> Self::IntoIter {
-        fn to_range((start, end): (u32, u32)) -> std::ops::Range<usize> {
-            start as usize..end as usize
-        }
-        self.ranges.into_iter().take(self.len).map(to_range as fn((u32, u32)) -> std::ops::Range<usize>)
+impl crate::behaviours::neighbourhood::SlotRuns for NeighbourGrid {
+    #[inline(always)]
+    fn for_each_run(&self, point: Vec3, radius: f32, visit: impl FnMut(std::ops::Range<usize>)) {
+        NeighbourGrid::for_each_run(self, point, radius, visit);
     }
 }
 

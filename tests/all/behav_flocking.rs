@@ -99,3 +99,22 @@ fn the_worlds_flocking_fast_path_steers_as_the_gizmo_path_bit_for_bit() {
     let metrics = |world: &steerlab::sim::World| format!("{:?}", world.metrics());
     assert_eq!(metrics(&fast), metrics(&drawn));
 }
+
+#[test]
+fn the_flock_kernel_gives_the_same_bits_on_one_thread_and_on_four() {
+    // `FlockBench::step` shares the boids out over the current rayon pool in chunks: every boid
+    // reads the previous step only, so the split must not change a bit.
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        pool.install(|| {
+            let mut flock = FlockBench::new(5_000);
+            for _ in 0..40 {
+                flock.step();
+            }
+            (flock.positions().to_vec(), flock.velocities().to_vec(), flock.mean_neighbours())
+        })
+    };
+    let one = run(1);
+    assert_eq!(one, run(4));
+    assert_eq!(one, run(3));
+}
