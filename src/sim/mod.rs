@@ -834,17 +834,26 @@ impl World {
         self.spheres.clear();
         self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
 
-        self.snapshot.clear();
-        let reads_others = self.agents.iter().any(|agent| {
+        // What every agent's step reads of the others, gathered on all cores for a big crowd
+        // (each agent's copy goes to its own place: the same on any thread count).
+        let threads = rayon::current_num_threads();
+        let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
+        let reads = |agent: &Agent| {
             agent.behaviour.reads_other_agents()
                 || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
-        });
+        };
+        let reads_others =
+            if parallel { self.agents.par_iter().any(reads) } else { self.agents.iter().any(reads) };
+        self.snapshot.clear();
         self.radii.clear();
-        if reads_others {
+        if reads_others && parallel {
+            self.snapshot.par_extend(self.agents.par_iter().map(|agent| agent.kinematics));
+            self.radii.par_extend(self.agents.par_iter().map(|agent| agent.limits.radius));
+        } else if reads_others {
             self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
             self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
         }
-        let fastest_speed = self.rebuild_neighbour_grid();
+        let fastest_speed = self.rebuild_neighbour_grid(parallel);
         let ctx = StepContext {
             dt,
             time,
@@ -865,8 +874,7 @@ impl World {
         // first, then every integration with its metrics and events.
         let mut steerings = std::mem::take(&mut self.steerings);
         steerings.clear();
-        let threads = rayon::current_num_threads();
-        if self.agents.len() >= parallel_from.max(1) && threads > 1 {
+        if parallel {
             // All cores, same result: an agent's step reads only its own state and the
             // snapshot `ctx`, so each agent's arithmetic is the same on any thread; events are
             // gathered per chunk and joined in chunk order, which is agent order.
@@ -918,13 +926,19 @@ impl World {
     /// Rebuilds the spatial hash over the start-of-step snapshot when some entry needs
     /// neighbours (cells as wide as the largest query radius; empties it otherwise). Returns the
     /// fastest agent's speed (what collision avoidance's query radius allows for).
-    fn rebuild_neighbour_grid(&mut self) -> f32 {
-        let mut cell = 0.0f32;
-        let mut needed = false;
-        let fastest = self.snapshot.iter().map(|k| k.velocity.length()).fold(0.0f32, f32::max);
-        for agent in &self.agents {
+    fn rebuild_neighbour_grid(&mut self, parallel: bool) -> f32 {
+        let speed = |k: &Kinematics| k.velocity.length();
+        // The maximum of non-negative speeds (NaN ignored): the same in any order.
+        let fastest = if parallel {
+            self.snapshot.par_iter().map(speed).reduce(|| 0.0f32, f32::max)
+        } else {
+            self.snapshot.iter().map(speed).fold(0.0f32, f32::max)
+        };
+        // Whether some entry needs neighbours, and the largest finite radius asked.
+        let query = |agent: &Agent| {
             let entries =
                 std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
+            let mut asked = (false, 0.0f32);
             for behaviour in entries {
                 let radius = match behaviour {
                     Behaviour::Flocking { params } => params.query_radius(),
@@ -933,12 +947,19 @@ impl World {
                     }
                     _ => continue,
                 };
-                needed = true;
+                asked.0 = true;
                 if radius.is_finite() {
-                    cell = cell.max(radius);
+                    asked.1 = asked.1.max(radius);
                 }
             }
-        }
+            asked
+        };
+        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, a.1.max(b.1));
+        let (needed, cell) = if parallel {
+            self.agents.par_iter().map(query).reduce(|| (false, 0.0), join)
+        } else {
+            self.agents.iter().map(query).fold((false, 0.0), join)
+        };
         if needed {
             self.positions.clear();
             self.positions.extend(self.snapshot.iter().map(|k| k.position));
@@ -951,12 +972,20 @@ impl World {
         self.slot_radii.clear();
         self.slot_of.clear();
         self.slot_of.resize(if order.is_empty() { 0 } else { self.snapshot.len() }, u32::MAX);
+        let (snapshot, radii) = (&self.snapshot, &self.radii);
+        let heading = |&agent_idx: &u32| {
+            snapshot.get(agent_idx as usize).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero())
+        };
+        let radius = |&agent_idx: &u32| radii.get(agent_idx as usize).copied().unwrap_or(0.0);
+        if parallel {
+            self.slot_headings.par_extend(order.par_iter().map(heading));
+            self.slot_radii.par_extend(order.par_iter().map(radius));
+        } else {
+            self.slot_headings.extend(order.iter().map(heading));
+            self.slot_radii.extend(order.iter().map(radius));
+        }
         for (slot, &agent_idx) in order.iter().enumerate() {
-            let agent_idx = agent_idx as usize;
-            let heading = self.snapshot.get(agent_idx).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero());
-            self.slot_headings.push(heading);
-            self.slot_radii.push(self.radii.get(agent_idx).copied().unwrap_or(0.0));
-            if let Some(entry) = self.slot_of.get_mut(agent_idx) {
+            if let Some(entry) = self.slot_of.get_mut(agent_idx as usize) {
                 *entry = slot as u32;
             }
         }

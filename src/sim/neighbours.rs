@@ -64,6 +64,10 @@ struct DenseGrid {
     height: i32,
 }
 
+/// From this many positions on, [`NeighbourGrid::rebuild`] finds the box and the buckets on
+/// every thread of the current rayon pool.
+const PARALLEL_MIN_POSITIONS: usize = 4_096;
+
 /// The largest number of cells a query visits through the hash; beyond it (a radius many cells
 /// wide) the query scans every agent, which is still correct.
 const MAX_QUERY_CELLS: usize = 25;
@@ -82,14 +86,27 @@ impl NeighbourGrid {
         self.inv_cell = 1.0 / cell_size;
         let n = positions.len();
         // Dense when the bounding box of the finite positions has at most 4 cells per agent.
-        let mut bounds: Option<(i32, i32, i32, i32)> = None;
-        for p in positions.iter().filter(|p| p.is_finite()) {
-            let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
-            bounds = Some(match bounds {
-                None => (cx, cy, cx, cy),
-                Some((x0, y0, x1, y1)) => (x0.min(cx), y0.min(cy), x1.max(cx), y1.max(cy)),
-            });
-        }
+        // The box and every agent's bucket are worked out on all of the current rayon pool's
+        // threads for a big crowd (integer minima and maxima, and one bucket per agent: the same
+        // on any thread count); the counting sort itself stays in agent order.
+        let parallel = n >= PARALLEL_MIN_POSITIONS && rayon::current_num_threads() > 1;
+        let inv_cell = self.inv_cell;
+        let cell_of =
+            |p: &Vec3| p.is_finite().then(|| (cell_coord(p.x * inv_cell), cell_coord(p.y * inv_cell)));
+        let join = |a: Option<(i32, i32, i32, i32)>, b: Option<(i32, i32, i32, i32)>| match (a, b) {
+            (Some((x0, y0, x1, y1)), Some((u0, v0, u1, v1))) => {
+                Some((x0.min(u0), y0.min(v0), x1.max(u1), y1.max(v1)))
+            }
+            (a, None) => a,
+            (None, b) => b,
+        };
+        let one = |p: &Vec3| cell_of(p).map(|(cx, cy)| (cx, cy, cx, cy));
+        let bounds = if parallel {
+            use rayon::prelude::*;
+            positions.par_iter().map(one).reduce(|| None, join)
+        } else {
+            positions.iter().map(one).fold(None, join)
+        };
         self.dense = bounds.and_then(|(x0, y0, x1, y1)| {
             let width = x1 as i64 - x0 as i64 + 1;
             let height = y1 as i64 - y0 as i64 + 1;
@@ -108,10 +125,17 @@ impl NeighbourGrid {
         self.bits = buckets.trailing_zeros();
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
-        self.agent_bucket.clear();
-        for p in positions {
-            let bucket = self.bucket_of_point(*p);
-            self.agent_bucket.push(bucket);
+        let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
+        agent_bucket.clear();
+        let grid = &*self;
+        if parallel {
+            use rayon::prelude::*;
+            positions.par_iter().map(|p| grid.bucket_of_point(*p)).collect_into_vec(&mut agent_bucket);
+        } else {
+            agent_bucket.extend(positions.iter().map(|p| grid.bucket_of_point(*p)));
+        }
+        self.agent_bucket = agent_bucket;
+        for &bucket in &self.agent_bucket {
             if let Some(count) = self.starts.get_mut(bucket as usize + 1) {
                 *count += 1;
             }
@@ -398,6 +422,41 @@ mod tests {
             if a.bucket_of_point(positions[i]) == a.bucket_of_point(positions[j]) {
                 assert!(i < j);
             }
+        }
+    }
+
+    #[test]
+    fn a_big_crowd_is_indexed_the_same_on_one_thread_and_on_four() {
+        // From PARALLEL_MIN_POSITIONS on, the box and the buckets are worked out on every
+        // thread: dense (an even crowd) and hashed (with a far outlier) alike.
+        let mut state = 12345u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state as f32 / u32::MAX as f32 - 0.5) * 1000.0
+        };
+        let mut positions: Vec<Vec3> =
+            (0..3 * PARALLEL_MIN_POSITIONS).map(|_| Vec3::new(next(), next(), 0.0)).collect();
+        for outlier in [false, true] {
+            if outlier {
+                positions.push(Vec3::new(1e7, -1e7, 0.0));
+                positions.push(Vec3::new(f32::NAN, 0.0, 0.0));
+            }
+            let build = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+                pool.install(|| {
+                    let mut grid = NeighbourGrid::new();
+                    grid.rebuild(&positions, 10.0);
+                    grid
+                })
+            };
+            let (one, four) = (build(1), build(4));
+            assert_eq!(one.dense.is_some(), !outlier);
+            assert_eq!(one.dense, four.dense);
+            assert_eq!(one.starts, four.starts);
+            assert_eq!(one.order, four.order);
+            assert_eq!(one.agent_bucket, four.agent_bucket);
         }
     }
 
