@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use glam::{Vec2, Vec3};
 
 use crate::behaviours::Limits;
-use crate::sim::{Behaviour, Rgb, World};
+use crate::sim::{Behaviour, GizmoFocus, Rgb, World};
 
 mod apply;
 pub mod camera;
@@ -35,6 +35,10 @@ pub use tools::{InputFrame, Key, MouseButton, Tool};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).
 pub const MAX_STEPS_PER_FRAME: u32 = 64;
+
+/// Gizmos are recorded and drawn for every agent up to this many agents, otherwise for the
+/// selected one ([`App::gizmo_focus`]).
+pub const MAX_GIZMO_AGENTS: usize = 60;
 /// Undo depth.
 pub const UNDO_LIMIT: usize = 200;
 
@@ -716,8 +720,32 @@ impl App {
         free_colour(&self.world)
     }
 
+    /// The agents whose gizmos are recorded and drawn: every agent of a scene of at most
+    /// [`MAX_GIZMO_AGENTS`], only the selected agent of a bigger crowd (whose other agents then
+    /// take the simulation's fast paths).
+    pub fn gizmo_focus(&self) -> GizmoFocus {
+        if self.world.agents.len() <= MAX_GIZMO_AGENTS {
+            GizmoFocus::All
+        } else {
+            GizmoFocus::Only(self.selected_agent())
+        }
+    }
+
+    /// Makes the world record the gizmos that are drawn ([`App::gizmo_focus`]); an agent that
+    /// comes into focus gets its gizmos at once (as its next step would draw them), so picking
+    /// an agent of a paused crowd shows them.
+    pub fn sync_gizmo_focus(&mut self) {
+        let focus = self.gizmo_focus();
+        if self.world.set_gizmo_focus(focus) {
+            if let GizmoFocus::Only(Some(idx)) = focus {
+                self.world.preview_gizmos(idx);
+            }
+        }
+    }
+
     /// Runs one fixed step and records trails and plot samples.
     pub fn step_once(&mut self) {
+        self.sync_gizmo_focus();
         self.previous_positions.clear();
         self.previous_positions.extend(self.world.agents.iter().map(|a| a.kinematics.position));
         self.timeline.start_if_empty(&self.world);
@@ -766,6 +794,7 @@ impl App {
     /// big to simulate in real time runs slower instead of dragging the window down with it
     /// (time that could not be simulated is dropped, not owed).
     pub fn advance_at_most(&mut self, frame_seconds: f64, max_steps: u32) -> u32 {
+        self.sync_gizmo_focus();
         let max_steps = max_steps.clamp(1, MAX_STEPS_PER_FRAME);
         if !self.running || !frame_seconds.is_finite() || frame_seconds <= 0.0 {
             self.interpolation = 0.0;

@@ -11,8 +11,9 @@ use macroquad::prelude::{
     draw_triangle, Color, Vec2,
 };
 
-use crate::app::{edit, App, Selection, Tool, ViewMode};
+use crate::app::{edit, App, Selection, Tool, ViewMode, MAX_GIZMO_AGENTS};
 use crate::behaviours::{Gizmo, GizmoRole, GizmoShape};
+use crate::sim::GizmoFocus;
 use crate::sim::{Agent, Behaviour};
 
 pub mod batch;
@@ -26,8 +27,7 @@ use labels::Labels;
 
 /// Names are drawn next to agents up to this many agents.
 pub const MAX_LABELLED_AGENTS: usize = 40;
-/// Gizmos are drawn for every agent up to this many agents, otherwise for the selected one.
-pub const MAX_GIZMO_AGENTS: usize = 60;
+
 /// Trail samples drawn in total, shared among agents (each agent shows its most recent share).
 pub const TRAIL_BUDGET: usize = 12_000;
 /// Trails are drawn for every agent up to this many agents, beyond it for the selected one only.
@@ -77,12 +77,11 @@ pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
     }
 }
 
-/// Which agents get their gizmos drawn.
+/// Which agents get their gizmos drawn ([`App::gizmo_focus`]: the ones the world records).
 pub fn gizmo_agents(app: &App) -> Vec<usize> {
-    if app.world.agents.len() <= MAX_GIZMO_AGENTS {
-        (0..app.world.agents.len()).collect()
-    } else {
-        app.selected_agent().into_iter().collect()
+    match app.gizmo_focus() {
+        GizmoFocus::All => (0..app.world.agents.len()).collect(),
+        GizmoFocus::Only(only) => only.into_iter().collect(),
     }
 }
 

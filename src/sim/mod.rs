@@ -667,6 +667,49 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+/// What every agent's step reads, from a world whose snapshot and grid are made (a macro, so
+/// that it borrows the world's fields, not the world: the step then moves the agents).
+macro_rules! step_context {
+    ($world:expr, $fastest_speed:expr, $time:expr) => {
+        StepContext {
+            dt: $world.dt,
+            time: $time,
+            paths: &$world.paths,
+            curves: &$world.curves,
+            targets: &$world.targets,
+            spheres: &$world.spheres,
+            agents: &$world.snapshot,
+            grid: &$world.grid,
+            radii: &$world.radii,
+            slot_headings: &$world.slot_headings,
+            slot_radii: &$world.slot_radii,
+            slot_of: &$world.slot_of,
+            fastest_speed: $fastest_speed,
+            bounds: $world.bounds.map(|b| planner::BounceBox { min: b.min, max: b.max }),
+        }
+    };
+}
+
+/// Which agents record their gizmos while gizmos are on ([`World::set_gizmo_focus`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GizmoFocus {
+    /// Every agent (the default).
+    #[default]
+    All,
+    /// Only this agent (None: no agent).
+    Only(Option<usize>),
+}
+
+impl GizmoFocus {
+    /// Whether agent `idx` records its gizmos.
+    pub fn includes(self, idx: usize) -> bool {
+        match self {
+            GizmoFocus::All => true,
+            GizmoFocus::Only(only) => only == Some(idx),
+        }
+    }
+}
+
 /// Everything that moves and everything it moves around.
 #[derive(Clone, Debug)]
 pub struct World {
@@ -710,6 +753,8 @@ pub struct World {
     slot_radii: Vec<f32>,
     slot_of: Vec<u32>,
     gizmos_enabled: bool,
+    /// Which agents record gizmos while they are on.
+    gizmo_focus: GizmoFocus,
     /// The flock's polarization since the last reset.
     polarization: Polarization,
 }
@@ -741,6 +786,7 @@ impl Default for World {
             slot_radii: Vec::new(),
             slot_of: Vec::new(),
             gizmos_enabled: false,
+            gizmo_focus: GizmoFocus::All,
             polarization: Polarization::default(),
         }
     }
@@ -757,17 +803,74 @@ impl World {
         &self.events
     }
 
-    /// Records every agent's gizmos from the next step on (the window turns this on).
+    /// Records every agent's gizmos from the next step on (the window turns this on), or only
+    /// those of the agents the [`GizmoFocus`] names.
     pub fn set_gizmos_enabled(&mut self, enabled: bool) {
         self.gizmos_enabled = enabled;
-        for agent in &mut self.agents {
-            agent.gizmos.set_enabled(enabled);
-        }
+        self.apply_gizmo_focus();
     }
 
     /// Whether gizmos are recorded.
     pub fn gizmos_enabled(&self) -> bool {
         self.gizmos_enabled
+    }
+
+    /// Which agents record gizmos while they are on: a crowd whose gizmos are not all drawn
+    /// records only the shown agent's, so its other agents take the simulation's fast paths
+    /// (flocking straight over the grid's arrays) and push nothing.
+    /// Returns whether anything changed: a new focus, or a focused agent that did not record
+    /// (agents were added, removed or reordered since).
+    pub fn set_gizmo_focus(&mut self, focus: GizmoFocus) -> bool {
+        let recording = |agent: &Agent| agent.gizmos.is_enabled() == self.gizmos_enabled;
+        let stale = match focus {
+            GizmoFocus::All => !self.agents.iter().all(recording),
+            GizmoFocus::Only(only) => {
+                only.and_then(|idx| self.agents.get(idx)).is_some_and(|a| !recording(a))
+            }
+        };
+        if focus == self.gizmo_focus && !stale {
+            return false;
+        }
+        self.gizmo_focus = focus;
+        self.apply_gizmo_focus();
+        true
+    }
+
+    /// The agents that record gizmos while they are on.
+    pub fn gizmo_focus(&self) -> GizmoFocus {
+        self.gizmo_focus
+    }
+
+    fn apply_gizmo_focus(&mut self) {
+        for (idx, agent) in self.agents.iter_mut().enumerate() {
+            agent.gizmos.set_enabled(self.gizmos_enabled && self.gizmo_focus.includes(idx));
+        }
+    }
+
+    /// Records agent `idx`'s gizmos as its next step would draw them, moving nothing (when
+    /// gizmos are on): the window asks for it when a crowd's gizmos follow the selection and
+    /// another agent is picked, whose last step recorded none. Its step runs on a copy of the
+    /// agent against the world as it is; only the copy's gizmos are kept.
+    pub fn preview_gizmos(&mut self, idx: usize) {
+        if !self.gizmos_enabled || idx >= self.agents.len() {
+            return;
+        }
+        // The next step's start, with the targets and obstacles put back afterwards.
+        let (targets, obstacles) = (self.targets.clone(), self.obstacles.clone());
+        self.move_targets_and_obstacles();
+        let parallel = self.agents.len() >= PARALLEL_MIN_AGENTS && rayon::current_num_threads() > 1;
+        self.gather_snapshot(parallel);
+        let fastest_speed = self.rebuild_neighbour_grid(parallel);
+        if let Some(mut agent) = self.agents.get(idx).cloned() {
+            agent.gizmos.set_enabled(true);
+            let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64);
+            let steering = steer_agent(idx, &mut agent, &ctx);
+            move_agent(idx, &mut agent, steering, &ctx, &mut Vec::new());
+            if let Some(shown) = self.agents.get_mut(idx) {
+                shown.gizmos = agent.gizmos;
+            }
+        }
+        (self.targets, self.obstacles) = (targets, obstacles);
     }
 
     /// Puts everything back where the scene started: positions, velocities, behaviour state,
@@ -802,7 +905,7 @@ impl World {
             }
         }
         agent.metrics = AgentMetrics::default();
-        agent.gizmos.set_enabled(self.gizmos_enabled);
+        agent.gizmos.set_enabled(self.gizmos_enabled && self.gizmo_focus.includes(agent_idx));
     }
 
     /// Advances the world by one fixed step of `self.dt` seconds.
@@ -814,62 +917,17 @@ impl World {
     /// least `parallel_from` agents. Bit-identical to the single-threaded step for any
     /// `parallel_from` and any thread count; tests and benchmarks pass their own threshold.
     pub fn step_parallel_from(&mut self, parallel_from: usize) {
-        let dt = self.dt;
         self.events.clear();
         self.steps += 1;
         let time = self.time();
 
-        for target in &mut self.targets {
-            target.position += target.velocity * dt;
-            if let Some(bounds) = self.bounds {
-                bounce(&mut target.position, &mut target.velocity, 0.0, bounds);
-            }
-        }
-        for obstacle in &mut self.obstacles {
-            obstacle.position += obstacle.velocity * dt;
-            if let Some(bounds) = self.bounds {
-                bounce(&mut obstacle.position, &mut obstacle.velocity, obstacle.radius, bounds);
-            }
-        }
-        self.spheres.clear();
-        self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
+        self.move_targets_and_obstacles();
 
-        // What every agent's step reads of the others, gathered on all cores for a big crowd
-        // (each agent's copy goes to its own place: the same on any thread count).
         let threads = rayon::current_num_threads();
         let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
-        let reads = |agent: &Agent| {
-            agent.behaviour.reads_other_agents()
-                || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
-        };
-        let reads_others =
-            if parallel { self.agents.par_iter().any(reads) } else { self.agents.iter().any(reads) };
-        self.snapshot.clear();
-        self.radii.clear();
-        if reads_others && parallel {
-            self.snapshot.par_extend(self.agents.par_iter().map(|agent| agent.kinematics));
-            self.radii.par_extend(self.agents.par_iter().map(|agent| agent.limits.radius));
-        } else if reads_others {
-            self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
-            self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
-        }
+        self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel);
-        let ctx = StepContext {
-            dt,
-            time,
-            paths: &self.paths,
-            curves: &self.curves,
-            targets: &self.targets,
-            spheres: &self.spheres,
-            agents: &self.snapshot,
-            grid: &self.grid,
-            radii: &self.radii,
-            slot_headings: &self.slot_headings,
-            slot_radii: &self.slot_radii,
-            slot_of: &self.slot_of,
-            fastest_speed,
-            bounds: self.bounds.map(|b| planner::BounceBox { min: b.min, max: b.max }),
-        };
+        let ctx = step_context!(self, fastest_speed, time);
         // Two passes over the agents (why: see the module documentation): every behaviour
         // first, then every integration with its metrics and events.
         let mut steerings = std::mem::take(&mut self.steerings);
@@ -914,6 +972,47 @@ impl World {
         if !self.grid.is_empty() {
             let flock = self.agents.iter().filter(|a| a.has_flocking()).map(|a| a.kinematics.velocity);
             self.polarization.record(Polarization::of(flock));
+        }
+    }
+
+    /// A step's first part: targets and obstacles move on (bouncing off the bounds), and the
+    /// obstacles' spheres are made for the agents' step.
+    fn move_targets_and_obstacles(&mut self) {
+        let dt = self.dt;
+        for target in &mut self.targets {
+            target.position += target.velocity * dt;
+            if let Some(bounds) = self.bounds {
+                bounce(&mut target.position, &mut target.velocity, 0.0, bounds);
+            }
+        }
+        for obstacle in &mut self.obstacles {
+            obstacle.position += obstacle.velocity * dt;
+            if let Some(bounds) = self.bounds {
+                bounce(&mut obstacle.position, &mut obstacle.velocity, obstacle.radius, bounds);
+            }
+        }
+        self.spheres.clear();
+        self.spheres.extend(self.obstacles.iter().map(|o| Sphere { center: o.position, radius: o.radius }));
+    }
+
+    /// What every agent's step reads of the others: their start-of-step kinematics and body
+    /// radii (when some entry reads other agents), gathered on all cores for a big crowd (each
+    /// agent's copy goes to its own place: the same on any thread count).
+    fn gather_snapshot(&mut self, parallel: bool) {
+        let reads = |agent: &Agent| {
+            agent.behaviour.reads_other_agents()
+                || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
+        };
+        let reads_others =
+            if parallel { self.agents.par_iter().any(reads) } else { self.agents.iter().any(reads) };
+        self.snapshot.clear();
+        self.radii.clear();
+        if reads_others && parallel {
+            self.snapshot.par_extend(self.agents.par_iter().map(|agent| agent.kinematics));
+            self.radii.par_extend(self.agents.par_iter().map(|agent| agent.limits.radius));
+        } else if reads_others {
+            self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
+            self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
         }
     }
 
