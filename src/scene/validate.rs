@@ -367,9 +367,6 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("margin"), &ContainmentParams::MARGIN, spec.margin)
         }
         BehaviourSpec::FlowField(spec) => {
-            if let Some(path) = &spec.path {
-                refs.paths.resolve(at("path"), path)?;
-            }
             if let Some(field) = &spec.field {
                 if spec.path.is_some() {
                     return Err((
@@ -378,6 +375,9 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
                     ));
                 }
                 refs.fields.resolve(at("field"), field)?;
+            }
+            if let Some(path) = &spec.path {
+                refs.paths.resolve(at("path"), path)?;
             }
             param(&at("look_ahead"), &FlowFieldParams::LOOK_AHEAD, spec.look_ahead)?;
             param(&at("seed"), &FlowFieldParams::SEED, spec.seed as f32)?;

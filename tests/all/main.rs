@@ -3,6 +3,7 @@
 //! `ui_support`.
 
 mod behav_flocking;
+mod behav_painted;
 mod behav_props;
 mod behav_region;
 mod behav_units;
