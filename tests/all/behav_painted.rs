@@ -239,3 +239,31 @@ fn the_first_stroke_in_a_scene_without_a_field_starts_one_over_the_view_in_the_s
     assert_eq!(app.brush_radius, tools::BRUSH_RADIUS.default);
     assert!(app.message.as_ref().is_some_and(|m| m.is_error), "{:?}", app.message);
 }
+
+#[test]
+fn flow_painted_scene_leaves_circle_the_painted_loop_counter_clockwise_without_touching_a_rock() {
+    let mut world = steerlab::scene::load_scene(std::path::Path::new("scenes/flow-painted.json")).unwrap();
+    assert!(!world.fields.is_empty() && !world.fields[0].field.is_blank());
+    let angle = |p: Vec3| p.y.atan2(p.x);
+    let mut last: Vec<f32> = world.agents.iter().map(|a| angle(a.kinematics.position)).collect();
+    let mut turned = vec![0.0f32; world.agents.len()];
+    for _ in 0..60 * 60 {
+        world.step();
+        for (i, agent) in world.agents.iter().enumerate() {
+            let now = angle(agent.kinematics.position);
+            let mut delta = now - last[i];
+            if delta > std::f32::consts::PI {
+                delta -= std::f32::consts::TAU;
+            } else if delta < -std::f32::consts::PI {
+                delta += std::f32::consts::TAU;
+            }
+            turned[i] += delta;
+            last[i] = now;
+        }
+    }
+    for (m, turned) in world.metrics().iter().zip(turned) {
+        let laps = turned / std::f32::consts::TAU;
+        assert!(laps > 2.5, "{} went round {laps:.2} times in a minute", m.name);
+        assert_eq!(m.collisions, 0, "{} touched a rock", m.name);
+    }
+}
