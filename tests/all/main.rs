@@ -10,6 +10,7 @@ mod behav_units;
 mod behav_wired;
 mod e2e_behaviours;
 mod e2e_editor;
+mod e2e_paint;
 mod e2e_robust;
 mod e2e_window;
 mod mix_list;
