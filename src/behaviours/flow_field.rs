@@ -374,7 +374,7 @@ impl FlowField {
         let fx = ((point.x - self.origin.x) / self.cell_size).floor();
         let fy = ((point.y - self.origin.y) / self.cell_size).floor();
         let inside = |f: f32, n: usize| f.is_finite() && f >= 0.0 && f < n as f32;
-        (inside(fx, self.width) && inside(fy, self.height)).then(|| (fx as usize, fy as usize))
+        (inside(fx, self.width) && inside(fy, self.height)).then_some((fx as usize, fy as usize))
     }
 
     /// The vector of cell (`col`, `row`) (zero outside the grid).

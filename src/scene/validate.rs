@@ -598,7 +598,7 @@ fn check_field(base: &str, field: &FieldSpec) -> Result<(), Issue> {
     }
     for (axis, name, count) in [(0, "columns", field.columns), (1, "rows", field.rows)] {
         let far = field.origin.0[axis] + field.cell_size * count as f32;
-        if !(far.abs() <= MAX_COORDINATE) {
+        if !far.is_finite() || far.abs() > MAX_COORDINATE {
             return Err((
                 at(name),
                 format!(

@@ -63,7 +63,7 @@ fn a_painted_field_round_trips_bit_for_bit_and_a_blank_one_is_saved_without_vect
 #[test]
 fn an_agent_reads_its_painted_field_and_never_gets_a_nan() {
     // Every cell +y: the leaf turns north and keeps going.
-    let north = format!("[{}]", vec!["[0, 1]"; 12].join(", "));
+    let north = format!("[{}]", ["[0, 1]"; 12].join(", "));
     let mut world = parse_scene(&field_scene(Some(&north)), "north.json").unwrap();
     for _ in 0..240 {
         world.step();
