@@ -102,7 +102,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             vectors,
         )
         .map_err(|reason| (format!("fields[{i}]"), reason))?;
-        fields.push(NamedField { id: spec.id.clone(), field });
+        fields.push(NamedField { id: spec.id.clone(), field: std::sync::Arc::new(field) });
     }
     let targets: Vec<Target> = scene
         .targets

@@ -93,8 +93,9 @@ pub struct NamedPath {
 pub struct NamedField {
     /// Id in the scene file.
     pub id: String,
-    /// The grid of vectors.
-    pub field: flow_field::FlowField,
+    /// The grid of vectors, shared between copies of the world (keyframes of the timeline and
+    /// undo snapshots hold the same grid until it is painted: `Arc::make_mut`).
+    pub field: std::sync::Arc<flow_field::FlowField>,
 }
 
 /// A parametric curve with its id.

@@ -293,7 +293,9 @@ mod tests {
             glam::Vec3::X
         })
         .unwrap();
-        app.world.fields.push(crate::sim::NamedField { id: "swirl".into(), field });
+        app.world
+            .fields
+            .push(crate::sim::NamedField { id: "swirl".into(), field: std::sync::Arc::new(field) });
         let painted = Behaviour::FlowField { path: None, field: Some(0), params: Default::default() };
         let rows = references(&app, 0, &painted);
         assert_eq!(rows.len(), 1);

@@ -267,3 +267,20 @@ fn flow_painted_scene_leaves_circle_the_painted_loop_counter_clockwise_without_t
         assert_eq!(m.collisions, 0, "{} touched a rock", m.name);
     }
 }
+
+#[test]
+fn a_pasted_agent_reads_the_painted_field_it_was_copied_from_and_the_field_is_not_copied() {
+    let mut app = app_on(&field_scene(Some(TWELVE)));
+    app.apply(Command::Select(Some(steerlab::app::Selection::Agent(0))));
+    app.apply(Command::Duplicate);
+    assert_eq!(app.world.agents.len(), 2);
+    assert_eq!(app.world.fields.len(), 1, "the field is not duplicated");
+    assert!(matches!(app.world.agents[1].behaviour, Behaviour::FlowField { field: Some(0), .. }));
+    // A stroke with the copy selected paints the field both read; undo takes just the stroke.
+    app.apply(Command::SetTool(Tool::Paint));
+    stroke(&mut app, Vec3::new(-90.0, -50.0, 0.0), Vec3::new(90.0, -50.0, 0.0));
+    assert!(app.world.fields[0].field.cell(0, 0).distance(Vec3::X) < 1e-6);
+    app.apply(Command::Undo);
+    assert_eq!(app.world.fields[0].field.cell(3, 2), Vec3::new(-0.5, 0.25, 0.0));
+    assert_eq!(app.world.agents.len(), 2);
+}

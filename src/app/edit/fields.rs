@@ -6,6 +6,8 @@
 //! the view (cells [`CELL_SIZE`] wide, coarser when the view is so large that a side would pass
 //! [`NEW_FIELD_MAX_SIDE`] cells). Only cells inside the field's grid take paint.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use super::unique_id;
@@ -46,7 +48,7 @@ pub fn add_field_covering(world: &mut World, corner_a: Vec3, corner_b: Vec3) -> 
         FlowField::from_fn(origin, cell, side(hi.x - origin.x), side(hi.y - origin.y), |_| Vec3::ZERO)
             .ok()?;
     let id = unique_id(world.fields.iter().map(|f| f.id.as_str()), "painted");
-    world.fields.push(NamedField { id, field });
+    world.fields.push(NamedField { id, field: Arc::new(field) });
     Some(world.fields.len() - 1)
 }
 
@@ -54,7 +56,7 @@ pub fn add_field_covering(world: &mut World, corner_a: Vec3, corner_b: Vec3) -> 
 /// cells within reach take the segment's direction. Returns how many cells changed.
 pub fn paint(world: &mut World, field: usize, from: Vec3, to: Vec3, radius: f32) -> usize {
     match world.fields.get_mut(field) {
-        Some(named) => named.field.paint_segment(from, to, radius, to - from),
+        Some(named) => Arc::make_mut(&mut named.field).paint_segment(from, to, radius, to - from),
         None => 0,
     }
 }
