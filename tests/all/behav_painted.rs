@@ -1,7 +1,7 @@
 //! Painted flow fields: the scene's `fields` round trip and their refusals (located by JSON
 //! path, line and column), and the Paint tool driven headless by hand-made input frames — a
 //! stroke sets the cells under it to its direction, each stroke is one undo step, and the tool's
-//! key never fires behind a dialog.
+//! key never fires behind a dialog, and the toolbar picks it and sets its brush.
 
 use glam::{Vec2, Vec3};
 use steerlab::app::tools::{self, InputFrame, Key, MouseButton};
@@ -283,4 +283,30 @@ fn a_pasted_agent_reads_the_painted_field_it_was_copied_from_and_the_field_is_no
     app.apply(Command::Undo);
     assert_eq!(app.world.fields[0].field.cell(3, 2), Vec3::new(-0.5, 0.25, 0.0));
     assert_eq!(app.world.agents.len(), 2);
+}
+
+#[test]
+fn the_toolbar_picks_the_paint_tool_and_its_brush_slider_sets_the_radius() {
+    use super::ui_support::{all_panels, click_at, click_widget, frames, settled};
+    let mut app = app_on(&field_scene(None));
+    let mut state = all_panels();
+    let ctx = settled(&app, &mut state);
+    assert!(!state.widget_rects.contains_key("brush_radius"), "the brush shows with the Paint tool only");
+    let out = click_widget(&ctx, &app, &mut state, "tool:Paint");
+    assert!(out.commands.contains(&Command::SetTool(Tool::Paint)), "{:?}", out.commands);
+    app.apply(Command::SetTool(Tool::Paint));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let slider = state.widget_rects["brush_radius"];
+    // A click on the right part of the slider (the rectangle holds the slider and its value) asks
+    // for a bigger brush.
+    let out =
+        click_at(&ctx, &app, &mut state, egui::pos2(slider.min.x + slider.width() * 0.55, slider.center().y));
+    let radius = out.commands.iter().find_map(|c| match c {
+        Command::SetBrushRadius(r) => Some(*r),
+        _ => None,
+    });
+    let radius = radius.unwrap_or_else(|| panic!("no brush command: {:?}", out.commands));
+    assert!(radius > tools::BRUSH_RADIUS.default && radius <= tools::BRUSH_RADIUS.max, "{radius}");
+    app.apply(Command::SetBrushRadius(radius));
+    assert_eq!(app.brush_radius, radius);
 }
