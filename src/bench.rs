@@ -216,7 +216,9 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
             },
             Kernel::Hide => Behaviour::Hide { agent: next(i, 1), params: HideParams::default() },
             Kernel::Containment => Behaviour::Containment { region: 0, params: ContainmentParams::default() },
-            Kernel::FlowField => Behaviour::FlowField { path: None, params: FlowFieldParams::default() },
+            Kernel::FlowField => {
+                Behaviour::FlowField { path: None, field: None, params: FlowFieldParams::default() }
+            }
             Kernel::Flocking | Kernel::CollisionAvoidance => Behaviour::Seek { target: 0 },
         };
         world.agents.push(Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour));

@@ -9,6 +9,9 @@ use super::{edit, params_len, plural, select, tools, App, Command, PlannerDebug,
 use crate::behaviours::{Kinematics, Limits};
 use crate::sim::{Agent, Behaviour, World};
 
+/// The undo merge kind of a Paint stroke's segments (the key's index is the stroke number).
+const PAINT_MERGE: u8 = 7;
+
 // Each area function checks a command's values before it edits ("if valid, checkpoint, edit"),
 // which reads better than folding the check into a match guard that falls through to the arm
 // for other areas' commands.
@@ -36,7 +39,8 @@ impl App {
             command @ (Command::SetTool(_)
             | Command::FinishDrawing
             | Command::SetNewAgentKind(_)
-            | Command::SetNewCurveKind(_)) => self.apply_tool(command),
+            | Command::SetNewCurveKind(_)
+            | Command::SetBrushRadius(_)) => self.apply_tool(command),
             command @ (Command::Select(_)
             | Command::SelectMany(_)
             | Command::ToggleSelected(_)
@@ -62,7 +66,8 @@ impl App {
             | Command::AddCurve { .. }
             | Command::SetCurve { .. }
             | Command::SetObstacle { .. }
-            | Command::SetTarget { .. }) => self.apply_geometry(command),
+            | Command::SetTarget { .. }
+            | Command::Paint { .. }) => self.apply_geometry(command),
             command @ (Command::OpenPlannerDebug { .. }
             | Command::PlannerDebugGoto(_)
             | Command::ClosePlannerDebug) => self.apply_planner_debug(command),
@@ -189,6 +194,10 @@ impl App {
             }
             Command::SetNewAgentKind(kind) => self.new_agent_kind = kind,
             Command::SetNewCurveKind(kind) => self.new_curve_kind = kind,
+            Command::SetBrushRadius(radius) => match tools::BRUSH_RADIUS.check(radius) {
+                Ok(_) => self.brush_radius = radius,
+                Err(err) => self.set_error(format!("brush radius: {err}")),
+            },
             // Other areas' commands never reach here (see `apply`).
             _ => {}
         }
@@ -422,6 +431,38 @@ impl App {
                         o.velocity = velocity;
                         o.start = (position, velocity);
                     }
+                }
+            }
+            Command::Paint { from, to, stroke } => {
+                if !(from.is_finite() && to.is_finite()) || from.distance_squared(to) == 0.0 {
+                    return;
+                }
+                // Every segment of a stroke merges into the stroke's one snapshot.
+                self.checkpoint(Some((stroke as usize, PAINT_MERGE)));
+                let field = match edit::paint_target(&self.world, self.selected_agent()) {
+                    Some(field) => Some(field),
+                    None => {
+                        let corners = (
+                            self.camera.screen_to_world(glam::Vec2::ZERO),
+                            self.camera.screen_to_world(self.camera.screen),
+                        );
+                        let field = edit::add_field_covering(
+                            &mut self.world,
+                            corners.0.min(corners.1).min(from).min(to),
+                            corners.0.max(corners.1).max(from).max(to),
+                        );
+                        if let Some(named) = field.and_then(|f| self.world.fields.get(f)) {
+                            let (columns, rows) = named.field.size();
+                            self.info(format!(
+                                "started the painted field {} ({columns} × {rows} cells): pick it in a flow_field entry's field",
+                                named.id
+                            ));
+                        }
+                        field
+                    }
+                };
+                if let Some(field) = field {
+                    edit::paint(&mut self.world, field, from, to, self.brush_radius);
                 }
             }
             Command::SetTarget { target, position, velocity } => {

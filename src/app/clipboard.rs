@@ -50,6 +50,8 @@ pub fn copy(world: &World, items: &[Selection]) -> Option<String> {
         targets: keep(scene.targets, &targets),
         obstacles: keep(scene.obstacles, &obstacles),
         agents: keep(scene.agents, &agents),
+        // Painted fields are not copied: a pasted flow-field entry reads the field it read.
+        fields: Vec::new(),
         bounds: None,
         avoidance: None,
         ..scene

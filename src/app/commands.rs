@@ -318,6 +318,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     tool_row!(Tool::Target, "Target", 4, 'T'),
     tool_row!(Tool::Agent, "Agent", 5, 'A'),
     tool_row!(Tool::Curve, "Curve", 6, 'C'),
+    tool_row!(Tool::Paint, "Paint", 7, 'B'),
     CommandSpec {
         id: CommandId::StepNext,
         name: "Next iteration",
@@ -609,7 +610,7 @@ pub const COMMANDS: &[CommandSpec] = &[
 ];
 
 /// Mouse gestures (not commands, but listed with them in the help and the README).
-pub const MOUSE: [(&str, &str); 14] = [
+pub const MOUSE: [(&str, &str); 15] = [
     ("wheel", "zoom at the cursor (3D: move closer or farther)"),
     ("right or middle drag", "pan the top view"),
     ("right drag (3D)", "orbit the camera"),
@@ -628,6 +629,10 @@ pub const MOUSE: [(&str, &str); 14] = [
     ("click (Path)", "append a point (two clicks start a path); click a segment of it to insert one"),
     ("click or drag (Obstacle, Curve)", "place an obstacle or a curve; dragging sets its size"),
     ("click (Target, Agent)", "place a target (with a planner selected: a waypoint) or an agent"),
+    (
+        "drag (Paint)",
+        "paint a flow field: cells within the brush radius of the stroke take its direction; one undo step per stroke",
+    ),
     ("click in a panel row", "select that agent"),
     ("drop a .json file on the window", "open it as a scene"),
 ];

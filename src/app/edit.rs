@@ -6,10 +6,12 @@
 //! (`App::apply`) takes the undo snapshot first.
 
 mod delete;
+mod fields;
 mod paths;
 mod selection;
 
 pub use delete::delete;
+pub use fields::{add_field_covering, paint, paint_target, NEW_FIELD_MAX_SIDE};
 pub use paths::{append_path_points, insert_path_point, restart_followers, set_curve, set_path_closed};
 pub use selection::{
     curve_handle, move_selection, pick, pick_segment, scene_bounds, selection_exists, selection_position,
@@ -70,6 +72,8 @@ pub enum BehaviourKind {
     FlowNoise,
     /// Flow-field following in a field along a path.
     FlowAlongPath,
+    /// Flow-field following in a painted field (the scene's `fields`, the Paint tool).
+    FlowPainted,
     /// Leader following: trail another agent, out of its way.
     LeaderFollowing,
     /// Interpose: between two other agents.
@@ -84,7 +88,7 @@ pub enum BehaviourKind {
 
 impl BehaviourKind {
     /// Every kind, in menu order.
-    pub const ALL: [BehaviourKind; 18] = [
+    pub const ALL: [BehaviourKind; 19] = [
         BehaviourKind::Seek,
         BehaviourKind::Flee,
         BehaviourKind::Arrive,
@@ -100,6 +104,7 @@ impl BehaviourKind {
         BehaviourKind::OffsetPursuit,
         BehaviourKind::FlowNoise,
         BehaviourKind::FlowAlongPath,
+        BehaviourKind::FlowPainted,
         BehaviourKind::LeaderFollowing,
         BehaviourKind::Interpose,
         BehaviourKind::Hide,
@@ -126,6 +131,7 @@ impl BehaviourKind {
             BehaviourKind::Containment => "containment",
             BehaviourKind::FlowNoise => "flow_field (noise)",
             BehaviourKind::FlowAlongPath => "flow_field (along path)",
+            BehaviourKind::FlowPainted => "flow_field (painted)",
             BehaviourKind::LeaderFollowing => "leader_following",
             BehaviourKind::Interpose => "interpose",
             BehaviourKind::Hide => "hide",
@@ -153,6 +159,7 @@ impl BehaviourKind {
             Behaviour::CollisionAvoidance { .. } => BehaviourKind::CollisionAvoidance,
             Behaviour::OffsetPursuit { .. } => BehaviourKind::OffsetPursuit,
             Behaviour::Containment { .. } => BehaviourKind::Containment,
+            Behaviour::FlowField { field: Some(_), .. } => BehaviourKind::FlowPainted,
             Behaviour::FlowField { path: None, .. } => BehaviourKind::FlowNoise,
             Behaviour::FlowField { path: Some(_), .. } => BehaviourKind::FlowAlongPath,
             Behaviour::LeaderFollowing { .. } => BehaviourKind::LeaderFollowing,
@@ -208,8 +215,9 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
         Behaviour::Containment { region, params } => {
             *region < world.paths.len() && finite(params.look_ahead) && finite(params.margin)
         }
-        Behaviour::FlowField { path, params } => {
+        Behaviour::FlowField { path, field, params } => {
             path.is_none_or(|p| p < world.paths.len())
+                && field.is_none_or(|f| f < world.fields.len())
                 && finite(params.look_ahead)
                 && finite_positive(params.scale)
                 && finite_positive(params.pull)
@@ -300,6 +308,14 @@ fn nearest_parameter(curve: &Curve, p: Vec3) -> Option<f32> {
         .filter(|(_, d)| d.is_finite())
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(t, _)| t)
+}
+
+/// The painted field a flow-field behaviour reads, if it reads one.
+pub fn painted_field_of(behaviour: &Behaviour) -> Option<usize> {
+    match behaviour {
+        Behaviour::FlowField { field, .. } => *field,
+        _ => None,
+    }
 }
 
 /// A behaviour of `kind` attached to what is selected (a path, curve or target), or else to the
@@ -401,9 +417,30 @@ pub fn default_behaviour(
             })?,
             params: ContainmentParams::default(),
         },
-        BehaviourKind::FlowNoise => Behaviour::FlowField { path: None, params: FlowFieldParams::default() },
+        BehaviourKind::FlowNoise => {
+            Behaviour::FlowField { path: None, field: None, params: FlowFieldParams::default() }
+        }
         BehaviourKind::FlowAlongPath => Behaviour::FlowField {
             path: Some(path.ok_or_else(|| need("path"))?),
+            field: None,
+            params: FlowFieldParams::default(),
+        },
+        // The field the selected agent reads, else the scene's first painted field.
+        BehaviourKind::FlowPainted => Behaviour::FlowField {
+            path: None,
+            field: Some(
+                selection
+                    .and_then(|s| match s {
+                        Selection::Agent(i) => {
+                            world.agents.get(i).and_then(|a| painted_field_of(&a.behaviour))
+                        }
+                        _ => None,
+                    })
+                    .or((!world.fields.is_empty()).then_some(0))
+                    .ok_or_else(|| {
+                        "paint a field first (Paint tool: drag across the world), then pick it".to_string()
+                    })?,
+            ),
             params: FlowFieldParams::default(),
         },
         BehaviourKind::LeaderFollowing => Behaviour::LeaderFollowing {

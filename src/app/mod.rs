@@ -371,6 +371,20 @@ pub enum Command {
     SetNewAgentKind(BehaviourKind),
     /// The kind of curve the Curve tool makes (the toolbar).
     SetNewCurveKind(tools::CurveTool),
+    /// The Paint tool's brush radius, world units (the toolbar; refused outside
+    /// [`tools::BRUSH_RADIUS`]'s range).
+    SetBrushRadius(f32),
+    /// One segment of a Paint stroke: the cells of the painted field within the brush radius of
+    /// `from`–`to` take its direction (the field is started, covering the view, when the scene
+    /// has none). Segments of one `stroke` share one undo step.
+    Paint {
+        /// Where the segment starts (world).
+        from: Vec3,
+        /// Where it ends (world); the direction painted is `to − from`.
+        to: Vec3,
+        /// The stroke's number ([`tools::ToolState`] counts them).
+        stroke: u32,
+    },
     /// The display toggles (the Display window).
     SetDisplay(Display),
     /// Clear the status line (the × next to an error).
@@ -462,6 +476,10 @@ pub struct App {
     pub new_agent_kind: BehaviourKind,
     /// Curve kind made by the curve tool.
     pub new_curve_kind: tools::CurveTool,
+    /// The Paint tool's brush radius, world units ([`tools::BRUSH_RADIUS`]).
+    pub brush_radius: f32,
+    /// Paint strokes begun so far: each stroke's number, so that each is its own undo step.
+    pub paint_strokes: u32,
     /// Status line.
     pub message: Option<Message>,
     /// Recent positions of every agent.
@@ -512,6 +530,8 @@ impl App {
             camera: Camera::default(),
             new_agent_kind: BehaviourKind::Predictive,
             new_curve_kind: tools::CurveTool::Circle,
+            brush_radius: tools::BRUSH_RADIUS.default,
+            paint_strokes: 0,
             message: None,
             trails: Trails::default(),
             history: History::default(),

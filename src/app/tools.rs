@@ -13,6 +13,7 @@ use super::camera::ViewMode;
 use super::commands::{self, Chord, FileCommand, Focus};
 use super::edit::{self, BehaviourKind};
 use super::{App, Command, Selection};
+use crate::behaviours::param::{Param, ParamKind};
 use crate::geometry::CurveKind;
 
 /// The editing tools of the toolbar.
@@ -31,12 +32,14 @@ pub enum Tool {
     Agent,
     /// Drag a built-in curve's centre and size, or click spline points.
     Curve,
+    /// Drag to paint a flow field: the cells under the brush take the stroke's direction.
+    Paint,
 }
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 6] =
-        [Tool::Select, Tool::Path, Tool::Obstacle, Tool::Target, Tool::Agent, Tool::Curve];
+    pub const ALL: [Tool; 7] =
+        [Tool::Select, Tool::Path, Tool::Obstacle, Tool::Target, Tool::Agent, Tool::Curve, Tool::Paint];
 
     /// Toolbar label.
     pub fn label(self) -> &'static str {
@@ -47,6 +50,7 @@ impl Tool {
             Tool::Target => "Target",
             Tool::Agent => "Agent",
             Tool::Curve => "Curve",
+            Tool::Paint => "Paint",
         }
     }
 
@@ -68,6 +72,9 @@ impl Tool {
             }
             Tool::Agent => "Agent: click to place an agent with the behaviour chosen in the toolbar",
             Tool::Curve => "Curve: drag from the centre to size a curve; for a spline click points, Enter finishes",
+            Tool::Paint => {
+                "Paint: drag to paint a flow field (the selected agent's, else the first; the first stroke starts one over the view); each stroke is one undo step"
+            }
         }
     }
 }
@@ -266,7 +273,28 @@ pub struct ToolState {
     pub push: Option<PushDrag>,
     /// A rubber band being dragged.
     pub rubber_band: Option<RubberBand>,
+    /// A Paint stroke in progress: where its last segment ended (world) and its number.
+    pub stroke: Option<(Vec3, u32)>,
+    /// Where the Paint tool's brush is (world; None over a panel), for its outline.
+    pub brush_at: Option<Vec3>,
 }
+
+/// The Paint tool's brush radius: cells whose centre lies this close to the stroke take its
+/// direction.
+pub const BRUSH_RADIUS: Param = Param {
+    key: "brush_radius",
+    label: "brush",
+    unit: "u",
+    min: 1.0,
+    max: 2000.0,
+    default: 40.0,
+    help: "Paint tool: cells whose centre lies within this distance of the stroke take its direction.",
+    kind: ParamKind::Log,
+};
+
+/// Screen pixels the mouse moves before a Paint stroke lays its next segment (shorter moves
+/// give jittery directions).
+pub const PAINT_SEGMENT_PX: f32 = 6.0;
 
 /// A push being aimed: the arrow runs from the agent to `to`; on release the agent's velocity
 /// changes by `(to − position) ·` [`PUSH_PER_UNIT`].
@@ -535,6 +563,7 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
                 app.apply(Command::AddAgent { position: mouse_world, kind });
             }
         }
+        Tool::Paint => paint_stroke(app, input, left_pressed, left_down),
         Tool::Curve => {
             if app.new_curve_kind == CurveTool::Spline {
                 if left_pressed {
@@ -554,6 +583,30 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
                 }
             }
         }
+    }
+}
+
+/// The Paint tool: a press starts a stroke where the mouse is (on the ground, not snapped);
+/// while the button is held, each move of [`PAINT_SEGMENT_PX`] or more paints the segment since
+/// the last one; the release ends the stroke.
+fn paint_stroke(app: &mut App, input: &InputFrame, left_pressed: bool, left_down: bool) {
+    let at = app.camera.pick_point(input.mouse, 0.0);
+    app.tool_state.brush_at = at.filter(|_| !input.pointer_over_ui);
+    let Some(at) = at else { return };
+    if left_pressed {
+        app.paint_strokes = app.paint_strokes.wrapping_add(1);
+        app.tool_state.stroke = Some((at, app.paint_strokes));
+        return;
+    }
+    let Some((last, stroke)) = app.tool_state.stroke else { return };
+    if !left_down {
+        app.tool_state.stroke = None;
+        return;
+    }
+    let moved_px = last.distance(at) * app.camera.pixels_per_unit(at);
+    if moved_px >= PAINT_SEGMENT_PX {
+        app.apply(Command::Paint { from: last, to: at, stroke });
+        app.tool_state.stroke = Some((at, stroke));
     }
 }
 

@@ -21,7 +21,14 @@
 //!
 //! In a scene the field is a rule read where the agent is ([`FieldSource`]: no grid, no edges):
 //! noise from the entry's `seed` and `scale`, or, when the entry names a `path`, the field along
-//! that path. The grid ([`FlowField`]) is for fields given cell by cell (a painted field).
+//! that path. The grid ([`FlowField`]) is for fields given cell by cell: a painted field (the
+//! scene's `fields`, drawn with the window's Paint tool, [`FlowField::paint_segment`]), read
+//! through [`FieldSource::Painted`].
+//!
+//! A grid is sampled **bilinearly** between cell centres, and outside the grid the edge cells
+//! extend (clamped, never wrapped). An unpainted cell holds zero, so half a cell beyond the edge of
+//! a stroke the blend fades out, and where every cell around is zero the agent keeps its
+//! velocity. Two opposite painted neighbours blend to zero between them (no preference there).
 //!
 //! # Parameters
 //! `look_ahead` (seconds); the noise field's `seed` and `scale` (world units); the path field's
@@ -146,6 +153,8 @@ pub enum FieldSource<'a> {
         /// Distance at which the pull is full.
         pull: f32,
     },
+    /// A grid given cell by cell (painted), sampled bilinearly.
+    Painted(&'a FlowField),
 }
 
 impl VectorField for FieldSource<'_> {
@@ -156,6 +165,7 @@ impl VectorField for FieldSource<'_> {
         match *self {
             FieldSource::Noise { seed, scale } => noise_at(seed, scale, point.x, point.y),
             FieldSource::AlongPolyline { path, pull } => along_polyline_at(path, pull, point),
+            FieldSource::Painted(field) => VectorField::sample(field, point),
         }
     }
 }
@@ -230,8 +240,22 @@ pub struct FlowField {
     vectors: Vec<Vec3>,
 }
 
-/// The most cells a field may have (a 2048 × 2048 grid).
+/// The most cells a field may have (a 2048 × 2048 grid, 48 MB of vectors); a scene's painted
+/// fields together may not hold more either.
 pub const MAX_FLOW_CELLS: usize = 2048 * 2048;
+
+/// The width of a painted field's cells: the scene file's range, and the size of the cells of a
+/// field the Paint tool starts.
+pub const CELL_SIZE: Param = Param {
+    key: "cell_size",
+    label: "cell size",
+    unit: "u",
+    min: 1.0,
+    max: 10_000.0,
+    default: 25.0,
+    help: "Painted field: the width of one cell of its grid.",
+    kind: ParamKind::Log,
+};
 
 impl FlowField {
     /// A field of `width × height` cells of `cell_size` with its lower-left corner at `origin`,
@@ -261,6 +285,33 @@ impl FlowField {
             }
         }
         Ok(FlowField { origin, cell_size, width, height, vectors })
+    }
+
+    /// A field of `width × height` cells of `cell_size` with its lower-left corner at `origin`
+    /// holding `vectors` (row by row from the bottom; empty: every cell zero). Refused when the
+    /// sizes disagree or a number is not finite (checked before anything is allocated).
+    pub fn from_vectors(
+        origin: Vec3,
+        cell_size: f32,
+        width: usize,
+        height: usize,
+        vectors: Vec<Vec3>,
+    ) -> Result<FlowField, String> {
+        let cells = width.saturating_mul(height);
+        if !vectors.is_empty() && vectors.len() != cells {
+            return Err(format!(
+                "a field of {width} × {height} cells needs {cells} vectors, not {}",
+                vectors.len()
+            ));
+        }
+        if !vectors.iter().all(|v| v.is_finite()) {
+            return Err("a flow field's vectors must be finite".into());
+        }
+        let mut field = FlowField::from_fn(origin, cell_size, width, height, |_| Vec3::ZERO)?;
+        if !vectors.is_empty() {
+            field.vectors = vectors;
+        }
+        Ok(field)
     }
 
     /// A field leading along `path` ([`FieldSource::AlongPolyline`] sampled at the cell centres).
@@ -306,6 +357,77 @@ impl FlowField {
     /// The cell vectors, row by row from the bottom.
     pub fn vectors(&self) -> &[Vec3] {
         &self.vectors
+    }
+
+    /// Whether every cell is zero (a field nothing was painted on).
+    pub fn is_blank(&self) -> bool {
+        self.vectors.iter().all(|v| *v == Vec3::ZERO)
+    }
+
+    /// The centre of cell (`col`, `row`).
+    pub fn cell_centre(&self, col: usize, row: usize) -> Vec3 {
+        self.origin + Vec3::new((col as f32 + 0.5) * self.cell_size, (row as f32 + 0.5) * self.cell_size, 0.0)
+    }
+
+    /// The cell holding `point`, None outside the grid (or for a non-finite point).
+    pub fn cell_of(&self, point: Vec3) -> Option<(usize, usize)> {
+        let fx = ((point.x - self.origin.x) / self.cell_size).floor();
+        let fy = ((point.y - self.origin.y) / self.cell_size).floor();
+        let inside = |f: f32, n: usize| f.is_finite() && f >= 0.0 && f < n as f32;
+        (inside(fx, self.width) && inside(fy, self.height)).then_some((fx as usize, fy as usize))
+    }
+
+    /// The vector of cell (`col`, `row`) (zero outside the grid).
+    pub fn cell(&self, col: usize, row: usize) -> Vec3 {
+        if col >= self.width || row >= self.height {
+            return Vec3::ZERO;
+        }
+        self.vectors.get(row * self.width + col).copied().unwrap_or_default()
+    }
+
+    /// Paints a brush stroke: every cell whose centre lies within `radius` of the segment
+    /// `from`–`to` (in the x-y plane) takes `direction` (flattened and normalised; zero erases).
+    /// Only the cells in the segment's box grown by the radius are visited. Returns how many
+    /// cells changed. Non-finite input paints nothing.
+    pub fn paint_segment(&mut self, from: Vec3, to: Vec3, radius: f32, direction: Vec3) -> usize {
+        let direction = direction.with_z(0.0).normalize_or_zero();
+        if !(from.is_finite() && to.is_finite() && radius.is_finite() && radius >= 0.0) {
+            return 0;
+        }
+        let (from, to) = (from.with_z(0.0), to.with_z(0.0));
+        let lo = from.min(to) - Vec3::splat(radius);
+        let hi = from.max(to) + Vec3::splat(radius);
+        let index = |v: f32, origin: f32, n: usize| {
+            (((v - origin) / self.cell_size - 0.5).clamp(-1.0, n as f32)) as isize
+        };
+        let (c0, c1) =
+            (index(lo.x, self.origin.x, self.width).max(0), index(hi.x, self.origin.x, self.width) + 1);
+        let (r0, r1) =
+            (index(lo.y, self.origin.y, self.height).max(0), index(hi.y, self.origin.y, self.height) + 1);
+        let (c1, r1) = (c1.min(self.width as isize - 1), r1.min(self.height as isize - 1));
+        let mut changed = 0;
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                let (col, row) = (col as usize, row as usize);
+                let centre = self.cell_centre(col, row).with_z(0.0);
+                let segment = to - from;
+                let t = if segment.length_squared() > 0.0 {
+                    ((centre - from).dot(segment) / segment.length_squared()).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                if centre.distance(from + segment * t) > radius {
+                    continue;
+                }
+                if let Some(cell) = self.vectors.get_mut(row * self.width + col) {
+                    if *cell != direction {
+                        *cell = direction;
+                        changed += 1;
+                    }
+                }
+            }
+        }
+        changed
     }
 
     fn at(&self, col: usize, row: usize) -> Vec3 {
@@ -415,7 +537,116 @@ mod tests {
         assert!(smooth * 100 >= pairs.len() * 95, "{smooth} of {}", pairs.len());
     }
 
+    #[test]
+    fn a_painted_field_is_sampled_bilinearly_between_cell_centres_and_its_edges_extend() {
+        // Two columns, one row: left cell painted +x, right cell left blank.
+        let field = FlowField::from_vectors(Vec3::ZERO, 10.0, 2, 1, vec![Vec3::X, Vec3::ZERO]).unwrap();
+        let painted = FieldSource::Painted(&field);
+        // At a cell centre the cell itself; halfway between centres the mean.
+        assert_eq!(painted.sample(Vec3::new(5.0, 5.0, 0.0)), Vec3::X);
+        assert_eq!(painted.sample(Vec3::new(10.0, 5.0, 0.0)), Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(painted.sample(Vec3::new(15.0, 5.0, 0.0)), Vec3::ZERO);
+        // Outside the grid the edge cells extend (above, below, left, far right).
+        assert_eq!(painted.sample(Vec3::new(5.0, 500.0, 0.0)), Vec3::X);
+        assert_eq!(painted.sample(Vec3::new(-300.0, -40.0, 0.0)), Vec3::X);
+        assert_eq!(painted.sample(Vec3::new(1e6, 5.0, 0.0)), Vec3::ZERO);
+        // Non-finite points read nothing.
+        assert_eq!(painted.sample(Vec3::new(f32::NAN, 5.0, 0.0)), Vec3::ZERO);
+        assert_eq!(painted.sample(Vec3::new(f32::INFINITY, 5.0, 0.0)), Vec3::ZERO);
+        // No vectors given: blank.
+        assert!(FlowField::from_vectors(Vec3::ZERO, 10.0, 3, 3, Vec::new()).unwrap().is_blank());
+    }
+
+    #[test]
+    fn a_painted_field_refuses_wrong_sizes_non_finite_vectors_and_huge_grids() {
+        let err = FlowField::from_vectors(Vec3::ZERO, 10.0, 2, 2, vec![Vec3::X; 3]).unwrap_err();
+        assert_eq!(err, "a field of 2 × 2 cells needs 4 vectors, not 3");
+        assert!(FlowField::from_vectors(Vec3::ZERO, 10.0, 1, 1, vec![Vec3::new(f32::NAN, 0.0, 0.0)]).is_err());
+        // Refused from the sizes, before anything is allocated.
+        assert!(FlowField::from_vectors(Vec3::ZERO, 10.0, usize::MAX, 2, Vec::new()).is_err());
+        assert!(FlowField::from_vectors(Vec3::ZERO, 10.0, 2049, 2048, Vec::new()).is_err());
+    }
+
+    #[test]
+    fn a_stroke_paints_the_cells_within_the_brush_in_its_direction_and_nothing_else() {
+        let mut field = FlowField::from_vectors(Vec3::ZERO, 10.0, 10, 10, Vec::new()).unwrap();
+        // A stroke along y = 45 from x = 20 to 70 with a brush of 6: the centres on rows 3 and 4
+        // (y = 35 and 45) lie 10 and 0 away, so only row 4 is painted: columns 2 to 6 under the
+        // segment, and columns 1 and 7 whose centres lie 5 beyond its ends.
+        let changed = field.paint_segment(
+            Vec3::new(20.0, 45.0, 0.0),
+            Vec3::new(70.0, 45.0, 0.0),
+            6.0,
+            Vec3::new(3.0, 0.0, 0.0),
+        );
+        assert_eq!(changed, 7);
+        for row in 0..10 {
+            for col in 0..10 {
+                let expected = if row == 4 && (1..=7).contains(&col) { Vec3::X } else { Vec3::ZERO };
+                assert_eq!(field.cell(col, row), expected, "cell ({col}, {row})");
+            }
+        }
+        // Painting the same again changes nothing; a stroke off the grid paints nothing.
+        assert_eq!(
+            field.paint_segment(Vec3::new(20.0, 45.0, 0.0), Vec3::new(70.0, 45.0, 0.0), 6.0, Vec3::X),
+            0
+        );
+        assert_eq!(
+            field.paint_segment(Vec3::new(500.0, 0.0, 0.0), Vec3::new(900.0, 0.0, 0.0), 50.0, Vec3::Y),
+            0
+        );
+        // A zero direction erases; a non-finite stroke does nothing.
+        assert_eq!(
+            field.paint_segment(Vec3::new(25.0, 45.0, 0.0), Vec3::new(25.0, 45.0, 0.0), 1.0, Vec3::ZERO),
+            1
+        );
+        assert_eq!(field.cell(2, 4), Vec3::ZERO);
+        assert_eq!(field.paint_segment(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO, 100.0, Vec3::X), 0);
+        assert_eq!(field.cell_of(Vec3::new(99.0, 0.0, 0.0)), Some((9, 0)));
+        assert_eq!(field.cell_of(Vec3::new(100.0, 0.0, 0.0)), None);
+        assert_eq!(field.cell_of(Vec3::new(-0.1, 0.0, 0.0)), None);
+    }
+
+    #[test]
+    fn an_agent_in_a_painted_river_turns_and_runs_the_way_it_was_painted() {
+        let mut field = FlowField::from_vectors(Vec3::ZERO, 20.0, 50, 20, Vec::new()).unwrap();
+        field.paint_segment(Vec3::new(0.0, 200.0, 0.0), Vec3::new(1000.0, 200.0, 0.0), 400.0, Vec3::Y);
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let mut k = Kinematics {
+            position: Vec3::new(500.0, 100.0, 0.0),
+            velocity: Vec3::new(-80.0, 0.0, 0.0),
+            orientation: 0.0,
+        };
+        for _ in 0..3 * 60 {
+            let s = flow_field(
+                &k,
+                &limits,
+                &FieldSource::Painted(&field),
+                &FlowFieldParams::default(),
+                &mut Gizmos::disabled(),
+            );
+            integrate(&mut k, &limits, s, 1.0 / 60.0);
+        }
+        assert!(k.velocity.y > 95.0 && k.velocity.x.abs() < 5.0, "{}", k.velocity);
+    }
+
     proptest! {
+        #[test]
+        fn painting_and_sampling_a_field_stays_finite(
+            strokes in proptest::collection::vec(
+                (-1e4f32..1e4, -1e4f32..1e4, -1e4f32..1e4, -1e4f32..1e4, 0.0f32..3000.0), 0..6),
+            cell in 1.0f32..200.0, w in 1usize..30, h in 1usize..30,
+            x in proptest::num::f32::ANY, y in proptest::num::f32::ANY,
+        ) {
+            let mut field = FlowField::from_vectors(Vec3::new(-500.0, -500.0, 0.0), cell, w, h, Vec::new()).unwrap();
+            for (x0, y0, x1, y1, radius) in strokes {
+                let (from, to) = (Vec3::new(x0, y0, 0.0), Vec3::new(x1, y1, 0.0));
+                field.paint_segment(from, to, radius, to - from);
+            }
+            prop_assert!(field.vectors().iter().all(|v| v.is_finite() && v.length() <= 1.0 + 1e-5));
+            prop_assert!(field.sample(Vec3::new(x, y, 0.0)).is_finite());
+        }
+
         #[test]
         fn flow_field_is_finite_and_within_the_acceleration_limit(
             k in testing::kinematics(), limits in testing::limits(), seed in any::<u64>(),

@@ -661,6 +661,10 @@ fn draw_poly_outline(center: Vec2, radius: f32, color: Color) {
 fn draw_tool_preview(app: &App) {
     let state = &app.tool_state;
     let zoom = app.camera.zoom;
+    if let Some(brush) = state.brush_at.filter(|_| app.tool == Tool::Paint) {
+        let s = to_screen(app, brush);
+        draw_circle_lines(s.x, s.y, app.brush_radius * zoom, 1.5, style::PREVIEW);
+    }
     if let Some(p) = state.pending_path_point {
         let s = to_screen(app, p);
         draw_rectangle(s.x - 4.0, s.y - 4.0, 8.0, 8.0, style::PREVIEW);
@@ -709,6 +713,61 @@ fn agent_labels(app: &App, labels: &mut Labels) {
                 labels.add(&agent.name, s, size + 2.0, 16, color);
             } else {
                 labels.add_if_room(&agent.name, s, size + 2.0, 16, color);
+            }
+        }
+    }
+}
+
+/// Fewest screen pixels between the arrows of a painted field (denser cells are drawn every
+/// k-th).
+const PAINTED_ARROW_MIN_PX: f32 = 14.0;
+
+/// Every painted field: an arrow per painted cell (zero cells are left blank) within the view,
+/// and with the Paint tool the outline of each grid (only cells inside it take paint).
+fn draw_painted_fields(app: &App) {
+    let camera = &app.camera;
+    let top_left = camera.screen_to_world(Vec2::ZERO);
+    let bottom_right = camera.screen_to_world(camera.screen);
+    let (view_lo, view_hi) = (top_left.min(bottom_right), top_left.max(bottom_right));
+    for named in &app.world.fields {
+        let field = &named.field;
+        let (columns, rows) = field.size();
+        let cell = field.cell_size();
+        let origin = field.origin();
+        if app.tool == Tool::Paint {
+            let a = to_screen(app, origin);
+            let b = to_screen(app, origin + glam::Vec3::new(columns as f32 * cell, rows as f32 * cell, 0.0));
+            let (lo, hi) = (a.min(b), a.max(b));
+            macroquad::shapes::draw_rectangle_lines(
+                lo.x,
+                lo.y,
+                hi.x - lo.x,
+                hi.y - lo.y,
+                1.5,
+                style::PAINTED_FIELD_EDGE,
+            );
+        }
+        let cell_px = cell * camera.zoom.max(1e-6);
+        let every = ((PAINTED_ARROW_MIN_PX / cell_px).ceil() as usize).max(1);
+        // Only the cells in view are visited.
+        let range = |lo: f32, hi: f32, origin: f32, n: usize| {
+            let first = ((lo - origin) / cell).floor().max(0.0) as usize;
+            let last = (((hi - origin) / cell).ceil().max(0.0) as usize).min(n);
+            (first - first % every, last)
+        };
+        let (c0, c1) = range(view_lo.x, view_hi.x, origin.x, columns);
+        let (r0, r1) = range(view_lo.y, view_hi.y, origin.y, rows);
+        let half = cell * every as f32 * 0.4;
+        for row in (r0..r1).step_by(every) {
+            for col in (c0..c1).step_by(every) {
+                let direction = field.cell(col, row).normalize_or_zero();
+                if direction == glam::Vec3::ZERO {
+                    continue;
+                }
+                let centre = field.cell_centre(col, row);
+                let from = to_screen(app, centre - direction * half);
+                let to = to_screen(app, centre + direction * half);
+                draw_arrow(from, to, 1.5, style::PAINTED_FIELD);
             }
         }
     }
@@ -780,6 +839,7 @@ pub fn draw_top(app: &App) {
     }
     draw_paths(app, &mut labels);
     draw_curves(app, &mut labels);
+    draw_painted_fields(app);
     draw_obstacles(app);
     draw_targets(app, &mut labels);
     draw_trails(app);

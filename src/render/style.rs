@@ -39,6 +39,10 @@ pub const SELECTED: Color = rgba(0xff, 0x8c, 0x00, 1.0);
 pub const RUBBER_BAND_FILL: Color = rgba(0xff, 0x8c, 0x00, 0.12);
 /// Hover highlight.
 pub const HOVER: Color = rgba(0xff, 0xb3, 0x47, 0.8);
+/// The arrows of a painted flow field's cells.
+pub const PAINTED_FIELD: Color = rgba(0x16, 0x8a, 0x8a, 0.75);
+/// The outline of a painted field's grid (shown with the Paint tool).
+pub const PAINTED_FIELD_EDGE: Color = rgba(0x16, 0x8a, 0x8a, 0.35);
 /// Previews of what a tool is about to make.
 pub const PREVIEW: Color = rgba(0x1f, 0x77, 0xb4, 0.8);
 /// A planner waypoint reported unreachable: the cross over it and its label (a deeper red than

@@ -23,8 +23,9 @@ use super::format::{
     ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec,
     PursuitSpec, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, FORMAT_VERSION,
 };
-use super::format::{ContainmentSpec, FlowFieldSpec};
+use super::format::{ContainmentSpec, FieldSpec, FlowFieldSpec};
 use super::validate::validate_scene;
+use crate::behaviours::flow_field::FlowField;
 use crate::behaviours::OffsetPursuitParams;
 use crate::behaviours::{
     ArriveParams, AvoidParams, CollisionAvoidanceParams, FlockingParams, Kinematics, Limits,
@@ -35,7 +36,8 @@ use crate::behaviours::{FaceParams, HideParams, InterposeParams, LeaderFollowing
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
 use crate::sim::{
-    Agent, Behaviour, Bounds, Combine, Entry, Mix, NamedCurve, NamedPath, Obstacle, Rgb, Slot, Target, World,
+    Agent, Behaviour, Bounds, Combine, Entry, Mix, NamedCurve, NamedField, NamedPath, Obstacle, Rgb, Slot,
+    Target, World,
 };
 
 /// The app's one palette of agent colours, clearly distinct from each other and from the light
@@ -88,6 +90,20 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             radius: spec.radius,
         })
         .collect();
+    let mut fields = Vec::with_capacity(scene.fields.len());
+    for (i, spec) in scene.fields.iter().enumerate() {
+        // Validation bounded the cell counts, so the sizes fit and the grid is small enough.
+        let vectors = spec.vectors.iter().map(|[x, y]| Vec3::new(*x, *y, 0.0)).collect();
+        let field = FlowField::from_vectors(
+            spec.origin.0,
+            spec.cell_size,
+            usize::try_from(spec.columns).unwrap_or(usize::MAX),
+            usize::try_from(spec.rows).unwrap_or(usize::MAX),
+            vectors,
+        )
+        .map_err(|reason| (format!("fields[{i}]"), reason))?;
+        fields.push(NamedField { id: spec.id.clone(), field: std::sync::Arc::new(field) });
+    }
     let targets: Vec<Target> = scene
         .targets
         .iter()
@@ -113,12 +129,19 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
         ids.into_iter().enumerate().map(|(i, id)| (id.to_string(), i)).collect()
     };
     let path_idx = index(paths.iter().map(|p| p.id.as_str()).collect());
+    let field_idx = index(fields.iter().map(|f| f.id.as_str()).collect());
     let curve_idx = index(curves.iter().map(|c| c.id.as_str()).collect());
     let target_idx = index(targets.iter().map(|t| t.id.as_str()).collect());
     let agent_names: Vec<String> =
         scene.agents.iter().enumerate().map(|(i, a)| a.name_or_default(i)).collect();
     let agent_idx = index(agent_names.iter().map(String::as_str).collect());
-    let lookup = Lookup { paths: &path_idx, curves: &curve_idx, targets: &target_idx, agents: &agent_idx };
+    let lookup = Lookup {
+        paths: &path_idx,
+        fields: &field_idx,
+        curves: &curve_idx,
+        targets: &target_idx,
+        agents: &agent_idx,
+    };
 
     let mut agents = Vec::with_capacity(scene.agents.len());
     for (i, spec) in scene.agents.iter().enumerate() {
@@ -161,6 +184,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     world.description = scene.description.clone();
     world.dt = scene.dt;
     world.paths = paths;
+    world.fields = fields;
     world.curves = curves;
     world.targets = targets;
     world.obstacles = obstacles;
@@ -194,6 +218,7 @@ pub fn world_to_scene(world: &World) -> SceneFile {
             })
             .collect(),
         curves: world.curves.iter().map(|c| curve_spec(&c.id, c.curve.kind())).collect(),
+        fields: world.fields.iter().map(field_spec).collect(),
         targets: world
             .targets
             .iter()
@@ -217,8 +242,27 @@ pub fn world_to_scene(world: &World) -> SceneFile {
     }
 }
 
+/// The scene form of a painted field (its vectors omitted when every cell is zero).
+fn field_spec(named: &NamedField) -> FieldSpec {
+    let field = &named.field;
+    let (columns, rows) = field.size();
+    FieldSpec {
+        id: named.id.clone(),
+        origin: SceneVec(field.origin()),
+        cell_size: field.cell_size(),
+        columns: columns as u64,
+        rows: rows as u64,
+        vectors: if field.is_blank() {
+            Vec::new()
+        } else {
+            field.vectors().iter().map(|v| [v.x, v.y]).collect()
+        },
+    }
+}
+
 struct Lookup<'a> {
     paths: &'a HashMap<String, usize>,
+    fields: &'a HashMap<String, usize>,
     curves: &'a HashMap<String, usize>,
     targets: &'a HashMap<String, usize>,
     agents: &'a HashMap<String, usize>,
@@ -309,6 +353,10 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
         BehaviourSpec::FlowField(s) => Behaviour::FlowField {
             path: match &s.path {
                 Some(id) => Some(resolve(lookup.paths, "path", "path", id)?),
+                None => None,
+            },
+            field: match &s.field {
+                Some(id) => Some(resolve(lookup.fields, "field", "field", id)?),
                 None => None,
             },
             params: FlowFieldParams { look_ahead: s.look_ahead, seed: s.seed, scale: s.scale, pull: s.pull },
@@ -583,9 +631,18 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
             let ContainmentParams { look_ahead, margin } = *params;
             BehaviourSpec::Containment(ContainmentSpec { region: path_id(*region), look_ahead, margin })
         }
-        Behaviour::FlowField { path, params } => {
+        Behaviour::FlowField { path, field, params } => {
             let FlowFieldParams { look_ahead, seed, scale, pull } = *params;
-            BehaviourSpec::FlowField(FlowFieldSpec { path: path.map(path_id), look_ahead, seed, scale, pull })
+            let field_id =
+                |idx: usize| id_or_missing(world.fields.iter().map(|f| f.id.as_str()), idx, "field");
+            BehaviourSpec::FlowField(FlowFieldSpec {
+                path: if field.is_some() { None } else { path.map(path_id) },
+                field: field.map(field_id),
+                look_ahead,
+                seed,
+                scale,
+                pull,
+            })
         }
         Behaviour::CollisionAvoidance { params } => {
             let CollisionAvoidanceParams { horizon, margin } = *params;

@@ -122,6 +122,10 @@ pub struct SceneFile {
     /// Parametric curves.
     #[serde(default)]
     pub curves: Vec<CurveSpec>,
+    /// Painted flow fields (omitted when there are none, so older files read and write as they
+    /// were).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldSpec>,
     /// Targets.
     #[serde(default)]
     pub targets: Vec<TargetSpec>,
@@ -169,6 +173,29 @@ pub struct PathSpec {
     /// Channel half-width.
     #[serde(default = "default_path_radius")]
     pub radius: f32,
+}
+
+/// A painted flow field: a grid of `columns × rows` square cells `cell_size` wide whose
+/// lower-left corner is `origin`, one vector per cell, row by row from the bottom (row 0 at
+/// `origin`'s y, columns left to right). `vectors` empty or omitted: every cell zero (nothing
+/// painted); it is written omitted when every cell is zero.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    /// Id flow-field entries refer to (`"field": "swirl"`).
+    pub id: String,
+    /// The grid's lower-left corner (z = 0).
+    pub origin: SceneVec,
+    /// The width of a cell, world units.
+    #[serde(default = "default_field_cell_size")]
+    pub cell_size: f32,
+    /// Cells across.
+    pub columns: u64,
+    /// Cells up.
+    pub rows: u64,
+    /// One `[x, y]` per cell, row-major from the bottom row (length `columns × rows`, or empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vectors: Vec<[f32; 2]>,
 }
 
 /// A parametric curve, tagged by `kind`.
@@ -589,14 +616,18 @@ pub struct ContainmentSpec {
     pub margin: f32,
 }
 
-/// `flow_field`: steer along a field; along the path `path` when it is given, else seeded noise
-/// (`seed`, `scale`). Every parameter is written, so the unused ones survive a save.
+/// `flow_field`: steer along a field; the painted field `field` when it is given, along the path
+/// `path` when that is given (not both), else seeded noise (`seed`, `scale`). Every parameter is
+/// written, so the unused ones survive a save.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowFieldSpec {
-    /// The id of the path the field runs along; absent: a noise field.
+    /// The id of the path the field runs along; absent: a noise field (or a painted one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// The id of the painted field (scene's `fields`) read; absent: noise or a path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// Seconds ahead along the velocity that the field is read.
     #[serde(default = "default_flow_look_ahead")]
     pub look_ahead: f32,
@@ -1087,6 +1118,7 @@ defaults! {
     default_containment_look_ahead: f32 = crate::behaviours::ContainmentParams::default().look_ahead;
     default_containment_margin: f32 = crate::behaviours::ContainmentParams::default().margin;
     default_flow_look_ahead: f32 = crate::behaviours::FlowFieldParams::default().look_ahead;
+    default_field_cell_size: f32 = crate::behaviours::flow_field::CELL_SIZE.default;
     default_flow_seed: u32 = crate::behaviours::FlowFieldParams::default().seed;
     default_flow_scale: f32 = crate::behaviours::FlowFieldParams::default().scale;
     default_flow_pull: f32 = crate::behaviours::FlowFieldParams::default().pull;

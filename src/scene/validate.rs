@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::format::{
-    BehaviourSpec, BoundsSpec, CurveSpec, SceneFile, SceneVec, FORMAT_VERSION, READABLE_VERSIONS,
+    BehaviourSpec, BoundsSpec, CurveSpec, FieldSpec, SceneFile, SceneVec, FORMAT_VERSION, READABLE_VERSIONS,
 };
 use crate::behaviours::param::Param;
 use crate::behaviours::{
@@ -35,6 +35,11 @@ pub const MAX_AGENTS: usize = 100_000;
 pub const MAX_PATHS: usize = 10_000;
 /// Most curves in a scene.
 pub const MAX_CURVES: usize = 10_000;
+/// Most painted fields in a scene.
+pub const MAX_FIELDS: usize = 10_000;
+/// Most cells of one painted field, and of all of a scene's painted fields together (checked
+/// from `columns` and `rows` before any grid is allocated).
+pub const MAX_FIELD_CELLS: usize = crate::behaviours::flow_field::MAX_FLOW_CELLS;
 /// Most targets in a scene.
 pub const MAX_TARGETS: usize = 10_000;
 /// Most obstacles in a scene.
@@ -109,6 +114,13 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         check_curve(&base, curve)?;
     }
 
+    let mut field_ids = Ids::new("field");
+    for (i, field) in scene.fields.iter().enumerate() {
+        let base = format!("fields[{i}]");
+        field_ids.add(&base, &field.id, i)?;
+        check_field(&base, field)?;
+    }
+
     let mut target_ids = Ids::new("target");
     for (i, target) in scene.targets.iter().enumerate() {
         let base = format!("targets[{i}]");
@@ -134,6 +146,7 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         let base = format!("agents[{i}]");
         let refs = References {
             paths: &path_ids,
+            fields: &field_ids,
             curves: &curve_ids,
             targets: &target_ids,
             agents: &agent_names,
@@ -242,6 +255,7 @@ fn plural(kind: &str) -> String {
 
 struct References<'a> {
     paths: &'a Ids,
+    fields: &'a Ids,
     curves: &'a Ids,
     targets: &'a Ids,
     /// Every agent's name (`name`, or `agent N`), by index.
@@ -353,6 +367,15 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("margin"), &ContainmentParams::MARGIN, spec.margin)
         }
         BehaviourSpec::FlowField(spec) => {
+            if let Some(field) = &spec.field {
+                if spec.path.is_some() {
+                    return Err((
+                        at("field"),
+                        "a flow field reads a painted `field` or runs along a `path`, not both".into(),
+                    ));
+                }
+                refs.fields.resolve(at("field"), field)?;
+            }
             if let Some(path) = &spec.path {
                 refs.paths.resolve(at("path"), path)?;
             }
@@ -558,10 +581,60 @@ fn points(path: &str, points: &[SceneVec]) -> Result<(), Issue> {
     }
 }
 
+/// Checks one painted field: a corner and cell size in range, a grid of 1 to
+/// [`MAX_FIELD_CELLS`] cells lying within the coordinate limits, and `columns × rows` finite
+/// vectors (or none). The cell count was checked in [`check_sizes`].
+fn check_field(base: &str, field: &FieldSpec) -> Result<(), Issue> {
+    let at = |name: &str| format!("{base}.{name}");
+    coordinates(&at("origin"), "origin", field.origin)?;
+    if field.origin.0.z != 0.0 {
+        return Err((at("origin[2]"), "a painted field lies on the ground: its `origin` needs z = 0".into()));
+    }
+    param(&at("cell_size"), &crate::behaviours::flow_field::CELL_SIZE, field.cell_size)?;
+    for (name, count) in [("columns", field.columns), ("rows", field.rows)] {
+        if count == 0 {
+            return Err((at(name), format!("`{name}` must be at least 1")));
+        }
+    }
+    for (axis, name, count) in [(0, "columns", field.columns), (1, "rows", field.rows)] {
+        let far = field.origin.0[axis] + field.cell_size * count as f32;
+        if !far.is_finite() || far.abs() > MAX_COORDINATE {
+            return Err((
+                at(name),
+                format!(
+                    "{count} {name} of {} u reach {far} from the origin, beyond the coordinate limit ({MAX_COORDINATE})",
+                    field.cell_size
+                ),
+            ));
+        }
+    }
+    let cells = field.columns.saturating_mul(field.rows);
+    if !field.vectors.is_empty() && field.vectors.len() as u64 != cells {
+        return Err((
+            at("vectors"),
+            format!(
+                "a field of {} × {} cells needs {cells} vectors (one per cell, row by row from the bottom) or none, got {}",
+                field.columns,
+                field.rows,
+                field.vectors.len()
+            ),
+        ));
+    }
+    let usable = |v: &[f32; 2]| v.iter().all(|c| c.is_finite() && c.abs() <= MAX_DISTANCE);
+    if let Some(i) = field.vectors.iter().position(|v| !usable(v)) {
+        let v = field.vectors.get(i).copied().unwrap_or_default();
+        for (axis, c) in v.into_iter().enumerate() {
+            bounded(&format!("{base}.vectors[{i}][{axis}]"), "vector", c, MAX_DISTANCE)?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks the counts against the size limits (the largest scene this build reads).
 fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
     let lists = [
         ("paths", scene.paths.len(), MAX_PATHS),
+        ("fields", scene.fields.len(), MAX_FIELDS),
         ("curves", scene.curves.len(), MAX_CURVES),
         ("targets", scene.targets.len(), MAX_TARGETS),
         ("obstacles", scene.obstacles.len(), MAX_OBSTACLES),
@@ -570,6 +643,26 @@ fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
     for (list, count, limit) in lists {
         if count > limit {
             return Err((list.into(), format!("too many {list}: {count}, at most {limit}")));
+        }
+    }
+    let mut cells = 0u64;
+    for (i, field) in scene.fields.iter().enumerate() {
+        let own = field.columns.saturating_mul(field.rows);
+        cells = cells.saturating_add(own);
+        if own > MAX_FIELD_CELLS as u64 {
+            return Err((
+                format!("fields[{i}]"),
+                format!(
+                    "a painted field of {} × {} = {own} cells is too big: at most {MAX_FIELD_CELLS} cells (2048 × 2048)",
+                    field.columns, field.rows
+                ),
+            ));
+        }
+        if cells > MAX_FIELD_CELLS as u64 {
+            return Err((
+                format!("fields[{i}]"),
+                format!("too many cells: the scene's painted fields hold at most {MAX_FIELD_CELLS} in all"),
+            ));
         }
     }
     let mut total = 0usize;

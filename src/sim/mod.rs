@@ -88,6 +88,16 @@ pub struct NamedPath {
     pub radius: f32,
 }
 
+/// A painted flow field with its id (the scene's `fields`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedField {
+    /// Id in the scene file.
+    pub id: String,
+    /// The grid of vectors, shared between copies of the world (keyframes of the timeline and
+    /// undo snapshots hold the same grid until it is painted: `Arc::make_mut`).
+    pub field: std::sync::Arc<flow_field::FlowField>,
+}
+
 /// A parametric curve with its id.
 #[derive(Clone, Debug)]
 pub struct NamedCurve {
@@ -238,10 +248,14 @@ pub enum Behaviour {
         /// Look-ahead and margin.
         params: ContainmentParams,
     },
-    /// Flow-field following (Reynolds): steer along a field, seeded noise or along a path.
+    /// Flow-field following (Reynolds): steer along a field, seeded noise, along a path or
+    /// painted.
     FlowField {
-        /// Index into `World::paths` of the path the field runs along; None: a noise field.
+        /// Index into `World::paths` of the path the field runs along; None: a noise field
+        /// (unless `field` names a painted one).
         path: Option<usize>,
+        /// Index into `World::fields` of the painted field read; None: noise or a path.
+        field: Option<usize>,
         /// Look-ahead and the field's parameters.
         params: FlowFieldParams,
     },
@@ -675,6 +689,7 @@ macro_rules! step_context {
             dt: $world.dt,
             time: $time,
             paths: &$world.paths,
+            fields: &$world.fields,
             curves: &$world.curves,
             targets: &$world.targets,
             spheres: &$world.spheres,
@@ -723,6 +738,8 @@ pub struct World {
     pub paths: Vec<NamedPath>,
     /// Parametric curves.
     pub curves: Vec<NamedCurve>,
+    /// Painted flow fields.
+    pub fields: Vec<NamedField>,
     /// Targets.
     pub targets: Vec<Target>,
     /// Obstacles.
@@ -769,6 +786,7 @@ impl Default for World {
             description: String::new(),
             dt: DEFAULT_DT,
             paths: Vec::new(),
+            fields: Vec::new(),
             curves: Vec::new(),
             targets: Vec::new(),
             obstacles: Vec::new(),
@@ -1117,7 +1135,9 @@ impl World {
     /// path that no longer exists).
     pub fn flow_field_of(&self, behaviour: &Behaviour) -> Option<FieldSource<'_>> {
         match behaviour {
-            Behaviour::FlowField { path, params } => field_source(&self.paths, *path, params),
+            Behaviour::FlowField { path, field, params } => {
+                field_source(&self.paths, &self.fields, *path, *field, params)
+            }
             _ => None,
         }
     }
@@ -1136,6 +1156,7 @@ struct StepContext<'a> {
     dt: f32,
     time: f64,
     paths: &'a [NamedPath],
+    fields: &'a [NamedField],
     curves: &'a [NamedCurve],
     targets: &'a [Target],
     spheres: &'a [Sphere],
@@ -1562,10 +1583,12 @@ fn behaviour_steering(
             Some(named) => containment::containment(k, limits, named.polyline.points(), params, gizmos),
             None => Steering::NONE,
         },
-        (Behaviour::FlowField { path, params }, _) => match field_source(ctx.paths, *path, params) {
-            Some(field) => flow_field::flow_field(k, limits, &field, params, gizmos),
-            None => brake(k, limits),
-        },
+        (Behaviour::FlowField { path, field, params }, _) => {
+            match field_source(ctx.paths, ctx.fields, *path, *field, params) {
+                Some(field) => flow_field::flow_field(k, limits, &field, params, gizmos),
+                None => brake(k, limits),
+            }
+        }
         // The state does not match the behaviour (changed in the editor without a reset):
         // start the behaviour's state afresh and hold still this step.
         (behaviour, state) => {
@@ -1575,18 +1598,21 @@ fn behaviour_steering(
     }
 }
 
-/// The field of a flow-field behaviour: along path `path` when it names one (None when that
-/// path is gone), else seeded noise.
+/// The field of a flow-field behaviour: the painted field `field` when it names one, else along
+/// path `path` when it names one (None when what it names is gone), else seeded noise.
 fn field_source<'a>(
     paths: &'a [NamedPath],
+    fields: &'a [NamedField],
     path: Option<usize>,
+    field: Option<usize>,
     p: &FlowFieldParams,
 ) -> Option<FieldSource<'a>> {
-    match path {
-        Some(idx) => {
+    match (field, path) {
+        (Some(idx), _) => fields.get(idx).map(|named| FieldSource::Painted(&named.field)),
+        (None, Some(idx)) => {
             paths.get(idx).map(|named| FieldSource::AlongPolyline { path: &named.polyline, pull: p.pull })
         }
-        None => Some(FieldSource::Noise { seed: u64::from(p.seed), scale: p.scale }),
+        (None, None) => Some(FieldSource::Noise { seed: u64::from(p.seed), scale: p.scale }),
     }
 }
 

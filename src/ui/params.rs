@@ -216,15 +216,18 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 row(&ContainmentParams::MARGIN, ParamValue::Float(margin)),
             ]
         }
-        // The rows of the field in use: noise (seed, scale) or along a path (pull).
-        Behaviour::FlowField { path, params } => {
+        // The rows of the field in use: noise (seed, scale), along a path (pull) or painted
+        // (none: its cells are painted in the world).
+        Behaviour::FlowField { path, field, params } => {
             let FlowFieldParams { look_ahead, seed, scale, pull } = *params;
             let mut rows = vec![row(&FlowFieldParams::LOOK_AHEAD, ParamValue::Float(look_ahead))];
-            if path.is_some() {
-                rows.push(row(&FlowFieldParams::PULL, ParamValue::Float(pull)));
-            } else {
-                rows.push(row(&FlowFieldParams::SEED, ParamValue::Int(seed)));
-                rows.push(row(&FlowFieldParams::SCALE, ParamValue::Float(scale)));
+            match (field, path) {
+                (Some(_), _) => {}
+                (None, Some(_)) => rows.push(row(&FlowFieldParams::PULL, ParamValue::Float(pull))),
+                (None, None) => {
+                    rows.push(row(&FlowFieldParams::SEED, ParamValue::Int(seed)));
+                    rows.push(row(&FlowFieldParams::SCALE, ParamValue::Float(scale)));
+                }
             }
             rows
         }
@@ -421,7 +424,7 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 _ => return None,
             }
         }
-        Behaviour::FlowField { path: _, params } => {
+        Behaviour::FlowField { path: _, field: _, params } => {
             let FlowFieldParams { look_ahead, seed, scale, pull } = params;
             match (key, value) {
                 ("look_ahead", _) => set_f32(look_ahead, value)?,
@@ -529,7 +532,10 @@ pub fn with_reference(behaviour: &Behaviour, reference: usize) -> Behaviour {
         | Behaviour::Hide { agent, .. }
         | Behaviour::Face { agent, .. } => *agent = reference,
         Behaviour::Containment { region, .. } => *region = reference,
-        Behaviour::FlowField { path, .. } => *path = Some(reference),
+        Behaviour::FlowField { path, field, .. } => {
+            *path = Some(reference);
+            *field = None;
+        }
         Behaviour::Planner { .. }
         | Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }

@@ -1,6 +1,6 @@
 //! The pickers of what a behaviour refers to: one combo box per reference — seek's, flee's and
 //! arrive's target, a path follower's path, a parametric follower's curve, containment's region,
-//! a flow field's path (or noise), and the other agent of pursuit, evade, offset pursuit, leader
+//! a flow field's path, painted field or noise, and the other agent of pursuit, evade, offset pursuit, leader
 //! following, hide and face, and interpose's two agents. The inspector draws them for an agent's
 //! main behaviour and the list editor for every further entry, so each reference of every entry
 //! can be changed after it was added.
@@ -23,6 +23,17 @@ use super::params::{with_reference, with_second_reference};
 /// The choice in a field picker that means "no path: a noise field".
 pub const NOISE_CHOICE: &str = "noise (no path)";
 
+/// What a picker's choice points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pick {
+    /// Nothing: a noise field.
+    Noise,
+    /// The thing of the row's kind with this index (target, path, curve, agent).
+    Item(usize),
+    /// The painted field with this index (`World::fields`).
+    Painted(usize),
+}
+
 /// One reference row: what the combo shows and offers.
 struct Reference<'a> {
     /// Stable name in the recorded rectangles.
@@ -31,10 +42,10 @@ struct Reference<'a> {
     label: &'static str,
     /// The row's tooltip.
     help: &'static str,
-    /// What is chosen now (None: the "none" choice, for a noise field).
-    current: Option<usize>,
-    /// The choices: index (None: none) and the name shown.
-    choices: Vec<(Option<usize>, &'a str)>,
+    /// What is chosen now.
+    current: Pick,
+    /// The choices and the names shown.
+    choices: Vec<(Pick, &'a str)>,
 }
 
 /// The label and tooltip of the first agent reference of `behaviour`.
@@ -54,20 +65,20 @@ fn agent_label(behaviour: &Behaviour) -> (&'static str, &'static str) {
 /// Every reference of `behaviour`, in row order.
 fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<Reference<'a>> {
     let world = &app.world;
-    let indexed = |names: Vec<&'a str>| -> Vec<(Option<usize>, &'a str)> {
-        names.into_iter().enumerate().map(|(idx, name)| (Some(idx), name)).collect()
+    let indexed = |names: Vec<&'a str>| -> Vec<(Pick, &'a str)> {
+        names.into_iter().enumerate().map(|(idx, name)| (Pick::Item(idx), name)).collect()
     };
     let targets = || indexed(world.targets.iter().map(|t| t.id.as_str()).collect());
     let paths = || indexed(world.paths.iter().map(|p| p.id.as_str()).collect());
     let curves = || indexed(world.curves.iter().map(|c| c.id.as_str()).collect());
     // Every agent but this one and `except`.
-    let agents = |except: Option<usize>| -> Vec<(Option<usize>, &'a str)> {
+    let agents = |except: Option<usize>| -> Vec<(Pick, &'a str)> {
         world
             .agents
             .iter()
             .enumerate()
             .filter(|(idx, _)| *idx != agent_idx && Some(*idx) != except)
-            .map(|(idx, agent)| (Some(idx), agent.name.as_str()))
+            .map(|(idx, agent)| (Pick::Item(idx), agent.name.as_str()))
             .collect()
     };
     let mut rows = Vec::new();
@@ -76,7 +87,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             key: "target",
             label: "target",
             help: "The target this agent uses",
-            current: Some(target),
+            current: Pick::Item(target),
             choices: targets(),
         });
     }
@@ -85,7 +96,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             key: "curve",
             label: "curve",
             help: "The curve this agent follows",
-            current: Some(curve),
+            current: Pick::Item(curve),
             choices: curves(),
         });
     }
@@ -94,17 +105,23 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             key: "region",
             label: "region",
             help: "The path whose outline the agent stays inside (closed or not, it is closed for this)",
-            current: Some(*region),
+            current: Pick::Item(*region),
             choices: paths(),
         }),
-        Behaviour::FlowField { path, .. } => {
-            let mut choices = vec![(None, NOISE_CHOICE)];
+        Behaviour::FlowField { path, field, .. } => {
+            let mut choices = vec![(Pick::Noise, NOISE_CHOICE)];
             choices.extend(paths());
+            choices
+                .extend(world.fields.iter().enumerate().map(|(idx, f)| (Pick::Painted(idx), f.id.as_str())));
             rows.push(Reference {
                 key: "field",
                 label: "field",
-                help: "The path the field runs along, or a noise field from the seed",
-                current: *path,
+                help: "The path the field runs along, a painted field (Paint tool), or a noise field from the seed",
+                current: match (field, path) {
+                    (Some(f), _) => Pick::Painted(*f),
+                    (None, Some(p)) => Pick::Item(*p),
+                    (None, None) => Pick::Noise,
+                },
                 choices,
             });
         }
@@ -114,7 +131,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
                     key: "path",
                     label: "path",
                     help: "The path this agent follows",
-                    current: Some(path),
+                    current: Pick::Item(path),
                     choices: paths(),
                 });
             }
@@ -126,7 +143,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             key: "agent",
             label,
             help,
-            current: Some(other),
+            current: Pick::Item(other),
             choices: agents(behaviour.second_agent()),
         });
     }
@@ -135,7 +152,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             key: "second",
             label: "and",
             help: "The second of the two agents this agent gets between",
-            current: Some(second),
+            current: Pick::Item(second),
             choices: agents(behaviour.other_agent()),
         });
     }
@@ -143,14 +160,18 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
 }
 
 /// `behaviour` with reference `key` set to `choice`.
-fn with_choice(behaviour: &Behaviour, key: &str, choice: Option<usize>) -> Behaviour {
+fn with_choice(behaviour: &Behaviour, key: &str, choice: Pick) -> Behaviour {
     match (key, choice) {
-        ("second", Some(idx)) => with_second_reference(behaviour, idx),
-        (_, Some(idx)) => with_reference(behaviour, idx),
-        (_, None) => {
+        ("second", Pick::Item(idx)) => with_second_reference(behaviour, idx),
+        (_, Pick::Item(idx)) => with_reference(behaviour, idx),
+        (_, Pick::Noise | Pick::Painted(_)) => {
             let mut changed = behaviour.clone();
-            if let Behaviour::FlowField { path, .. } = &mut changed {
+            if let Behaviour::FlowField { path, field, .. } = &mut changed {
                 *path = None;
+                *field = match choice {
+                    Pick::Painted(idx) => Some(idx),
+                    _ => None,
+                };
             }
             changed
         }
@@ -176,7 +197,10 @@ pub fn reference_rows(
             .iter()
             .find(|(idx, _)| *idx == current)
             .map(|(_, name)| *name)
-            .or_else(|| current.and_then(|idx| app.world.agents.get(idx)).map(|a| a.name.as_str()))
+            .or_else(|| match current {
+                Pick::Item(idx) => app.world.agents.get(idx).map(|a| a.name.as_str()),
+                _ => None,
+            })
             .unwrap_or("(missing)");
         let mut chosen = current;
         let combo =
@@ -240,21 +264,47 @@ mod tests {
         assert_eq!(names(&rows[0]), ["b", "d"]);
         assert_eq!(names(&rows[1]), ["c", "d"]);
         assert_eq!(
-            with_choice(&interpose, "second", Some(3)),
+            with_choice(&interpose, "second", Pick::Item(3)),
             Behaviour::Interpose { agent: 1, other: 3, params: InterposeParams::default() }
         );
     }
 
     #[test]
     fn the_noise_choice_takes_a_flow_field_off_its_path() {
-        let field = Behaviour::FlowField { path: Some(0), params: Default::default() };
+        let field = Behaviour::FlowField { path: Some(0), field: None, params: Default::default() };
         assert_eq!(
-            with_choice(&field, "field", None),
-            Behaviour::FlowField { path: None, params: Default::default() }
+            with_choice(&field, "field", Pick::Noise),
+            Behaviour::FlowField { path: None, field: None, params: Default::default() }
         );
         assert_eq!(
-            with_choice(&Behaviour::FlowField { path: None, params: Default::default() }, "field", Some(2)),
-            Behaviour::FlowField { path: Some(2), params: Default::default() }
+            with_choice(
+                &Behaviour::FlowField { path: None, field: None, params: Default::default() },
+                "field",
+                Pick::Item(2)
+            ),
+            Behaviour::FlowField { path: Some(2), field: None, params: Default::default() }
         );
+    }
+
+    #[test]
+    fn the_field_picker_offers_painted_fields_and_a_pick_switches_between_them_and_paths() {
+        let mut app = app_with_agents(&["a"]);
+        let field = crate::behaviours::flow_field::FlowField::from_fn(glam::Vec3::ZERO, 10.0, 2, 2, |_| {
+            glam::Vec3::X
+        })
+        .unwrap();
+        app.world
+            .fields
+            .push(crate::sim::NamedField { id: "swirl".into(), field: std::sync::Arc::new(field) });
+        let painted = Behaviour::FlowField { path: None, field: Some(0), params: Default::default() };
+        let rows = references(&app, 0, &painted);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].current, Pick::Painted(0));
+        let names: Vec<&str> = rows[0].choices.iter().map(|(_, n)| *n).collect();
+        assert_eq!(names, [NOISE_CHOICE, "swirl"]);
+        // Picking a path takes the entry off the painted field, and back.
+        let on_path = with_choice(&painted, "field", Pick::Item(1));
+        assert_eq!(on_path, Behaviour::FlowField { path: Some(1), field: None, params: Default::default() });
+        assert_eq!(with_choice(&on_path, "field", Pick::Painted(0)), painted);
     }
 }

@@ -1,5 +1,5 @@
 //! The top bar: the File, Edit and View menus, the tool buttons (with the behaviour or curve
-//! kind for new things when that tool is active), and the transport (play, step, reset, time
+//! kind for new things, or the Paint tool's brush radius, when that tool is active), and the transport (play, step, reset, time
 //! scale), the 2D/3D toggle, Fit, Compare, Help and the UI scale.
 
 use crate::app::camera::ViewMode;
@@ -64,6 +64,25 @@ pub fn toolbar(
                 .on_hover_text("Kind of curve the Curve tool makes");
             if kind != app.new_curve_kind {
                 out.commands.push(Command::SetNewCurveKind(kind));
+            }
+        }
+        if app.tool == Tool::Paint {
+            // Out of range (typed) is refused by the command with a status message, not clamped.
+            let declaration = &crate::app::tools::BRUSH_RADIUS;
+            let mut radius = app.brush_radius;
+            ui.label(declaration.label).on_hover_text(declaration.help);
+            let response = ui
+                .add(
+                    egui::Slider::new(&mut radius, declaration.min..=declaration.max)
+                        .logarithmic(true)
+                        .clamping(egui::SliderClamping::Never)
+                        .max_decimals(1)
+                        .suffix(format!(" {}", declaration.unit)),
+                )
+                .on_hover_text(declaration.help);
+            state.record_rect("brush_radius", response.rect);
+            if response.changed() && radius != app.brush_radius {
+                out.commands.push(Command::SetBrushRadius(radius));
             }
         }
         ui.separator();

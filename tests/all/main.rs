@@ -3,12 +3,14 @@
 //! `ui_support`.
 
 mod behav_flocking;
+mod behav_painted;
 mod behav_props;
 mod behav_region;
 mod behav_units;
 mod behav_wired;
 mod e2e_behaviours;
 mod e2e_editor;
+mod e2e_paint;
 mod e2e_robust;
 mod e2e_window;
 mod mix_list;

@@ -347,7 +347,8 @@ fn interposes_two_agents_are_picked_in_the_entry_and_neither_offers_the_other_pi
 fn a_flow_field_entry_switches_between_a_path_and_noise_in_its_picker() {
     use steerlab::geometry::Polyline;
     use steerlab::sim::NamedPath;
-    let mut app = app_with_an_entry(Behaviour::FlowField { path: None, params: Default::default() });
+    let mut app =
+        app_with_an_entry(Behaviour::FlowField { path: None, field: None, params: Default::default() });
     let points = vec![Vec3::ZERO, Vec3::new(300.0, 0.0, 0.0)];
     app.world.paths.push(NamedPath {
         id: "river".into(),

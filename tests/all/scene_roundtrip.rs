@@ -175,6 +175,7 @@ fn conversion_validates_a_scene_built_in_code() {
         avoidance: None,
         paths: vec![],
         curves: vec![],
+        fields: vec![],
         targets: vec![],
         obstacles: vec![],
         agents: vec![AgentSpec {

@@ -35,8 +35,21 @@ fn one_of_each() -> Vec<Behaviour> {
         Behaviour::Wander { params: WanderParams::default() },
         Behaviour::Flocking { params: FlockingParams::default() },
         Behaviour::OffsetPursuit { agent: 0, params: OffsetPursuitParams::default() },
-        Behaviour::FlowField { path: None, params: steerlab::behaviours::FlowFieldParams::default() },
-        Behaviour::FlowField { path: Some(0), params: steerlab::behaviours::FlowFieldParams::default() },
+        Behaviour::FlowField {
+            path: None,
+            field: None,
+            params: steerlab::behaviours::FlowFieldParams::default(),
+        },
+        Behaviour::FlowField {
+            path: Some(0),
+            field: None,
+            params: steerlab::behaviours::FlowFieldParams::default(),
+        },
+        Behaviour::FlowField {
+            path: None,
+            field: Some(0),
+            params: steerlab::behaviours::FlowFieldParams::default(),
+        },
         Behaviour::LeaderFollowing { agent: 0, params: Default::default() },
         Behaviour::Interpose { agent: 0, other: 1, params: Default::default() },
         Behaviour::Hide { agent: 0, params: Default::default() },
@@ -60,7 +73,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 3, 2, 4, 1, 2]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 3, 2, 1, 4, 1, 2]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());

@@ -27,7 +27,8 @@ pub fn selection_exists(world: &World, selection: Selection) -> bool {
     }
 }
 
-/// The box around everything in the world (a default box when it is empty).
+/// The box around everything in the world, painted fields' grids included (a default box when it
+/// is empty).
 pub fn scene_bounds(world: &World) -> (Vec3, Vec3) {
     let mut min = Vec3::splat(f32::INFINITY);
     let mut max = Vec3::splat(f32::NEG_INFINITY);
@@ -47,6 +48,14 @@ pub fn scene_bounds(world: &World) -> (Vec3, Vec3) {
         for i in 0..=64 {
             add(named.curve.point(t0 + (t1 - t0) * i as f32 / 64.0), 0.0);
         }
+    }
+    // A painted field's whole grid: where its cells can be painted.
+    for named in &world.fields {
+        let (columns, rows) = named.field.size();
+        let origin = named.field.origin();
+        let cell = named.field.cell_size();
+        add(origin, 0.0);
+        add(origin + Vec3::new(columns as f32 * cell, rows as f32 * cell, 0.0), 0.0);
     }
     for target in &world.targets {
         add(target.start.0, 10.0);
