@@ -42,6 +42,7 @@ mod scene_save;
 mod scenes;
 mod tidy;
 mod ui_commands;
+mod ui_compare;
 mod ui_logic;
 mod ui_panels;
 mod ui_scenes;
