@@ -26,8 +26,8 @@ use serde_json::{Map, Value};
 use crate::scene::parse_scene_bytes;
 use crate::scene::BEHAVIOUR_TYPES;
 use crate::sim::{
-    CrowdMetrics, FormationMetrics, HideMetrics, MetricsSummary, ParametricMetrics, PathMetrics,
-    PlannerMetrics, PursuitMetrics,
+    CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary, ParametricMetrics,
+    PathMetrics, PlannerMetrics, PursuitMetrics,
 };
 
 /// How to fuzz.
@@ -240,6 +240,7 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
         pursuit,
         formation,
         hide,
+        leader,
     } = m;
     let mut values: Vec<(&str, f64)> = vec![
         ("final_position.x", f64::from(final_position.x)),
@@ -318,6 +319,9 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
             ("time_seen", f64::from(*time_seen)),
             ("mean_hunter_distance", f64::from(*mean_hunter_distance)),
         ]);
+    }
+    if let Some(LeaderMetrics { min_leader_gap }) = leader {
+        values.push(("min_leader_gap", min_leader_gap.map_or(0.0, f64::from)));
     }
     if let Some(PursuitMetrics { capture_time }) = pursuit {
         values.push(("capture_time", capture_time.unwrap_or(0.0)));

@@ -525,8 +525,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     }
 }
 
-/// Writes `{"frame": n, "steps": n, "running": b, "rects": {name: [x0, y0, x1, y1]}}` atomically, so a
-/// test driving the window with xdotool can click widgets by name, as a person finds them by eye.
+/// Writes `{"frame": n, "steps": n, "running": b, "positions": …, "orientations": …, "rects":
+/// {name: [x0, y0, x1, y1]}}` (and more) atomically, so a test driving the window with xdotool
+/// can click widgets by name, as a person finds them by eye.
 fn write_widget_rects(
     path: &Path,
     state: &ui::UiState,
@@ -558,6 +559,7 @@ fn write_widget_rects(
         "follow": app.follow,
         "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
         "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
+        "orientations": app.world.agents.iter().map(|a| a.kinematics.orientation).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),

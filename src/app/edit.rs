@@ -223,7 +223,8 @@ pub fn behaviour_is_valid(world: &World, behaviour: &Behaviour) -> bool {
                 && finite_positive(params.pull)
         }
         Behaviour::LeaderFollowing { agent, params } => {
-            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time, clear_path: _ } =
+                *params;
             *agent < world.agents.len()
                 && [behind, sight_distance, sight_radius].into_iter().all(finite)
                 && finite_positive(approach_time)
@@ -551,7 +552,11 @@ pub fn unique_id<'a>(ids: impl Iterator<Item = &'a str> + Clone, base: &str) -> 
 /// Clones agent `agent_idx` once per comparable behaviour: path followers get one of each
 /// path-following behaviour on the same path; parametric followers one per method; seek, flee
 /// and arrive agents one of each of those on the same target; a pursuer or an evader one that
-/// predicts nothing (plain seek or flee of the same agent). Returns how many were added.
+/// predicts nothing (plain seek or flee of the same agent); a boid one per flocking rule with
+/// that rule's weight at 0; a formation member one that holds the same slot without matching
+/// the slot's velocity; a leader follower one that never clears the leader's path; a hider one
+/// that only flees the hunter (an evader that predicts nothing, judged by the same hiding
+/// metrics). The rest of the list comes along unchanged. Returns how many were added.
 pub fn compare(world: &mut World, agent_idx: usize) -> usize {
     let Some(original) = world.agents.get(agent_idx).cloned() else { return 0 };
     let variants: Vec<(String, Behaviour)> = match &original.behaviour {
@@ -589,16 +594,60 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
                 ("arrive".into(), Behaviour::Arrive { target, params: ArriveParams::default() }),
             ]
         }
+        // One rule off at a time: what each rule does to the crowd columns (without separation
+        // it touches its neighbours, without alignment it heads its own way, without cohesion
+        // it drifts off to the flock's edge).
+        Behaviour::Flocking { params } => vec![
+            (
+                "no separation".into(),
+                Behaviour::Flocking { params: FlockingParams { separation: 0.0, ..*params } },
+            ),
+            (
+                "no alignment".into(),
+                Behaviour::Flocking { params: FlockingParams { alignment: 0.0, ..*params } },
+            ),
+            (
+                "no cohesion".into(),
+                Behaviour::Flocking { params: FlockingParams { cohesion: 0.0, ..*params } },
+            ),
+        ],
+        // The same slot approached without moving with it (or with, when the original does
+        // not): the slot error columns show the lag of a plain approach.
+        Behaviour::OffsetPursuit { agent, params } => {
+            let match_velocity = !params.match_velocity;
+            let label = if match_velocity { "velocity matching" } else { "no velocity matching" };
+            vec![(
+                label.into(),
+                Behaviour::OffsetPursuit {
+                    agent: *agent,
+                    params: OffsetPursuitParams { match_velocity, ..*params },
+                },
+            )]
+        }
+        // The same follow point held without stepping out of the leader's path (or with).
+        Behaviour::LeaderFollowing { agent, params } => {
+            let clear_path = !params.clear_path;
+            let label = if clear_path { "clearing" } else { "no clearing" };
+            vec![(
+                label.into(),
+                Behaviour::LeaderFollowing {
+                    agent: *agent,
+                    params: LeaderFollowingParams { clear_path, ..*params },
+                },
+            )]
+        }
+        // Hiding against plain flight from the same hunter (an evader that predicts nothing);
+        // both get the hiding metrics (`seen (s)`, hunter distance).
+        Behaviour::Hide { agent, .. } => vec![(
+            "flee".into(),
+            Behaviour::Evade { agent: *agent, params: PursuitParams { max_prediction: 0.0 } },
+        )],
         Behaviour::AvoidObstacles { .. }
         | Behaviour::Wander { .. }
-        | Behaviour::Flocking { .. }
         | Behaviour::CollisionAvoidance { .. }
-        | Behaviour::OffsetPursuit { .. }
         | Behaviour::Containment { .. }
         | Behaviour::FlowField { .. }
-        | Behaviour::LeaderFollowing { .. }
         | Behaviour::Interpose { .. }
-        | Behaviour::Hide { .. }
         | Behaviour::Face { .. }
         | Behaviour::LookWhereYouAreGoing { .. } => Vec::new(),
         // Pursuit and evasion against their own prediction capped at 0 s: plain seek and flee
@@ -622,6 +671,9 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
             Behaviour::Planner { params: PlannerParams { smoothing: !params.smoothing, ..params.clone() } },
         )],
     };
+    // Boids read each other: clones on the boid's own start would sit inside its body, so they
+    // start round it instead, a body width and a unit apart, a third of a turn from each other.
+    let beside = matches!(original.behaviour, Behaviour::Flocking { .. });
     let mut added = 0;
     for (label, behaviour) in variants {
         if behaviour == original.behaviour {
@@ -629,7 +681,13 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         }
         let name = unique_agent_name(world, &format!("{} {label}", original.name));
         let colour = super::free_colour(world);
-        let mut agent = Agent::new(name, colour, original.start, original.limits, behaviour);
+        let mut start = original.start;
+        if beside {
+            let angle = std::f32::consts::FRAC_PI_2 + added as f32 * std::f32::consts::TAU / 3.0;
+            let gap = 2.0 * original.limits.radius + 1.0;
+            start.position += Vec3::new(angle.cos(), angle.sin(), 0.0) * gap;
+        }
+        let mut agent = Agent::new(name, colour, start, original.limits, behaviour);
         agent.mix = original.mix.clone();
         world.agents.push(agent);
         let idx = world.agents.len() - 1;

@@ -13,14 +13,18 @@
 //! over `approach_time`). When the agent stands in the leader's path — within `sight_distance`
 //! ahead of the leader and within `sight_radius` of its line of travel — it instead steps out
 //! sideways at full speed (away from the line, to the leader's right when exactly on it), keeping
-//! the leader's forward speed so it is not run over.
+//! the leader's forward speed so it is not run over; beside the zone and still ahead of the
+//! leader it heads for the follow point without closing in on the leader's line, so it goes
+//! back round the zone instead of straight through it. With `clear_path` off it only holds the
+//! follow point (the plain follower that Compare sets beside it).
 //!
 //! # Parameters
-//! `behind`, `sight_distance`, `sight_radius` (world units), `approach_time` (seconds), plus the
-//! agent's limits; the leader is another agent's kinematics.
+//! `behind`, `sight_distance`, `sight_radius` (world units), `approach_time` (seconds),
+//! `clear_path` (on by default; off only holds the follow point, the follower Compare races
+//! against), plus the agent's limits; the leader is another agent's kinematics.
 
 use super::neighbourhood::forward;
-use super::offset_pursuit::hold_slot;
+use super::offset_pursuit::slot_desired_velocity;
 use super::param::{Param, ParamKind};
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
@@ -40,6 +44,9 @@ pub struct LeaderFollowingParams {
     pub sight_radius: f32,
     /// Time over which the follower closes the distance to its follow point (seconds).
     pub approach_time: f32,
+    /// Whether the follower steps out of the leader's path when standing in it (off: it only
+    /// holds the follow point, the plain follower Compare races against).
+    pub clear_path: bool,
 }
 
 /// Distance behind.
@@ -75,11 +82,22 @@ pub const SIGHT_RADIUS: Param = Param {
     help: "Half-width of the zone ahead of the leader that followers keep clear.",
     kind: ParamKind::Float,
 };
+/// Clearing the leader's path.
+pub const CLEAR_PATH: Param = Param {
+    key: "clear_path",
+    label: "clear the path",
+    unit: "",
+    min: 0.0,
+    max: 1.0,
+    default: 1.0,
+    help: "Step out sideways when in the zone ahead of the leader; off: only hold the follow point.",
+    kind: ParamKind::Bool,
+};
 
 impl LeaderFollowingParams {
     /// The declarations of the fields, in field order.
     pub const PARAMS: &'static [Param] =
-        &[BEHIND, SIGHT_DISTANCE, SIGHT_RADIUS, super::offset_pursuit::APPROACH_TIME];
+        &[BEHIND, SIGHT_DISTANCE, SIGHT_RADIUS, super::offset_pursuit::APPROACH_TIME, CLEAR_PATH];
 }
 
 impl Default for LeaderFollowingParams {
@@ -89,8 +107,20 @@ impl Default for LeaderFollowingParams {
             sight_distance: SIGHT_DISTANCE.default,
             sight_radius: SIGHT_RADIUS.default,
             approach_time: super::offset_pursuit::APPROACH_TIME.default,
+            clear_path: CLEAR_PATH.default_bool(),
         }
     }
+}
+
+/// Whether `position` stands in the leader's path: within `sight_distance` ahead of the leader
+/// and within `sight_radius` of its line of travel (the zone followers clear; the leader
+/// metrics time it).
+pub fn in_leaders_path(position: Vec3, leader: &Kinematics, p: &LeaderFollowingParams) -> bool {
+    let fwd = forward(leader);
+    let offset = position - leader.position;
+    let along = offset.dot(fwd);
+    let across = offset - fwd * along;
+    along >= 0.0 && along <= p.sight_distance && across.length() < p.sight_radius
 }
 
 /// Leader following. Returns [`Steering::Acceleration`].
@@ -104,17 +134,24 @@ pub fn leader_following(
     let fwd = forward(leader);
     let right = Vec3::new(fwd.y, -fwd.x, 0.0);
     let offset = k.position - leader.position;
-    let along = offset.dot(fwd);
-    let across = offset - fwd * along;
-    let in_the_way = along >= 0.0 && along <= p.sight_distance && across.length() < p.sight_radius;
-    let linear = if in_the_way {
+    let across = offset - fwd * offset.dot(fwd);
+    let linear = if p.clear_path && in_leaders_path(k.position, leader, p) {
         let side = across.normalize_or_zero();
         let side = if side == Vec3::ZERO { right } else { side };
         let desired = (leader.velocity.dot(fwd).max(0.0) * fwd + side * limits.max_speed.max(0.0))
             .clamp_length_max(limits.max_speed.max(0.0));
         accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
     } else {
-        hold_slot(k, limits, leader.position - fwd * p.behind, leader.velocity, p.approach_time)
+        let slot = leader.position - fwd * p.behind;
+        let mut desired = slot_desired_velocity(k, limits, slot, leader.velocity, p.approach_time);
+        // Beside the zone, ahead of the leader: go back round the zone's side rather than
+        // straight through it (no velocity toward the leader's line until behind it).
+        let along = offset.dot(fwd);
+        if p.clear_path && along >= 0.0 && along <= p.sight_distance {
+            let out = across.normalize_or_zero();
+            desired -= out * desired.dot(out).min(0.0);
+        }
+        accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
     };
     if gizmos.is_enabled() {
         let ahead = leader.position + fwd * p.sight_distance;
@@ -168,14 +205,49 @@ mod tests {
         assert!((k.position - behind).length() < 1.0, "ends at {} not {behind}", k.position);
     }
 
+    /// The smallest gap between the bodies of a follower starting `ahead` of a leader walking
+    /// east (both of radius 6) and the leader, over ten seconds.
+    fn closest_gap_to_the_leader(ahead: f32, clear_path: bool) -> f32 {
+        let limits = Limits { radius: 6.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let p = LeaderFollowingParams { clear_path, ..Default::default() };
+        let mut k = Kinematics { position: Vec3::new(ahead, 3.0, 0.0), ..Default::default() };
+        let mut leader =
+            Kinematics { position: Vec3::ZERO, velocity: Vec3::new(40.0, 0.0, 0.0), orientation: 0.0 };
+        let dt = 1.0 / 60.0;
+        let mut gap = f32::INFINITY;
+        for _ in 0..600 {
+            let s = leader_following(&k, &limits, &leader, &p, &mut Gizmos::disabled());
+            integrate(&mut k, &limits, s, dt);
+            leader.position += leader.velocity * dt;
+            gap = gap.min(k.position.distance(leader.position) - 2.0 * limits.radius);
+        }
+        let behind = leader.position - Vec3::new(p.behind, 0.0, 0.0);
+        assert!(
+            k.position.distance(behind) < 1.0,
+            "{ahead} ahead, clear_path {clear_path}: ends at {}",
+            k.position
+        );
+        gap
+    }
+
+    #[test]
+    fn a_follower_clearing_the_path_goes_round_the_leader_where_a_plain_one_runs_into_it() {
+        for ahead in [20.0, 30.0, 50.0, 70.0] {
+            let clearing = closest_gap_to_the_leader(ahead, true);
+            let plain = closest_gap_to_the_leader(ahead, false);
+            assert!(clearing > 5.0, "{ahead} ahead: clearing came within {clearing} of the leader");
+            assert!(plain < 0.0, "{ahead} ahead: the plain follower kept {plain} from the leader");
+        }
+    }
+
     proptest! {
         #[test]
         fn leader_following_is_finite_and_within_the_acceleration_limit(
             k in testing::kinematics(), limits in testing::limits(), leader in testing::kinematics(),
             behind in 0.0f32..2000.0, sight_distance in 0.0f32..2000.0, sight_radius in 0.0f32..1000.0,
-            approach_time in 0.0f32..10.0,
+            approach_time in 0.0f32..10.0, clear_path: bool,
         ) {
-            let p = LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time };
+            let p = LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time, clear_path };
             let s = leader_following(&k, &limits, &leader, &p, &mut Gizmos::recording());
             prop_assert!(testing::within_acceleration(s, &limits));
         }

@@ -23,7 +23,9 @@
 //!
 //! # Parameters
 //! `offset_x` (forward, world units), `offset_y` (to the left, world units), `approach_time`
-//! (seconds), plus the agent's limits; the leader is another agent's kinematics.
+//! (seconds), `match_velocity` (on by default; off drops the slot's velocity and leaves only the
+//! correction, the plain approach that Compare races against), plus the agent's limits; the
+//! leader is another agent's kinematics.
 
 use super::neighbourhood::forward;
 use super::param::{Param, ParamKind};
@@ -43,6 +45,10 @@ pub struct OffsetPursuitParams {
     pub offset_y: f32,
     /// Time over which a slot error is closed (seconds, typically 0.3–2).
     pub approach_time: f32,
+    /// Whether the slot's own velocity is matched (on: the slot's velocity plus the correction;
+    /// off: only the correction, a plain approach of the slot point that lags behind a moving
+    /// leader by about its speed times `approach_time` — what Compare sets beside it).
+    pub match_velocity: bool,
 }
 
 /// Slot offset ahead.
@@ -78,6 +84,17 @@ pub const APPROACH_TIME: Param = Param {
     help: "Time over which the follower closes the distance to its slot.",
     kind: ParamKind::Float,
 };
+/// Velocity matching.
+pub const MATCH_VELOCITY: Param = Param {
+    key: "match_velocity",
+    label: "match slot velocity",
+    unit: "",
+    min: 0.0,
+    max: 1.0,
+    default: 1.0,
+    help: "Move with the slot (its measured velocity plus the correction); off: only close the distance, lagging behind a moving slot.",
+    kind: ParamKind::Bool,
+};
 
 impl OffsetPursuitParams {
     /// Declaration of `offset_x`.
@@ -86,8 +103,10 @@ impl OffsetPursuitParams {
     pub const OFFSET_Y: Param = OFFSET_Y;
     /// Declaration of `approach_time`.
     pub const APPROACH_TIME: Param = APPROACH_TIME;
+    /// Declaration of `match_velocity`.
+    pub const MATCH_VELOCITY: Param = MATCH_VELOCITY;
     /// The declarations of the fields, in field order.
-    pub const PARAMS: &'static [Param] = &[OFFSET_X, OFFSET_Y, APPROACH_TIME];
+    pub const PARAMS: &'static [Param] = &[OFFSET_X, OFFSET_Y, APPROACH_TIME, MATCH_VELOCITY];
 }
 
 impl Default for OffsetPursuitParams {
@@ -96,6 +115,7 @@ impl Default for OffsetPursuitParams {
             offset_x: OFFSET_X.default,
             offset_y: OFFSET_Y.default,
             approach_time: APPROACH_TIME.default,
+            match_velocity: MATCH_VELOCITY.default_bool(),
         }
     }
 }
@@ -116,9 +136,21 @@ pub fn hold_slot(
     slot_velocity: Vec3,
     approach_time: f32,
 ) -> Vec3 {
-    let desired = (slot_velocity + (slot - k.position) / approach_time.max(0.05))
-        .clamp_length_max(limits.max_speed.max(0.0));
+    let desired = slot_desired_velocity(k, limits, slot, slot_velocity, approach_time);
     accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
+}
+
+/// The velocity [`hold_slot`] steers toward: the slot's velocity plus the remaining offset closed
+/// over `approach_time`, clamped to `max_speed`.
+pub fn slot_desired_velocity(
+    k: &Kinematics,
+    limits: &Limits,
+    slot: Vec3,
+    slot_velocity: Vec3,
+    approach_time: f32,
+) -> Vec3 {
+    (slot_velocity + (slot - k.position) / approach_time.max(0.05))
+        .clamp_length_max(limits.max_speed.max(0.0))
 }
 
 /// What a formation member remembers between steps: where its slot was, so that it knows how
@@ -174,6 +206,7 @@ fn steer_to_slot(
     p: &OffsetPursuitParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    let slot_velocity = if p.match_velocity { slot_velocity } else { Vec3::ZERO };
     let linear = hold_slot(k, limits, slot, slot_velocity, p.approach_time);
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(leader.position, slot));
@@ -258,7 +291,7 @@ mod tests {
         // The same leader on a circle of radius 200 at 60 u/s, and a wide slot (160 u out),
         // where following the leader's velocity alone leaves ω · |offset| · approach_time ≈ 24 u.
         let limits = Limits { radius: 6.0, max_speed: 150.0, max_acceleration: 400.0 };
-        let p = OffsetPursuitParams { offset_x: -120.0, offset_y: -105.0, approach_time: 0.5 };
+        let p = OffsetPursuitParams { offset_x: -120.0, offset_y: -105.0, ..Default::default() };
         let w = 60.0f32 / 200.0;
         let leader_at = |t: f32| Kinematics {
             position: Vec3::new(200.0 * (w * t).cos(), 200.0 * (w * t).sin(), 0.0),
@@ -299,13 +332,42 @@ mod tests {
         assert!(untracked > 15.0, "untracked: {untracked}");
     }
 
+    #[test]
+    fn without_velocity_matching_a_follower_lags_its_slot_by_the_leaders_speed_times_the_approach_time() {
+        let limits = Limits { radius: 6.0, max_speed: 150.0, max_acceleration: 400.0 };
+        let error_after_10_s = |match_velocity: bool| {
+            let p = OffsetPursuitParams { match_velocity, ..Default::default() };
+            let mut leader =
+                Kinematics { position: Vec3::ZERO, velocity: Vec3::new(50.0, 0.0, 0.0), orientation: 0.0 };
+            let mut k = Kinematics { position: slot_position(&leader, p.offset_x, p.offset_y), ..leader };
+            let (mut tracker, dt) = (SlotTracker::default(), 1.0 / 60.0);
+            for _ in 0..600 {
+                let s = offset_pursuit_tracked(
+                    &k,
+                    &limits,
+                    &leader,
+                    &p,
+                    &mut tracker,
+                    dt,
+                    &mut Gizmos::disabled(),
+                );
+                integrate(&mut k, &limits, s, dt);
+                leader.position += leader.velocity * dt;
+            }
+            k.position.distance(slot_position(&leader, p.offset_x, p.offset_y))
+        };
+        assert!(error_after_10_s(true) < 0.1, "{}", error_after_10_s(true));
+        assert!((error_after_10_s(false) - 50.0 * 0.5).abs() < 1.0, "{}", error_after_10_s(false));
+    }
+
     proptest! {
         #[test]
         fn offset_pursuit_is_finite_and_within_the_acceleration_limit(
             k in testing::kinematics(), limits in testing::limits(), leader in testing::kinematics(),
             offset_x in -2000.0f32..2000.0, offset_y in -2000.0f32..2000.0, approach_time in 0.0f32..10.0,
+            match_velocity: bool,
         ) {
-            let p = OffsetPursuitParams { offset_x, offset_y, approach_time };
+            let p = OffsetPursuitParams { offset_x, offset_y, approach_time, match_velocity };
             let s = offset_pursuit(&k, &limits, &leader, &p, &mut Gizmos::recording());
             prop_assert!(testing::within_acceleration(s, &limits));
         }

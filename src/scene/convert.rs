@@ -344,6 +344,7 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 offset_x: s.offset_x,
                 offset_y: s.offset_y,
                 approach_time: s.approach_time,
+                match_velocity: s.match_velocity,
             },
         },
         BehaviourSpec::Containment(s) => Behaviour::Containment {
@@ -371,6 +372,7 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 sight_distance: s.sight_distance,
                 sight_radius: s.sight_radius,
                 approach_time: s.approach_time,
+                clear_path: s.clear_path,
             },
         },
         BehaviourSpec::Interpose(s) => {
@@ -619,12 +621,13 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
             })
         }
         Behaviour::OffsetPursuit { agent, params } => {
-            let OffsetPursuitParams { offset_x, offset_y, approach_time } = *params;
+            let OffsetPursuitParams { offset_x, offset_y, approach_time, match_velocity } = *params;
             BehaviourSpec::OffsetPursuit(OffsetPursuitSpec {
                 agent: agent_name(*agent),
                 offset_x,
                 offset_y,
                 approach_time,
+                match_velocity,
             })
         }
         Behaviour::Containment { region, params } => {
@@ -649,13 +652,15 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
             BehaviourSpec::CollisionAvoidance(CollisionAvoidanceSpec { horizon, margin })
         }
         Behaviour::LeaderFollowing { agent, params } => {
-            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time, clear_path } =
+                *params;
             BehaviourSpec::LeaderFollowing(LeaderFollowingSpec {
                 agent: agent_name(*agent),
                 behind,
                 sight_distance,
                 sight_radius,
                 approach_time,
+                clear_path,
             })
         }
         Behaviour::Interpose { agent, other, params } => {

@@ -657,6 +657,9 @@ pub struct OffsetPursuitSpec {
     /// Seconds over which a slot error is closed.
     #[serde(default = "default_approach_time")]
     pub approach_time: f32,
+    /// Whether the slot's own velocity is matched (off: only the distance is closed).
+    #[serde(default = "default_match_velocity")]
+    pub match_velocity: bool,
 }
 
 /// `leader_following`: trail another agent (the leader), by name.
@@ -677,6 +680,9 @@ pub struct LeaderFollowingSpec {
     /// Seconds over which the distance to the follow point is closed.
     #[serde(default = "default_approach_time")]
     pub approach_time: f32,
+    /// Whether the follower steps out of the leader's path (off: it only holds the follow point).
+    #[serde(default = "default_lf_clear_path")]
+    pub clear_path: bool,
 }
 
 /// `interpose`: get between two other agents, by name.
@@ -1115,6 +1121,7 @@ defaults! {
     default_offset_x: f32 = crate::behaviours::OffsetPursuitParams::default().offset_x;
     default_offset_y: f32 = crate::behaviours::OffsetPursuitParams::default().offset_y;
     default_approach_time: f32 = crate::behaviours::OffsetPursuitParams::default().approach_time;
+    default_match_velocity: bool = crate::behaviours::OffsetPursuitParams::default().match_velocity;
     default_containment_look_ahead: f32 = crate::behaviours::ContainmentParams::default().look_ahead;
     default_containment_margin: f32 = crate::behaviours::ContainmentParams::default().margin;
     default_flow_look_ahead: f32 = crate::behaviours::FlowFieldParams::default().look_ahead;
@@ -1125,6 +1132,7 @@ defaults! {
     default_lf_behind: f32 = crate::behaviours::LeaderFollowingParams::default().behind;
     default_lf_sight_distance: f32 = crate::behaviours::LeaderFollowingParams::default().sight_distance;
     default_lf_sight_radius: f32 = crate::behaviours::LeaderFollowingParams::default().sight_radius;
+    default_lf_clear_path: bool = crate::behaviours::LeaderFollowingParams::default().clear_path;
     default_interpose_slow_radius: f32 = crate::behaviours::InterposeParams::default().slow_radius;
     default_hide_distance_from_boundary: f32 =
         crate::behaviours::HideParams::default().distance_from_boundary;

@@ -56,6 +56,8 @@ pub struct AgentMetrics {
     slot_error: Option<(f64, f32, u64)>,
     /// Hide: seconds in the hunter's sight, the hunter's distance summed, the steps counted.
     hiding: Option<(f64, f64, u64)>,
+    /// Leader following: the smallest gap between its body and the leader's.
+    leader_gap: Option<f32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -172,6 +174,12 @@ impl AgentMetrics {
         }
         *distance_sum += f64::from(hunter_distance);
         *n += 1;
+    }
+
+    /// Records a leader follower's step: the gap between its body and the leader's.
+    pub(crate) fn record_leader_gap(&mut self, gap: f32) {
+        let smallest = self.leader_gap.get_or_insert(f32::INFINITY);
+        *smallest = smallest.min(gap);
     }
 
     /// Records that a pursuer touches the agent it pursues at `time` (the first time counts).
@@ -353,7 +361,8 @@ impl AgentMetrics {
             alignment: mean(acc.alignment_sum, acc.alignment_samples),
             polarization: agent.has_flocking().then(|| world.polarization().mean()).flatten(),
         });
-        // An agent is a pursuer, a formation member or a hider when any entry of its list is.
+        // An agent is a pursuer, a formation member or a hider (hide or evade) when any entry of
+        // its list is.
         let has = |is: fn(&super::Behaviour) -> bool| agent.behaviours().any(is);
         let pursuit = has(|b| matches!(b, super::Behaviour::Pursuit { .. }))
             .then_some(PursuitMetrics { capture_time: self.capture_time });
@@ -361,13 +370,16 @@ impl AgentMetrics {
             let (sum, max, n) = self.slot_error.unwrap_or((0.0, 0.0, 0));
             FormationMetrics { mean_slot_error: mean(sum, n).unwrap_or(0.0), max_slot_error: max }
         });
-        let hide = has(|b| matches!(b, super::Behaviour::Hide { .. })).then(|| {
-            let (time_seen, distance_sum, n) = self.hiding.unwrap_or((0.0, 0.0, 0));
-            HideMetrics {
-                time_seen: time_seen as f32,
-                mean_hunter_distance: mean(distance_sum, n).unwrap_or(0.0),
-            }
-        });
+        let hide =
+            has(|b| matches!(b, super::Behaviour::Hide { .. } | super::Behaviour::Evade { .. })).then(|| {
+                let (time_seen, distance_sum, n) = self.hiding.unwrap_or((0.0, 0.0, 0));
+                HideMetrics {
+                    time_seen: time_seen as f32,
+                    mean_hunter_distance: mean(distance_sum, n).unwrap_or(0.0),
+                }
+            });
+        let leader = has(|b| matches!(b, super::Behaviour::LeaderFollowing { .. }))
+            .then(|| LeaderMetrics { min_leader_gap: self.leader_gap.filter(|gap| gap.is_finite()) });
         MetricsSummary {
             name: agent.name.clone(),
             behaviour: agent.behaviour.type_name().to_string(),
@@ -385,6 +397,7 @@ impl AgentMetrics {
             pursuit,
             formation,
             hide,
+            leader,
         }
     }
 }
@@ -428,13 +441,27 @@ pub struct MetricsSummary {
     /// Formation metrics (agents with an offset-pursuit entry, main or not).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub formation: Option<FormationMetrics>,
-    /// Hiding metrics (agents with a hide entry, main or not).
+    /// Hiding metrics (agents with a hide or an evade entry, main or not: the hunter is the agent
+    /// hidden from or evaded).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub hide: Option<HideMetrics>,
+    /// Leader-following metrics (agents with a leader-following entry, main or not).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub leader: Option<LeaderMetrics>,
 }
 
-/// Metrics of a hider, measured on each step's start-of-step state: the hunter sees it when no
-/// obstacle crosses the segment between their centres.
+/// Metrics of a leader follower, measured on each step's start-of-step state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct LeaderMetrics {
+    /// Smallest gap between its body and the leader's (negative: it ran into the leader, as a
+    /// follower that does not clear the leader's path does when the leader turns back; null
+    /// before the first step).
+    pub min_leader_gap: Option<f32>,
+}
+
+/// Metrics of a hider or an evader, measured on each step's start-of-step state against the
+/// agent it hides from or evades (its hunter): the hunter sees it when no obstacle crosses the
+/// segment between their centres.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct HideMetrics {
     /// Seconds the hunter had it in sight.
@@ -617,6 +644,7 @@ mod tests {
             pursuit: None,
             formation: None,
             hide: None,
+            leader: None,
         };
         let json = serde_json::to_value(&summary).unwrap();
         assert_eq!(json["agent_collisions"], serde_json::json!(2));

@@ -46,7 +46,7 @@ mod mix;
 pub mod neighbours;
 
 pub use metrics::{
-    sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, MetricsSummary,
+    sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary,
     ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics,
 };
 pub use mix::{Combine, Entry, Mix, Slot};
@@ -1283,15 +1283,26 @@ fn move_agent(
         agent.metrics.record_crowd(&sample);
     }
     // Formation, hiding and pursuit metrics judge the first entry of their kind, main or not.
-    let (mut slot, mut hunter, mut quarry) = (None, None, None);
+    let (mut slot, mut hunter, mut quarry, mut followed) = (None, None, None, None);
     for behaviour in agent.behaviours() {
         match *behaviour {
             Behaviour::OffsetPursuit { agent: leader, params } => {
                 slot = slot.or(Some((leader, params.offset_x, params.offset_y)))
             }
-            Behaviour::Hide { agent: other, .. } => hunter = hunter.or(Some(other)),
+            // An evader is judged as a hider from the agent it evades (how long that agent had
+            // it in sight, how far it kept): Compare races a hider against a plain evader.
+            Behaviour::Hide { agent: other, .. } | Behaviour::Evade { agent: other, .. } => {
+                hunter = hunter.or(Some(other))
+            }
             Behaviour::Pursuit { agent: other, .. } => quarry = quarry.or(Some(other)),
+            Behaviour::LeaderFollowing { agent: leader, .. } => followed = followed.or(Some(leader)),
             _ => {}
+        }
+    }
+    if let Some(leader) = followed {
+        let reach = ctx.radii.get(leader).map(|r| r + agent.limits.radius);
+        if let (Some(reach), Some(leader)) = (reach, ctx.agents.get(leader)) {
+            agent.metrics.record_leader_gap(leader.position.distance(before.position) - reach);
         }
     }
     if let Some((leader, offset_x, offset_y)) = slot {

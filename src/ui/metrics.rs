@@ -103,6 +103,8 @@ pub enum MetricColumn {
     TimeSeen,
     /// A hider's mean distance from its hunter.
     MeanHunterDistance,
+    /// Smallest gap between a leader follower's body and its leader's.
+    MinLeaderGap,
 }
 
 /// Which behaviours a column applies to.
@@ -125,8 +127,10 @@ pub enum ColumnGroup {
     Pursuit,
     /// Formation members (offset pursuit).
     Formation,
-    /// Hiders.
+    /// Hiders (and evaders).
     Hide,
+    /// Leader followers.
+    Leader,
 }
 
 /// A cell's content.
@@ -144,7 +148,7 @@ pub enum Cell {
 
 impl MetricColumn {
     /// Every column, in table order.
-    pub const ALL: [MetricColumn; 33] = [
+    pub const ALL: [MetricColumn; 34] = [
         MetricColumn::Name,
         MetricColumn::Behaviour,
         MetricColumn::FinalPosition,
@@ -178,6 +182,7 @@ impl MetricColumn {
         MetricColumn::MaxSlotError,
         MetricColumn::TimeSeen,
         MetricColumn::MeanHunterDistance,
+        MetricColumn::MinLeaderGap,
     ];
 
     /// The metric's design.md name (the CSV header; `final_position` is three CSV columns).
@@ -216,6 +221,7 @@ impl MetricColumn {
             MetricColumn::MaxSlotError => "max_slot_error",
             MetricColumn::TimeSeen => "time_seen",
             MetricColumn::MeanHunterDistance => "mean_hunter_distance",
+            MetricColumn::MinLeaderGap => "min_leader_gap",
         }
     }
 
@@ -255,6 +261,7 @@ impl MetricColumn {
             MetricColumn::MaxSlotError => "max slot err",
             MetricColumn::TimeSeen => "seen (s)",
             MetricColumn::MeanHunterDistance => "mean hunter dist",
+            MetricColumn::MinLeaderGap => "min leader gap",
         }
     }
 
@@ -311,7 +318,10 @@ impl MetricColumn {
             MetricColumn::TimeSeen => {
                 "Seconds the hunter could see it (no obstacle across the line between them)"
             }
-            MetricColumn::MeanHunterDistance => "Mean distance from the hunter it hides from (units)",
+            MetricColumn::MeanHunterDistance => "Mean distance from the hunter it hides from or evades (units)",
+            MetricColumn::MinLeaderGap => {
+                "Smallest gap between its body and its leader's (units; negative: it ran into the leader)"
+            }
         }
     }
 
@@ -348,6 +358,7 @@ impl MetricColumn {
             MetricColumn::CaptureTime => ColumnGroup::Pursuit,
             MetricColumn::MeanSlotError | MetricColumn::MaxSlotError => ColumnGroup::Formation,
             MetricColumn::TimeSeen | MetricColumn::MeanHunterDistance => ColumnGroup::Hide,
+            MetricColumn::MinLeaderGap => ColumnGroup::Leader,
         }
     }
 
@@ -370,6 +381,7 @@ impl MetricColumn {
             pursuit,
             formation,
             hide,
+            leader,
         } = m;
         let number = |v: f32, decimals: usize| Cell::Number(v as f64, decimals);
         let count = |v: u32| Cell::Number(v as f64, 0);
@@ -415,6 +427,9 @@ impl MetricColumn {
             MetricColumn::MaxSlotError => or_missing(formation.map(|f| number(f.max_slot_error, 2))),
             MetricColumn::TimeSeen => or_missing(hide.map(|h| number(h.time_seen, 2))),
             MetricColumn::MeanHunterDistance => or_missing(hide.map(|h| number(h.mean_hunter_distance, 1))),
+            MetricColumn::MinLeaderGap => {
+                or_missing(leader.and_then(|l| l.min_leader_gap).map(|v| number(v, 1)))
+            }
             MetricColumn::CaptureTime => {
                 or_missing(pursuit.and_then(|p| p.capture_time).map(|v| Cell::Number(v, 2)))
             }
@@ -434,6 +449,7 @@ pub fn group_present(summaries: &[MetricsSummary], group: ColumnGroup) -> bool {
         ColumnGroup::Pursuit => summaries.iter().any(|m| m.pursuit.is_some()),
         ColumnGroup::Formation => summaries.iter().any(|m| m.formation.is_some()),
         ColumnGroup::Hide => summaries.iter().any(|m| m.hide.is_some()),
+        ColumnGroup::Leader => summaries.iter().any(|m| m.leader.is_some()),
     }
 }
 

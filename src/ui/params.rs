@@ -202,11 +202,12 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
             ]
         }
         Behaviour::OffsetPursuit { agent: _, params } => {
-            let OffsetPursuitParams { offset_x, offset_y, approach_time } = *params;
+            let OffsetPursuitParams { offset_x, offset_y, approach_time, match_velocity } = *params;
             vec![
                 row(&OffsetPursuitParams::OFFSET_X, ParamValue::Float(offset_x)),
                 row(&OffsetPursuitParams::OFFSET_Y, ParamValue::Float(offset_y)),
                 row(&OffsetPursuitParams::APPROACH_TIME, ParamValue::Float(approach_time)),
+                row(&OffsetPursuitParams::MATCH_VELOCITY, ParamValue::Bool(match_velocity)),
             ]
         }
         Behaviour::Containment { region: _, params } => {
@@ -239,13 +240,15 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
             ]
         }
         Behaviour::LeaderFollowing { agent: _, params } => {
-            use crate::behaviours::leader_following::{BEHIND, SIGHT_DISTANCE, SIGHT_RADIUS};
-            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = *params;
+            use crate::behaviours::leader_following::{BEHIND, CLEAR_PATH, SIGHT_DISTANCE, SIGHT_RADIUS};
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time, clear_path } =
+                *params;
             vec![
                 row(&BEHIND, ParamValue::Float(behind)),
                 row(&SIGHT_DISTANCE, ParamValue::Float(sight_distance)),
                 row(&SIGHT_RADIUS, ParamValue::Float(sight_radius)),
                 row(&OffsetPursuitParams::APPROACH_TIME, ParamValue::Float(approach_time)),
+                row(&CLEAR_PATH, ParamValue::Bool(clear_path)),
             ]
         }
         Behaviour::Interpose { agent: _, other: _, params } => {
@@ -408,11 +411,12 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
             }
         }
         Behaviour::OffsetPursuit { agent: _, params } => {
-            let OffsetPursuitParams { offset_x, offset_y, approach_time } = params;
+            let OffsetPursuitParams { offset_x, offset_y, approach_time, match_velocity } = params;
             match key {
                 "offset_x" => set_f32(offset_x, value)?,
                 "offset_y" => set_f32(offset_y, value)?,
                 "approach_time" => set_f32(approach_time, value)?,
+                "match_velocity" => set_bool(match_velocity, value)?,
                 _ => return None,
             }
         }
@@ -443,12 +447,14 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
             }
         }
         Behaviour::LeaderFollowing { agent: _, params } => {
-            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time } = params;
+            let LeaderFollowingParams { behind, sight_distance, sight_radius, approach_time, clear_path } =
+                params;
             match key {
                 "behind" => set_f32(behind, value)?,
                 "sight_distance" => set_f32(sight_distance, value)?,
                 "sight_radius" => set_f32(sight_radius, value)?,
                 "approach_time" => set_f32(approach_time, value)?,
+                "clear_path" => set_bool(clear_path, value)?,
                 _ => return None,
             }
         }

@@ -44,6 +44,7 @@ mod scene_save;
 mod scenes;
 mod tidy;
 mod ui_commands;
+mod ui_compare;
 mod ui_gizmo_focus;
 mod ui_logic;
 mod ui_panels;

@@ -73,7 +73,7 @@ fn every_behaviour_kind_is_covered_and_defaults_are_the_current_values() {
     let kinds: Vec<BehaviourKind> = behaviours.iter().map(BehaviourKind::of).collect();
     assert_eq!(kinds, BehaviourKind::ALL.to_vec());
     let counts: Vec<usize> = behaviours.iter().map(|b| behaviour_params(b).len()).collect();
-    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 3, 3, 2, 1, 4, 1, 2]);
+    assert_eq!(counts, vec![0, 0, 4, 4, 2, 1, 2, 8, 1, 1, 4, 6, 4, 3, 2, 1, 5, 1, 2]);
     for behaviour in &behaviours {
         for spec in behaviour_params(behaviour) {
             assert_eq!(spec.value, spec.default, "{} of {}", spec.key, behaviour.type_name());
@@ -175,6 +175,7 @@ fn summary(name: &str, behaviour: &str, distance: f32) -> MetricsSummary {
         pursuit: None,
         formation: None,
         hide: None,
+        leader: None,
     }
 }
 
@@ -196,16 +197,16 @@ fn metrics_csv_has_a_header_and_one_row_per_agent() {
          arrived_at,mean_cross_track,max_cross_track,time_outside_radius,progress,backtracks,skips,speed_error_mean,\
          speed_error_max,plan_time_us,iterations,replans,waypoints_reached,planned_length,straight_length,\
          agent_collisions,min_agent_gap,mean_nearest_neighbour,alignment,polarization,capture_time,mean_slot_error,max_slot_error,\
-         time_seen,mean_hunter_distance"
+         time_seen,mean_hunter_distance,min_leader_gap"
     );
     assert_eq!(
         lines[1],
-        "\"pred, \"\"fast\"\"\",predictive,1.5,-2,0,100,10,20,1,,4.5,2.5,0,0,0,3,0,,,,,,,,,,,,,,,,,,"
+        "\"pred, \"\"fast\"\"\",predictive,1.5,-2,0,100,10,20,1,,4.5,2.5,0,0,0,3,0,,,,,,,,,,,,,,,,,,,"
     );
-    assert_eq!(lines[2], "ship,planner,1.5,-2,0,50,10,20,1,,,,,,,,,,,,7,0,0,0,0,,,,,,,,,,");
-    assert_eq!(lines[3], "curve,parametric,1.5,-2,0,10,10,20,1,,,,,,,,,0.25,0.5,,,,,,,,,,,,,,,,");
+    assert_eq!(lines[2], "ship,planner,1.5,-2,0,50,10,20,1,,,,,,,,,,,,7,0,0,0,0,,,,,,,,,,,");
+    assert_eq!(lines[3], "curve,parametric,1.5,-2,0,10,10,20,1,,,,,,,,,0.25,0.5,,,,,,,,,,,,,,,,,");
     let columns = lines[0].split(',').count();
-    assert_eq!(columns, 35);
+    assert_eq!(columns, 36);
 }
 
 #[test]

@@ -166,7 +166,12 @@ fn each_new_scenes_metrics_panel_shows_its_own_columns() {
             &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "alignment", "polarization"],
             &["capture_time", "mean_slot_error", "time_seen"],
         ),
-        ("pursuit-evasion.json", &["capture_time", "speed_error_mean"], &["polarization", "time_seen"]),
+        // The evaders are judged from their pursuers too (time seen, the distance they keep).
+        (
+            "pursuit-evasion.json",
+            &["capture_time", "speed_error_mean", "mean_hunter_distance"],
+            &["polarization", "mean_slot_error"],
+        ),
         (
             "hiding.json",
             &["time_seen", "mean_hunter_distance", "capture_time"],
