@@ -211,9 +211,11 @@ pub fn reaction_time(dt: f32) -> f32 {
 
 /// A kinematic velocity request (seek and flee set their velocity at once) made safe: for
 /// every obstacle the velocity would carry the agent's body into within `look_ahead` seconds
-/// (plus the margin), the component toward that obstacle's centre is removed and the speed kept,
-/// so the agent slides along the obstacle instead of into it. Kinematic behaviours change
-/// velocity without limit, so their avoidance may too.
+/// (plus the margin), the velocity is turned, speed kept, by the least angle that clears it:
+/// to the tangent of the obstacle grown by the radii and the margin, on the side the velocity
+/// already leans to, so the agent passes it instead of running into it; an agent already
+/// within the margin slides along the obstacle (the component toward its centre removed).
+/// Kinematic behaviours change velocity without limit, so their avoidance may too.
 pub fn clear_velocity(
     k: &Kinematics,
     limits: &Limits,
@@ -225,8 +227,12 @@ pub fn clear_velocity(
     if !speed.is_finite() || speed <= 1e-6 {
         return velocity;
     }
-    // Clearing one obstacle can turn the velocity into a neighbour: repeat until a pass
-    // changes nothing; a velocity still blocked after that (a pocket between obstacles) stops.
+    if let Some(cleared) = clear_velocity_in_plane(k, limits, obstacles, p, velocity, speed) {
+        return cleared;
+    }
+    // Out of the x-y plane: clearing one obstacle can turn the velocity into a neighbour, so
+    // repeat until a pass changes nothing; a velocity still blocked after that (a pocket
+    // between obstacles) stops.
     let mut cleared = velocity;
     for _ in 0..CLEARING_PASSES {
         let (next, changed) = clear_pass(k, limits, obstacles, p, cleared, speed);
@@ -238,8 +244,92 @@ pub fn clear_velocity(
     Vec3::ZERO
 }
 
+/// [`clear_velocity`] for an agent moving in the x-y plane among obstacles centred in it (None
+/// otherwise): every obstacle within reach blocks an exact cone of headings (those along which
+/// the body, grown by the margin, would touch it within `look_ahead` seconds; the half-plane
+/// toward it when the agent is already within the margin), and the velocity turns to the free
+/// heading nearest to it (an edge of a cone, a hair outside), speed kept — so it threads a gap
+/// its body fits through rather than turning back and forth between two obstacles. No free
+/// heading at all (a pocket): it stops.
+fn clear_velocity_in_plane(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    p: &AvoidParams,
+    velocity: Vec3,
+    speed: f32,
+) -> Option<Vec3> {
+    let planar = |v: Vec3| v.z.abs() <= 1e-3 * (1.0 + v.x.abs() + v.y.abs());
+    if !planar(velocity) || !planar(k.position) {
+        return None;
+    }
+    let reach_extra = limits.radius.max(0.0) + p.margin.max(0.0);
+    let length = speed * p.look_ahead.max(0.0);
+    // The cones as (centre heading, half-width), up to MAX_CONES of them.
+    let mut cones = [(0.0f32, 0.0f32); MAX_CONES];
+    let mut n_cones = 0;
+    for obstacle in obstacles {
+        let offset = obstacle.center - k.position;
+        if !planar(obstacle.center) {
+            return None;
+        }
+        let reach = reach_extra + obstacle.radius.max(0.0);
+        let distance = offset.truncate().length();
+        if !distance.is_finite() || distance <= 1e-6 || distance - reach > length {
+            continue;
+        }
+        let half_width = if distance <= reach {
+            std::f32::consts::FRAC_PI_2
+        } else {
+            let widest = (reach / distance).asin();
+            // Headings whose segment of `length` still reaches the grown circle.
+            let cos_reached =
+                (distance * distance + length * length - reach * reach) / (2.0 * distance * length);
+            let reached = if length > 0.0 { cos_reached.clamp(-1.0, 1.0).acos() } else { 0.0 };
+            widest.min(reached)
+        };
+        if half_width <= 0.0 {
+            continue;
+        }
+        let slot = cones.get_mut(n_cones)?;
+        *slot = (offset.y.atan2(offset.x), half_width);
+        n_cones += 1;
+    }
+    let cones = cones.get(..n_cones)?;
+    let wanted = velocity.y.atan2(velocity.x);
+    let blocked = |heading: f32| cones.iter().any(|&(centre, half)| angle_between(heading, centre) < half);
+    if !blocked(wanted) {
+        return Some(velocity);
+    }
+    let margin_angle = CLEARING_SLACK;
+    let best = cones
+        .iter()
+        .flat_map(|&(centre, half)| [centre - half - margin_angle, centre + half + margin_angle])
+        .filter(|&heading| !blocked(heading))
+        .min_by(|&a, &b| angle_between(a, wanted).total_cmp(&angle_between(b, wanted)));
+    Some(match best {
+        Some(heading) => Vec3::new(heading.cos(), heading.sin(), 0.0) * speed,
+        None => Vec3::ZERO,
+    })
+}
+
+/// The unsigned angle between two headings (radians, 0 to π).
+fn angle_between(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(std::f32::consts::TAU);
+    d.min(std::f32::consts::TAU - d)
+}
+
+/// Most obstacles within reach of one agent's kinematic velocity in the plane; beyond that the
+/// general clearing is used.
+const MAX_CONES: usize = 64;
+
 /// Most passes of [`clear_velocity`] before it gives up and stops the agent.
 const CLEARING_PASSES: usize = 4;
+
+/// The tangent a cleared velocity is turned to is taken to the grown obstacle enlarged by this
+/// fraction (in the plane: this many radians outside a blocked cone), so that it is seen clear
+/// and not grazing.
+const CLEARING_SLACK: f32 = 0.02;
 
 /// One pass over the obstacles; the velocity and whether any obstacle changed it.
 fn clear_pass(
@@ -272,8 +362,17 @@ fn clear_pass(
         if lateral >= reach {
             continue;
         }
-        let tangent = cleared - inward * toward;
-        let direction = tangent.try_normalize().unwrap_or_else(|| side_of(inward));
+        let across = cleared - inward * toward;
+        let side = across.try_normalize().unwrap_or_else(|| side_of(inward));
+        let grown = reach * (1.0 + CLEARING_SLACK);
+        let direction = if distance > grown {
+            // The tangent on the side the velocity leans to: the least turn that clears it.
+            let sin = grown / distance;
+            let cos = (1.0 - sin * sin).max(0.0).sqrt();
+            inward * cos + side * sin
+        } else {
+            side
+        };
         cleared = direction * speed;
         changed = true;
     }
