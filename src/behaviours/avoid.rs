@@ -249,8 +249,9 @@ pub fn clear_velocity(
 /// the body, grown by the margin, would touch it within `look_ahead` seconds; the half-plane
 /// toward it when the agent is already within the margin), and the velocity turns to the free
 /// heading nearest to it (an edge of a cone, a hair outside), speed kept — so it threads a gap
-/// its body fits through rather than turning back and forth between two obstacles. No free
-/// heading at all (a pocket): it stops.
+/// its body fits through rather than turning back and forth between two obstacles. When no
+/// heading within a quarter turn is free, shorter looks are tried (down to an eighth); no free
+/// heading at all even then (a pocket): it stops.
 fn clear_velocity_in_plane(
     k: &Kinematics,
     limits: &Limits,
@@ -264,12 +265,43 @@ fn clear_velocity_in_plane(
         return None;
     }
     let reach_extra = limits.radius.max(0.0) + p.margin.max(0.0);
-    let length = speed * p.look_ahead.max(0.0);
+    let wanted = velocity.y.atan2(velocity.x);
+    // A field so dense that every heading ahead meets a rock within the whole look-ahead may
+    // still have a way on a little further: shorter looks are tried before turning back (which
+    // a kinematic agent would undo the next step, its goal being ahead) or stopping.
+    let mut length = speed * p.look_ahead.max(0.0);
+    for look in 0..SHORTER_LOOKS {
+        let last = look + 1 == SHORTER_LOOKS;
+        match free_heading(k.position, obstacles, reach_extra, length, wanted)? {
+            Some(heading) if heading == wanted => return Some(velocity),
+            Some(heading) if last || angle_between(heading, wanted) <= std::f32::consts::FRAC_PI_2 => {
+                return Some(Vec3::new(heading.cos(), heading.sin(), 0.0) * speed)
+            }
+            _ => length *= 0.5,
+        }
+    }
+    Some(Vec3::ZERO)
+}
+
+/// Looks tried by [`clear_velocity_in_plane`], each half as long as the one before.
+const SHORTER_LOOKS: usize = 4;
+
+/// The free heading nearest to `wanted` for a body grown to `reach_extra` at `position` looking
+/// `length` ahead among `obstacles` (`wanted` itself when free); `Some(None)` when every heading
+/// is blocked, None when an obstacle is out of the plane or there are too many to hold.
+fn free_heading(
+    position: Vec3,
+    obstacles: &[Sphere],
+    reach_extra: f32,
+    length: f32,
+    wanted: f32,
+) -> Option<Option<f32>> {
+    let planar = |v: Vec3| v.z.abs() <= 1e-3 * (1.0 + v.x.abs() + v.y.abs());
     // The cones as (centre heading, half-width), up to MAX_CONES of them.
     let mut cones = [(0.0f32, 0.0f32); MAX_CONES];
     let mut n_cones = 0;
     for obstacle in obstacles {
-        let offset = obstacle.center - k.position;
+        let offset = obstacle.center - position;
         if !planar(obstacle.center) {
             return None;
         }
@@ -282,11 +314,17 @@ fn clear_velocity_in_plane(
             std::f32::consts::FRAC_PI_2
         } else {
             let widest = (reach / distance).asin();
-            // Headings whose segment of `length` still reaches the grown circle.
-            let cos_reached =
-                (distance * distance + length * length - reach * reach) / (2.0 * distance * length);
-            let reached = if length > 0.0 { cos_reached.clamp(-1.0, 1.0).acos() } else { 0.0 };
-            widest.min(reached)
+            // A segment of `length` at least as long as the tangent reaches the circle at every
+            // heading within the widest; a shorter one only up to where its end touches it.
+            if length * length >= distance * distance - reach * reach {
+                widest
+            } else if length > 0.0 {
+                let cos_reached =
+                    (distance * distance + length * length - reach * reach) / (2.0 * distance * length);
+                cos_reached.clamp(-1.0, 1.0).acos().min(widest)
+            } else {
+                0.0
+            }
         };
         if half_width <= 0.0 {
             continue;
@@ -296,10 +334,9 @@ fn clear_velocity_in_plane(
         n_cones += 1;
     }
     let cones = cones.get(..n_cones)?;
-    let wanted = velocity.y.atan2(velocity.x);
     let blocked = |heading: f32| cones.iter().any(|&(centre, half)| angle_between(heading, centre) < half);
     if !blocked(wanted) {
-        return Some(velocity);
+        return Some(Some(wanted));
     }
     let margin_angle = CLEARING_SLACK;
     let best = cones
@@ -307,10 +344,7 @@ fn clear_velocity_in_plane(
         .flat_map(|&(centre, half)| [centre - half - margin_angle, centre + half + margin_angle])
         .filter(|&heading| !blocked(heading))
         .min_by(|&a, &b| angle_between(a, wanted).total_cmp(&angle_between(b, wanted)));
-    Some(match best {
-        Some(heading) => Vec3::new(heading.cos(), heading.sin(), 0.0) * speed,
-        None => Vec3::ZERO,
-    })
+    Some(best)
 }
 
 /// The unsigned angle between two headings (radians, 0 to π).
@@ -389,4 +423,63 @@ fn side_of(heading: Vec3) -> Vec3 {
             heading.any_orthonormal_vector()
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rock(x: f32, y: f32, radius: f32) -> Sphere {
+        Sphere { center: Vec3::new(x, y, 0.0), radius }
+    }
+
+    /// Whether a body of `radius` moving from `from` along `velocity` for `seconds` touches a
+    /// rock grown by `margin`.
+    fn runs_into(
+        from: Vec3,
+        velocity: Vec3,
+        seconds: f32,
+        radius: f32,
+        margin: f32,
+        rocks: &[Sphere],
+    ) -> bool {
+        rocks.iter().any(|r| {
+            cast_sphere_sphere(from, from + velocity * seconds, radius + margin, r.center, r.radius).is_some()
+        })
+    }
+
+    #[test]
+    fn a_kinematic_velocity_threads_a_gap_its_body_fits_through_instead_of_stopping() {
+        // Two rocks 40 apart across the way: the grown body (2 · (5 + 6) = 22) fits between.
+        let rocks = [rock(100.0, 35.0, 15.0), rock(100.0, -35.0, 15.0)];
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let k = Kinematics::default();
+        let p = AvoidParams::default();
+        // Aimed at the lower rock: turned up into the gap, not stopped (the old clearing turned
+        // from one rock into the other and gave up).
+        let wanted = Vec3::new(100.0, -35.0, 0.0).normalize() * 100.0;
+        let cleared = clear_velocity(&k, &limits, &rocks, &p, wanted);
+        assert!((cleared.length() - 100.0).abs() < 1e-3, "speed kept: {cleared}");
+        assert!(!runs_into(k.position, cleared, p.look_ahead, limits.radius, p.margin, &rocks), "{cleared}");
+        assert!(cleared.angle_between(wanted) < 0.5, "the least turn: {cleared}");
+        // A clear velocity is left exactly as it is.
+        let straight = Vec3::new(100.0, 0.0, 0.0);
+        assert_eq!(clear_velocity(&k, &limits, &rocks, &p, straight), straight);
+    }
+
+    #[test]
+    fn a_kinematic_velocity_in_a_pocket_with_no_free_heading_stops() {
+        // Ringed by rocks close enough that every heading runs into one within an eighth of a
+        // second (the shortest look).
+        let rocks: Vec<Sphere> = (0..8)
+            .map(|i| {
+                let angle = i as f32 * std::f32::consts::TAU / 8.0;
+                rock(35.0 * angle.cos(), 35.0 * angle.sin(), 15.0)
+            })
+            .collect();
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let cleared =
+            clear_velocity(&Kinematics::default(), &limits, &rocks, &AvoidParams::default(), Vec3::X * 100.0);
+        assert_eq!(cleared, Vec3::ZERO);
+    }
 }

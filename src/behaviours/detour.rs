@@ -33,7 +33,9 @@
 //!    it is already moving round (its velocity's component across the line to the centre), else
 //!    the goal's side, and remembers it ([`DetourSide`], kept in the agent's list state) while
 //!    that obstacle stays in the way — so it never turns back while the goal swings from side
-//!    to side behind the obstacle, nor when avoidance brakes it to a stand. A goal dead behind
+//!    to side behind the obstacle, nor when avoidance brakes it to a stand; only when it is
+//!    plainly carried round the other way (moving across against the side at half its speed)
+//!    does the side follow it. A goal dead behind
 //!    with the agent at rest goes left (x-y plane). The memory is cleared once the way is clear.
 //!
 //! Obstacle avoidance stays in charge of contact: its group still wins whenever its probe sees
@@ -55,6 +57,10 @@ const SIDE_SPEED: f32 = 1.0;
 /// it by a hair and avoidance's casts along it do not see a graze as a hit (as the planner's
 /// avoidance waypoints do).
 const TANGENT_SLACK: f32 = 0.02;
+
+/// The share of its speed with which an agent must move across against its committed side
+/// before the side follows its velocity instead.
+const CARRIED: f32 = 0.5;
 
 /// Most rocks of one overlapping group gone round as one (step 2 of the module notes).
 const MAX_CHAINED: usize = 8;
@@ -154,8 +160,13 @@ pub fn detour_target(
     let Some(inward) = to_centre.try_normalize() else { return goal };
     // 3. The side: across the line to the centre, remembered while this obstacle is in the way.
     let across = |v: Vec3| (v - inward * inward.dot(v)).try_normalize();
+    // Kept unless the agent is plainly carried round the other way (by avoidance, or by a
+    // kinematic velocity cleared of a neighbouring rock): then the way it goes is the side.
+    let carried_against = |vector: Vec3| velocity.dot(vector) < -CARRIED * velocity.length();
     let remembered = match side.committed {
-        Some((committed, vector)) if committed == index => across(vector),
+        Some((committed, vector)) if committed == index => {
+            across(vector).filter(|&vector| !carried_against(vector))
+        }
         _ => None,
     };
     let chosen = remembered.unwrap_or_else(|| {
@@ -342,6 +353,49 @@ mod tests {
             &mut Gizmos::disabled(),
         );
         assert_eq!(centre_goal, Vec3::new(0.0, -54.0, 0.0), "the centre's rim point faces the agent");
+    }
+
+    #[test]
+    fn the_committed_side_is_kept_while_the_goal_swings_to_the_other_side_until_the_way_is_clear() {
+        let rocks = [rock(100.0, 0.0, 34.0)];
+        let mut side = DetourSide::default();
+        let aim = |goal: Vec3, side: &mut DetourSide| {
+            detour_target(Vec3::ZERO, Vec3::ZERO, goal, 10.0, 6.0, &rocks, side, &mut Gizmos::disabled())
+        };
+        // The goal a little to the left: the agent at rest commits to the left.
+        assert!(aim(Vec3::new(200.0, 5.0, 0.0), &mut side).y > 50.0);
+        assert_eq!(side.obstacle(), Some(0));
+        // The goal swings a little to the right: still left (a fresh agent would go right).
+        assert!(aim(Vec3::new(200.0, -5.0, 0.0), &mut side).y > 50.0);
+        assert!(aim(Vec3::new(200.0, -5.0, 0.0), &mut DetourSide::default()).y < -50.0);
+        // The way is clear: the memory goes, and the goal is aimed at as it is.
+        let clear = Vec3::new(0.0, -200.0, 0.0);
+        assert_eq!(aim(clear, &mut side), clear);
+        assert_eq!(side, DetourSide::default());
+    }
+
+    #[test]
+    fn a_wall_of_rocks_too_close_to_pass_between_is_gone_round_as_one() {
+        // Two rocks whose grown circles overlap (no gap the body fits through), the first dead
+        // ahead, the second on the side the agent goes round.
+        let rocks = [rock(100.0, 0.0, 30.0), rock(100.0, 60.0, 30.0)];
+        let (radius, margin) = (6.0, 6.0);
+        let aim = detour_target(
+            Vec3::ZERO,
+            Vec3::new(0.0, 1.0, 0.0) * 10.0,
+            Vec3::new(250.0, 0.0, 0.0),
+            radius,
+            margin,
+            &rocks,
+            &mut DetourSide::default(),
+            &mut Gizmos::disabled(),
+        );
+        // The aim clears both grown rocks: it passes above the second.
+        for r in &rocks {
+            let hit = cast_sphere_sphere(Vec3::ZERO, aim, radius + margin, r.center, r.radius);
+            assert!(hit.is_none(), "the aim {aim} runs into the rock at {}", r.center);
+        }
+        assert!(aim.y > 0.0, "{aim}");
     }
 
     proptest! {
