@@ -211,9 +211,11 @@ pub fn reaction_time(dt: f32) -> f32 {
 
 /// A kinematic velocity request (seek and flee set their velocity at once) made safe: for
 /// every obstacle the velocity would carry the agent's body into within `look_ahead` seconds
-/// (plus the margin), the component toward that obstacle's centre is removed and the speed kept,
-/// so the agent slides along the obstacle instead of into it. Kinematic behaviours change
-/// velocity without limit, so their avoidance may too.
+/// (plus the margin), the velocity is turned, speed kept, by the least angle that clears it:
+/// to the tangent of the obstacle grown by the radii and the margin, on the side the velocity
+/// already leans to, so the agent passes it instead of running into it; an agent already
+/// within the margin slides along the obstacle (the component toward its centre removed).
+/// Kinematic behaviours change velocity without limit, so their avoidance may too.
 pub fn clear_velocity(
     k: &Kinematics,
     limits: &Limits,
@@ -225,8 +227,12 @@ pub fn clear_velocity(
     if !speed.is_finite() || speed <= 1e-6 {
         return velocity;
     }
-    // Clearing one obstacle can turn the velocity into a neighbour: repeat until a pass
-    // changes nothing; a velocity still blocked after that (a pocket between obstacles) stops.
+    if let Some(cleared) = clear_velocity_in_plane(k, limits, obstacles, p, velocity, speed) {
+        return cleared;
+    }
+    // Out of the x-y plane: clearing one obstacle can turn the velocity into a neighbour, so
+    // repeat until a pass changes nothing; a velocity still blocked after that (a pocket
+    // between obstacles) stops.
     let mut cleared = velocity;
     for _ in 0..CLEARING_PASSES {
         let (next, changed) = clear_pass(k, limits, obstacles, p, cleared, speed);
@@ -238,8 +244,126 @@ pub fn clear_velocity(
     Vec3::ZERO
 }
 
+/// [`clear_velocity`] for an agent moving in the x-y plane among obstacles centred in it (None
+/// otherwise): every obstacle within reach blocks an exact cone of headings (those along which
+/// the body, grown by the margin, would touch it within `look_ahead` seconds; the half-plane
+/// toward it when the agent is already within the margin), and the velocity turns to the free
+/// heading nearest to it (an edge of a cone, a hair outside), speed kept — so it threads a gap
+/// its body fits through rather than turning back and forth between two obstacles. When no
+/// heading within a quarter turn is free, shorter looks are tried (down to an eighth); no free
+/// heading at all even then (a pocket): it stops.
+fn clear_velocity_in_plane(
+    k: &Kinematics,
+    limits: &Limits,
+    obstacles: &[Sphere],
+    p: &AvoidParams,
+    velocity: Vec3,
+    speed: f32,
+) -> Option<Vec3> {
+    let planar = |v: Vec3| v.z.abs() <= 1e-3 * (1.0 + v.x.abs() + v.y.abs());
+    if !planar(velocity) || !planar(k.position) {
+        return None;
+    }
+    let reach_extra = limits.radius.max(0.0) + p.margin.max(0.0);
+    let wanted = velocity.y.atan2(velocity.x);
+    // A field so dense that every heading ahead meets a rock within the whole look-ahead may
+    // still have a way on a little further: shorter looks are tried before turning back (which
+    // a kinematic agent would undo the next step, its goal being ahead) or stopping.
+    let mut length = speed * p.look_ahead.max(0.0);
+    for look in 0..SHORTER_LOOKS {
+        let last = look + 1 == SHORTER_LOOKS;
+        match free_heading(k.position, obstacles, reach_extra, length, wanted)? {
+            Some(heading) if heading == wanted => return Some(velocity),
+            Some(heading) if last || angle_between(heading, wanted) <= std::f32::consts::FRAC_PI_2 => {
+                return Some(Vec3::new(heading.cos(), heading.sin(), 0.0) * speed)
+            }
+            _ => length *= 0.5,
+        }
+    }
+    Some(Vec3::ZERO)
+}
+
+/// Looks tried by [`clear_velocity_in_plane`], each half as long as the one before.
+const SHORTER_LOOKS: usize = 4;
+
+/// The free heading nearest to `wanted` for a body grown to `reach_extra` at `position` looking
+/// `length` ahead among `obstacles` (`wanted` itself when free); `Some(None)` when every heading
+/// is blocked, None when an obstacle is out of the plane or there are too many to hold.
+fn free_heading(
+    position: Vec3,
+    obstacles: &[Sphere],
+    reach_extra: f32,
+    length: f32,
+    wanted: f32,
+) -> Option<Option<f32>> {
+    let planar = |v: Vec3| v.z.abs() <= 1e-3 * (1.0 + v.x.abs() + v.y.abs());
+    // The cones as (centre heading, half-width), up to MAX_CONES of them.
+    let mut cones = [(0.0f32, 0.0f32); MAX_CONES];
+    let mut n_cones = 0;
+    for obstacle in obstacles {
+        let offset = obstacle.center - position;
+        if !planar(obstacle.center) {
+            return None;
+        }
+        let reach = reach_extra + obstacle.radius.max(0.0);
+        let distance = offset.truncate().length();
+        if !distance.is_finite() || distance <= 1e-6 || distance - reach > length {
+            continue;
+        }
+        let half_width = if distance <= reach {
+            std::f32::consts::FRAC_PI_2
+        } else {
+            let widest = (reach / distance).asin();
+            // A segment of `length` at least as long as the tangent reaches the circle at every
+            // heading within the widest; a shorter one only up to where its end touches it.
+            if length * length >= distance * distance - reach * reach {
+                widest
+            } else if length > 0.0 {
+                let cos_reached =
+                    (distance * distance + length * length - reach * reach) / (2.0 * distance * length);
+                cos_reached.clamp(-1.0, 1.0).acos().min(widest)
+            } else {
+                0.0
+            }
+        };
+        if half_width <= 0.0 {
+            continue;
+        }
+        let slot = cones.get_mut(n_cones)?;
+        *slot = (offset.y.atan2(offset.x), half_width);
+        n_cones += 1;
+    }
+    let cones = cones.get(..n_cones)?;
+    let blocked = |heading: f32| cones.iter().any(|&(centre, half)| angle_between(heading, centre) < half);
+    if !blocked(wanted) {
+        return Some(Some(wanted));
+    }
+    let margin_angle = CLEARING_SLACK;
+    let best = cones
+        .iter()
+        .flat_map(|&(centre, half)| [centre - half - margin_angle, centre + half + margin_angle])
+        .filter(|&heading| !blocked(heading))
+        .min_by(|&a, &b| angle_between(a, wanted).total_cmp(&angle_between(b, wanted)));
+    Some(best)
+}
+
+/// The unsigned angle between two headings (radians, 0 to π).
+fn angle_between(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(std::f32::consts::TAU);
+    d.min(std::f32::consts::TAU - d)
+}
+
+/// Most obstacles within reach of one agent's kinematic velocity in the plane; beyond that the
+/// general clearing is used.
+const MAX_CONES: usize = 64;
+
 /// Most passes of [`clear_velocity`] before it gives up and stops the agent.
 const CLEARING_PASSES: usize = 4;
+
+/// The tangent a cleared velocity is turned to is taken to the grown obstacle enlarged by this
+/// fraction (in the plane: this many radians outside a blocked cone), so that it is seen clear
+/// and not grazing.
+const CLEARING_SLACK: f32 = 0.02;
 
 /// One pass over the obstacles; the velocity and whether any obstacle changed it.
 fn clear_pass(
@@ -272,8 +396,17 @@ fn clear_pass(
         if lateral >= reach {
             continue;
         }
-        let tangent = cleared - inward * toward;
-        let direction = tangent.try_normalize().unwrap_or_else(|| side_of(inward));
+        let across = cleared - inward * toward;
+        let side = across.try_normalize().unwrap_or_else(|| side_of(inward));
+        let grown = reach * (1.0 + CLEARING_SLACK);
+        let direction = if distance > grown {
+            // The tangent on the side the velocity leans to: the least turn that clears it.
+            let sin = grown / distance;
+            let cos = (1.0 - sin * sin).max(0.0).sqrt();
+            inward * cos + side * sin
+        } else {
+            side
+        };
         cleared = direction * speed;
         changed = true;
     }
@@ -290,4 +423,63 @@ fn side_of(heading: Vec3) -> Vec3 {
             heading.any_orthonormal_vector()
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rock(x: f32, y: f32, radius: f32) -> Sphere {
+        Sphere { center: Vec3::new(x, y, 0.0), radius }
+    }
+
+    /// Whether a body of `radius` moving from `from` along `velocity` for `seconds` touches a
+    /// rock grown by `margin`.
+    fn runs_into(
+        from: Vec3,
+        velocity: Vec3,
+        seconds: f32,
+        radius: f32,
+        margin: f32,
+        rocks: &[Sphere],
+    ) -> bool {
+        rocks.iter().any(|r| {
+            cast_sphere_sphere(from, from + velocity * seconds, radius + margin, r.center, r.radius).is_some()
+        })
+    }
+
+    #[test]
+    fn a_kinematic_velocity_threads_a_gap_its_body_fits_through_instead_of_stopping() {
+        // Two rocks 40 apart across the way: the grown body (2 · (5 + 6) = 22) fits between.
+        let rocks = [rock(100.0, 35.0, 15.0), rock(100.0, -35.0, 15.0)];
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let k = Kinematics::default();
+        let p = AvoidParams::default();
+        // Aimed at the lower rock: turned up into the gap, not stopped (the old clearing turned
+        // from one rock into the other and gave up).
+        let wanted = Vec3::new(100.0, -35.0, 0.0).normalize() * 100.0;
+        let cleared = clear_velocity(&k, &limits, &rocks, &p, wanted);
+        assert!((cleared.length() - 100.0).abs() < 1e-3, "speed kept: {cleared}");
+        assert!(!runs_into(k.position, cleared, p.look_ahead, limits.radius, p.margin, &rocks), "{cleared}");
+        assert!(cleared.angle_between(wanted) < 0.5, "the least turn: {cleared}");
+        // A clear velocity is left exactly as it is.
+        let straight = Vec3::new(100.0, 0.0, 0.0);
+        assert_eq!(clear_velocity(&k, &limits, &rocks, &p, straight), straight);
+    }
+
+    #[test]
+    fn a_kinematic_velocity_in_a_pocket_with_no_free_heading_stops() {
+        // Ringed by rocks close enough that every heading runs into one within an eighth of a
+        // second (the shortest look).
+        let rocks: Vec<Sphere> = (0..8)
+            .map(|i| {
+                let angle = i as f32 * std::f32::consts::TAU / 8.0;
+                rock(35.0 * angle.cos(), 35.0 * angle.sin(), 15.0)
+            })
+            .collect();
+        let limits = Limits { radius: 5.0, max_speed: 100.0, max_acceleration: 400.0 };
+        let cleared =
+            clear_velocity(&Kinematics::default(), &limits, &rocks, &AvoidParams::default(), Vec3::X * 100.0);
+        assert_eq!(cleared, Vec3::ZERO);
+    }
 }

@@ -124,6 +124,22 @@ pub fn hide(
     evade_params: &PursuitParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    hide_aiming(k, limits, hunter, obstacles, p, evade_params, |spot, _| spot, gizmos)
+}
+
+/// Hide from `hunter` arriving at `aim(hiding spot)` instead of the spot itself (an agent that
+/// avoids obstacles aims round the one in the way: `detour::Detour::aim`).
+#[allow(clippy::too_many_arguments)]
+pub fn hide_aiming(
+    k: &Kinematics,
+    limits: &Limits,
+    hunter: &Kinematics,
+    obstacles: &[Sphere],
+    p: &HideParams,
+    evade_params: &PursuitParams,
+    aim: impl FnOnce(Vec3, &mut Gizmos) -> Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
     let Some(spot) = best_hiding_spot(k, limits, hunter.position, obstacles, p) else {
         return evade(k, limits, hunter, evade_params, gizmos);
     };
@@ -131,7 +147,7 @@ pub fn hide(
         gizmos.push(GizmoRole::Prediction, GizmoShape::Line(hunter.position, spot));
     }
     let arrive_params = ArriveParams { slow_radius: p.slow_radius, ..ArriveParams::default() };
-    match arrive(k, limits, spot, &arrive_params, gizmos) {
+    match arrive(k, limits, aim(spot, gizmos), &arrive_params, gizmos) {
         Steering::Acceleration(a) if a.is_finite() => Steering::Acceleration(a),
         _ => Steering::NONE,
     }

@@ -131,6 +131,20 @@ pub fn leader_following(
     p: &LeaderFollowingParams,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    leader_following_aiming(k, limits, leader, p, |point, _| point, gizmos)
+}
+
+/// Leader following holding `aim(follow point)` instead of the point behind the leader itself
+/// (an agent that avoids obstacles aims round the one in the way: `detour::Detour::aim`); while
+/// the aim is not the point, the leader's velocity is left out of the desired velocity.
+pub fn leader_following_aiming(
+    k: &Kinematics,
+    limits: &Limits,
+    leader: &Kinematics,
+    p: &LeaderFollowingParams,
+    aim: impl FnOnce(Vec3, &mut Gizmos) -> Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
     let fwd = forward(leader);
     let right = Vec3::new(fwd.y, -fwd.x, 0.0);
     let offset = k.position - leader.position;
@@ -142,8 +156,10 @@ pub fn leader_following(
             .clamp_length_max(limits.max_speed.max(0.0));
         accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
     } else {
-        let slot = leader.position - fwd * p.behind;
-        let mut desired = slot_desired_velocity(k, limits, slot, leader.velocity, p.approach_time);
+        let point = leader.position - fwd * p.behind;
+        let aimed = aim(point, gizmos);
+        let velocity = if aimed == point { leader.velocity } else { Vec3::ZERO };
+        let mut desired = slot_desired_velocity(k, limits, aimed, velocity, p.approach_time);
         // Beside the zone, ahead of the leader: go back round the zone's side rather than
         // straight through it (no velocity toward the leader's line until behind it).
         let along = offset.dot(fwd);

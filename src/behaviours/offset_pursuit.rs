@@ -174,6 +174,24 @@ pub fn offset_pursuit_tracked(
     dt: f32,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    offset_pursuit_tracked_aiming(k, limits, leader, p, tracker, dt, |slot, _| slot, gizmos)
+}
+
+/// [`offset_pursuit_tracked`] holding `aim(slot)` instead of the slot itself (an agent that
+/// avoids obstacles aims round the one between it and its slot: `detour::Detour::aim`); the
+/// slot's velocity is still measured from the slot. While the aim is not the slot, the slot's
+/// velocity is left out of the desired velocity (it may well point into the obstacle).
+#[allow(clippy::too_many_arguments)]
+pub fn offset_pursuit_tracked_aiming(
+    k: &Kinematics,
+    limits: &Limits,
+    leader: &Kinematics,
+    p: &OffsetPursuitParams,
+    tracker: &mut SlotTracker,
+    dt: f32,
+    aim: impl FnOnce(Vec3, &mut Gizmos) -> Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
     let slot = slot_position(leader, p.offset_x, p.offset_y);
     let measured = match tracker.previous {
         Some(previous) if dt > 0.0 => (slot - previous) / dt,
@@ -181,7 +199,13 @@ pub fn offset_pursuit_tracked(
     };
     let slot_velocity = if measured.is_finite() { measured } else { leader.velocity };
     tracker.previous = slot.is_finite().then_some(slot);
-    steer_to_slot(k, limits, leader, slot, slot_velocity, p, gizmos)
+    let aimed = aim(slot, gizmos);
+    let linear = if aimed == slot {
+        hold_slot(k, limits, slot, slot_velocity, p.approach_time)
+    } else {
+        hold_slot(k, limits, aimed, Vec3::ZERO, p.approach_time)
+    };
+    slot_gizmos(k, leader, slot, linear, gizmos)
 }
 
 /// Offset pursuit of `leader`, taking the slot's velocity to be the leader's. Returns
@@ -208,6 +232,17 @@ fn steer_to_slot(
 ) -> Steering {
     let slot_velocity = if p.match_velocity { slot_velocity } else { Vec3::ZERO };
     let linear = hold_slot(k, limits, slot, slot_velocity, p.approach_time);
+    slot_gizmos(k, leader, slot, linear, gizmos)
+}
+
+/// Draws the slot and the force; the request.
+fn slot_gizmos(
+    k: &Kinematics,
+    leader: &Kinematics,
+    slot: Vec3,
+    linear: Vec3,
+    gizmos: &mut Gizmos,
+) -> Steering {
     if gizmos.is_enabled() {
         gizmos.push(GizmoRole::Projection, GizmoShape::Line(leader.position, slot));
         gizmos.push(GizmoRole::Target, GizmoShape::Point(slot));

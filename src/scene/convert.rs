@@ -175,6 +175,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             },
             main: main.slot,
             more: entries.collect(),
+            detour: Default::default(),
         };
         agents.push(agent);
     }

@@ -23,6 +23,13 @@
 //! is used and cleared of obstacles (`avoid::clear_velocity`) instead of a limited acceleration
 //! the agent's own velocity requests would undo the next step.
 //!
+//! **Detour.** Avoidance alone knows nothing of where the other entries are going, so when an
+//! agent has an `avoid_obstacles` entry, every other entry that has a goal point (seek, arrive,
+//! pursuit, interpose, hide, offset pursuit, leader following) is handed a
+//! [`detour::Detour`](crate::behaviours::detour): it aims round the obstacle between it and its
+//! goal, on the side the agent committed to ([`Mix::detour`]), instead of straight into it,
+//! so the two groups agree instead of undoing each other.
+//!
 //! A request is summed as an acceleration: a dynamic request as it is, a kinematic velocity
 //! `v` as `(v − velocity) / STEER_TIME` (the force that reaches it in the path followers' steer
 //! time). A group of one entry passes its request through unchanged, so a kinematic seek alone
@@ -37,6 +44,7 @@
 use glam::Vec3;
 
 use super::{behaviour_steering, Agent, Behaviour, BehaviourState, StepContext};
+use crate::behaviours::detour::{Detour, DetourSide};
 use crate::behaviours::param::{Param, ParamKind};
 use crate::behaviours::{avoid, Kinematics, Steering, STEER_TIME};
 
@@ -138,20 +146,30 @@ pub struct Mix {
     pub main: Slot,
     /// The entries after the main behaviour, in list order.
     pub more: Vec<Entry>,
+    /// The side the agent committed to going round the obstacle in its way (state, not a
+    /// setting: cleared by a reset, never saved).
+    pub detour: DetourSide,
 }
 
 impl Default for Mix {
     fn default() -> Self {
-        Mix { combine: Combine::Blend, main: Slot::default(), more: Vec::new() }
+        Mix {
+            combine: Combine::Blend,
+            main: Slot::default(),
+            more: Vec::new(),
+            detour: DetourSide::default(),
+        }
     }
 }
 
 impl Mix {
-    /// Restarts every entry's state (the main behaviour's is the agent's own).
+    /// Restarts every entry's state (the main behaviour's is the agent's own) and forgets the
+    /// detour's side.
     pub fn reset_states(&mut self) {
         for entry in &mut self.more {
             entry.state = BehaviourState::start(&entry.behaviour);
         }
+        self.detour = DetourSide::default();
     }
 }
 
@@ -246,25 +264,27 @@ fn next_group(mix: &Mix, previous: Option<u32>) -> Option<u32> {
 /// the one entry's request unchanged when it is alone with weight 1.
 fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> Steering {
     let Agent { kinematics, limits, behaviour, state, mix, gizmos, .. } = agent;
+    let Mix { main, more, detour: side, .. } = mix;
     let k = &*kinematics;
     // Goal-seeking entries of an agent that avoids obstacles aim round the one in their way.
-    let avoid = mix.more.iter().find_map(|entry| match entry.behaviour {
-        Behaviour::AvoidObstacles { params } => Some(params),
+    let margin = more.iter().find_map(|entry| match entry.behaviour {
+        Behaviour::AvoidObstacles { params } => Some(params.margin),
         _ => None,
     });
+    let mut detour = margin.map(|margin| Detour { margin, obstacles: ctx.spheres, side });
     let in_group = |slot: &Slot| group.is_none_or(|g| slot.group == g);
     let mut sum = Vec3::ZERO;
     let mut alone: Option<(Steering, f32)> = None;
     let mut count = 0usize;
-    if in_group(&mix.main) {
-        let request = behaviour_steering(k, limits, behaviour, state, gizmos, ctx, avoid.as_ref());
-        sum += as_acceleration(k, request) * mix.main.weight;
-        alone = Some((request, mix.main.weight));
+    if in_group(main) {
+        let request = behaviour_steering(k, limits, behaviour, state, gizmos, ctx, detour.as_mut());
+        sum += as_acceleration(k, request) * main.weight;
+        alone = Some((request, main.weight));
         count += 1;
     }
-    for entry in mix.more.iter_mut().filter(|entry| in_group(&entry.slot) && !entry.behaviour.turns_only()) {
+    for entry in more.iter_mut().filter(|entry| in_group(&entry.slot) && !entry.behaviour.turns_only()) {
         let request =
-            behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx, avoid.as_ref());
+            behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx, detour.as_mut());
         sum += as_acceleration(k, request) * entry.slot.weight;
         alone = Some((request, entry.slot.weight));
         count += 1;

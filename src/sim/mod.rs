@@ -1436,10 +1436,12 @@ impl CrowdWalk {
 }
 
 /// One behaviour's request (a pure function of the agent's state and the world).
-#[inline(always)]
 ///
-/// `avoid` is the agent's obstacle avoidance, if it has an entry of it: pursuit and interpose
-/// then aim round the obstacle in their way (`detour::detour_target`).
+/// `detour` is given by the combination of an agent's list when the agent avoids obstacles
+/// (`mix`): every behaviour with a goal point — seek, arrive, pursuit, interpose, hide, offset
+/// pursuit, leader following — then aims round the obstacle in its way
+/// ([`detour::Detour::aim`]) instead of straight at the goal.
+#[inline(always)]
 fn behaviour_steering(
     k: &Kinematics,
     limits: &Limits,
@@ -1447,24 +1449,16 @@ fn behaviour_steering(
     state: &mut BehaviourState,
     gizmos: &mut Gizmos,
     ctx: &StepContext,
-    avoid: Option<&AvoidParams>,
+    mut detour: Option<&mut detour::Detour>,
 ) -> Steering {
-    let aim = |goal: Vec3, gizmos: &mut Gizmos| match avoid {
-        Some(avoid) => detour::detour_target(
-            k.position,
-            k.velocity,
-            goal,
-            limits.radius,
-            avoid.margin,
-            ctx.spheres,
-            gizmos,
-        ),
+    let mut aim = |goal: Vec3, gizmos: &mut Gizmos| match detour.as_deref_mut() {
+        Some(detour) => detour.aim(k.position, k.velocity, goal, limits.radius, gizmos),
         None => goal,
     };
     let target_pos = |target: usize| ctx.targets.get(target).map(|t| t.position);
     match (behaviour, state) {
         (Behaviour::Seek { target }, _) => match target_pos(*target) {
-            Some(position) => kinematic::seek(k, position, limits.max_speed, gizmos),
+            Some(position) => kinematic::seek(k, aim(position, gizmos), limits.max_speed, gizmos),
             None => Steering::Velocity(Vec3::ZERO),
         },
         (Behaviour::Flee { target }, _) => match target_pos(*target) {
@@ -1472,7 +1466,7 @@ fn behaviour_steering(
             None => Steering::Velocity(Vec3::ZERO),
         },
         (Behaviour::Arrive { target, params }, _) => match target_pos(*target) {
-            Some(position) => arrive::arrive(k, limits, position, params, gizmos),
+            Some(position) => arrive::arrive(k, limits, aim(position, gizmos), params, gizmos),
             None => brake(k, limits),
         },
         (Behaviour::Parametric { curve, params }, BehaviourState::Parametric(state)) => {
@@ -1559,14 +1553,14 @@ fn behaviour_steering(
         }
         (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
             match ctx.agents.get(*agent) {
-                Some(leader) => {
-                    offset_pursuit::offset_pursuit_tracked(k, limits, leader, params, tracker, ctx.dt, gizmos)
-                }
+                Some(leader) => offset_pursuit::offset_pursuit_tracked_aiming(
+                    k, limits, leader, params, tracker, ctx.dt, aim, gizmos,
+                ),
                 None => brake(k, limits),
             }
         }
         (Behaviour::LeaderFollowing { agent, params }, _) => match ctx.agents.get(*agent) {
-            Some(leader) => leader_following::leader_following(k, limits, leader, params, gizmos),
+            Some(leader) => leader_following::leader_following_aiming(k, limits, leader, params, aim, gizmos),
             None => brake(k, limits),
         },
         (Behaviour::Interpose { agent, other, params }, _) => {
@@ -1578,7 +1572,7 @@ fn behaviour_steering(
         (Behaviour::Hide { agent, params }, _) => match ctx.agents.get(*agent) {
             Some(hunter) => {
                 let evade = PursuitParams::default();
-                hide::hide(k, limits, hunter, ctx.spheres, params, &evade, gizmos)
+                hide::hide_aiming(k, limits, hunter, ctx.spheres, params, &evade, aim, gizmos)
             }
             None => brake(k, limits),
         },

@@ -86,7 +86,7 @@ fn slot_row(ui: &mut egui::Ui, id: &str, slot: Slot, priority: bool) -> Option<S
 /// Draws the list editor of agent `agent_idx`; the edit as a command.
 pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: usize) -> Option<Command> {
     let agent: &Agent = app.world.agents.get(agent_idx)?;
-    let Mix { combine, main, more } = &agent.mix;
+    let Mix { combine, main, more, detour: _ } = &agent.mix;
     let mut new_mix: Option<Mix> = None;
     let priority = matches!(combine, Combine::Priority { .. });
 

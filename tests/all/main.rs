@@ -2,6 +2,7 @@
 //! macroquad and egui once instead of once per file. Shared helpers live in `scene_fixtures` and
 //! `ui_support`.
 
+mod behav_detour;
 mod behav_flocking;
 mod behav_painted;
 mod behav_props;

@@ -346,3 +346,37 @@ fn seed_walk_through_scene_matches_the_planner_walk_through() {
     use steerlab::planner::WaypointKind::{Avoidance, User};
     assert_eq!(debug.plan.kinds, [Avoidance, Avoidance, User(0), Avoidance, User(1)]);
 }
+
+/// Issue 10 §3: in every shipped scene, no agent with an `avoid_obstacles` entry ever touches an
+/// obstacle in 60 s (checked every step against the obstacles, not only the metrics' count).
+#[test]
+fn no_avoiding_agent_of_any_shipped_scene_ever_touches_an_obstacle() {
+    let mut checked = 0;
+    for path in scene_files() {
+        let mut world = load_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+        let avoiding: Vec<usize> =
+            (0..world.agents.len()).filter(|&i| world.agents[i].avoids_obstacles()).collect();
+        if avoiding.is_empty() || world.obstacles.is_empty() {
+            continue;
+        }
+        checked += avoiding.len();
+        for step in 0..steps_for(&world, SECONDS) {
+            world.step();
+            for &i in &avoiding {
+                let agent = &world.agents[i];
+                for obstacle in &world.obstacles {
+                    let gap = agent.kinematics.position.distance(obstacle.position)
+                        - obstacle.radius
+                        - agent.limits.radius;
+                    assert!(
+                        gap >= 0.0,
+                        "{}: {} touches an obstacle at step {step} ({gap})",
+                        path.display(),
+                        agent.name
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} avoiding agents among the scenes");
+}
