@@ -209,9 +209,11 @@ impl NeighbourGrid {
         let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
         let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
         let wide = span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64;
-        match self.dense {
+        // A dense grid's rows of the query clipped to the grid (each row one contiguous range),
+        // worked out one by one; otherwise the listed runs. One call of `visit`, so that the
+        // caller's loop over a run is inlined here with its sums kept in registers.
+        let rows = match self.dense {
             Some(g) if !wide => {
-                // Rows of the query clipped to the grid; each row is one contiguous range.
                 let x0 = lo_x.max(g.min_x);
                 let x1 = hi_x.min(g.min_x + g.width - 1);
                 let y0 = lo_y.max(g.min_y);
@@ -219,21 +221,34 @@ impl NeighbourGrid {
                 if x0 > x1 || y0 > y1 {
                     return;
                 }
-                let (first_column, last_column) = ((x0 - g.min_x) as usize, (x1 - g.min_x) as usize);
                 let width = g.width as usize;
-                let mut row = (y0 - g.min_y) as usize * width;
-                for _ in y0..=y1 {
+                let first_row = (y0 - g.min_y) as usize * width;
+                let (first_column, last_column) = ((x0 - g.min_x) as usize, (x1 - g.min_x) as usize);
+                Some((first_row, (y1 - y0) as usize + 1, width, first_column, last_column))
+            }
+            _ => None,
+        };
+        let listed = if rows.is_none() { Some(self.spread_runs(lo_x, hi_x, lo_y, hi_y, wide)) } else { None };
+        let mut next = 0usize;
+        loop {
+            let run = match (rows, &listed) {
+                (Some((first_row, count, width, first_column, last_column)), _) => {
+                    if next >= count {
+                        break;
+                    }
+                    let row = first_row + next * width;
                     let start = self.starts.get(row + first_column).copied().unwrap_or(0);
                     let end = self.starts.get(row + last_column + 1).copied().unwrap_or(0);
-                    visit(start as usize..end.max(start) as usize);
-                    row += width;
+                    start as usize..end.max(start) as usize
                 }
-            }
-            _ => {
-                for run in self.spread_runs(lo_x, hi_x, lo_y, hi_y, wide).iter() {
-                    visit(run);
-                }
-            }
+                (None, Some(listed)) => match listed.ranges.get(next).filter(|_| next < listed.len) {
+                    Some(&(start, end)) => start as usize..end as usize,
+                    None => break,
+                },
+                (None, None) => break,
+            };
+            next += 1;
+            visit(run);
         }
     }
 
@@ -334,12 +349,6 @@ impl CandidateRuns {
             *range = (start, end.max(start));
             self.len += 1;
         }
-    }
-
-    /// The runs as slot ranges, in query order.
-    #[inline]
-    fn iter(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        self.ranges.iter().take(self.len).map(|&(start, end)| start as usize..end as usize)
     }
 }
 
