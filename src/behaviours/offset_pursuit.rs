@@ -200,6 +200,7 @@ pub fn offset_pursuit_tracked_aiming(
     let slot_velocity = if measured.is_finite() { measured } else { leader.velocity };
     tracker.previous = slot.is_finite().then_some(slot);
     let aimed = aim(slot, gizmos);
+    let slot_velocity = if p.match_velocity { slot_velocity } else { Vec3::ZERO };
     let linear = if aimed == slot {
         hold_slot(k, limits, slot, slot_velocity, p.approach_time)
     } else {
