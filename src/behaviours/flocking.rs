@@ -216,49 +216,16 @@ pub fn flocking_from<S: NeighbourSource + ?Sized>(
 /// and `headings` (each velocity's `normalize_or_zero()`) in one order; `runs` gives the slot
 /// ranges that may hold the agents within a radius of `k` (a spatial grid's cells around it,
 /// such as the world's `NeighbourGrid`), asked for the radius the rules need; slot `me` is
-/// skipped (an agent on its own point is never a neighbour anyway). Returns the request and how
-/// many neighbours were within the query radius.
-/// Exactly the arithmetic of [`flocking_from`] over a source that passes the same slots within
-/// the query radius in the same order (tested bit for bit), without a closure per neighbour:
-/// the flocking benchmark's hot loop.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub fn flocking_over_runs<R: SlotRuns + ?Sized>(
-    k: &Kinematics,
-    limits: &Limits,
-    positions: &[Vec3],
-    headings: &[Vec3],
-    runs: &R,
-    me: usize,
-    separation: &SeparationParams,
-    alignment: &AlignmentParams,
-    cohesion: &CohesionParams,
-    weights: &FlockingWeights,
-) -> (Vec3, u32) {
-    let mut seen = 0u32;
-    let linear = flocking_over_runs_with(
-        k,
-        limits,
-        positions,
-        headings,
-        runs,
-        me,
-        separation,
-        alignment,
-        cohesion,
-        weights,
-        |_, _, _| seen += 1,
-    );
-    (linear, seen)
-}
-
-/// [`flocking_over_runs`], calling `also(slot, position, heading)` for every agent within the
-/// query radius other than slot `me` (before the rules look at it), in slot-run order: what the
-/// simulation's crowd metrics read, so they need no second walk when their radius is the
-/// query's.
+/// skipped (an agent on its own point is never a neighbour anyway). `also(slot, position,
+/// heading)` is called for every agent within the query radius other than slot `me`, before the
+/// rules look at it, in slot-run order: the flocking benchmark counts neighbours with it, the
+/// simulation's crowd metrics take their sample with it (no second walk when their radius is
+/// the query's). Exactly the arithmetic of [`flocking_from`] over a source that passes the same
+/// slots within the query radius in the same order (tested bit for bit), without a closure per
+/// neighbour: the flocking benchmark's and the simulation's hot loop.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn flocking_over_runs_with<R: SlotRuns + ?Sized>(
+pub fn flocking_over_runs<R: SlotRuns + ?Sized>(
     k: &Kinematics,
     limits: &Limits,
     positions: &[Vec3],
@@ -297,7 +264,7 @@ pub fn flocking_over_runs_with<R: SlotRuns + ?Sized>(
     sums.finish(k, limits, weights)
 }
 
-/// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs_with`],
+/// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs`],
 /// `also` as there): the simulation's fast path, the same request bit for bit.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -315,7 +282,7 @@ pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
     let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
     let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
-    let linear = flocking_over_runs_with(
+    let linear = flocking_over_runs(
         k,
         limits,
         positions,

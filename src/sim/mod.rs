@@ -1207,7 +1207,8 @@ impl NeighbourSource for GridNeighbours<'_> {
 fn steer_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext) -> Steering {
     agent.gizmos.clear();
     if !ctx.grid.is_empty() {
-        let slot = ctx.slot_of.get(agent_idx).copied();
+        // An agent the grid did not index has no slot (u32::MAX): its crowd sample takes its own walk.
+        let slot = ctx.slot_of.get(agent_idx).copied().filter(|&slot| slot != u32::MAX);
         let states = std::iter::once(&mut agent.state).chain(agent.mix.more.iter_mut().map(|e| &mut e.state));
         for state in states {
             if let BehaviourState::Flock(flock) = state {
