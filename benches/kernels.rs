@@ -28,9 +28,20 @@ fn predictive_segments(c: &mut Criterion) {
 }
 
 /// Issue 10 §5: one step of the flocking kernel (as Yuka's flock.mjs) at 1k, 10k and 100k
-/// boids; divide by the boid count for ns per agent-step.
+/// boids, planar (`flock_step`, 2D vectors) and in 3D vectors (`flock_step_3d`); divide by the
+/// boid count for ns per agent-step.
 fn flocking(c: &mut Criterion) {
     let mut group = c.benchmark_group("flock_step");
+    group.sample_size(10);
+    for n in [1_000, 10_000, 100_000] {
+        let mut flock = FlockBench::planar(n);
+        for _ in 0..10 {
+            flock.step();
+        }
+        group.bench_function(format!("{n}"), |b| b.iter(|| flock.step()));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("flock_step_3d");
     group.sample_size(10);
     for n in [1_000, 10_000, 100_000] {
         let mut flock = FlockBench::new(n);

@@ -2,7 +2,7 @@
 //! `valgrind --tool=callgrind target/release/examples/profile_step predictive [SEGMENTS]`
 //! steps 2,000 agents of the chosen behaviour (seek, projected or predictive) 50 times;
 //! `profile_step flock [BOIDS]` steps the flocking benchmark (`steerlab bench --flock`, 10,000
-//! boids unless given) 20 times; `profile_step world-flock [BOIDS]` steps the same flock as
+//! boids unless given) 20 times, `profile_step flock-planar [BOIDS]` the same flock in 2D vectors; `profile_step world-flock [BOIDS]` steps the same flock as
 //! agents of `World::step` (`Kernel::Flocking`) 20 times.
 //! Instruction counts are repeatable whatever else the machine is doing, unlike timings.
 
@@ -12,6 +12,15 @@ fn main() {
     if kind.as_deref() == Some("flock") {
         let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
         let mut flock = FlockBench::new(n);
+        for _ in 0..20 {
+            flock.step();
+        }
+        println!("neighbours {:.2}", flock.mean_neighbours());
+        return;
+    }
+    if kind.as_deref() == Some("flock-planar") {
+        let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+        let mut flock = FlockBench::planar(n);
         for _ in 0..20 {
             flock.step();
         }

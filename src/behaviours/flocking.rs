@@ -24,9 +24,10 @@
 
 use super::alignment::AlignmentParams;
 use super::cohesion::CohesionParams;
-use super::neighbourhood::{forward, Neighbour, NeighbourSource, SlotRuns, View};
+use super::neighbourhood::{cos_half_angle, forward, Neighbour, NeighbourSource, SlotRuns, View};
 use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
+use super::vector::SteerVector;
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -205,11 +206,12 @@ pub fn flocking_from<S: NeighbourSource + ?Sized>(
     cohesion: &CohesionParams,
     weights: &FlockingWeights,
 ) -> Vec3 {
-    let mut sums = Sums::new(k, separation, alignment, cohesion);
-    neighbours.for_each_near_with_heading(k.position, sums.max_r2.sqrt(), |n, heading| {
-        sums.add(k.position, n.position, heading);
+    let rules = FlockRules::new(separation, alignment, cohesion, weights);
+    let mut sums = Sums::new(forward(k));
+    neighbours.for_each_near_with_heading(k.position, rules.max_r2.sqrt(), |n, heading| {
+        sums.add(&rules, k.position, n.position, heading);
     });
-    sums.finish(k, limits, weights)
+    sums.finish(&rules, k.velocity, limits)
 }
 
 /// [`flocking_from`] over a flock kept in arrays, read straight from runs of slots: `positions`
@@ -236,32 +238,109 @@ pub fn flocking_over_runs<R: SlotRuns + ?Sized>(
     alignment: &AlignmentParams,
     cohesion: &CohesionParams,
     weights: &FlockingWeights,
-    mut also: impl FnMut(usize, Vec3, Vec3),
+    also: impl FnMut(usize, Vec3, Vec3),
 ) -> Vec3 {
-    let mut sums = Sums::new(k, separation, alignment, cohesion);
-    let query = sums.max_r2.sqrt();
+    let rules = FlockRules::new(separation, alignment, cohesion, weights);
+    flocking_over_runs_of(
+        k.position,
+        k.velocity,
+        forward(k),
+        limits,
+        positions,
+        headings,
+        runs,
+        me,
+        &rules,
+        also,
+    )
+}
+
+/// The three rules' parameters as the walk over the neighbours tests them: radii (negative ones
+/// count as 0) and their squares, the cosines of the half view angles, and the weights. Worked
+/// out once for a flock that shares them (the flocking benchmark: once a step instead of once a
+/// boid), or per call.
+#[derive(Clone, Copy, Debug)]
+pub struct FlockRules {
+    weights: FlockingWeights,
+    sep_radius: f32,
+    sep_cos: f32,
+    ali_cos: f32,
+    coh_radius: f32,
+    coh_cos: f32,
+    sep_r2: f32,
+    ali_r2: f32,
+    coh_r2: f32,
+    max_r2: f32,
+}
+
+impl FlockRules {
+    /// The rules of `separation`, `alignment` and `cohesion`, weighted by `weights`.
+    #[inline(always)]
+    pub fn new(
+        separation: &SeparationParams,
+        alignment: &AlignmentParams,
+        cohesion: &CohesionParams,
+        weights: &FlockingWeights,
+    ) -> FlockRules {
+        let (sep_radius, ali_radius, coh_radius) =
+            (view_radius(separation.radius), view_radius(alignment.radius), view_radius(cohesion.radius));
+        let (sep_r2, ali_r2, coh_r2) = (sq(sep_radius), sq(ali_radius), sq(coh_radius));
+        FlockRules {
+            weights: *weights,
+            sep_radius,
+            sep_cos: cos_half_angle(separation.view_angle),
+            ali_cos: cos_half_angle(alignment.view_angle),
+            coh_radius,
+            coh_cos: cos_half_angle(cohesion.view_angle),
+            sep_r2,
+            ali_r2,
+            coh_r2,
+            max_r2: sep_r2.max(ali_r2).max(coh_r2),
+        }
+    }
+}
+
+/// [`flocking_over_runs`] for an agent at `position` moving at `velocity` and facing `forward`
+/// (its [`forward`]), in 3D or in a plane ([`SteerVector`]): a planar flock's `x` and `y` are the
+/// 3D arithmetic's, bit for bit (see [`super::vector`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn flocking_over_runs_of<V: SteerVector, R: SlotRuns + ?Sized>(
+    position: V,
+    velocity: V,
+    forward: V,
+    limits: &Limits,
+    positions: &[V],
+    headings: &[V],
+    runs: &R,
+    me: usize,
+    rules: &FlockRules,
+    mut also: impl FnMut(usize, V, V),
+) -> V {
+    let mut sums = Sums::new(forward);
+    let query = rules.max_r2.sqrt();
     let query_r2 = query * query;
     // A non-finite point is never within a finite radius (its distance is ∞ or NaN), so only an
     // unbounded query tests finiteness, as the grid does.
     let unbounded = !query_r2.is_finite();
-    runs.for_each_run(k.position, query, |run| {
+    runs.for_each_run(position.to_vec3(), query, |run| {
         let (Some(run_positions), Some(run_headings)) =
             (positions.get(run.clone()), headings.get(run.clone()))
         else {
             return;
         };
-        for (offset, (&position, &heading)) in run_positions.iter().zip(run_headings).enumerate() {
+        for (offset, (&other, &heading)) in run_positions.iter().zip(run_headings).enumerate() {
             // The grid's own test (distance within the query radius, finite points only), then
             // the rules' tests in `add`.
-            let near = (position - k.position).length_squared() <= query_r2;
+            let near = (other - position).length_squared() <= query_r2;
             let slot = run.start + offset;
-            if near && slot != me && (!unbounded || position.is_finite()) {
-                also(slot, position, heading);
-                sums.add(k.position, position, heading);
+            if near && slot != me && (!unbounded || other.is_finite()) {
+                also(slot, other, heading);
+                sums.add(rules, position, other, heading);
             }
         }
     });
-    sums.finish(k, limits, weights)
+    sums.finish(rules, velocity, limits)
 }
 
 /// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs`],
@@ -299,94 +378,66 @@ pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
 }
 
-/// The three rules' views and running sums over the neighbours of one agent.
-struct Sums {
-    sep_view: View,
-    ali_view: View,
-    coh_view: View,
-    sep_r2: f32,
-    ali_r2: f32,
-    coh_r2: f32,
-    max_r2: f32,
-    push: Vec3,
-    velocity_sum: Vec3,
+/// The running sums of the three rules over the neighbours of one agent facing `forward`.
+struct Sums<V> {
+    forward: V,
+    push: V,
+    velocity_sum: V,
     n_align: u32,
-    offset_sum: Vec3,
+    offset_sum: V,
     n_cohere: u32,
 }
 
-impl Sums {
+impl<V: SteerVector> Sums<V> {
     #[inline(always)]
-    fn new(
-        k: &Kinematics,
-        separation: &SeparationParams,
-        alignment: &AlignmentParams,
-        cohesion: &CohesionParams,
-    ) -> Sums {
-        let fwd = forward(k);
-        let sep_view = View::with_forward(k.position, fwd, separation.radius, separation.view_angle);
-        let ali_view = View::with_forward(k.position, fwd, alignment.radius, alignment.view_angle);
-        let coh_view = View::with_forward(k.position, fwd, cohesion.radius, cohesion.view_angle);
-        let (sep_r2, ali_r2, coh_r2) = (sq(sep_view.radius), sq(ali_view.radius), sq(coh_view.radius));
-        Sums {
-            sep_view,
-            ali_view,
-            coh_view,
-            sep_r2,
-            ali_r2,
-            coh_r2,
-            max_r2: sep_r2.max(ali_r2).max(coh_r2),
-            push: Vec3::ZERO,
-            velocity_sum: Vec3::ZERO,
-            n_align: 0,
-            offset_sum: Vec3::ZERO,
-            n_cohere: 0,
-        }
+    fn new(forward: V) -> Sums<V> {
+        Sums { forward, push: V::ZERO, velocity_sum: V::ZERO, n_align: 0, offset_sum: V::ZERO, n_cohere: 0 }
     }
 
     /// One neighbour at `position` with unit heading `heading`, seen from `me`.
     #[inline(always)]
-    fn add(&mut self, me: Vec3, position: Vec3, heading: Vec3) {
+    fn add(&mut self, rules: &FlockRules, me: V, position: V, heading: V) {
         let offset = position - me;
         let d2 = offset.length_squared();
-        if !(d2 > 0.0 && d2 <= self.max_r2) {
+        if !(d2 > 0.0 && d2 <= rules.max_r2) {
             return;
         }
         let d = d2.sqrt();
-        let along = offset.dot(self.sep_view.forward);
-        let seen = |view: &View, r2: f32| {
-            d2 <= r2 && (view.cos_half_angle <= -1.0 || along >= view.cos_half_angle * d)
+        let along = offset.dot(self.forward);
+        let seen = |cos_half_angle: f32, r2: f32| {
+            d2 <= r2 && (cos_half_angle <= -1.0 || along >= cos_half_angle * d)
         };
-        if seen(&self.sep_view, self.sep_r2) {
-            self.push -= offset * ((1.0 - d / self.sep_view.radius) / d);
+        if seen(rules.sep_cos, rules.sep_r2) {
+            self.push -= offset * ((1.0 - d / rules.sep_radius) / d);
         }
-        if seen(&self.ali_view, self.ali_r2) {
+        if seen(rules.ali_cos, rules.ali_r2) {
             self.velocity_sum += heading;
             self.n_align += 1;
         }
-        if seen(&self.coh_view, self.coh_r2) {
+        if seen(rules.coh_cos, rules.coh_r2) {
             self.offset_sum += offset;
             self.n_cohere += 1;
         }
     }
 
-    /// The weighted sum of the three rules' accelerations.
+    /// The weighted sum of the three rules' accelerations for an agent moving at `velocity`.
     #[inline(always)]
-    fn finish(self, k: &Kinematics, limits: &Limits, weights: &FlockingWeights) -> Vec3 {
+    fn finish(self, rules: &FlockRules, velocity: V, limits: &Limits) -> V {
+        let weights = &rules.weights;
         let max_speed = limits.max_speed.max(0.0);
         let separation_acc = self.push.clamp_length_max(1.0) * limits.max_acceleration.max(0.0);
         let heading = self.velocity_sum.normalize_or_zero();
-        let alignment_acc = if self.n_align > 0 && heading != Vec3::ZERO {
-            accelerate_toward_velocity(k.velocity, heading * max_speed, STEER_TIME, limits.max_acceleration)
+        let alignment_acc = if self.n_align > 0 && heading != V::ZERO {
+            accelerate_toward_velocity(velocity, heading * max_speed, STEER_TIME, limits.max_acceleration)
         } else {
-            Vec3::ZERO
+            V::ZERO
         };
-        let cohesion_acc = if self.n_cohere > 0 && self.coh_view.radius > 0.0 {
-            let desired = (self.offset_sum / self.n_cohere as f32 * (max_speed / self.coh_view.radius))
+        let cohesion_acc = if self.n_cohere > 0 && rules.coh_radius > 0.0 {
+            let desired = (self.offset_sum / self.n_cohere as f32 * (max_speed / rules.coh_radius))
                 .clamp_length_max(max_speed);
-            accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration)
+            accelerate_toward_velocity(velocity, desired, STEER_TIME, limits.max_acceleration)
         } else {
-            Vec3::ZERO
+            V::ZERO
         };
         let total = separation_acc * weights.separation
             + alignment_acc * weights.alignment
@@ -394,14 +445,20 @@ impl Sums {
         if total.is_finite() {
             total
         } else {
-            Vec3::ZERO
+            V::ZERO
         }
     }
 }
 
-#[inline]
+#[inline(always)]
 fn sq(x: f32) -> f32 {
     x * x
+}
+
+/// A view's radius ([`View::with_forward`]'s).
+#[inline(always)]
+fn view_radius(radius: f32) -> f32 {
+    radius.max(0.0)
 }
 
 #[cfg(test)]

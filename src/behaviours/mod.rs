@@ -71,6 +71,7 @@ pub mod neighbourhood;
 pub mod offset_pursuit;
 pub mod pursuit;
 pub mod separation;
+pub mod vector;
 pub mod wander;
 
 pub use arrive::ArriveParams;
@@ -183,12 +184,13 @@ pub const STEER_TIME: f32 = 0.1;
 
 /// Acceleration that changes `velocity` into `desired` over `time_to_target`, clamped to
 /// `max_acceleration` (the last half of seed 001's dynamic arrive, shared by the path followers).
-pub fn accelerate_toward_velocity(
-    velocity: Vec3,
-    desired: Vec3,
+#[inline]
+pub fn accelerate_toward_velocity<V: vector::SteerVector>(
+    velocity: V,
+    desired: V,
     time_to_target: f32,
     max_acceleration: f32,
-) -> Vec3 {
+) -> V {
     let time = time_to_target.max(1e-4);
     ((desired - velocity) / time).clamp_length_max(max_acceleration.max(0.0))
 }

@@ -94,13 +94,7 @@ pub const VIEW_ANGLE: Param = Param {
 /// The agent's forward direction: its velocity, or its heading when it is at rest.
 #[inline]
 pub fn forward(k: &Kinematics) -> Vec3 {
-    let v = Vec3::new(k.velocity.x, k.velocity.y, k.velocity.z);
-    let f = v.normalize_or_zero();
-    if f == Vec3::ZERO {
-        Vec3::new(k.orientation.cos(), k.orientation.sin(), 0.0)
-    } else {
-        f
-    }
+    super::vector::facing(k.velocity, k.orientation)
 }
 
 /// A neighbourhood test prepared once per agent: its position, forward direction, radius and
@@ -128,9 +122,7 @@ impl View {
     /// already computed the forward direction).
     #[inline]
     pub fn with_forward(position: Vec3, forward: Vec3, radius: f32, view_angle: f32) -> View {
-        let cos_half_angle =
-            if view_angle >= std::f32::consts::TAU - 1e-6 { -2.0 } else { (0.5 * view_angle.max(0.0)).cos() };
-        View { position, forward, radius: radius.max(0.0), cos_half_angle }
+        View { position, forward, radius: radius.max(0.0), cos_half_angle: cos_half_angle(view_angle) }
     }
 
     /// The offset to `other` and its length if `other` is a neighbour, else `None`.
@@ -146,6 +138,16 @@ impl View {
             return None;
         }
         Some((offset, d))
+    }
+}
+
+/// `cos(view_angle / 2)`, or −2 for a cone that sees all around ([`View::cos_half_angle`]).
+#[inline]
+pub fn cos_half_angle(view_angle: f32) -> f32 {
+    if view_angle >= std::f32::consts::TAU - 1e-6 {
+        -2.0
+    } else {
+        (0.5 * view_angle.max(0.0)).cos()
     }
 }
 

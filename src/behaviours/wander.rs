@@ -21,8 +21,8 @@
 //! `radius` (world units), `distance` (world units ahead of the agent), `jitter` (world units per
 //! second), and the per-agent seed.
 
-use super::neighbourhood::forward;
 use super::param::Param;
+use super::vector::{facing, SteerVector};
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -184,24 +184,56 @@ pub fn wander(
     dt: f32,
     gizmos: &mut Gizmos,
 ) -> Steering {
+    let aim = wander_aim(k.position, k.velocity, facing(k.velocity, k.orientation), limits, state, p, dt);
+    if gizmos.is_enabled() {
+        let radius = p.radius.max(0.0);
+        gizmos.push(GizmoRole::WanderCircle, GizmoShape::Circle { center: aim.centre, radius });
+        gizmos.push(GizmoRole::Target, GizmoShape::Point(aim.target));
+        gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(k.position, k.position + aim.desired));
+    }
+    Steering::Acceleration(aim.linear)
+}
+
+/// What one step of wander chose: the circle's centre, the target on it, the desired velocity
+/// and the acceleration (finite, zero otherwise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WanderAim<V> {
+    /// Centre of the wander circle.
+    pub centre: V,
+    /// The target on the circle.
+    pub target: V,
+    /// Full speed toward the target.
+    pub desired: V,
+    /// The acceleration toward the desired velocity.
+    pub linear: V,
+}
+
+/// [`wander`]'s arithmetic for an agent at `position` moving at `velocity` and facing `fwd`
+/// (its [`facing`], which a caller that has it already passes on), in 3D or in a plane (the planar flocking benchmark; the same `x` and `y` bit for bit, see
+/// [`super::vector`]).
+#[inline(always)]
+pub fn wander_aim<V: SteerVector>(
+    position: V,
+    velocity: V,
+    fwd: V,
+    limits: &Limits,
+    state: &mut WanderState,
+    p: &WanderParams,
+    dt: f32,
+) -> WanderAim<V> {
     let radius = p.radius.max(0.0);
     let step = if radius > 0.0 { (p.jitter.max(0.0) * dt.max(0.0)) / radius } else { 0.0 };
     let (jx, jy) = state.rng.next_signed_pair();
-    let jitter = Vec3::new(jx, jy, 0.0) * step;
-    let moved = (state.target + jitter).normalize_or_zero();
-    state.target = if moved == Vec3::ZERO || !moved.is_finite() { Vec3::X } else { moved };
-    let fwd = forward(k);
-    let left = Vec3::new(-fwd.y, fwd.x, 0.0).normalize_or_zero();
-    let centre = k.position + fwd * p.distance.max(0.0);
-    let target = centre + (fwd * state.target.x + left * state.target.y) * radius;
-    let desired = (target - k.position).normalize_or_zero() * limits.max_speed.max(0.0);
-    let linear = accelerate_toward_velocity(k.velocity, desired, STEER_TIME, limits.max_acceleration);
-    if gizmos.is_enabled() {
-        gizmos.push(GizmoRole::WanderCircle, GizmoShape::Circle { center: centre, radius });
-        gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
-        gizmos.push(GizmoRole::DesiredVelocity, GizmoShape::Arrow(k.position, k.position + desired));
-    }
-    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+    let jitter = V::from_xy(jx, jy) * step;
+    let moved = (V::from_xy(state.target.x, state.target.y) + jitter).normalize_or_zero();
+    let moved = if moved == V::ZERO || !moved.is_finite() { V::from_xy(1.0, 0.0) } else { moved };
+    state.target = Vec3::new(moved.x(), moved.y(), 0.0);
+    let left = V::from_xy(-fwd.y(), fwd.x()).normalize_or_zero();
+    let centre = position + fwd * p.distance.max(0.0);
+    let target = centre + (fwd * moved.x() + left * moved.y()) * radius;
+    let desired = (target - position).normalize_or_zero() * limits.max_speed.max(0.0);
+    let linear = accelerate_toward_velocity(velocity, desired, STEER_TIME, limits.max_acceleration);
+    WanderAim { centre, target, desired, linear: if linear.is_finite() { linear } else { V::ZERO } }
 }
 
 #[cfg(test)]

@@ -1642,9 +1642,7 @@ pub fn integrate(k: &mut Kinematics, limits: &Limits, steering: Steering, dt: f3
             k.position += k.velocity * dt;
         }
         Steering::Acceleration(linear) => {
-            let linear = finite_or_zero(linear).clamp_length_max(limits.max_acceleration.max(0.0));
-            k.velocity = (k.velocity + linear * dt).clamp_length_max(max_speed);
-            k.position += k.velocity * dt;
+            (k.position, k.velocity) = accelerate(k.position, k.velocity, linear, limits, dt);
         }
         Steering::Position(point) => {
             if point.is_finite() && dt > 0.0 {
@@ -1656,6 +1654,24 @@ pub fn integrate(k: &mut Kinematics, limits: &Limits, steering: Steering, dt: f3
         }
     }
     k.orientation = kinematic::new_orientation(k.orientation, k.velocity);
+}
+
+/// [`integrate`]'s dynamic step in 3D or in a plane (the planar flocking benchmark): the
+/// acceleration (zero unless finite) clamped to the limit, then the velocity clamped to the top
+/// speed, then the position moved on (semi-implicit Euler). Returns the new position and
+/// velocity.
+#[inline(always)]
+pub fn accelerate<V: crate::behaviours::vector::SteerVector>(
+    position: V,
+    velocity: V,
+    linear: V,
+    limits: &Limits,
+    dt: f32,
+) -> (V, V) {
+    let linear = if linear.is_finite() { linear } else { V::ZERO };
+    let linear = linear.clamp_length_max(limits.max_acceleration.max(0.0));
+    let velocity = (velocity + linear * dt).clamp_length_max(limits.max_speed.max(0.0));
+    (position + velocity * dt, velocity)
 }
 
 fn finite_or_zero(v: Vec3) -> Vec3 {

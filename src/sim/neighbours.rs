@@ -52,6 +52,54 @@ pub struct NeighbourGrid {
     agent_bucket: Vec<u32>,
     /// Each bucket's next free slot, scratch for the sort.
     cursor: Vec<u32>,
+    /// Each agent's cell, scratch for the rebuild.
+    cells: Vec<AgentCell>,
+}
+
+/// An agent's cell (the saturating conversion of its scaled x and y) and whether its position
+/// is finite (a non-finite one is in the box of none and, when dense, in a bucket of its own).
+#[derive(Clone, Copy, Debug, Default)]
+struct AgentCell {
+    cx: i32,
+    cy: i32,
+    finite: bool,
+}
+
+/// The box of the cells of the finite positions seen so far.
+#[derive(Clone, Copy, Debug)]
+struct CellBounds {
+    min_x: i32,
+    min_y: i32,
+    max_x: i32,
+    max_y: i32,
+}
+
+impl CellBounds {
+    /// No cell yet (minima above maxima).
+    const EMPTY: CellBounds =
+        CellBounds { min_x: i32::MAX, min_y: i32::MAX, max_x: i32::MIN, max_y: i32::MIN };
+
+    #[inline(always)]
+    fn add(&mut self, cx: i32, cy: i32) {
+        self.min_x = self.min_x.min(cx);
+        self.min_y = self.min_y.min(cy);
+        self.max_x = self.max_x.max(cx);
+        self.max_y = self.max_y.max(cy);
+    }
+
+    fn join(a: CellBounds, b: CellBounds) -> CellBounds {
+        CellBounds {
+            min_x: a.min_x.min(b.min_x),
+            min_y: a.min_y.min(b.min_y),
+            max_x: a.max_x.max(b.max_x),
+            max_y: a.max_y.max(b.max_y),
+        }
+    }
+
+    /// `(min_x, min_y, max_x, max_y)`, or None when no finite position was seen.
+    fn cells(self) -> Option<(i32, i32, i32, i32)> {
+        (self.min_x <= self.max_x).then_some((self.min_x, self.min_y, self.max_x, self.max_y))
+    }
 }
 
 /// A dense row-major grid over the crowd's bounding box, used when it is small enough: then the
@@ -91,23 +139,36 @@ impl NeighbourGrid {
         // on any thread count); the counting sort itself stays in agent order.
         let parallel = n >= PARALLEL_MIN_POSITIONS && rayon::current_num_threads() > 1;
         let inv_cell = self.inv_cell;
-        let cell_of =
-            |p: &Vec3| p.is_finite().then(|| (cell_coord(p.x * inv_cell), cell_coord(p.y * inv_cell)));
-        let join = |a: Option<(i32, i32, i32, i32)>, b: Option<(i32, i32, i32, i32)>| match (a, b) {
-            (Some((x0, y0, x1, y1)), Some((u0, v0, u1, v1))) => {
-                Some((x0.min(u0), y0.min(v0), x1.max(u1), y1.max(v1)))
+        // Each agent's cell, worked out once (the box and the buckets both read it), with the
+        // box of the finite ones: one pass, in chunks over the pool for a big crowd (integer
+        // minima and maxima: the same on any split).
+        let mut cells = std::mem::take(&mut self.cells);
+        cells.clear();
+        cells.resize(n, AgentCell::default());
+        let cells_of = |cells: &mut [AgentCell], positions: &[Vec3]| {
+            let mut bounds = CellBounds::EMPTY;
+            for (cell, p) in cells.iter_mut().zip(positions) {
+                let (cx, cy) = (cell_coord(p.x * inv_cell), cell_coord(p.y * inv_cell));
+                let finite = p.is_finite();
+                *cell = AgentCell { cx, cy, finite };
+                if finite {
+                    bounds.add(cx, cy);
+                }
             }
-            (a, None) => a,
-            (None, b) => b,
+            bounds
         };
-        let one = |p: &Vec3| cell_of(p).map(|(cx, cy)| (cx, cy, cx, cy));
         let bounds = if parallel {
             use rayon::prelude::*;
-            positions.par_iter().map(one).reduce(|| None, join)
+            let chunk = n.div_ceil(rayon::current_num_threads() * 4).max(1024);
+            cells
+                .par_chunks_mut(chunk)
+                .zip(positions.par_chunks(chunk))
+                .map(|(cells, positions)| cells_of(cells, positions))
+                .reduce(|| CellBounds::EMPTY, CellBounds::join)
         } else {
-            positions.iter().map(one).fold(None, join)
+            cells_of(&mut cells, positions)
         };
-        self.dense = bounds.and_then(|(x0, y0, x1, y1)| {
+        self.dense = bounds.cells().and_then(|(x0, y0, x1, y1)| {
             let width = x1 as i64 - x0 as i64 + 1;
             let height = y1 as i64 - y0 as i64 + 1;
             (width * height <= (4 * n as i64).max(64)).then_some(DenseGrid {
@@ -130,10 +191,11 @@ impl NeighbourGrid {
         let grid = &*self;
         if parallel {
             use rayon::prelude::*;
-            positions.par_iter().map(|p| grid.bucket_of_point(*p)).collect_into_vec(&mut agent_bucket);
+            cells.par_iter().map(|cell| grid.bucket_of_agent_cell(*cell)).collect_into_vec(&mut agent_bucket);
         } else {
-            agent_bucket.extend(positions.iter().map(|p| grid.bucket_of_point(*p)));
+            agent_bucket.extend(cells.iter().map(|cell| grid.bucket_of_agent_cell(*cell)));
         }
+        self.cells = cells;
         self.agent_bucket = agent_bucket;
         for &bucket in &self.agent_bucket {
             if let Some(count) = self.starts.get_mut(bucket as usize + 1) {
@@ -310,7 +372,18 @@ impl NeighbourGrid {
         out.sort_unstable();
     }
 
+    /// The bucket of an agent whose cell is known.
     #[inline]
+    fn bucket_of_agent_cell(&self, cell: AgentCell) -> u32 {
+        match self.dense {
+            Some(g) if cell.finite => ((cell.cy - g.min_y) * g.width + (cell.cx - g.min_x)) as u32,
+            Some(g) => (g.width * g.height) as u32,
+            None => self.bucket_of_cell(cell.cx, cell.cy),
+        }
+    }
+
+    /// A position's bucket from scratch (the tests' oracle of the rebuild's buckets).
+    #[cfg(test)]
     fn bucket_of_point(&self, p: Vec3) -> u32 {
         let (cx, cy) = (cell_coord(p.x * self.inv_cell), cell_coord(p.y * self.inv_cell));
         match self.dense {

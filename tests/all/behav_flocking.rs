@@ -83,6 +83,27 @@ fn the_fast_flock_step_equals_the_plain_one_bit_for_bit() {
 }
 
 #[test]
+fn the_planar_flock_kernel_moves_every_boid_as_the_3d_oracle_bit_for_bit() {
+    // `FlockBench::<Vec2>` runs the same functions over 2D vectors: with every z at 0 the 3D
+    // arithmetic's x and y are the 2D arithmetic's (see `behaviours::vector`), checked here on
+    // the bits themselves (== would let a -0.0 pass for 0.0).
+    use glam::{Vec2, Vec3};
+    let bits2 = |v: &[Vec2]| v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
+    let bits3 = |v: &[Vec3]| v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
+    let mut planar = FlockBench::planar(3_000);
+    let mut plain = FlockBench::new(3_000);
+    for step in 0..90 {
+        planar.step();
+        plain.step_plain();
+        assert_eq!(bits2(planar.positions()), bits3(plain.positions()), "step {step}");
+        assert_eq!(bits2(planar.velocities()), bits3(plain.velocities()), "step {step}");
+        assert!(plain.positions().iter().chain(plain.velocities()).all(|p| p.z == 0.0));
+        assert_eq!(planar.mean_neighbours(), plain.mean_neighbours(), "step {step}");
+    }
+    assert!(planar.polarization() > 0.0);
+}
+
+#[test]
 fn the_worlds_flocking_fast_path_steers_as_the_gizmo_path_bit_for_bit() {
     // Without gizmos `World::step` reads a flocking entry's neighbours straight from the grid's
     // slot-ordered arrays; with gizmos on it walks them through the neighbour source as before.
@@ -117,4 +138,17 @@ fn the_flock_kernel_gives_the_same_bits_on_one_thread_and_on_four() {
     let one = run(1);
     assert_eq!(one, run(4));
     assert_eq!(one, run(3));
+    let run_planar = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        pool.install(|| {
+            let mut flock = FlockBench::planar(5_000);
+            for _ in 0..40 {
+                flock.step();
+            }
+            (flock.positions().to_vec(), flock.velocities().to_vec(), flock.mean_neighbours())
+        })
+    };
+    let one = run_planar(1);
+    assert_eq!(one, run_planar(4));
+    assert_eq!(one, run_planar(3));
 }
