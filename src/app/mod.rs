@@ -41,6 +41,10 @@ pub const MAX_STEPS_PER_FRAME: u32 = 64;
 pub const MAX_GIZMO_AGENTS: usize = 60;
 /// Undo depth.
 pub const UNDO_LIMIT: usize = 200;
+/// The most memory the undo steps may hold (about; oldest steps go first, the last one stays):
+/// a snapshot of a 100,000-agent crowd is about 75 MB, and a stroke on the largest painted field
+/// keeps a 48 MB copy, so 200 of either would not fit in a desktop's memory.
+pub const UNDO_BYTES_LIMIT: usize = 1 << 30;
 
 /// The one palette of agent colours (its home is the scene format, which colours agents that
 /// have none).
@@ -433,6 +437,9 @@ struct Snapshot {
     group: Vec<Selection>,
     /// Edits with the same key merge into this snapshot (slider drags).
     merge_key: Option<(usize, u8)>,
+    /// About what this snapshot adds to the undo steps' memory: its world without the fields,
+    /// and the painted fields it does not share with the snapshot before it.
+    bytes: usize,
 }
 
 /// The whole editor state.
@@ -506,6 +513,21 @@ pub struct App {
     accumulator: f64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
+    undo_bytes_limit: usize,
+}
+
+/// What a snapshot of `world` costs beyond the snapshot `before` it: the world without its
+/// fields, and every painted field not shared with `before` (a field is shared until painted).
+fn snapshot_bytes(world: &World, before: Option<&World>) -> usize {
+    let fields: usize = world
+        .fields
+        .iter()
+        .filter(|f| {
+            !before.is_some_and(|b| b.fields.iter().any(|g| std::sync::Arc::ptr_eq(&f.field, &g.field)))
+        })
+        .map(|f| std::mem::size_of_val(f.field.vectors()))
+        .sum();
+    world.approx_bytes_without_fields() + fields
 }
 
 impl App {
@@ -546,6 +568,7 @@ impl App {
             accumulator: 0.0,
             undo: Vec::new(),
             redo: Vec::new(),
+            undo_bytes_limit: UNDO_BYTES_LIMIT,
         };
         app.after_world_replaced();
         app
@@ -664,15 +687,29 @@ impl App {
         if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
             return;
         }
-        self.undo.push(Snapshot {
-            world: self.world.clone(),
-            selection: self.selection,
-            group: self.group.clone(),
-            merge_key,
-        });
-        if self.undo.len() > UNDO_LIMIT {
-            self.undo.remove(0);
+        let mut snapshot = self.snapshot_now();
+        snapshot.merge_key = merge_key;
+        snapshot.bytes = snapshot_bytes(&snapshot.world, self.undo.last().map(|s| &s.world));
+        self.undo.push(snapshot);
+        let mut held: usize = self.undo.iter().map(|s| s.bytes).sum();
+        while self.undo.len() > 1 && (self.undo.len() > UNDO_LIMIT || held > self.undo_bytes_limit) {
+            held -= self.undo.remove(0).bytes;
         }
+    }
+
+    /// About how much memory the undo steps hold (see [`UNDO_BYTES_LIMIT`]).
+    pub fn undo_bytes(&self) -> usize {
+        self.undo.iter().map(|s| s.bytes).sum()
+    }
+
+    /// How many undo steps there are.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Sets the undo memory budget (tests use a small one).
+    pub fn set_undo_bytes_limit(&mut self, bytes: usize) {
+        self.undo_bytes_limit = bytes;
     }
 
     fn restore(&mut self, snapshot: Snapshot) {
@@ -706,6 +743,7 @@ impl App {
             selection: self.selection,
             group: self.group.clone(),
             merge_key: None,
+            bytes: snapshot_bytes(&self.world, None),
         }
     }
 

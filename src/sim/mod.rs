@@ -811,6 +811,25 @@ impl Default for World {
 }
 
 impl World {
+    /// About how many bytes this world holds apart from its painted fields: the agents (each
+    /// record, its list and name), paths, curves, targets and obstacles. What an undo snapshot
+    /// costs beyond the fields it shares ([`crate::app`]'s undo keeps within a budget).
+    pub fn approx_bytes_without_fields(&self) -> usize {
+        use std::mem::size_of;
+        let agents: usize = self
+            .agents
+            .iter()
+            .map(|a| size_of::<Agent>() + a.name.len() + a.mix.more.len() * size_of::<mix::Entry>())
+            .sum();
+        let paths: usize = self.paths.iter().map(|p| p.polyline.points().len() * 2 * size_of::<Vec3>()).sum();
+        size_of::<World>()
+            + agents
+            + paths
+            + self.curves.len() * size_of::<NamedCurve>()
+            + self.targets.len() * size_of::<Target>()
+            + self.obstacles.len() * size_of::<Obstacle>()
+    }
+
     /// Simulated time in seconds (`steps · dt`, computed so it never drifts).
     pub fn time(&self) -> f64 {
         self.steps as f64 * self.dt as f64

@@ -310,3 +310,47 @@ fn the_toolbar_picks_the_paint_tool_and_its_brush_slider_sets_the_radius() {
     app.apply(Command::SetBrushRadius(radius));
     assert_eq!(app.brush_radius, radius);
 }
+
+#[test]
+fn undo_keeps_within_its_memory_budget_however_many_strokes_paint_a_big_field() {
+    // A 512 × 512 field (3 MB of vectors): each stroke's undo step keeps the field as it was,
+    // so 60 strokes would hold 60 copies; the budget drops the oldest steps instead.
+    let text = r#"{
+  "version": 2,
+  "name": "big field",
+  "fields": [ { "id": "big", "origin": [-2560, -2560], "cell_size": 10, "columns": 512, "rows": 512 } ],
+  "agents": [
+    { "name": "leaf", "position": [0, 0], "behaviours": [{ "type": "flow_field", "field": "big" }] }
+  ]
+}"#;
+    let mut app = app_on(text);
+    let field_bytes = 512 * 512 * std::mem::size_of::<Vec3>();
+    let budget = 10 * field_bytes;
+    app.set_undo_bytes_limit(budget);
+    // Edits that leave the field alone share it: every one of them is kept.
+    for i in 0..30 {
+        app.apply(Command::AddObstacle {
+            position: Vec3::new(1000.0 + i as f32 * 30.0, 1000.0, 0.0),
+            radius: 5.0,
+        });
+    }
+    assert_eq!(app.undo_depth(), 30, "{} bytes", app.undo_bytes());
+    let row_painted = |app: &App, y: f32| {
+        let field = &app.world.fields[0].field;
+        let (col, row) = field.cell_of(Vec3::new(0.0, y, 0.0)).unwrap();
+        field.cell(col, row) != Vec3::ZERO
+    };
+    for stroke in 0..60u32 {
+        let y = stroke as f32 * 40.0 - 1200.0;
+        app.apply(Command::Paint { from: Vec3::new(-100.0, y, 0.0), to: Vec3::new(100.0, y, 0.0), stroke });
+        assert!(row_painted(&app, y));
+        assert!(app.undo_bytes() <= budget, "stroke {stroke}: {} bytes held", app.undo_bytes());
+    }
+    let depth = app.undo_depth();
+    assert!((5..=12).contains(&depth), "{depth} undo steps kept");
+    // The newest strokes are still undone one at a time.
+    app.apply(Command::Undo);
+    assert!(!row_painted(&app, 59.0 * 40.0 - 1200.0) && row_painted(&app, 58.0 * 40.0 - 1200.0));
+    app.apply(Command::Undo);
+    assert!(!row_painted(&app, 58.0 * 40.0 - 1200.0) && row_painted(&app, 57.0 * 40.0 - 1200.0));
+}
