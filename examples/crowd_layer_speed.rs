@@ -9,7 +9,8 @@
 //! time of all the process's threads (`/proc/self/task/*/schedstat`, so the rayon workers count
 //! too) and the wall-clock time per frame of both parts, with the layer's region. On-CPU time
 //! moves much less than wall-clock time when other work shares the cores; under
-//! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly.
+//! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly;
+//! `--stamped-only` leaves out the shape-by-shape runs (and `--frames F` sets the frame count).
 
 use std::time::Instant;
 
@@ -21,7 +22,16 @@ fn process_cpu_ns() -> u64 {
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stamped_only = args.iter().any(|a| a == "--stamped-only");
+    let frames_arg =
+        args.iter().position(|a| a == "--frames").and_then(|i| args.get(i + 1)?.parse::<usize>().ok());
+    let sizes: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| frames_arg.is_none() || args.get(i.wrapping_sub(1)).is_none_or(|a| a != "--frames"))
+        .filter_map(|(_, a)| a.parse().ok())
+        .collect();
     let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes };
     let base = match steerlab::scene::load_scene(std::path::Path::new("scenes/compare.json")) {
         Ok(world) => world,
@@ -38,7 +48,7 @@ fn main() {
         for _ in 0..120 {
             app.step_once();
         }
-        let frames = (2_000_000 / n).clamp(5, 200);
+        let frames = frames_arg.unwrap_or((2_000_000 / n).clamp(5, 200)).max(1);
         let mut image = Vec::new();
         let mut stamps = crowd::StampCache::new();
         let (mut sprite_cpu, mut raster_cpu, mut sprite_wall, mut raster_wall) = (0u64, 0u64, 0.0, 0.0);
@@ -63,6 +73,9 @@ fn main() {
             }
             raster_cpu += process_cpu_ns() - cpu;
             raster_wall += wall.elapsed().as_secs_f64();
+            if stamped_only {
+                continue;
+            }
             // Shape by shape, in the region and over the whole screen.
             let cpu = process_cpu_ns();
             if let Some(region) = region {
