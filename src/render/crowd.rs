@@ -1,6 +1,7 @@
 //! The crowd layer: above [`MESH_AGENTS_MAX`] agents, the top view's agent arrows are drawn by
 //! the CPU into one screen-sized RGBA image, uploaded as one texture and drawn as one quad.
-//! Each band of rows is composited front to back, shape by shape as spans of pixel centres.
+//! Each band of rows is composited front to back; an arrow is stamped from a cache of
+//! pre-rasterised arrows, or drawn shape by shape.
 //!
 //! Why: with a software OpenGL (Mesa's llvmpipe under Xvfb, the machines this runs on), every
 //! triangle costs set-up time whatever its size, and an agent is ten triangles (two for the body,
@@ -9,11 +10,19 @@
 //! among the cores (each band of rows draws its agents in agent order, so the picture does not
 //! depend on the thread count).
 //!
-//! The picture is the mesh path's: the same arrow outline ([`super::agent_arrow`]), the same
+//! The exact picture is the mesh path's: the same arrow outline ([`super::agent_arrow`]), the same
 //! colours quantised the same way, the same pixel-centre coverage rule for the body's two
 //! triangles and for each outline line (a rectangle `thickness` wide, as
 //! [`super::batch::Batch::line`] builds it), composited in the same order with the same "over"
-//! operator the GPU's alpha blending applies. A real-window test compares both pictures.
+//! operator the GPU's alpha blending applies ([`arrow_spans`]: each shape as spans of the pixel
+//! centres inside it, ≈ 1.5 µs an arrow). The stamps ([`StampCache`]) make that picture once per
+//! shape class (size and outline width: one per zoom), heading bucket (64–256, so that half a
+//! bucket moves no point more than 0.25 px) and quarter-pixel phase, as codes per pixel (body or
+//! not, how many outline lines); an arrow is then its stamp's codes in its own colours, at most
+//! [`STAMP_ERROR_MAX`] (0.43 px) from its exact shapes, so only pixels that close to an edge can
+//! differ. Arrows too big to stamp (over about 14 px) and classes of a few arrows (a selected
+//! one) are drawn shape by shape. Unit tests hold the stamps to the exact rasteriser; a
+//! real-window test compares the layer with the mesh.
 
 use std::cell::RefCell;
 
