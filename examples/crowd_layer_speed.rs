@@ -1,13 +1,16 @@
 //! The crowd layer's CPU work without a window: `steerlab frames --agents N`'s crowd on the
 //! compare track after 2 simulated seconds, seen as the window sees it (1280×800, the world in
 //! the free area right of the side panel and above the metrics table), turned into sprites and
-//! rasterised again and again (and, for comparison, over the whole screen as before).
+//! rasterised again and again: stamped (the window's way, the stamps cached from frame to frame;
+//! the first frame, which builds them, is timed apart) and, for comparison, shape by shape (the
+//! exact rasteriser) in the region and over the whole screen.
 //!
 //! `cargo run --release --example crowd_layer_speed [N…]` prints, per crowd size, the on-CPU
 //! time of all the process's threads (`/proc/self/task/*/schedstat`, so the rayon workers count
 //! too) and the wall-clock time per frame of both parts, with the layer's region. On-CPU time
 //! moves much less than wall-clock time when other work shares the cores; under
-//! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly.
+//! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly;
+//! `--stamped-only` leaves out the shape-by-shape runs (and `--frames F` sets the frame count).
 
 use std::time::Instant;
 
@@ -19,7 +22,16 @@ fn process_cpu_ns() -> u64 {
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stamped_only = args.iter().any(|a| a == "--stamped-only");
+    let frames_arg =
+        args.iter().position(|a| a == "--frames").and_then(|i| args.get(i + 1)?.parse::<usize>().ok());
+    let sizes: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| frames_arg.is_none() || args.get(i.wrapping_sub(1)).is_none_or(|a| a != "--frames"))
+        .filter_map(|(_, a)| a.parse().ok())
+        .collect();
     let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes };
     let base = match steerlab::scene::load_scene(std::path::Path::new("scenes/compare.json")) {
         Ok(world) => world,
@@ -36,11 +48,19 @@ fn main() {
         for _ in 0..120 {
             app.step_once();
         }
-        let frames = (2_000_000 / n).clamp(5, 200);
+        let frames = frames_arg.unwrap_or((2_000_000 / n).clamp(5, 200)).max(1);
         let mut image = Vec::new();
+        let mut stamps = crowd::StampCache::new();
         let (mut sprite_cpu, mut raster_cpu, mut sprite_wall, mut raster_wall) = (0u64, 0u64, 0.0, 0.0);
-        let mut screen_cpu = 0u64;
+        let (mut exact_cpu, mut screen_cpu) = (0u64, 0u64);
         let mut region = None;
+        // The first frame builds the stamps it needs.
+        let sprites = render::crowd_sprites(&app);
+        let cpu = process_cpu_ns();
+        if let Some(region) = crowd::layer_region(&sprites, app.camera.viewport, screen) {
+            crowd::rasterise_region(&mut image, region, &sprites, &mut stamps);
+        }
+        let first_cpu = process_cpu_ns() - cpu;
         for _ in 0..frames {
             let (cpu, wall) = (process_cpu_ns(), Instant::now());
             let sprites = render::crowd_sprites(&app);
@@ -49,22 +69,33 @@ fn main() {
             let (cpu, wall) = (process_cpu_ns(), Instant::now());
             region = crowd::layer_region(&sprites, app.camera.viewport, screen);
             if let Some(region) = region {
-                crowd::rasterise_region(&mut image, region, &sprites);
+                crowd::rasterise_region(&mut image, region, &sprites, &mut stamps);
             }
             raster_cpu += process_cpu_ns() - cpu;
             raster_wall += wall.elapsed().as_secs_f64();
-            // The whole screen, as the layer drew it before it kept to its region.
+            if stamped_only {
+                continue;
+            }
+            // Shape by shape, in the region and over the whole screen.
             let cpu = process_cpu_ns();
-            crowd::rasterise(&mut image, 1280, 800, &sprites);
+            if let Some(region) = region {
+                crowd::rasterise_region_exact(&mut image, region, &sprites);
+            }
+            exact_cpu += process_cpu_ns() - cpu;
+            let cpu = process_cpu_ns();
+            crowd::rasterise_exact(&mut image, 1280, 800, &sprites);
             screen_cpu += process_cpu_ns() - cpu;
         }
         let per_frame = |ns: u64| ns as f64 / frames as f64 / 1e6;
         println!(
-            "{n} agents: sprites {:.2} ms on-CPU ({:.2} ms wall), rasterise {:.2} ms on-CPU ({:.2} ms wall) a frame; region {region:?}; the whole screen {:.2} ms on-CPU",
+            "{n} agents: sprites {:.2} ms on-CPU ({:.2} ms wall), stamped {:.2} ms on-CPU ({:.2} ms wall) a frame ({} stamps, the first frame {:.2} ms); shape by shape {:.2} ms, the whole screen {:.2} ms on-CPU; region {region:?}",
             per_frame(sprite_cpu),
             sprite_wall * 1e3 / frames as f64,
             per_frame(raster_cpu),
             raster_wall * 1e3 / frames as f64,
+            stamps.stamps(),
+            first_cpu as f64 / 1e6,
+            per_frame(exact_cpu),
             per_frame(screen_cpu),
         );
     }

@@ -501,12 +501,11 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
     ]
 }
 
-/// How an agent's arrow looks on screen: its outline points (tip, left, notch, right), body
-/// colour, outline colour and outline width; the one home of these for the mesh and the crowd
-/// layer.
-fn agent_look(app: &App, idx: usize, agent: &Agent, s: Vec2) -> ([Vec2; 4], Color, Color, f32) {
+/// How an agent's arrow looks on screen: its size (pixels), body colour, outline colour and
+/// outline width (the outline points are `agent_arrow(s, orientation, size)`); the one home of
+/// these for the mesh and the crowd layer.
+fn agent_look(app: &App, idx: usize, agent: &Agent) -> (f32, Color, Color, f32) {
     let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-    let points = agent_arrow(s, agent.kinematics.orientation, size);
     let fill = style::agent_color(agent.color, 1.0);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.is_selected(this) {
@@ -516,13 +515,14 @@ fn agent_look(app: &App, idx: usize, agent: &Agent, s: Vec2) -> ([Vec2; 4], Colo
     } else {
         (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
     };
-    (points, fill, edge, width)
+    (size, fill, edge, width)
 }
 
 fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
     let position = app.draw_position(idx);
     let s = to_screen(app, position);
-    let ([tip, left, notch, right], fill, edge, width) = agent_look(app, idx, agent, s);
+    let (size, fill, edge, width) = agent_look(app, idx, agent);
+    let [tip, left, notch, right] = agent_arrow(s, agent.kinematics.orientation, size);
     batch.triangle(tip, left, notch, fill);
     batch.triangle(tip, notch, right, fill);
     for (a, b) in [(tip, left), (left, notch), (notch, right), (right, tip)] {
@@ -568,13 +568,15 @@ pub fn crowd_sprites(app: &App) -> Vec<crowd::ArrowSprite> {
         .filter(|(idx, _)| !(any_hidden && app.is_hidden(*idx)))
         .map(|(idx, agent)| {
             let s = to_screen(app, app.draw_position(idx));
-            let (points, fill, edge, edge_width) = agent_look(app, idx, agent, s);
-            crowd::ArrowSprite {
-                points,
-                fill: crowd::color_bytes(fill),
-                edge: crowd::color_bytes(edge),
+            let (size, fill, edge, edge_width) = agent_look(app, idx, agent);
+            crowd::ArrowSprite::new(
+                s,
+                agent.kinematics.orientation,
+                size,
+                crowd::color_bytes(fill),
+                crowd::color_bytes(edge),
                 edge_width,
-            }
+            )
         })
         .collect()
 }
