@@ -481,6 +481,25 @@ fn the_shipped_crowd_crossing_has_no_agent_collisions_and_everyone_arrives() {
 }
 
 #[test]
+fn the_shipped_leader_followers_keep_off_the_rocks_each_other_and_the_leaders_body() {
+    let (world, metrics) = shipped("leader-following.json", 120.0);
+    let followers: Vec<_> = metrics.iter().filter(|m| m.name.starts_with("follower")).collect();
+    assert_eq!(followers.len(), 8);
+    let leader = world.agents.iter().find(|a| a.name == "leader").unwrap();
+    for m in followers {
+        assert_eq!(m.collisions, 0, "{} touched a rock", m.name);
+        let crowd = m.crowd.expect("followers have crowd metrics");
+        assert_eq!(crowd.agent_collisions, 0, "{} touched another agent", m.name);
+        let gap = m.leader.and_then(|l| l.min_leader_gap).expect("a leader gap");
+        assert!(gap > 20.0, "{} came within {gap} u of the leader", m.name);
+        // Still with the leader after two minutes: within a few follow distances of it.
+        let follower = world.agents.iter().find(|a| a.name == m.name).unwrap();
+        let apart = follower.kinematics.position.distance(leader.kinematics.position);
+        assert!(apart < 150.0, "{} is {apart} u from the leader", m.name);
+    }
+}
+
+#[test]
 fn in_the_shipped_pursuit_scene_pursuit_catches_first_and_the_hunter_corners_the_evader() {
     let (_, metrics) = shipped("pursuit-evasion.json", 60.0);
     let capture =

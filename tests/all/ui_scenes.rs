@@ -160,7 +160,7 @@ fn typing_into_an_expression_field_validates_as_you_type() {
 /// pursuit, slot error for a formation, time seen for hiding.
 #[test]
 fn each_new_scenes_metrics_panel_shows_its_own_columns() {
-    let cases: [(&str, &[&str], &[&str]); 6] = [
+    let cases: [(&str, &[&str], &[&str]); 7] = [
         (
             "flock.json",
             &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "alignment", "polarization"],
@@ -178,6 +178,11 @@ fn each_new_scenes_metrics_panel_shows_its_own_columns() {
             &["polarization", "mean_cross_track"],
         ),
         ("formation.json", &["mean_slot_error", "max_slot_error", "mean_cross_track"], &["capture_time"]),
+        (
+            "leader-following.json",
+            &["min_leader_gap", "agent_collisions", "min_agent_gap", "mean_cross_track"],
+            &["capture_time", "mean_slot_error"],
+        ),
         (
             "containment.json",
             &["agent_collisions", "min_agent_gap", "mean_nearest_neighbour", "polarization"],
