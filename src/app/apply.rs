@@ -67,7 +67,8 @@ impl App {
             | Command::SetCurve { .. }
             | Command::SetObstacle { .. }
             | Command::SetTarget { .. }
-            | Command::Paint { .. }) => self.apply_geometry(command),
+            | Command::Paint { .. }
+            | Command::DeleteField(_)) => self.apply_geometry(command),
             command @ (Command::OpenPlannerDebug { .. }
             | Command::PlannerDebugGoto(_)
             | Command::ClosePlannerDebug) => self.apply_planner_debug(command),
@@ -463,6 +464,13 @@ impl App {
                 };
                 if let Some(field) = field {
                     edit::paint(&mut self.world, field, from, to, self.brush_radius);
+                }
+            }
+            Command::DeleteField(field) => {
+                if field < self.world.fields.len() {
+                    self.checkpoint(None);
+                    let message = edit::delete_field(&mut self.world, field);
+                    self.info(message);
                 }
             }
             Command::SetTarget { target, position, velocity } => {

@@ -11,7 +11,7 @@ mod paths;
 mod selection;
 
 pub use delete::delete;
-pub use fields::{add_field_covering, paint, paint_target, NEW_FIELD_MAX_SIDE};
+pub use fields::{add_field_covering, delete_field, paint, paint_target, NEW_FIELD_MAX_SIDE};
 pub use paths::{append_path_points, insert_path_point, restart_followers, set_curve, set_path_closed};
 pub use selection::{
     curve_handle, move_selection, pick, pick_segment, scene_bounds, selection_exists, selection_position,

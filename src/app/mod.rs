@@ -378,6 +378,9 @@ pub enum Command {
     /// The Paint tool's brush radius, world units (the toolbar; refused outside
     /// [`tools::BRUSH_RADIUS`]'s range).
     SetBrushRadius(f32),
+    /// Delete a painted field (the Paint toolbar's button, for the field the tool paints): the
+    /// entries that read it read noise or their path instead, later fields keep their entries.
+    DeleteField(usize),
     /// One segment of a Paint stroke: the cells of the painted field within the brush radius of
     /// `from`–`to` take its direction (the field is started, covering the view, when the scene
     /// has none). Segments of one `stroke` share one undo step.

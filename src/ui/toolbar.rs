@@ -84,6 +84,17 @@ pub fn toolbar(
             if response.changed() && radius != app.brush_radius {
                 out.commands.push(Command::SetBrushRadius(radius));
             }
+            if let Some(field) = crate::app::edit::paint_target(&app.world, app.selected_agent()) {
+                let id = app.world.fields.get(field).map_or("", |f| f.id.as_str());
+                let delete = ui.small_button(format!("✖ {id}")).on_hover_text(format!(
+                    "Delete the painted field {id}, the one the brush paints (the selected agent's, else the \
+                     scene's first); entries that read it read a noise field or their path. Undo brings it back."
+                ));
+                state.record_rect("delete_field", delete.rect);
+                if delete.clicked() {
+                    out.commands.push(Command::DeleteField(field));
+                }
+            }
         }
         ui.separator();
         transport(ui, app, state, out);

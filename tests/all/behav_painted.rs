@@ -354,3 +354,61 @@ fn undo_keeps_within_its_memory_budget_however_many_strokes_paint_a_big_field() 
     app.apply(Command::Undo);
     assert!(!row_painted(&app, 58.0 * 40.0 - 1200.0) && row_painted(&app, 57.0 * 40.0 - 1200.0));
 }
+
+#[test]
+fn the_paint_toolbar_deletes_the_field_the_brush_paints_in_one_undo_step() {
+    use super::ui_support::{all_panels, click_widget, frames, settled};
+    // Two fields: "swirl" read by the leaf's main entry, "calm" by a second agent; the leaf also
+    // reads "calm" in a later entry, which must follow "calm" to its new index.
+    let text = r#"{
+  "version": 2,
+  "name": "two fields",
+  "fields": [
+    { "id": "swirl", "origin": [-100, -75], "cell_size": 50, "columns": 4, "rows": 3 },
+    { "id": "calm", "origin": [-100, -75], "cell_size": 50, "columns": 4, "rows": 3 }
+  ],
+  "agents": [
+    { "name": "leaf", "position": [0, 0],
+      "behaviours": [{ "type": "flow_field", "field": "swirl" }, { "type": "flow_field", "field": "calm", "weight": 0.5 }] },
+    { "name": "twig", "position": [20, 0], "behaviours": [{ "type": "flow_field", "field": "calm" }] }
+  ]
+}"#;
+    let mut app = app_on(text);
+    app.apply(Command::SetTool(Tool::Paint));
+    app.apply(Command::Select(Some(steerlab::app::Selection::Agent(0))));
+    let mut state = all_panels();
+    let ctx = settled(&app, &mut state);
+    let _ = frames(&ctx, &app, &mut state, 2);
+    // The button deletes the field the brush would paint: the selected leaf's, "swirl".
+    let out = click_widget(&ctx, &app, &mut state, "delete_field");
+    assert_eq!(out.commands, vec![Command::DeleteField(0)]);
+    app.apply(Command::DeleteField(0));
+    assert_eq!(app.world.fields.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["calm"]);
+    let reads = |app: &App, agent: usize| -> Vec<Option<usize>> {
+        let a = &app.world.agents[agent];
+        std::iter::once(&a.behaviour)
+            .chain(a.mix.more.iter().map(|e| &e.behaviour))
+            .filter_map(|b| match b {
+                Behaviour::FlowField { field, .. } => Some(*field),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(reads(&app, 0), [None, Some(0)]);
+    assert_eq!(reads(&app, 1), [Some(0)]);
+    // Saved and loaded, the leaf's first entry is a noise field and both others read "calm".
+    let saved = parse_scene(&scene_to_json(&app.world).unwrap(), "saved.json").unwrap();
+    assert_eq!(saved.fields, app.world.fields);
+    // The leaf still moves, and never gets a NaN.
+    app.world.run_steps(120);
+    assert!(app.world.agents.iter().all(|a| a.kinematics.position.is_finite()));
+    // One undo brings the field and every reference back.
+    app.apply(Command::Undo);
+    assert_eq!(app.world.fields.len(), 2);
+    assert_eq!(reads(&app, 0), [Some(0), Some(1)]);
+    assert_eq!(reads(&app, 1), [Some(1)]);
+    // Out of range: nothing happens, no undo step.
+    let depth = app.undo_depth();
+    app.apply(Command::DeleteField(7));
+    assert_eq!((app.world.fields.len(), app.undo_depth()), (2, depth));
+}

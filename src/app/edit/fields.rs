@@ -1,5 +1,5 @@
 //! Painting flow fields (the Paint tool): which painted field a stroke paints, a new field when
-//! the scene has none, and one segment of a stroke.
+//! the scene has none, one segment of a stroke, and deleting a field.
 //!
 //! A stroke paints the field the selected agent reads (through any of its entries), else the
 //! scene's first painted field; when the scene has none, the first stroke starts one covering
@@ -58,5 +58,43 @@ pub fn paint(world: &mut World, field: usize, from: Vec3, to: Vec3, radius: f32)
     match world.fields.get_mut(field) {
         Some(named) => Arc::make_mut(&mut named.field).paint_segment(from, to, radius, to - from),
         None => 0,
+    }
+}
+
+/// Deletes painted field `field`: every entry that reads it reads no painted field any more (a
+/// noise field, or its path's), and entries reading a later field follow it to its new index.
+/// Returns what happened, for the status bar (nothing for an index out of range).
+pub fn delete_field(world: &mut World, field: usize) -> String {
+    if field >= world.fields.len() {
+        return String::new();
+    }
+    let named = world.fields.remove(field);
+    let mut cut = 0;
+    for agent in &mut world.agents {
+        let entries =
+            std::iter::once(&mut agent.behaviour).chain(agent.mix.more.iter_mut().map(|e| &mut e.behaviour));
+        for behaviour in entries {
+            if let Behaviour::FlowField { field: read, .. } = behaviour {
+                match *read {
+                    Some(f) if f == field => {
+                        *read = None;
+                        cut += 1;
+                    }
+                    Some(f) if f > field => *read = Some(f - 1),
+                    _ => {}
+                }
+            }
+        }
+    }
+    match cut {
+        0 => format!("deleted the painted field {}", named.id),
+        1 => format!(
+            "deleted the painted field {}: the entry that read it reads a noise field or its path",
+            named.id
+        ),
+        n => format!(
+            "deleted the painted field {}: the {n} entries that read it read a noise field or their path",
+            named.id
+        ),
     }
 }
