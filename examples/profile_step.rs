@@ -3,10 +3,12 @@
 //! steps 2,000 agents of the chosen behaviour (seek, projected or predictive) 50 times;
 //! `profile_step flock [BOIDS]` steps the flocking benchmark (`steerlab bench --flock`, 10,000
 //! boids unless given) 20 times; `profile_step world-flock [BOIDS]` steps the same flock as
-//! agents of `World::step` (`Kernel::Flocking`) 20 times.
+//! agents of `World::step` (`Kernel::Flocking`) 20 times; `profile_step kernel [SEGMENTS]` steps
+//! the predictive-following kernel (`bench::PredictiveBench`, behaviour + integration, 10,000
+//! agents) 25 times (run it with `RAYON_NUM_THREADS=1`).
 //! Instruction counts are repeatable whatever else the machine is doing, unlike timings.
 
-use steerlab::bench::{world_for, FlockBench, Kernel};
+use steerlab::bench::{world_for, FlockBench, Kernel, PredictiveBench};
 fn main() {
     let kind = std::env::args().nth(1);
     if kind.as_deref() == Some("flock") {
@@ -23,6 +25,15 @@ fn main() {
         let mut world = world_for(Kernel::Flocking, n, 0);
         world.run_steps(20);
         println!("{}", world.agents[0].kinematics.position);
+        return;
+    }
+    if kind.as_deref() == Some("kernel") {
+        let segments: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(32);
+        let mut crowd = PredictiveBench::new(10_000, segments, true);
+        for _ in 0..25 {
+            crowd.step();
+        }
+        println!("{}", crowd.agents().first().map(|(k, _)| k.position).unwrap_or_default());
         return;
     }
     let kernel = match kind.as_deref() {

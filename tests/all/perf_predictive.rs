@@ -1,0 +1,62 @@
+//! The predictive-following kernel (`bench::PredictiveBench`, structure-of-arrays on all
+//! cores) against the plain loop it replaced (`bench::predictive::step_plain`), bit for bit, on
+//! any thread count.
+
+use steerlab::behaviours::{Kinematics, PredictiveState};
+use steerlab::bench::predictive::step_plain;
+use steerlab::bench::PredictiveBench;
+
+/// Every number of every agent as bits, so NaNs compare too and -0.0 differs from 0.0.
+fn bits(agents: &[(Kinematics, PredictiveState)]) -> Vec<String> {
+    agents
+        .iter()
+        .map(|(k, state)| {
+            let numbers = [k.position.to_array(), k.velocity.to_array()].concat();
+            let numbers: Vec<u32> = numbers.iter().chain([&k.orientation]).map(|x| x.to_bits()).collect();
+            format!("{numbers:?} {state:?}")
+        })
+        .collect()
+}
+
+/// The kernel's crowd after `steps` steps on a pool of `threads` threads.
+fn kernel_after(threads: usize, segments: usize, steps: usize, observe_ahead: bool) -> Vec<String> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+    pool.install(|| {
+        let mut crowd = PredictiveBench::new(3_000, segments, observe_ahead);
+        for _ in 0..steps {
+            crowd.step();
+        }
+        bits(&crowd.agents())
+    })
+}
+
+#[test]
+fn the_predictive_kernel_moves_every_agent_as_the_plain_loop_bit_for_bit() {
+    for (segments, observe_ahead) in [(32, true), (1024, true), (8, false)] {
+        let mut crowd = PredictiveBench::new(3_000, segments, observe_ahead);
+        let mut plain = crowd.plain();
+        assert_eq!(bits(&crowd.agents()), bits(&plain.agents));
+        for step in 0..40 {
+            crowd.step();
+            step_plain(&mut plain);
+            assert_eq!(bits(&crowd.agents()), bits(&plain.agents), "{segments} segments, step {step}");
+        }
+        // The agents went round some of the path, not nowhere.
+        let moved = crowd
+            .agents()
+            .iter()
+            .zip(PredictiveBench::new(3_000, segments, true).agents())
+            .all(|((now, _), (start, _))| now.position.distance(start.position) > 10.0);
+        assert!(moved, "{segments} segments");
+    }
+}
+
+#[test]
+fn the_predictive_kernel_gives_the_same_bits_on_one_thread_and_on_three_and_four() {
+    // Chunks of 256 agents or more: 3,000 agents make several chunks on 3 and 4 threads.
+    for segments in [32, 1024] {
+        let one = kernel_after(1, segments, 60, true);
+        assert_eq!(one, kernel_after(3, segments, 60, true), "{segments} segments");
+        assert_eq!(one, kernel_after(4, segments, 60, true), "{segments} segments");
+    }
+}
