@@ -1060,7 +1060,7 @@ impl World {
                 let radius = match behaviour {
                     Behaviour::Flocking { params } => params.query_radius(),
                     Behaviour::CollisionAvoidance { params } => {
-                        collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
+                        threat_radius_out_of_line(agent, params, fastest)
                     }
                     _ => continue,
                 };
@@ -1176,6 +1176,16 @@ struct StepContext<'a> {
     fastest_speed: f32,
     /// Where moving obstacles bounce (the planner's short-horizon layer predicts the bounces).
     bounds: Option<planner::BounceBox>,
+}
+
+/// [`collision_avoidance::threat_radius`] out of line: inlined into the walk over every agent's
+/// entries, the compiler worked out the agent's speed for it before looking at the entry, for
+/// every agent of every step, a square root included, whether or not it avoids anyone (with
+/// the `max_of_number` uses, `World::step` of 2,000 predictive followers went from 1,233 to
+/// 1,195 instructions per agent-step: `profile_step predictive` under callgrind).
+#[inline(never)]
+fn threat_radius_out_of_line(agent: &Agent, params: &CollisionAvoidanceParams, fastest: f32) -> f32 {
+    collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
 }
 
 /// The neighbours of one agent as the group behaviours read them: the agents the spatial hash
