@@ -1051,27 +1051,31 @@ impl World {
         } else {
             self.snapshot.iter().map(speed).fold(0.0f32, f32::max)
         };
-        // Whether some entry needs neighbours, and the largest finite radius asked.
+        // Whether some entry needs neighbours, and the largest finite radius asked. The main
+        // entry, then the list's others, without a chained iterator, and the maximum of numbers
+        // that are never NaN as one comparison: this walk over every agent went from 63 to 43
+        // instructions per agent-step for agents that need no neighbours (callgrind,
+        // `profile_step predictive`; the whole step 1,195 -> 1,175).
         let query = |agent: &Agent| {
-            let entries =
-                std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
             let mut asked = (false, 0.0f32);
-            for behaviour in entries {
+            let mut ask = |behaviour: &Behaviour| {
                 let radius = match behaviour {
                     Behaviour::Flocking { params } => params.query_radius(),
                     Behaviour::CollisionAvoidance { params } => {
                         threat_radius_out_of_line(agent, params, fastest)
                     }
-                    _ => continue,
+                    _ => return,
                 };
                 asked.0 = true;
                 if radius.is_finite() {
-                    asked.1 = asked.1.max(radius);
+                    asked.1 = crate::geometry::max_of_number(asked.1, radius);
                 }
-            }
+            };
+            ask(&agent.behaviour);
+            agent.mix.more.iter().for_each(|entry| ask(&entry.behaviour));
             asked
         };
-        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, a.1.max(b.1));
+        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, crate::geometry::max_of_number(a.1, b.1));
         let (needed, cell) = if parallel {
             self.agents.par_iter().map(query).reduce(|| (false, 0.0), join)
         } else {
