@@ -150,7 +150,7 @@ pub struct Observation {
 impl Observation {
     /// Whether it was made for exactly this state, compared bit for bit without a branch per
     /// number: the same bits in give the same observation out.
-    #[inline]
+    #[inline(always)]
     fn made_for(&self, k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> bool {
         let now = inputs(k, limits, p);
         let differing =
