@@ -21,7 +21,9 @@ use crate::geometry::Polyline;
 /// Agents steered before any is moved, inside a chunk: the kernel keeps the simulation's two
 /// passes (every steering, then every integration), each a shorter chain of dependent
 /// arithmetic than one fused pass, over blocks small enough for their steerings to stay on the
-/// stack.
+/// stack. Measured on one thread (10,000 agents, 32 segments, on-CPU time, load 4–5,
+/// 2026-11-24): two passes 105–106 ns per agent-step, one fused pass 118 ns (8 instructions
+/// fewer), three passes (observation apart) 114–116 ns; blocks of 16, 64 or 256 agents alike.
 const BLOCK: usize = 64;
 
 /// Predictive following of a closed circle of some segments by a crowd laid out as
@@ -92,14 +94,14 @@ impl PredictiveBench {
                     }
                     let agents = positions.iter_mut().zip(velocities.iter_mut()).zip(orientations.iter_mut());
                     for ((((position, velocity), orientation), state), steering) in
-                        agents.zip(states.iter_mut()).zip(steerings)
+                        agents.zip(states.iter_mut()).zip(steerings.iter())
                     {
                         let mut k = Kinematics {
                             position: *position,
                             velocity: *velocity,
                             orientation: *orientation,
                         };
-                        crate::sim::integrate(&mut k, &limits, steering, dt);
+                        crate::sim::integrate(&mut k, &limits, *steering, dt);
                         if observe_ahead {
                             predictive::observe(&k, &limits, path, state, &params, None);
                         }
