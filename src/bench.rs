@@ -514,6 +514,18 @@ pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()>
         writeln!(out, "  {name:<30}{ns:>8.2}")?;
     }
     writeln!(out)?;
+    print_predictive(out, size)?;
+    writeln!(out)?;
+    print_flocking(out, size)?;
+    writeln!(out)?;
+    print_planner(out, quick)
+}
+
+/// The predictive-following part of the report (issue 11's goal): at 10,000 agents (2,000
+/// with `quick`) on closed paths of 8 to 1,024 segments, `World::step` and the behaviour with
+/// its integration ([`PredictiveBench`]), each on one thread and on `size.threads`.
+pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
+    let quick = size.quick;
     let n = if quick { 2_000 } else { 10_000 };
     let threads = size.threads.max(1);
     writeln!(
@@ -552,10 +564,7 @@ pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()>
         )?;
         out.flush()?;
     }
-    writeln!(out)?;
-    print_flocking(out, size)?;
-    writeln!(out)?;
-    print_planner(out, quick)
+    Ok(())
 }
 
 /// The planner's part of the report (`steerlab bench --planner` prints only this): the seed's

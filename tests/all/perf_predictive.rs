@@ -60,3 +60,25 @@ fn the_predictive_kernel_gives_the_same_bits_on_one_thread_and_on_three_and_four
         assert_eq!(one, kernel_after(4, segments, 60, true), "{segments} segments");
     }
 }
+
+#[test]
+fn the_bench_report_gives_both_figures_on_one_thread_and_on_all_for_every_segment_count() {
+    let mut out = Vec::new();
+    let size = steerlab::bench::BenchSize { quick: true, full: false, threads: 2 };
+    steerlab::bench::print_predictive(&mut out, size).expect("written to memory");
+    let text = String::from_utf8(out).expect("text");
+    assert!(
+        text.contains("behaviour + integrate 1 thread") && text.contains("behaviour + integrate 2 threads")
+    );
+    for segments in [8, 32, 128, 1024] {
+        let row = text.lines().find(|line| line.starts_with(&format!("{segments} segments")));
+        let figures: Vec<f64> = row
+            .unwrap_or_else(|| panic!("no row for {segments} segments in {text}"))
+            .split_whitespace()
+            .skip(2)
+            .map(|figure| figure.parse().expect("a number"))
+            .collect();
+        assert_eq!(figures.len(), 4, "{text}");
+        assert!(figures.iter().all(|ns| ns.is_finite() && *ns > 0.0), "{text}");
+    }
+}
