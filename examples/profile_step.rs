@@ -5,7 +5,8 @@
 //! boids unless given) 20 times; `profile_step world-flock [BOIDS]` steps the same flock as
 //! agents of `World::step` (`Kernel::Flocking`) 20 times; `profile_step kernel [SEGMENTS] [STEPS]` steps
 //! the predictive-following kernel (`bench::PredictiveBench`, behaviour + integration, 10,000
-//! agents) 25 times unless told (run it with `RAYON_NUM_THREADS=1`).
+//! agents) 25 times unless told (run it with `RAYON_NUM_THREADS=1`); `kernel-plain` the same
+//! crowd stepped by the plain loop the kernel is tested against.
 //! Instruction counts are repeatable whatever else the machine is doing, unlike timings.
 
 use steerlab::bench::{world_for, FlockBench, Kernel, PredictiveBench};
@@ -27,10 +28,18 @@ fn main() {
         println!("{}", world.agents[0].kinematics.position);
         return;
     }
-    if kind.as_deref() == Some("kernel") {
+    if matches!(kind.as_deref(), Some("kernel" | "kernel-plain")) {
         let segments: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(32);
         let steps: usize = std::env::args().nth(3).and_then(|s| s.parse().ok()).unwrap_or(25);
         let mut crowd = PredictiveBench::new(10_000, segments, true);
+        if kind.as_deref() == Some("kernel-plain") {
+            let mut plain = crowd.plain();
+            for _ in 0..steps {
+                steerlab::bench::predictive::step_plain(&mut plain);
+            }
+            println!("{}", plain.agents.first().map(|(k, _)| k.position).unwrap_or_default());
+            return;
+        }
         for _ in 0..steps {
             crowd.step();
         }

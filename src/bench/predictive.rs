@@ -20,11 +20,13 @@ use crate::geometry::Polyline;
 
 /// Agents steered before any is moved, inside a chunk: the kernel keeps the simulation's two
 /// passes (every steering, then every integration), each a shorter chain of dependent
-/// arithmetic than one fused pass, over blocks small enough for their steerings to stay on the
-/// stack. Measured on one thread (10,000 agents, 32 segments, on-CPU time, load 4–5,
-/// 2026-11-24): two passes 105–106 ns per agent-step, one fused pass 118 ns (8 instructions
-/// fewer), three passes (observation apart) 114–116 ns; blocks of 16, 64 or 256 agents alike.
-const BLOCK: usize = 64;
+/// arithmetic than one fused pass. Long passes pay: on one thread (10,000 agents, on-CPU time,
+/// load 5.5–6.5, 2026-11-24, two alternating rounds each) blocks of 2,560 agents (a whole chunk
+/// at 10,000 agents; 40 KB of steerings on the stack) took 105.4–105.8 / 112.0–113.2 ns per
+/// agent-step at 32 / 1,024 segments, blocks of 64 agents 108.0–108.4 / 118.3–118.5 ns, the
+/// plain loop (`step_plain`, one vector of agents) 101.4–101.9 / 105.5–105.7 ns. Earlier, at 32
+/// segments: one fused pass 118 ns, three passes (observation apart) 114–116 ns.
+const BLOCK: usize = 2560;
 
 /// Predictive following of a closed circle of some segments by a crowd laid out as
 /// [`world_for`]`(Kernel::Predictive, ..)` lays it out, as hot arrays.

@@ -52,6 +52,21 @@ fn the_predictive_kernel_moves_every_agent_as_the_plain_loop_bit_for_bit() {
 }
 
 #[test]
+fn the_predictive_kernel_splits_long_chunks_into_blocks_with_the_same_bits() {
+    // 12,000 agents on one thread: chunks of 3,000 agents, longer than a block.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    pool.install(|| {
+        let mut crowd = PredictiveBench::new(12_000, 32, true);
+        let mut plain = crowd.plain();
+        for step in 0..5 {
+            crowd.step();
+            step_plain(&mut plain);
+            assert_eq!(bits(&crowd.agents()), bits(&plain.agents), "step {step}");
+        }
+    });
+}
+
+#[test]
 fn the_predictive_kernel_gives_the_same_bits_on_one_thread_and_on_three_and_four() {
     // Chunks of 256 agents or more: 3,000 agents make several chunks on 3 and 4 threads.
     for segments in [32, 1024] {
