@@ -2,6 +2,9 @@
 //! the same thing: [`World::step`] with metrics on and gizmos off, over many agents of one
 //! behaviour. This module reads the wall clock; the simulation it drives never does.
 
+pub mod predictive;
+pub use predictive::{PredictiveBench, PredictivePlain};
+
 use std::io::Write;
 use std::time::Instant;
 
@@ -301,11 +304,16 @@ fn flock_wander_params() -> WanderParams {
 
 /// Nanoseconds per agent-step of predictive following alone — the behaviour (its two path
 /// projections included) and the integration, without the simulation's metrics and events —
-/// the job peers' figures measure. `n_agents` agents on a closed path of `segments` segments,
-/// stepped as the simulation steps them: every agent's steering, then every agent's
-/// integration followed by the behaviour's observation of where it now is.
-pub fn predictive_behaviour_only_ns(n_agents: usize, segments: usize, steps: u64) -> f64 {
-    predictive_behaviour_only_ns_with(n_agents, segments, steps, true)
+/// the job peers' figures measure: [`PredictiveBench`] with `n_agents` agents on a closed path
+/// of `segments` segments, on a pool of `threads` threads. Returns (wall clock, on-CPU): see
+/// [`time_steps`].
+pub fn predictive_behaviour_only_ns(
+    n_agents: usize,
+    segments: usize,
+    steps: u64,
+    threads: usize,
+) -> (f64, Option<f64>) {
+    predictive_behaviour_only_ns_with(n_agents, segments, steps, threads, true)
 }
 
 /// [`predictive_behaviour_only_ns`], with the observation made ahead of time beside the
@@ -315,39 +323,27 @@ pub fn predictive_behaviour_only_ns_with(
     n_agents: usize,
     segments: usize,
     steps: u64,
+    threads: usize,
     observe_ahead: bool,
-) -> f64 {
-    use crate::behaviours::{predictive, Gizmos, PredictiveParams, PredictiveState, Steering};
-    let path = circle_path(segments);
-    let world = world_for(Kernel::Predictive, n_agents, segments);
-    let mut agents: Vec<(crate::behaviours::Kinematics, PredictiveState)> =
-        world.agents.iter().map(|a| (a.kinematics, PredictiveState::default())).collect();
-    let limits = world.agents.first().map(|a| a.limits).unwrap_or_default();
-    let params = PredictiveParams::default();
-    let mut gizmos = Gizmos::disabled();
-    let mut steerings: Vec<Steering> = Vec::with_capacity(n_agents);
-    let dt = world.dt;
-    let mut run =
-        |agents: &mut Vec<(crate::behaviours::Kinematics, PredictiveState)>, steps: u64| {
-            for _ in 0..steps {
-                steerings.clear();
-                steerings.extend(agents.iter_mut().map(|(k, state)| {
-                    predictive::predictive(k, &limits, &path, state, &params, &mut gizmos)
-                }));
-                for ((k, state), steering) in agents.iter_mut().zip(&steerings) {
-                    crate::sim::integrate(k, &limits, *steering, dt);
-                    if observe_ahead {
-                        predictive::observe(k, &limits, &path, state, &params, None);
-                    }
-                }
-            }
-        };
-    run(&mut agents, 5);
-    let start = Instant::now();
-    run(&mut agents, steps);
-    let elapsed = start.elapsed().as_nanos() as f64;
-    std::hint::black_box(&agents);
-    elapsed / (n_agents.max(1) as f64 * steps.max(1) as f64)
+) -> (f64, Option<f64>) {
+    let measure = move || {
+        let mut crowd = PredictiveBench::new(n_agents, segments, observe_ahead);
+        for _ in 0..5 {
+            crowd.step();
+        }
+        time_steps(n_agents, steps, threads, || crowd.step())
+    };
+    on_threads(threads, measure, (f64::NAN, None))
+}
+
+/// The same job stepped by [`predictive::step_plain`] (one vector of agents, one thread): what
+/// the behaviour-only figure measured before the kernel was made structure-of-arrays.
+pub fn predictive_plain_ns(n_agents: usize, segments: usize, steps: u64) -> (f64, Option<f64>) {
+    let mut crowd = PredictiveBench::new(n_agents, segments, true).plain();
+    for _ in 0..5 {
+        predictive::step_plain(&mut crowd);
+    }
+    time_steps(n_agents, steps, 1, || predictive::step_plain(&mut crowd))
 }
 
 /// Runs `steps` steps after a short warm-up and returns nanoseconds per agent-step.
@@ -520,19 +516,57 @@ pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()>
         writeln!(out, "  {name:<30}{ns:>8.2}")?;
     }
     writeln!(out)?;
-    writeln!(out, "predictive following, 10000 agents, closed path of N segments")?;
-    writeln!(out, "{:<24}{:>14}{:>22}", "", "World::step", "behaviour + integrate")?;
-    for segments in [8, 32, 128, 1024] {
-        let n = if quick { 2_000 } else { 10_000 };
-        let mut world = world_for(Kernel::Predictive, n, segments);
-        let ns = ns_per_agent_step(&mut world, steps_for(n, quick));
-        let alone = predictive_behaviour_only_ns(n, segments, steps_for(n, quick));
-        writeln!(out, "{:<24}{:>14.1}{:>22.1}   ns/agent-step", format!("{segments} segments"), ns, alone)?;
-    }
+    print_predictive(out, size)?;
     writeln!(out)?;
     print_flocking(out, size)?;
     writeln!(out)?;
     print_planner(out, quick)
+}
+
+/// The predictive-following part of the report (issue 11's goal): at 10,000 agents (2,000
+/// with `quick`) on closed paths of 8 to 1,024 segments, `World::step` and the behaviour with
+/// its integration ([`PredictiveBench`]), each on one thread and on `size.threads`.
+pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
+    let quick = size.quick;
+    let n = if quick { 2_000 } else { 10_000 };
+    let threads = size.threads.max(1);
+    writeln!(
+        out,
+        "predictive following, {n} agents, closed path of N segments (ns per agent-step, wall clock)"
+    )?;
+    writeln!(
+        out,
+        "{:<16}{:>22}{:>22}{:>30}{:>30}",
+        "",
+        "World::step 1 thread",
+        format!("World::step {threads} threads"),
+        "behaviour + integrate 1 thread",
+        format!("behaviour + integrate {threads} threads")
+    )?;
+    for segments in [8, 32, 128, 1024] {
+        let steps = steps_for(n, quick);
+        let world_ns = |threads: usize| {
+            on_threads(
+                threads,
+                move || ns_per_agent_step(&mut world_for(Kernel::Predictive, n, segments), steps),
+                f64::NAN,
+            )
+        };
+        let (world_one, world_all) = (world_ns(1), world_ns(threads));
+        let (alone_one, _) = predictive_behaviour_only_ns(n, segments, steps, 1);
+        let (alone_all, _) = predictive_behaviour_only_ns(n, segments, steps, threads);
+        writeln!(
+            out,
+            "{:<16}{:>22.1}{:>22.1}{:>30.1}{:>30.1}",
+            format!("{segments} segments"),
+            world_one,
+            world_all,
+            alone_one,
+            alone_all
+        )?;
+        out.flush()?;
+    }
+    Ok(())
 }
 
 /// The planner's part of the report (`steerlab bench --planner` prints only this): the seed's

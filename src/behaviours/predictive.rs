@@ -53,7 +53,7 @@ use super::param::{Param, ParamKind};
 use super::waypoints::{approach_acceleration, brake_acceleration, end_tolerance};
 use super::{accelerate_toward_velocity, seek_acceleration, STEER_TIME};
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering};
-use crate::geometry::{PathCursor, PathProjection, Polyline};
+use crate::geometry::{max_of_number, PathCursor, PathProjection, Polyline};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -150,7 +150,7 @@ pub struct Observation {
 impl Observation {
     /// Whether it was made for exactly this state, compared bit for bit without a branch per
     /// number: the same bits in give the same observation out.
-    #[inline]
+    #[inline(always)]
     fn made_for(&self, k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> bool {
         let now = inputs(k, limits, p);
         let differing =
@@ -314,7 +314,8 @@ pub fn predictive(
             ahead += length;
         }
     }
-    let lead = path_radius.max(limits.radius).max(1.0);
+    // `path_radius` is never NaN (clamped above): a plain comparison (see `max_of_number`).
+    let lead = max_of_number(path_radius, limits.radius).max(1.0);
     let target_distance = agent_along + ahead.max(0.0) + lead;
 
     // 6. The end of an open path.

@@ -196,7 +196,8 @@ impl AgentMetrics {
         self.distance_travelled += moved as f64;
         let speed = sample.after.velocity.length();
         self.speed_sum += speed as f64;
-        self.max_speed = self.max_speed.max(speed);
+        // `max_speed` is never NaN (it starts at 0 and only takes this): a plain comparison.
+        self.max_speed = crate::geometry::max_of_number(self.max_speed, speed);
         if sample.arrived_now && self.arrived_at.is_none() {
             self.arrived_at = Some(sample.time);
         }
@@ -291,7 +292,8 @@ impl AgentMetrics {
         acc.samples += 1;
         acc.last_cross_track = projection.distance;
         acc.cross_track_sum += projection.distance as f64;
-        acc.max_cross_track = acc.max_cross_track.max(projection.distance);
+        // Never NaN, as `max_speed` above.
+        acc.max_cross_track = crate::geometry::max_of_number(acc.max_cross_track, projection.distance);
         if projection.distance > path_radius {
             acc.time_outside += sample.dt as f64;
         }

@@ -1070,27 +1070,31 @@ impl World {
         } else {
             self.snapshot.iter().map(speed).fold(0.0f32, f32::max)
         };
-        // Whether some entry needs neighbours, and the largest finite radius asked.
+        // Whether some entry needs neighbours, and the largest finite radius asked. The main
+        // entry, then the list's others, without a chained iterator, and the maximum of numbers
+        // that are never NaN as one comparison: this walk over every agent went from 63 to 43
+        // instructions per agent-step for agents that need no neighbours (callgrind,
+        // `profile_step predictive`; the whole step 1,195 -> 1,175).
         let query = |agent: &Agent| {
-            let entries =
-                std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
             let mut asked = (false, 0.0f32);
-            for behaviour in entries {
+            let mut ask = |behaviour: &Behaviour| {
                 let radius = match behaviour {
                     Behaviour::Flocking { params } => params.query_radius(),
                     Behaviour::CollisionAvoidance { params } => {
-                        collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
+                        threat_radius_out_of_line(agent, params, fastest)
                     }
-                    _ => continue,
+                    _ => return,
                 };
                 asked.0 = true;
                 if radius.is_finite() {
-                    asked.1 = asked.1.max(radius);
+                    asked.1 = crate::geometry::max_of_number(asked.1, radius);
                 }
-            }
+            };
+            ask(&agent.behaviour);
+            agent.mix.more.iter().for_each(|entry| ask(&entry.behaviour));
             asked
         };
-        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, a.1.max(b.1));
+        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, crate::geometry::max_of_number(a.1, b.1));
         let (needed, cell) = if parallel {
             self.agents.par_iter().map(query).reduce(|| (false, 0.0), join)
         } else {
@@ -1195,6 +1199,16 @@ struct StepContext<'a> {
     fastest_speed: f32,
     /// Where moving obstacles bounce (the planner's short-horizon layer predicts the bounces).
     bounds: Option<planner::BounceBox>,
+}
+
+/// [`collision_avoidance::threat_radius`] out of line: inlined into the walk over every agent's
+/// entries, the compiler worked out the agent's speed for it before looking at the entry, for
+/// every agent of every step, a square root included, whether or not it avoids anyone (with
+/// the `max_of_number` uses, `World::step` of 2,000 predictive followers went from 1,233 to
+/// 1,195 instructions per agent-step: `profile_step predictive` under callgrind).
+#[inline(never)]
+fn threat_radius_out_of_line(agent: &Agent, params: &CollisionAvoidanceParams, fastest: f32) -> f32 {
+    collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
 }
 
 /// The neighbours of one agent as the group behaviours read them: the agents the spatial hash

@@ -23,6 +23,7 @@ mod paths_behaviours;
 mod paths_local;
 mod paths_props;
 mod perf_parallel;
+mod perf_predictive;
 mod planner_checker;
 mod planner_commitment;
 mod planner_degenerate;

@@ -1,0 +1,99 @@
+//! The predictive-following kernel (`bench::PredictiveBench`, structure-of-arrays on all
+//! cores) against the plain loop it replaced (`bench::predictive::step_plain`), bit for bit, on
+//! any thread count.
+
+use steerlab::behaviours::{Kinematics, PredictiveState};
+use steerlab::bench::predictive::step_plain;
+use steerlab::bench::PredictiveBench;
+
+/// Every number of every agent as bits, so NaNs compare too and -0.0 differs from 0.0.
+fn bits(agents: &[(Kinematics, PredictiveState)]) -> Vec<String> {
+    agents
+        .iter()
+        .map(|(k, state)| {
+            let numbers = [k.position.to_array(), k.velocity.to_array()].concat();
+            let numbers: Vec<u32> = numbers.iter().chain([&k.orientation]).map(|x| x.to_bits()).collect();
+            format!("{numbers:?} {state:?}")
+        })
+        .collect()
+}
+
+/// The kernel's crowd after `steps` steps on a pool of `threads` threads.
+fn kernel_after(threads: usize, segments: usize, steps: usize, observe_ahead: bool) -> Vec<String> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+    pool.install(|| {
+        let mut crowd = PredictiveBench::new(3_000, segments, observe_ahead);
+        for _ in 0..steps {
+            crowd.step();
+        }
+        bits(&crowd.agents())
+    })
+}
+
+#[test]
+fn the_predictive_kernel_moves_every_agent_as_the_plain_loop_bit_for_bit() {
+    for (segments, observe_ahead) in [(32, true), (1024, true), (8, false)] {
+        let mut crowd = PredictiveBench::new(3_000, segments, observe_ahead);
+        let mut plain = crowd.plain();
+        assert_eq!(bits(&crowd.agents()), bits(&plain.agents));
+        for step in 0..40 {
+            crowd.step();
+            step_plain(&mut plain);
+            assert_eq!(bits(&crowd.agents()), bits(&plain.agents), "{segments} segments, step {step}");
+        }
+        // The agents went round some of the path, not nowhere.
+        let moved = crowd
+            .agents()
+            .iter()
+            .zip(PredictiveBench::new(3_000, segments, true).agents())
+            .all(|((now, _), (start, _))| now.position.distance(start.position) > 10.0);
+        assert!(moved, "{segments} segments");
+    }
+}
+
+#[test]
+fn the_predictive_kernel_splits_long_chunks_into_blocks_with_the_same_bits() {
+    // 12,000 agents on one thread: chunks of 3,000 agents, longer than a block.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    pool.install(|| {
+        let mut crowd = PredictiveBench::new(12_000, 32, true);
+        let mut plain = crowd.plain();
+        for step in 0..5 {
+            crowd.step();
+            step_plain(&mut plain);
+            assert_eq!(bits(&crowd.agents()), bits(&plain.agents), "step {step}");
+        }
+    });
+}
+
+#[test]
+fn the_predictive_kernel_gives_the_same_bits_on_one_thread_and_on_three_and_four() {
+    // Chunks of 256 agents or more: 3,000 agents make several chunks on 3 and 4 threads.
+    for segments in [32, 1024] {
+        let one = kernel_after(1, segments, 60, true);
+        assert_eq!(one, kernel_after(3, segments, 60, true), "{segments} segments");
+        assert_eq!(one, kernel_after(4, segments, 60, true), "{segments} segments");
+    }
+}
+
+#[test]
+fn the_bench_report_gives_both_figures_on_one_thread_and_on_all_for_every_segment_count() {
+    let mut out = Vec::new();
+    let size = steerlab::bench::BenchSize { quick: true, full: false, threads: 2 };
+    steerlab::bench::print_predictive(&mut out, size).expect("written to memory");
+    let text = String::from_utf8(out).expect("text");
+    assert!(
+        text.contains("behaviour + integrate 1 thread") && text.contains("behaviour + integrate 2 threads")
+    );
+    for segments in [8, 32, 128, 1024] {
+        let row = text.lines().find(|line| line.starts_with(&format!("{segments} segments")));
+        let figures: Vec<f64> = row
+            .unwrap_or_else(|| panic!("no row for {segments} segments in {text}"))
+            .split_whitespace()
+            .skip(2)
+            .map(|figure| figure.parse().expect("a number"))
+            .collect();
+        assert_eq!(figures.len(), 4, "{text}");
+        assert!(figures.iter().all(|ns| ns.is_finite() && *ns > 0.0), "{text}");
+    }
+}
