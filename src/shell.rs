@@ -560,6 +560,8 @@ fn write_widget_rects(
         "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
         "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
         "orientations": app.world.agents.iter().map(|a| a.kinematics.orientation).collect::<Vec<_>>(),
+        // The agents whose gizmos are recorded now (the first 64 of them).
+        "gizmo_agents": app.world.agents.iter().enumerate().filter(|(_, a)| !a.gizmos.items().is_empty()).map(|(i, _)| i).take(64).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,
         "message": app.message.as_ref().map(|m| m.text.clone()),
         "title": app.title(),

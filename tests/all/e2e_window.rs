@@ -923,6 +923,44 @@ fn g_selects_the_next_agent_and_l_makes_the_view_follow_it() {
     }
 }
 
+/// Gizmos follow what is drawn, in the window: in the 1,024-boid flock (above
+/// `app::MAX_GIZMO_AGENTS`) only the selected boid records gizmos. Picking one in the paused
+/// flock shows its gizmos at once (the preview of its next step), picking the next moves them
+/// there, and they stay with it, alone, once the flock runs again.
+#[test]
+fn in_a_big_flock_only_the_selected_boid_records_gizmos_paused_or_running() {
+    if !tools_available("gizmo_focus") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("gizmo_focus", "flock.json");
+    app.wait_for(|s| s["agents"].as_u64() == Some(1024) && s["loading"].is_null(), "the flock loaded");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "paused");
+    let idle = app.state();
+    assert_eq!(
+        idle["gizmo_agents"],
+        serde_json::json!([]),
+        "nobody selected, nobody records: {}",
+        idle["gizmo_agents"]
+    );
+    let steps = idle["steps"].as_u64().unwrap();
+    app.key("g");
+    let first = app.wait_for(
+        |s| s["selected_agent"] == 0 && s["gizmo_agents"] == serde_json::json!([0]),
+        "boid 0's gizmos",
+    );
+    assert_eq!(first["steps"].as_u64(), Some(steps), "the preview moved nothing");
+    app.key("g");
+    app.wait_for(
+        |s| s["selected_agent"] == 1 && s["gizmo_agents"] == serde_json::json!([1]),
+        "boid 1's gizmos",
+    );
+    app.key("space");
+    let running = app.wait_for(|s| s["steps"].as_u64().unwrap_or(0) >= steps + 30, "the flock running again");
+    assert_eq!(running["gizmo_agents"], serde_json::json!([1]), "{}", running["gizmo_agents"]);
+}
+
 /// Pixels of two equally sized RGB buffers that differ by more than `tolerance` in a channel.
 fn differing_pixels(a: &[u8], b: &[u8], tolerance: u8) -> usize {
     a.chunks(3)
