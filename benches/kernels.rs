@@ -31,20 +31,15 @@ fn predictive_segments(c: &mut Criterion) {
 /// boids, planar (`flock_step`, 2D vectors) and in 3D vectors (`flock_step_3d`); divide by the
 /// boid count for ns per agent-step.
 fn flocking(c: &mut Criterion) {
-    let mut group = c.benchmark_group("flock_step");
+    flock_group::<glam::Vec2>(c, "flock_step");
+    flock_group::<glam::Vec3>(c, "flock_step_3d");
+}
+
+fn flock_group<V: steerlab::behaviours::vector::SteerVector>(c: &mut Criterion, name: &str) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
     for n in [1_000, 10_000, 100_000] {
-        let mut flock = FlockBench::planar(n);
-        for _ in 0..10 {
-            flock.step();
-        }
-        group.bench_function(format!("{n}"), |b| b.iter(|| flock.step()));
-    }
-    group.finish();
-    let mut group = c.benchmark_group("flock_step_3d");
-    group.sample_size(10);
-    for n in [1_000, 10_000, 100_000] {
-        let mut flock = FlockBench::new(n);
+        let mut flock = FlockBench::<V>::with_vectors(n);
         for _ in 0..10 {
             flock.step();
         }

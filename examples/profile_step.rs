@@ -14,22 +14,10 @@ use steerlab::bench::{world_for, FlockBench, Kernel, PredictiveBench};
 fn main() {
     let kind = std::env::args().nth(1);
     if kind.as_deref() == Some("flock") {
-        let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-        let mut flock = FlockBench::new(n);
-        for _ in 0..20 {
-            flock.step();
-        }
-        println!("neighbours {:.2}", flock.mean_neighbours());
-        return;
+        return flock::<glam::Vec3>();
     }
     if kind.as_deref() == Some("flock-planar") {
-        let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-        let mut flock = FlockBench::planar(n);
-        for _ in 0..20 {
-            flock.step();
-        }
-        println!("neighbours {:.2}", flock.mean_neighbours());
-        return;
+        return flock::<glam::Vec2>();
     }
     if kind.as_deref() == Some("world-flock") {
         let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
@@ -66,4 +54,14 @@ fn main() {
     let mut world = world_for(kernel, 2000, segments);
     world.run_steps(steps);
     println!("{}", world.agents[0].kinematics.position);
+}
+
+/// 20 steps of the flocking benchmark's flock (10,000 boids unless given) in vectors `V`.
+fn flock<V: steerlab::behaviours::vector::SteerVector>() {
+    let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let mut flock = FlockBench::<V>::with_vectors(n);
+    for _ in 0..20 {
+        flock.step();
+    }
+    println!("neighbours {:.2}", flock.mean_neighbours());
 }

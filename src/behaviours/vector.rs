@@ -60,36 +60,43 @@ pub trait SteerVector:
     fn as_vec3s(slice: &[Self]) -> Option<&[Vec3]>;
 }
 
+/// The operations both vector types have under the same names in glam.
+macro_rules! glams_own {
+    ($ty:ty) => {
+        const ZERO: Self = <$ty>::ZERO;
+        #[inline(always)]
+        fn dot(self, other: Self) -> f32 {
+            <$ty>::dot(self, other)
+        }
+        #[inline(always)]
+        fn length_squared(self) -> f32 {
+            <$ty>::length_squared(self)
+        }
+        #[inline(always)]
+        fn normalize_or_zero(self) -> Self {
+            <$ty>::normalize_or_zero(self)
+        }
+        #[inline(always)]
+        fn clamp_length_max(self, max: f32) -> Self {
+            <$ty>::clamp_length_max(self, max)
+        }
+        #[inline(always)]
+        fn is_finite(self) -> bool {
+            <$ty>::is_finite(self)
+        }
+        #[inline(always)]
+        fn x(self) -> f32 {
+            self.x
+        }
+        #[inline(always)]
+        fn y(self) -> f32 {
+            self.y
+        }
+    };
+}
+
 impl SteerVector for Vec3 {
-    const ZERO: Self = Vec3::ZERO;
-    #[inline(always)]
-    fn dot(self, other: Self) -> f32 {
-        Vec3::dot(self, other)
-    }
-    #[inline(always)]
-    fn length_squared(self) -> f32 {
-        Vec3::length_squared(self)
-    }
-    #[inline(always)]
-    fn normalize_or_zero(self) -> Self {
-        Vec3::normalize_or_zero(self)
-    }
-    #[inline(always)]
-    fn clamp_length_max(self, max: f32) -> Self {
-        Vec3::clamp_length_max(self, max)
-    }
-    #[inline(always)]
-    fn is_finite(self) -> bool {
-        Vec3::is_finite(self)
-    }
-    #[inline(always)]
-    fn x(self) -> f32 {
-        self.x
-    }
-    #[inline(always)]
-    fn y(self) -> f32 {
-        self.y
-    }
+    glams_own!(Vec3);
     #[inline(always)]
     fn from_xy(x: f32, y: f32) -> Self {
         Vec3::new(x, y, 0.0)
@@ -113,35 +120,7 @@ impl SteerVector for Vec3 {
 }
 
 impl SteerVector for Vec2 {
-    const ZERO: Self = Vec2::ZERO;
-    #[inline(always)]
-    fn dot(self, other: Self) -> f32 {
-        Vec2::dot(self, other)
-    }
-    #[inline(always)]
-    fn length_squared(self) -> f32 {
-        Vec2::length_squared(self)
-    }
-    #[inline(always)]
-    fn normalize_or_zero(self) -> Self {
-        Vec2::normalize_or_zero(self)
-    }
-    #[inline(always)]
-    fn clamp_length_max(self, max: f32) -> Self {
-        Vec2::clamp_length_max(self, max)
-    }
-    #[inline(always)]
-    fn is_finite(self) -> bool {
-        Vec2::is_finite(self)
-    }
-    #[inline(always)]
-    fn x(self) -> f32 {
-        self.x
-    }
-    #[inline(always)]
-    fn y(self) -> f32 {
-        self.y
-    }
+    glams_own!(Vec2);
     #[inline(always)]
     fn from_xy(x: f32, y: f32) -> Self {
         Vec2::new(x, y)

@@ -121,34 +121,27 @@ fn the_worlds_flocking_fast_path_steers_as_the_gizmo_path_bit_for_bit() {
     assert_eq!(metrics(&fast), metrics(&drawn));
 }
 
+/// A flock of 5,000 stepped 40 times on a pool of `threads`: its positions, velocities and
+/// neighbour count.
+fn flock_on<V: steerlab::behaviours::vector::SteerVector>(threads: usize) -> (Vec<V>, Vec<V>, f64) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+    pool.install(|| {
+        let mut flock = FlockBench::<V>::with_vectors(5_000);
+        for _ in 0..40 {
+            flock.step();
+        }
+        (flock.positions().to_vec(), flock.velocities().to_vec(), flock.mean_neighbours())
+    })
+}
+
 #[test]
 fn the_flock_kernel_gives_the_same_bits_on_one_thread_and_on_four() {
     // `FlockBench::step` shares the boids out over the current rayon pool in chunks: every boid
-    // reads the previous step only, so the split must not change a bit.
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-        pool.install(|| {
-            let mut flock = FlockBench::new(5_000);
-            for _ in 0..40 {
-                flock.step();
-            }
-            (flock.positions().to_vec(), flock.velocities().to_vec(), flock.mean_neighbours())
-        })
-    };
-    let one = run(1);
-    assert_eq!(one, run(4));
-    assert_eq!(one, run(3));
-    let run_planar = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-        pool.install(|| {
-            let mut flock = FlockBench::planar(5_000);
-            for _ in 0..40 {
-                flock.step();
-            }
-            (flock.positions().to_vec(), flock.velocities().to_vec(), flock.mean_neighbours())
-        })
-    };
-    let one = run_planar(1);
-    assert_eq!(one, run_planar(4));
-    assert_eq!(one, run_planar(3));
+    // reads the previous step only, so the split must not change a bit, in 3D or in a plane.
+    let one = flock_on::<glam::Vec3>(1);
+    assert_eq!(one, flock_on(4));
+    assert_eq!(one, flock_on(3));
+    let one = flock_on::<glam::Vec2>(1);
+    assert_eq!(one, flock_on(4));
+    assert_eq!(one, flock_on(3));
 }
