@@ -690,10 +690,14 @@ impl App {
         if merge_key.is_some() && self.undo.last().is_some_and(|s| s.merge_key == merge_key) {
             return;
         }
-        let mut snapshot = self.snapshot_now();
+        let mut snapshot = self.snapshot_now(self.undo.last().map(|s| &s.world));
         snapshot.merge_key = merge_key;
-        snapshot.bytes = snapshot_bytes(&snapshot.world, self.undo.last().map(|s| &s.world));
         self.undo.push(snapshot);
+        self.trim_undo();
+    }
+
+    /// Drops the oldest undo steps beyond [`UNDO_LIMIT`] or the memory budget (the last stays).
+    fn trim_undo(&mut self) {
         let mut held: usize = self.undo.iter().map(|s| s.bytes).sum();
         while self.undo.len() > 1 && (self.undo.len() > UNDO_LIMIT || held > self.undo_bytes_limit) {
             held -= self.undo.remove(0).bytes;
@@ -740,20 +744,22 @@ impl App {
         }
     }
 
-    fn snapshot_now(&self) -> Snapshot {
+    /// The editor as it is, for undo or redo; its memory counted beyond the snapshot `before`
+    /// it on the stack it goes to.
+    fn snapshot_now(&self, before: Option<&World>) -> Snapshot {
         Snapshot {
             world: self.world.clone(),
             selection: self.selection,
             group: self.group.clone(),
             merge_key: None,
-            bytes: snapshot_bytes(&self.world, None),
+            bytes: snapshot_bytes(&self.world, before),
         }
     }
 
     /// Undoes the last edit.
     pub fn undo(&mut self) {
         if let Some(snapshot) = self.undo.pop() {
-            let current = self.snapshot_now();
+            let current = self.snapshot_now(self.redo.last().map(|s| &s.world));
             self.redo.push(current);
             self.restore(snapshot);
             self.info("undone");
@@ -763,8 +769,9 @@ impl App {
     /// Redoes the last undone edit.
     pub fn redo(&mut self) {
         if let Some(snapshot) = self.redo.pop() {
-            let current = self.snapshot_now();
+            let current = self.snapshot_now(self.undo.last().map(|s| &s.world));
             self.undo.push(current);
+            self.trim_undo();
             self.restore(snapshot);
             self.info("redone");
         }
