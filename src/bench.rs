@@ -824,25 +824,35 @@ impl<V: SteerVector> FlockBench<V> {
         let n = self.positions.len();
         self.next_velocities.resize(n, V::ZERO);
         self.next_wander.resize(n, WanderState::new(0));
+        self.headings.resize(n, V::ZERO);
         let (velocities, wander) = (&self.velocities, &self.wander);
         let chunk = parallel_chunk(n);
+        // One pass over the pool: each slot's velocity, wander state and position gathered from
+        // its agent, and its unit heading worked out (a serial pass between two parallel ones
+        // leaves the pool's threads asleep, and waking them costs more than the pass).
         self.next_velocities
             .par_chunks_mut(chunk)
             .zip(self.next_wander.par_chunks_mut(chunk))
+            .zip(self.headings.par_chunks_mut(chunk))
+            .zip(self.positions.par_chunks_mut(chunk))
             .zip(self.grid.order().par_chunks(chunk))
-            .for_each(|((next_velocities, next_wander), order)| {
-                for ((nv, nw), &agent_idx) in next_velocities.iter_mut().zip(next_wander).zip(order) {
+            .zip(self.grid.sorted_positions().par_chunks(chunk))
+            .for_each(|(((((next_velocities, next_wander), headings), positions), order), sorted)| {
+                let slots = next_velocities.iter_mut().zip(next_wander).zip(headings).zip(positions);
+                for ((((nv, nw), heading), position), (&agent_idx, &sorted)) in
+                    slots.zip(order.iter().zip(sorted))
+                {
                     let i = agent_idx as usize;
                     if let (Some(v), Some(w)) = (velocities.get(i), wander.get(i)) {
                         *nv = *v;
                         *nw = *w;
+                        *heading = v.normalize_or_zero();
                     }
+                    *position = V::from_vec3(sorted);
                 }
             });
         std::mem::swap(&mut self.velocities, &mut self.next_velocities);
         std::mem::swap(&mut self.wander, &mut self.next_wander);
-        self.positions.clear();
-        self.positions.extend(self.grid.sorted_positions().iter().map(|&p| V::from_vec3(p)));
     }
 
     /// One fixed step of 1/60 s: the flock in cell order, every boid's unit heading computed
@@ -867,14 +877,6 @@ impl<V: SteerVector> FlockBench<V> {
         self.put_in_cell_order();
         let n = self.positions.len();
         let chunk = parallel_chunk(n);
-        self.headings.resize(n, V::ZERO);
-        self.headings.par_chunks_mut(chunk).zip(self.velocities.par_chunks(chunk)).for_each(
-            |(headings, velocities)| {
-                for (h, v) in headings.iter_mut().zip(velocities) {
-                    *h = v.normalize_or_zero();
-                }
-            },
-        );
         let limits = self.limits;
         self.next_positions.resize(n, V::ZERO);
         self.next_velocities.resize(n, V::ZERO);
@@ -898,6 +900,10 @@ impl<V: SteerVector> FlockBench<V> {
                 {
                     // Orientation 0: a boid at rest faces along x, as a `Kinematics` at rest does.
                     let forward = facing(velocity, 0.0);
+                    // Wander first: it does not depend on the neighbours, so its chain of square
+                    // roots and divisions overlaps the walk over them.
+                    let wander =
+                        wander_aim(position, velocity, forward, &limits, wander_state, &wander_p, DT);
                     let mut linear = flocking_over_runs_of(
                         position,
                         velocity,
@@ -910,9 +916,7 @@ impl<V: SteerVector> FlockBench<V> {
                         &rules,
                         |_, _, _| neighbour_count += 1,
                     );
-                    linear += wander_aim(position, velocity, forward, &limits, wander_state, &wander_p, DT)
-                        .linear
-                        * 0.5;
+                    linear += wander.linear * 0.5;
                     let (moved, velocity) = crate::sim::accelerate(position, velocity, linear, &limits, DT);
                     *next_position = wrap(moved, half_side, side);
                     *next_velocity = velocity;
@@ -1023,7 +1027,7 @@ impl FlockBench {
 /// thread (so one that finishes early takes another), and never below 256 boids (handing out a
 /// chunk costs about a microsecond).
 fn parallel_chunk(n: usize) -> usize {
-    n.div_ceil(rayon::current_num_threads() * 4).max(256)
+    n.div_ceil(rayon::current_num_threads() * 16).max(256)
 }
 
 /// A point of the wrapping square of half-width `half_side` (and width `side`) put back inside.
