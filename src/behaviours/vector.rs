@@ -147,7 +147,14 @@ impl SteerVector for Vec2 {
 /// still (what the view cones and wander look along).
 #[inline(always)]
 pub fn facing<V: SteerVector>(velocity: V, orientation: f32) -> V {
-    let f = velocity.normalize_or_zero();
+    facing_heading(velocity.normalize_or_zero(), orientation)
+}
+
+/// [`facing`] from the velocity's `normalize_or_zero()` (`heading`), for a caller that has it
+/// already (the flocking benchmark, whose headings array holds it): the same bits.
+#[inline(always)]
+pub fn facing_heading<V: SteerVector>(heading: V, orientation: f32) -> V {
+    let f = heading;
     if f == V::ZERO {
         V::from_xy(orientation.cos(), orientation.sin())
     } else {

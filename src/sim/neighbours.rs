@@ -185,28 +185,21 @@ impl NeighbourGrid {
             None => (2 * n).max(16).next_power_of_two(),
         };
         self.bits = buckets.trailing_zeros();
-        self.starts.clear();
-        self.starts.resize(buckets + 1, 0);
-        let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
-        agent_bucket.clear();
-        let grid = &*self;
-        if parallel {
-            use rayon::prelude::*;
-            cells.par_iter().map(|cell| grid.bucket_of_agent_cell(*cell)).collect_into_vec(&mut agent_bucket);
-        } else {
-            agent_bucket.extend(cells.iter().map(|cell| grid.bucket_of_agent_cell(*cell)));
-        }
         self.cells = cells;
-        self.agent_bucket = agent_bucket;
-        self.order.clear();
-        self.order.resize(n, 0);
-        self.sorted_positions.clear();
-        self.sorted_positions.resize(n, Vec3::ZERO);
-        self.cursor.clear();
-        self.cursor.resize(buckets, 0);
         if parallel {
-            self.place_in_parallel(positions);
+            self.place_in_parallel(positions, buckets);
         } else {
+            self.starts.clear();
+            self.starts.resize(buckets + 1, 0);
+            let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
+            let grid = &*self;
+            agent_bucket.clear();
+            agent_bucket.extend(grid.cells.iter().map(|cell| grid.bucket_of_agent_cell(*cell)));
+            self.agent_bucket = agent_bucket;
+            self.order.clear();
+            self.order.resize(n, 0);
+            self.sorted_positions.clear();
+            self.sorted_positions.resize(n, Vec3::ZERO);
             self.place(positions);
         }
     }
@@ -241,32 +234,54 @@ impl NeighbourGrid {
     }
 
     /// [`Self::place`] on every thread of the current pool, with the same result: the buckets
-    /// are shared out in contiguous ranges, one per task; each task counts the agents of its
-    /// range (walking every agent's bucket, in agent order), then, once every range's total is
-    /// known, writes its agents, in agent order, into its own contiguous part of `order` and
-    /// `sorted_positions` (the parts follow each other as the ranges do). Two passes over the
-    /// pool and no serial pass over the agents: a serial pass here left the pool's threads
-    /// asleep, and waking them cost more than the pass (`steerlab bench --flock`, 10,000 boids
-    /// on 2 threads: the grid's rebuild went from 13.6 to 8.6 ns per agent-step, the flock's whole
-    /// reordering from 22.5 to 12.8).
-    fn place_in_parallel(&mut self, positions: &[Vec3]) {
+    /// are shared out in contiguous ranges, one per task; each task works out every agent's
+    /// bucket (from its cell), counts the agents of its own range and keeps the buckets of its
+    /// own share of the agents; then, once every range's total is known, each task writes the
+    /// agents of its range, in agent order, into its own contiguous part of `order` and
+    /// `sorted_positions` (the parts follow each other as the ranges do). Two calls on the pool,
+    /// no serial pass over the agents and nothing cleared that is written anyway: a serial pass
+    /// here left the pool's threads asleep, and waking them cost more than the pass (`steerlab
+    /// bench --flock`, 10,000 boids on 2 threads: the grid's rebuild went from 13.6 to 8.6 ns per
+    /// agent-step, the flock's whole reordering from 22.5 to 12.8).
+    fn place_in_parallel(&mut self, positions: &[Vec3], buckets: usize) {
         use rayon::prelude::*;
-        let buckets = self.cursor.len();
-        let tasks = rayon::current_num_threads().max(1);
-        let per = buckets.div_ceil(tasks).max(1);
-        let agent_bucket = &self.agent_bucket;
+        let n = positions.len();
+        self.starts.resize(buckets + 1, 0);
+        if let Some(first) = self.starts.first_mut() {
+            *first = 0;
+        }
+        self.cursor.resize(buckets, 0);
+        self.agent_bucket.resize(n, 0);
+        self.order.resize(n, 0);
+        self.sorted_positions.resize(n, Vec3::ZERO);
+        let per = buckets.div_ceil(rayon::current_num_threads().max(1)).max(1);
+        let tasks = buckets.div_ceil(per).max(1);
+        let share = n.div_ceil(tasks).max(1);
+        let mut starts = std::mem::take(&mut self.starts);
+        let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
+        let (grid, cells) = (&*self, &self.cells);
         // Each range's counts, summed in place into `starts[lo + 1..=hi]`: within the range,
         // `starts[b + 1]` = the agents in buckets lo..=b. Returns the range's total.
-        let (_, counts) = self.starts.split_at_mut(1);
-        let totals: Vec<u32> = counts
+        let totals: Vec<u32> = starts
+            .get_mut(1..)
+            .unwrap_or_default()
             .par_chunks_mut(per)
+            .zip(agent_bucket.par_chunks_mut(share))
             .with_max_len(1)
             .enumerate()
-            .map(|(task, counts)| {
+            .map(|(task, (counts, own_buckets))| {
+                counts.fill(0);
                 let lo = (task * per) as u32;
-                for &bucket in agent_bucket {
+                let own = task * share..task * share + own_buckets.len();
+                for (agent_idx, cell) in cells.iter().enumerate() {
+                    let bucket = grid.bucket_of_agent_cell(*cell);
                     if let Some(count) = bucket.checked_sub(lo).and_then(|b| counts.get_mut(b as usize)) {
                         *count += 1;
+                    }
+                    if own.contains(&agent_idx) {
+                        if let Some(b) = own_buckets.get_mut(agent_idx - own.start) {
+                            *b = bucket;
+                        }
                     }
                 }
                 let mut sum = 0u32;
@@ -277,6 +292,8 @@ impl NeighbourGrid {
                 sum
             })
             .collect();
+        self.starts = starts;
+        self.agent_bucket = agent_bucket;
         // Where each range's agents begin in the sorted order.
         let mut firsts = Vec::with_capacity(totals.len());
         let mut first = 0u32;
@@ -294,8 +311,10 @@ impl NeighbourGrid {
             parts.push((o, s));
             (order, sorted) = (rest_o, rest_s);
         }
-        let (_, counts) = self.starts.split_at_mut(1);
-        counts
+        let agent_bucket = &self.agent_bucket;
+        self.starts
+            .get_mut(1..)
+            .unwrap_or_default()
             .par_chunks_mut(per)
             .zip(self.cursor.par_chunks_mut(per))
             .zip(parts)
