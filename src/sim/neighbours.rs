@@ -666,6 +666,40 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_big_crowd_in_fewer_buckets_than_threads_is_indexed_as_on_one_thread() {
+        // Every agent in one cell (two buckets: the cell and the non-finite one), and every
+        // agent non-finite (hashed): fewer bucket ranges than threads, or ranges left empty.
+        let n = 2 * PARALLEL_MIN_POSITIONS + 3;
+        let crowds = [
+            vec![Vec3::new(1.5, -2.5, 0.0); n],
+            (0..n).map(|i| if i % 3 == 0 { Vec3::new(f32::NAN, 0.0, 0.0) } else { Vec3::ONE }).collect(),
+            vec![Vec3::new(f32::INFINITY, 0.0, 0.0); n],
+        ];
+        for positions in &crowds {
+            let build = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+                pool.install(|| {
+                    let mut grid = NeighbourGrid::new();
+                    grid.rebuild(positions, 10.0);
+                    grid
+                })
+            };
+            let one = build(1);
+            for many in [build(2), build(3), build(8)] {
+                assert_eq!(one.dense, many.dense);
+                assert_eq!(one.starts, many.starts);
+                assert_eq!(one.order, many.order);
+                assert_eq!(one.agent_bucket, many.agent_bucket);
+            }
+            let mut found = Vec::new();
+            one.neighbours_within(Vec3::new(1.5, -2.5, 0.0), 1.0, &mut found);
+            let expected: Vec<u32> =
+                (0..n as u32).filter(|&i| positions[i as usize] == Vec3::new(1.5, -2.5, 0.0)).collect();
+            assert_eq!(found, expected);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         #[test]
