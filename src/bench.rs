@@ -2,6 +2,7 @@
 //! the same thing: [`World::step`] with metrics on and gizmos off, over many agents of one
 //! behaviour. This module reads the wall clock; the simulation it drives never does.
 
+pub mod peer;
 pub mod predictive;
 pub use predictive::{PredictiveBench, PredictivePlain};
 
@@ -421,17 +422,17 @@ pub fn planner_timings(n_obstacles: usize, runs: u32) -> (f64, f64, u32, String)
     (build_us, plan_us, iterations, status)
 }
 
-/// Writes the report of `steerlab bench` to `out` as it measures (a write error, such as a
-/// closed pipe, ends it).
-/// How big and how wide the behaviour table of [`print_report`] is.
+/// How big and how wide the report of [`print_report`] is, and whether the peer runs beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BenchSize {
+pub struct BenchSize<'a> {
     /// Fewer steps and smaller sizes (a smoke run).
     pub quick: bool,
     /// Also 1,000,000 agents (about half a gigabyte of agents, a few minutes).
     pub full: bool,
     /// The "all threads" rows: this many threads (rayon's default: one per core).
     pub threads: usize,
+    /// Yuka, run beside the predictive and flocking figures (`steerlab bench --yuka DIR`).
+    pub peer: Option<&'a peer::Peer>,
 }
 
 /// The behaviour table: ns per agent-step of every kernel at each size, on one thread and on
@@ -507,6 +508,8 @@ pub fn heading_timings(n: usize, rounds: usize) -> [(&'static str, f64); 3] {
 }
 
 /// The whole report: behaviours, the predictive-following goal, flocking and the planner.
+/// Writes the report of `steerlab bench` to `out` as it measures (a write error, such as a
+/// closed pipe, ends it).
 pub fn print_report(out: &mut dyn Write, size: BenchSize) -> std::io::Result<()> {
     let quick = size.quick;
     print_behaviour_table(out, size)?;
@@ -536,13 +539,16 @@ pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result
     )?;
     writeln!(
         out,
-        "{:<16}{:>22}{:>22}{:>30}{:>30}",
+        "{:<16}{:>22}{:>22}{:>30}{:>30}{:>12}{:>12}",
         "",
         "World::step 1 thread",
         format!("World::step {threads} threads"),
         "behaviour + integrate 1 thread",
-        format!("behaviour + integrate {threads} threads")
+        format!("behaviour + integrate {threads} threads"),
+        "Yuka",
+        "Yuka/b+i"
     )?;
+    let mut peer_errors = Vec::new();
     for segments in [8, 32, 128, 1024] {
         let steps = steps_for(n, quick);
         let world_ns = |threads: usize| {
@@ -555,18 +561,49 @@ pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result
         let (world_one, world_all) = (world_ns(1), world_ns(threads));
         let (alone_one, _) = predictive_behaviour_only_ns(n, segments, steps, 1);
         let (alone_all, _) = predictive_behaviour_only_ns(n, segments, steps, threads);
+        // Yuka's OnPath grows with the segment count: 1,024 segments only in a full run.
+        let yuka = size
+            .peer
+            .filter(|_| segments <= 128 || size.full)
+            .map(|peer| peer.path_following(n, steps, segments));
         writeln!(
             out,
-            "{:<16}{:>22.1}{:>22.1}{:>30.1}{:>30.1}",
+            "{:<16}{:>22.1}{:>22.1}{:>30.1}{:>30.1}{:>12}{:>12}",
             format!("{segments} segments"),
             world_one,
             world_all,
             alone_one,
-            alone_all
+            alone_all,
+            peer::figure(&yuka),
+            peer::ratio(&yuka, alone_all)
         )?;
+        if let Some(Err(err)) = yuka {
+            peer_errors.push(err);
+        }
         out.flush()?;
     }
-    Ok(())
+    print_peer_note(out, size, &peer_errors, "node bench.mjs N K 0.5 1 SEGMENTS")
+}
+
+/// The line under a table with Yuka's column: how Yuka was run, or why it was not.
+fn print_peer_note(
+    out: &mut dyn Write,
+    size: BenchSize,
+    errors: &[String],
+    how: &str,
+) -> std::io::Result<()> {
+    match size.peer {
+        None => writeln!(out, "(Yuka: not run; `steerlab bench --yuka DIR` runs it beside these figures)"),
+        Some(_) if errors.is_empty() => {
+            writeln!(out, "(Yuka 0.7.8 run in this same run, `{how}`, same N and K; ratio = Yuka / steerlab)")
+        }
+        Some(_) => {
+            for err in errors {
+                writeln!(out, "(Yuka: {err})")?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The planner's part of the report (`steerlab bench --planner` prints only this): the seed's
@@ -1252,13 +1289,37 @@ pub fn print_flocking(out: &mut dyn Write, size: BenchSize) -> std::io::Result<(
         10 + YUKA_FLOCK_STEPS,
         YUKA_FLOCK_STEPS
     )?;
-    writeln!(out, "{:<10}{:>8}{:>12}{:>12}", "boids", "threads", "wall ns", "neighbours")?;
+    writeln!(
+        out,
+        "{:<10}{:>8}{:>12}{:>12}{:>12}{:>16}{:>12}",
+        "boids", "threads", "wall ns", "neighbours", "Yuka ns", "Yuka neighbours", "Yuka/ours"
+    )?;
+    let mut peer_errors = Vec::new();
     for &n in sizes.iter().filter(|&&n| n <= 100_000) {
+        // Yuka's flock of 100,000 takes minutes: only in a full run.
+        let yuka = size.peer.filter(|_| n <= 10_000 || size.full).map(|peer| peer.flock(n, YUKA_FLOCK_STEPS));
         for &threads in &thread_counts {
             let t = planar_flock_at_yuka_neighbours(n, threads, rounds);
-            writeln!(out, "{:<10}{:>8}{:>12.1}{:>12.2}", n, threads, t.wall_ns, t.neighbours)?;
+            let yuka_neighbours = match &yuka {
+                Some(Ok(run)) => run.neighbours.map_or("-".to_string(), |v| format!("{v:.2}")),
+                _ => "-".to_string(),
+            };
+            writeln!(
+                out,
+                "{:<10}{:>8}{:>12.1}{:>12.2}{:>12}{:>16}{:>12}",
+                n,
+                threads,
+                t.wall_ns,
+                t.neighbours,
+                peer::figure(&yuka),
+                yuka_neighbours,
+                peer::ratio(&yuka, t.wall_ns)
+            )?;
             out.flush()?;
         }
+        if let Some(Err(err)) = yuka {
+            peer_errors.push(err);
+        }
     }
-    Ok(())
+    print_peer_note(out, size, &peer_errors, "node flock.mjs N 20 10 0.01")
 }

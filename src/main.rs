@@ -136,6 +136,10 @@ enum Command {
         /// The "all threads" rows of the behaviour table use N threads (default: one per core).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Run Yuka beside the predictive and flocking figures, from DIR (../shared/peers/yuka/
+        /// with `npm install` done; Node from STEERLAB_NODE or `node`), and print the ratios.
+        #[arg(long, value_name = "DIR")]
+        yuka: Option<PathBuf>,
     },
 }
 
@@ -177,11 +181,25 @@ fn main() -> ExitCode {
             };
             fuzz_command(&config, &scenes)
         }
-        Some(Command::Bench { quick, flock, planner, full, threads }) => {
+        Some(Command::Bench { quick, flock, planner, full, threads, yuka }) => {
             if let Err(err) = set_threads(threads) {
                 return fail(err);
             }
-            let size = steerlab::bench::BenchSize { quick, full, threads: rayon::current_num_threads() };
+            if let Some(dir) = &yuka {
+                if !dir.join("flock.mjs").is_file() || !dir.join("bench.mjs").is_file() {
+                    return fail(format!(
+                        "--yuka {}: no flock.mjs and bench.mjs there (copy ../shared/peers/yuka/ and run `npm install`)",
+                        dir.display()
+                    ));
+                }
+            }
+            let peer = yuka.as_deref().map(steerlab::bench::peer::Peer::new);
+            let size = steerlab::bench::BenchSize {
+                quick,
+                full,
+                threads: rayon::current_num_threads(),
+                peer: peer.as_ref(),
+            };
             if flock {
                 return emit_with(|out| steerlab::bench::print_flocking(out, size));
             }

@@ -79,7 +79,7 @@ fn the_predictive_kernel_gives_the_same_bits_on_one_thread_and_on_three_and_four
 #[test]
 fn the_bench_report_gives_both_figures_on_one_thread_and_on_all_for_every_segment_count() {
     let mut out = Vec::new();
-    let size = steerlab::bench::BenchSize { quick: true, full: false, threads: 2 };
+    let size = steerlab::bench::BenchSize { quick: true, full: false, threads: 2, peer: None };
     steerlab::bench::print_predictive(&mut out, size).expect("written to memory");
     let text = String::from_utf8(out).expect("text");
     assert!(
@@ -91,9 +91,76 @@ fn the_bench_report_gives_both_figures_on_one_thread_and_on_all_for_every_segmen
             .unwrap_or_else(|| panic!("no row for {segments} segments in {text}"))
             .split_whitespace()
             .skip(2)
+            .take(4)
             .map(|figure| figure.parse().expect("a number"))
             .collect();
         assert_eq!(figures.len(), 4, "{text}");
         assert!(figures.iter().all(|ns| ns.is_finite() && *ns > 0.0), "{text}");
     }
+}
+
+/// `steerlab bench --flock --yuka DIR` runs the peer's flock script beside each size, with the
+/// benchmark's own set-up, and prints its figure, its neighbours and the ratio; a stand-in for
+/// Node (`STEERLAB_NODE`) answers as `flock.mjs` does and records what it was asked.
+#[test]
+fn the_flock_bench_runs_yuka_beside_it_and_prints_the_ratio() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = crate::e2e_window::temp_dir("bench_yuka");
+    for script in ["flock.mjs", "bench.mjs"] {
+        std::fs::write(dir.join(script), "// stand-in\n").expect("script written");
+    }
+    let asked = dir.join("asked.txt");
+    let node = dir.join("node.sh");
+    std::fs::write(
+        &node,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\necho \"yuka-flock N=$2 K=$3 R=$4 time=1.000s 20000.0 ns/agent-step neighbours=3.20 polarization=0.004\"\n",
+            asked.display()
+        ),
+    )
+    .expect("stand-in written");
+    std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).expect("executable");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["bench", "--flock", "--quick", "--threads", "2", "--yuka"])
+        .arg(&dir)
+        .env("STEERLAB_NODE", &node)
+        .output()
+        .expect("bench ran");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    // Once per size, with the benchmark's radius, density and step count.
+    let asked = std::fs::read_to_string(&asked).expect("the stand-in was run");
+    assert_eq!(
+        asked.lines().collect::<Vec<_>>(),
+        ["flock.mjs 1000 20 10 0.01", "flock.mjs 10000 20 10 0.01"]
+    );
+    let table = text.split("at Yuka's neighbour count").nth(1).expect("the Yuka-matched table");
+    for n in ["1000", "10000"] {
+        for threads in ["1", "2"] {
+            let row: Vec<&str> = table
+                .lines()
+                .map(|line| line.split_whitespace().collect::<Vec<_>>())
+                .find(|words| words.first() == Some(&n) && words.get(1) == Some(&threads))
+                .unwrap_or_else(|| panic!("no row {n} {threads} in {text}"));
+            let ours: f64 = row[2].parse().expect("our figure");
+            assert_eq!(&row[4..6], ["20000.0", "3.20"], "{text}");
+            assert_eq!(row[6], format!("{:.0}x", 20000.0 / ours), "{text}");
+        }
+    }
+    assert!(table.contains("Yuka 0.7.8 run in this same run"), "{text}");
+}
+
+/// A `--yuka` directory without the peer's scripts is refused before anything is measured.
+#[test]
+fn the_bench_refuses_a_yuka_directory_without_the_scripts() {
+    let dir = crate::e2e_window::temp_dir("bench_yuka_empty");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["bench", "--flock", "--quick", "--yuka"])
+        .arg(&dir)
+        .output()
+        .expect("bench ran");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no flock.mjs and bench.mjs there"), "{err}");
+    assert!(out.stdout.is_empty());
 }
