@@ -539,7 +539,7 @@ pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result
     )?;
     writeln!(
         out,
-        "{:<16}{:>22}{:>22}{:>30}{:>30}{:>12}{:>12}",
+        "{:<16}{:>24}{:>24}{:>33}{:>33}{:>12}{:>12}",
         "",
         "World::step 1 thread",
         format!("World::step {threads} threads"),
@@ -568,7 +568,7 @@ pub fn print_predictive(out: &mut dyn Write, size: BenchSize) -> std::io::Result
             .map(|peer| peer.path_following(n, steps, segments));
         writeln!(
             out,
-            "{:<16}{:>22.1}{:>22.1}{:>30.1}{:>30.1}{:>12}{:>12}",
+            "{:<16}{:>24.1}{:>24.1}{:>33.1}{:>33.1}{:>12}{:>12}",
             format!("{segments} segments"),
             world_one,
             world_all,
