@@ -138,14 +138,18 @@ impl Entry {
 }
 
 /// The agent's list beyond its main behaviour, and how the list is combined.
+///
+/// `more` first (`repr(C)`): a one-entry agent's step reads only whether it is empty (see
+/// [`crate::sim::Agent`]'s layout).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Mix {
+    /// The entries after the main behaviour, in list order.
+    pub more: Vec<Entry>,
     /// Blending or priority.
     pub combine: Combine,
     /// The main behaviour's weight and group.
     pub main: Slot,
-    /// The entries after the main behaviour, in list order.
-    pub more: Vec<Entry>,
     /// The side the agent committed to going round the obstacle in its way (state, not a
     /// setting: cleared by a reset, never saved).
     pub detour: DetourSide,
