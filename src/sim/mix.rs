@@ -138,17 +138,22 @@ impl Entry {
 }
 
 /// The agent's list beyond its main behaviour, and how the list is combined.
+///
+/// `more` last (`repr(C)`), beside the agent's main behaviour that follows the list in the
+/// agent's record: a one-entry agent's step reads only whether `more` is empty, and the walk
+/// that finds what a step needs reads both (see [`crate::sim::Agent`]'s layout).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct Mix {
     /// Blending or priority.
     pub combine: Combine,
     /// The main behaviour's weight and group.
     pub main: Slot,
-    /// The entries after the main behaviour, in list order.
-    pub more: Vec<Entry>,
     /// The side the agent committed to going round the obstacle in its way (state, not a
     /// setting: cleared by a reset, never saved).
     pub detour: DetourSide,
+    /// The entries after the main behaviour, in list order.
+    pub more: Vec<Entry>,
 }
 
 impl Default for Mix {

@@ -10,10 +10,12 @@
 //!    then position), its metrics are accumulated, events (arrived, collision) recorded, and a
 //!    predictive follower observes where it now is on its path for the next step.
 //!
-//! Steps 2 and 3 are two passes over the agents. Agents never read one another within a step,
-//! so this is the same as one pass, but each pass's work per agent is a shorter chain of
-//! dependent arithmetic, which the processor overlaps with the next agent's (measured faster on
-//! 10,000 predictive followers than one pass). The per-agent functions of the step are
+//! Steps 2 and 3 are two passes over each block of 512 agents. Agents never read one another
+//! within a step, so this is the same as one pass, but each pass's work per agent is a shorter
+//! chain of dependent arithmetic, which the processor overlaps with the next agent's (measured
+//! faster on 10,000 predictive followers than one pass), and a block is still in the cache for
+//! its second pass (a crowd beyond the caches is read from memory once a step). Before them, one
+//! walk over the agents finds what the step needs (a snapshot of the agents, a neighbour grid). The per-agent functions of the step are
 //! always inlined, so the compiler's inlining choices cannot swing the speed between builds.
 //!
 //! The editor (`app`) changes the world through its public fields between steps; indices that
@@ -555,29 +557,43 @@ impl BehaviourState {
 }
 
 /// One moving agent.
+///
+/// Laid out in the order written (`repr(C)`), what every agent's step reads first: the agents
+/// of a big crowd are walked far beyond the caches, and a step pays for every 64-byte line of
+/// the record it touches. A seeking agent's step touches the kinematics, limits, gizmos, list,
+/// main behaviour and the metrics' every-step part, all within the first 272 bytes; the
+/// behaviour's state follows (a path follower's cursors), then what a step never reads.
+/// With the metrics' rare part boxed (736 -> 560 bytes), measured by callgrind's cache
+/// simulation (32 MiB last level, one thread, 1,000,000 agents, 2026-11-24): cache lines
+/// missed per agent-step, seek 11.5 -> 10.5, predictive 18.1 -> 17.4. The list's vector last
+/// in [`Mix`], beside the main behaviour, so that the walk finding what a step needs reads
+/// one line per agent, not two: last-level misses of seek, with the step's blocks, 6.75 -> 6.0
+/// per agent-step.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Agent {
-    /// Display name (unique names make traces and metrics easier to read).
-    pub name: String,
-    /// Colour in the window.
-    pub color: Rgb,
     /// Position, velocity, heading.
     pub kinematics: Kinematics,
     /// Radius, max speed, max acceleration.
     pub limits: Limits,
+    /// Gizmos of the last step (recorded only when the world's gizmos are on).
+    pub gizmos: Gizmos,
+    /// The rest of the list and how the list is combined (see [`Mix`]; its list last, beside
+    /// the main behaviour).
+    pub mix: Mix,
     /// What it does: the first entry of its list of behaviours (its main behaviour, the one
     /// whose target, path or curve it follows and that the metrics judge).
     pub behaviour: Behaviour,
-    /// The main behaviour's memory.
-    pub state: BehaviourState,
-    /// The rest of the list and how the list is combined (see [`Mix`]).
-    pub mix: Mix,
     /// Metrics accumulated since the last reset.
     pub metrics: AgentMetrics,
-    /// Gizmos of the last step (recorded only when the world's gizmos are on).
-    pub gizmos: Gizmos,
+    /// The main behaviour's memory.
+    pub state: BehaviourState,
     /// Kinematics at the scene's start (for reset).
     pub start: Kinematics,
+    /// Display name (unique names make traces and metrics easier to read).
+    pub name: String,
+    /// Colour in the window.
+    pub color: Rgb,
 }
 
 impl Agent {
@@ -752,8 +768,6 @@ pub struct World {
     pub steps: u64,
     events: Vec<Event>,
     spheres: Vec<Sphere>,
-    /// Scratch: each agent's request of the current step.
-    steerings: Vec<Steering>,
     /// Scratch: every agent's kinematics at the start of the step (agent–agent behaviours).
     snapshot: Vec<Kinematics>,
     /// Every agent's start-of-step position, bucketed by cell (flocking, collision avoidance);
@@ -795,7 +809,6 @@ impl Default for World {
             steps: 0,
             events: Vec::new(),
             spheres: Vec::new(),
-            steerings: Vec::new(),
             snapshot: Vec::new(),
             grid: neighbours::NeighbourGrid::new(),
             positions: Vec::new(),
@@ -819,7 +832,12 @@ impl World {
         let agents: usize = self
             .agents
             .iter()
-            .map(|a| size_of::<Agent>() + a.name.len() + a.mix.more.len() * size_of::<mix::Entry>())
+            .map(|a| {
+                size_of::<Agent>()
+                    + a.name.len()
+                    + a.mix.more.len() * size_of::<mix::Entry>()
+                    + a.metrics.heap_bytes()
+            })
             .sum();
         let paths: usize = self.paths.iter().map(|p| p.polyline.points().len() * 2 * size_of::<Vec3>()).sum();
         size_of::<World>()
@@ -896,8 +914,8 @@ impl World {
         let (targets, obstacles) = (self.targets.clone(), self.obstacles.clone());
         self.move_targets_and_obstacles();
         let parallel = self.agents.len() >= PARALLEL_MIN_AGENTS && rayon::current_num_threads() > 1;
-        self.gather_snapshot(parallel);
-        let fastest_speed = self.rebuild_neighbour_grid(parallel);
+        let needs = self.gather_snapshot(parallel);
+        let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         if let Some(mut agent) = self.agents.get(idx).cloned() {
             agent.gizmos.set_enabled(true);
             let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64);
@@ -962,50 +980,30 @@ impl World {
 
         let threads = rayon::current_num_threads();
         let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
-        self.gather_snapshot(parallel);
-        let fastest_speed = self.rebuild_neighbour_grid(parallel);
+        let needs = self.gather_snapshot(parallel);
+        let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         let ctx = step_context!(self, fastest_speed, time);
-        // Two passes over the agents (why: see the module documentation): every behaviour
-        // first, then every integration with its metrics and events.
-        let mut steerings = std::mem::take(&mut self.steerings);
-        steerings.clear();
+        // Two passes over each block of agents (why: see the module documentation): every
+        // behaviour first, then every integration with its metrics and events.
         if parallel {
             // All cores, same result: an agent's step reads only its own state and the
             // snapshot `ctx`, so each agent's arithmetic is the same on any thread; events are
             // gathered per chunk and joined in chunk order, which is agent order.
             let chunk = self.agents.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
-            self.agents
-                .par_iter_mut()
-                .with_min_len(chunk)
-                .enumerate()
-                .map(|(agent_idx, agent)| steer_agent(agent_idx, agent, &ctx))
-                .collect_into_vec(&mut steerings);
             let chunk_events: Vec<Vec<Event>> = self
                 .agents
                 .par_chunks_mut(chunk)
-                .zip(steerings.par_chunks(chunk))
                 .enumerate()
-                .map(|(chunk_idx, (agents, steerings))| {
+                .map(|(chunk_idx, agents)| {
                     let mut events = Vec::new();
-                    for (offset, (agent, steering)) in agents.iter_mut().zip(steerings).enumerate() {
-                        move_agent(chunk_idx * chunk + offset, agent, *steering, &ctx, &mut events);
-                    }
+                    step_agents(chunk_idx * chunk, agents, &ctx, &mut events);
                     events
                 })
                 .collect();
             self.events.extend(chunk_events.into_iter().flatten());
         } else {
-            steerings.extend(
-                self.agents
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(agent_idx, agent)| steer_agent(agent_idx, agent, &ctx)),
-            );
-            for (agent_idx, (agent, steering)) in self.agents.iter_mut().zip(steerings.iter()).enumerate() {
-                move_agent(agent_idx, agent, *steering, &ctx, &mut self.events);
-            }
+            step_agents(0, &mut self.agents, &ctx, &mut self.events);
         }
-        self.steerings = steerings;
         if !self.grid.is_empty() {
             let flock = self.agents.iter().filter(|a| a.has_flocking()).map(|a| a.kinematics.velocity);
             self.polarization.record(Polarization::of(flock));
@@ -1034,23 +1032,46 @@ impl World {
 
     /// What every agent's step reads of the others: their start-of-step kinematics and body
     /// radii (when some entry reads other agents), gathered on all cores for a big crowd (each
-    /// agent's copy goes to its own place: the same on any thread count).
-    fn gather_snapshot(&mut self, parallel: bool) {
-        let reads = |agent: &Agent| {
-            agent.behaviour.reads_other_agents()
-                || agent.mix.more.iter().any(|e| e.behaviour.reads_other_agents())
-        };
-        let reads_others =
-            if parallel { self.agents.par_iter().any(reads) } else { self.agents.iter().any(reads) };
+    /// agent's copy goes to its own place: the same on any thread count). Returns what the
+    /// agents' lists ask of the step, found in the same walk over the agents.
+    ///
+    /// One walk where there were three: one to see whether any entry reads other agents, one to
+    /// see whether any needs neighbours (in the grid's rebuild), and the copy. On one thread the
+    /// copy starts at the first agent that reads others (the agents before it are copied then,
+    /// in one go), so a crowd of readers is walked once and a crowd of none is never copied.
+    /// Measured gain (callgrind's cache simulation, 32 MiB last level, one thread, 1,000,000
+    /// agents, 2026-11-24): cache lines missed per agent-step, seek 13.5 -> 11.5, predictive
+    /// 20.1 -> 18.1; instructions 547 -> 536 and 1,094 -> 1,083.
+    fn gather_snapshot(&mut self, parallel: bool) -> StepNeeds {
         self.snapshot.clear();
         self.radii.clear();
-        if reads_others && parallel {
-            self.snapshot.par_extend(self.agents.par_iter().map(|agent| agent.kinematics));
-            self.radii.par_extend(self.agents.par_iter().map(|agent| agent.limits.radius));
-        } else if reads_others {
-            self.snapshot.extend(self.agents.iter().map(|agent| agent.kinematics));
-            self.radii.extend(self.agents.iter().map(|agent| agent.limits.radius));
+        if parallel {
+            let needs = self.agents.par_iter().map(StepNeeds::of).reduce(StepNeeds::default, StepNeeds::join);
+            if needs.reads_others {
+                self.snapshot.par_extend(self.agents.par_iter().map(|agent| agent.kinematics));
+                self.radii.par_extend(self.agents.par_iter().map(|agent| agent.limits.radius));
+            }
+            return needs;
         }
+        let mut needs = StepNeeds::default();
+        let mut agents = self.agents.iter();
+        for agent in agents.by_ref() {
+            needs = needs.join(StepNeeds::of(agent));
+            if needs.reads_others {
+                // This agent and every one before it, then the rest as they are walked.
+                let copied = self.agents.len() - agents.len();
+                let before = self.agents.get(..copied).unwrap_or_default();
+                self.snapshot.extend(before.iter().map(|agent| agent.kinematics));
+                self.radii.extend(before.iter().map(|agent| agent.limits.radius));
+                break;
+            }
+        }
+        for agent in agents {
+            needs = needs.join(StepNeeds::of(agent));
+            self.snapshot.push(agent.kinematics);
+            self.radii.push(agent.limits.radius);
+        }
+        needs
     }
 
     /// The flock's polarization |mean heading| since the last reset (after each step, over the
@@ -1062,44 +1083,49 @@ impl World {
     /// Rebuilds the spatial hash over the start-of-step snapshot when some entry needs
     /// neighbours (cells as wide as the largest query radius; empties it otherwise). Returns the
     /// fastest agent's speed (what collision avoidance's query radius allows for).
-    fn rebuild_neighbour_grid(&mut self, parallel: bool) -> f32 {
+    fn rebuild_neighbour_grid(&mut self, parallel: bool, needs: StepNeeds) -> f32 {
         let speed = |k: &Kinematics| k.velocity.length();
-        // The maximum of non-negative speeds (NaN ignored): the same in any order.
-        let fastest = if parallel {
+        // The maximum of non-negative speeds (NaN ignored): the same in any order. Only
+        // collision avoidance reads it: without it, no walk over the snapshot (pursuit at
+        // 1,000,000 agents, callgrind's cache simulation: last-level misses per agent-step
+        // 9.67 -> 9.26, instructions 693 -> 683).
+        let fastest = if !needs.collision_avoidance {
+            0.0
+        } else if parallel {
             self.snapshot.par_iter().map(speed).reduce(|| 0.0f32, f32::max)
         } else {
             self.snapshot.iter().map(speed).fold(0.0f32, f32::max)
         };
-        // Whether some entry needs neighbours, and the largest finite radius asked. The main
-        // entry, then the list's others, without a chained iterator, and the maximum of numbers
-        // that are never NaN as one comparison: this walk over every agent went from 63 to 43
-        // instructions per agent-step for agents that need no neighbours (callgrind,
-        // `profile_step predictive`; the whole step 1,195 -> 1,175).
-        let query = |agent: &Agent| {
-            let mut asked = (false, 0.0f32);
-            let mut ask = |behaviour: &Behaviour| {
-                let radius = match behaviour {
-                    Behaviour::Flocking { params } => params.query_radius(),
-                    Behaviour::CollisionAvoidance { params } => {
-                        threat_radius_out_of_line(agent, params, fastest)
+        // The largest finite radius asked: the flocking entries' (found by `gather_snapshot`),
+        // and collision avoidance's, which depends on the fastest speed, so takes a walk of its
+        // own, only when some agent avoids collisions. The maximum of numbers that are never
+        // NaN as one comparison, in any order the same (the cell is at least 1 unit, so a
+        // zero's sign never shows).
+        let needed = needs.neighbours;
+        let mut cell = needs.flock_radius;
+        if needs.collision_avoidance {
+            let query = |agent: &Agent| {
+                let mut asked = 0.0f32;
+                let mut ask = |behaviour: &Behaviour| {
+                    if let Behaviour::CollisionAvoidance { params } = behaviour {
+                        let radius = threat_radius_out_of_line(agent, params, fastest);
+                        if radius.is_finite() {
+                            asked = crate::geometry::max_of_number(asked, radius);
+                        }
                     }
-                    _ => return,
                 };
-                asked.0 = true;
-                if radius.is_finite() {
-                    asked.1 = crate::geometry::max_of_number(asked.1, radius);
-                }
+                ask(&agent.behaviour);
+                agent.mix.more.iter().for_each(|entry| ask(&entry.behaviour));
+                asked
             };
-            ask(&agent.behaviour);
-            agent.mix.more.iter().for_each(|entry| ask(&entry.behaviour));
-            asked
-        };
-        let join = |a: (bool, f32), b: (bool, f32)| (a.0 || b.0, crate::geometry::max_of_number(a.1, b.1));
-        let (needed, cell) = if parallel {
-            self.agents.par_iter().map(query).reduce(|| (false, 0.0), join)
-        } else {
-            self.agents.iter().map(query).fold((false, 0.0), join)
-        };
+            let max = crate::geometry::max_of_number;
+            let asked = if parallel {
+                self.agents.par_iter().map(query).reduce(|| 0.0, max)
+            } else {
+                self.agents.iter().map(query).fold(0.0, max)
+            };
+            cell = max(cell, asked);
+        }
         if needed {
             self.positions.clear();
             self.positions.extend(self.snapshot.iter().map(|k| k.position));
@@ -1195,7 +1221,8 @@ struct StepContext<'a> {
     slot_headings: &'a [Vec3],
     slot_radii: &'a [f32],
     slot_of: &'a [u32],
-    /// The fastest agent's speed at the start of the step.
+    /// The fastest agent's speed at the start of the step (0 when no entry avoids collisions,
+    /// the only one that reads it).
     fastest_speed: f32,
     /// Where moving obstacles bounce (the planner's short-horizon layer predicts the bounces).
     bounds: Option<planner::BounceBox>,
@@ -1209,6 +1236,62 @@ struct StepContext<'a> {
 #[inline(never)]
 fn threat_radius_out_of_line(agent: &Agent, params: &CollisionAvoidanceParams, fastest: f32) -> f32 {
     collision_avoidance::threat_radius(&agent.kinematics, &agent.limits, params, fastest)
+}
+
+/// What the agents' lists ask of a step (found by [`World::gather_snapshot`]'s walk).
+#[derive(Clone, Copy, Debug, Default)]
+struct StepNeeds {
+    /// Some entry reads other agents: the step takes a snapshot of them.
+    reads_others: bool,
+    /// Some entry needs neighbours: the step builds the grid.
+    neighbours: bool,
+    /// Some entry is collision avoidance (its query radius needs the fastest speed, known
+    /// only once the snapshot is taken).
+    collision_avoidance: bool,
+    /// The largest finite query radius of the flocking entries (0 when none).
+    flock_radius: f32,
+}
+
+impl StepNeeds {
+    /// One agent's needs: its main entry's, then the list's others' (without a chained
+    /// iterator).
+    #[inline(always)]
+    fn of(agent: &Agent) -> StepNeeds {
+        let mut needs = StepNeeds::default();
+        needs.add(&agent.behaviour);
+        agent.mix.more.iter().for_each(|entry| needs.add(&entry.behaviour));
+        needs
+    }
+
+    #[inline(always)]
+    fn add(&mut self, behaviour: &Behaviour) {
+        self.reads_others |= behaviour.reads_other_agents();
+        match behaviour {
+            Behaviour::Flocking { params } => {
+                self.neighbours = true;
+                let radius = params.query_radius();
+                if radius.is_finite() {
+                    self.flock_radius = crate::geometry::max_of_number(self.flock_radius, radius);
+                }
+            }
+            Behaviour::CollisionAvoidance { .. } => {
+                self.neighbours = true;
+                self.collision_avoidance = true;
+            }
+            _ => {}
+        }
+    }
+
+    /// Both agents' needs (the same in any order).
+    #[inline(always)]
+    fn join(self, other: StepNeeds) -> StepNeeds {
+        StepNeeds {
+            reads_others: self.reads_others || other.reads_others,
+            neighbours: self.neighbours || other.neighbours,
+            collision_avoidance: self.collision_avoidance || other.collision_avoidance,
+            flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
+        }
+    }
 }
 
 /// The neighbours of one agent as the group behaviours read them: the agents the spatial hash
@@ -1231,6 +1314,35 @@ impl NeighbourSource for GridNeighbours<'_> {
                 visit(&Neighbour { position, velocity: other.velocity });
             }
         });
+    }
+}
+
+/// Agents steered before any of them is moved, in [`step_agents`]: a block is walked twice
+/// while it is still in the processor's second-level cache (512 agents of 560 bytes, 280 KiB),
+/// so a crowd far beyond the caches is read from memory once a step, not once a pass.
+const STEP_BLOCK: usize = 512;
+
+/// The agents `agents` (the first of them agent `first_idx`) take their step, block by block
+/// of [`STEP_BLOCK`]: every steering of the block, then every move (the same as one pass:
+/// agents never read one another within a step, only the snapshot in `ctx`).
+///
+/// Measured gain over two passes over all the agents (one thread, 2026-11-24): callgrind's
+/// cache simulation (32 MiB last level) of seek at 1,000,000 agents, last-level misses per
+/// agent-step 10.5 -> 6.75; instructions of `profile_step` (2,000 agents) seek 562 -> 553,
+/// predictive 1,289 -> 1,245 per agent-step. Wall clock, seek / predictive / wander at
+/// 1,000,000 agents, with the two commits before it (load 2.2–3.1): 104–116 -> 80–92,
+/// 163–175 -> 121–123, 151–160 -> 101–103 ns per agent-step.
+#[inline(never)]
+fn step_agents(first_idx: usize, agents: &mut [Agent], ctx: &StepContext, events: &mut Vec<Event>) {
+    let mut steerings = [Steering::NONE; STEP_BLOCK];
+    for (block_idx, block) in agents.chunks_mut(STEP_BLOCK).enumerate() {
+        let first = first_idx + block_idx * STEP_BLOCK;
+        for ((offset, agent), steering) in block.iter_mut().enumerate().zip(steerings.iter_mut()) {
+            *steering = steer_agent(first + offset, agent, ctx);
+        }
+        for ((offset, agent), steering) in block.iter_mut().enumerate().zip(steerings.iter()) {
+            move_agent(first + offset, agent, *steering, ctx, events);
+        }
     }
 }
 
