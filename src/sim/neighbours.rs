@@ -256,9 +256,19 @@ impl NeighbourGrid {
         self.sorted_positions.resize(n, Vec3::ZERO);
         let per = buckets.div_ceil(rayon::current_num_threads().max(1)).max(1);
         let tasks = buckets.div_ceil(per).max(1);
-        let share = n.div_ceil(tasks).max(1);
         let mut starts = std::mem::take(&mut self.starts);
         let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
+        // Each task's share of the agents (whose buckets it keeps): exactly one per task, some
+        // possibly empty, whatever the counts of agents and threads.
+        let mut shares = Vec::with_capacity(tasks);
+        let (mut rest, mut first_agent) = (&mut agent_bucket[..], 0usize);
+        for task in 0..tasks {
+            let end = ((task + 1) * n / tasks).clamp(first_agent, n);
+            let cut = (end - first_agent).min(rest.len());
+            let (own, tail) = std::mem::take(&mut rest).split_at_mut(cut);
+            shares.push((first_agent, own));
+            (rest, first_agent) = (tail, end);
+        }
         let (grid, cells) = (&*self, &self.cells);
         // Each range's counts, summed in place into `starts[lo + 1..=hi]`: within the range,
         // `starts[b + 1]` = the agents in buckets lo..=b. Returns the range's total.
@@ -266,13 +276,13 @@ impl NeighbourGrid {
             .get_mut(1..)
             .unwrap_or_default()
             .par_chunks_mut(per)
-            .zip(agent_bucket.par_chunks_mut(share))
+            .zip(shares)
             .with_max_len(1)
             .enumerate()
-            .map(|(task, (counts, own_buckets))| {
+            .map(|(task, (counts, (first_agent, own_buckets)))| {
                 counts.fill(0);
                 let lo = (task * per) as u32;
-                let own = task * share..task * share + own_buckets.len();
+                let own = first_agent..first_agent + own_buckets.len();
                 for (agent_idx, cell) in cells.iter().enumerate() {
                     let bucket = grid.bucket_of_agent_cell(*cell);
                     if let Some(count) = bucket.checked_sub(lo).and_then(|b| counts.get_mut(b as usize)) {
@@ -625,7 +635,7 @@ mod tests {
     }
 
     #[test]
-    fn a_big_crowd_is_indexed_the_same_on_one_thread_and_on_four() {
+    fn a_big_crowd_is_indexed_the_same_on_one_thread_and_on_many() {
         // From PARALLEL_MIN_POSITIONS on, the box and the buckets are worked out on every
         // thread: dense (an even crowd) and hashed (with a far outlier) alike.
         let mut state = 12345u32;
@@ -652,8 +662,9 @@ mod tests {
             };
             let one = build(1);
             assert_eq!(one.dense.is_some(), !outlier);
-            // Three threads share the buckets out unevenly, four evenly.
-            for many in [build(3), build(4)] {
+            // Three threads share the buckets out unevenly, four evenly; 128 make more tasks
+            // than equal shares of these agents would (each task still gets exactly one share).
+            for many in [build(3), build(4), build(128)] {
                 assert_eq!(one.dense, many.dense);
                 assert_eq!(one.starts, many.starts);
                 assert_eq!(one.order, many.order);
