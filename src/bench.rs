@@ -1103,6 +1103,12 @@ pub struct FlockTiming {
     pub polarization: f64,
 }
 
+impl FlockTiming {
+    /// No timing (the pool could not be made): NaN everywhere.
+    pub const FAILED: FlockTiming =
+        FlockTiming { wall_ns: f64::NAN, cpu_ns: None, neighbours: f64::NAN, polarization: f64::NAN };
+}
+
 /// On-CPU nanoseconds of every thread of this process so far (rayon's workers and the GL
 /// driver's rasteriser threads included; threads that have ended are not counted), where Linux
 /// reports it: `/proc/self/task/*/schedstat`.
@@ -1167,8 +1173,6 @@ pub fn planar_flock_ns_per_agent_step(n_boids: usize, steps: u64, threads: usize
 }
 
 fn flock_timing<V: SteerVector>(n_boids: usize, steps: u64, threads: usize) -> FlockTiming {
-    let failed =
-        FlockTiming { wall_ns: f64::NAN, cpu_ns: None, neighbours: f64::NAN, polarization: f64::NAN };
     let measure = move || {
         let mut flock = FlockBench::<V>::with_vectors(n_boids);
         for _ in 0..10 {
@@ -1182,7 +1186,7 @@ fn flock_timing<V: SteerVector>(n_boids: usize, steps: u64, threads: usize) -> F
             polarization: flock.polarization(),
         }
     };
-    on_threads(threads, measure, failed)
+    on_threads(threads, measure, FlockTiming::FAILED)
 }
 
 /// The planar flocking kernel timed as Yuka's `flock.mjs N 20` runs: a fresh flock, 10 steps of
@@ -1198,12 +1202,7 @@ pub fn planar_flock_at_yuka_neighbours(n_boids: usize, threads: usize, rounds: u
             best = Some(t);
         }
     }
-    best.unwrap_or(FlockTiming {
-        wall_ns: f64::NAN,
-        cpu_ns: None,
-        neighbours: f64::NAN,
-        polarization: f64::NAN,
-    })
+    best.unwrap_or(FlockTiming::FAILED)
 }
 
 /// The steps Yuka's flocking benchmark is run for beside ours (`node flock.mjs N 20 10 0.01`).

@@ -154,10 +154,9 @@ pub fn facing<V: SteerVector>(velocity: V, orientation: f32) -> V {
 /// already (the flocking benchmark, whose headings array holds it): the same bits.
 #[inline(always)]
 pub fn facing_heading<V: SteerVector>(heading: V, orientation: f32) -> V {
-    let f = heading;
-    if f == V::ZERO {
+    if heading == V::ZERO {
         V::from_xy(orientation.cos(), orientation.sin())
     } else {
-        f
+        heading
     }
 }

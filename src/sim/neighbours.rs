@@ -634,6 +634,16 @@ mod tests {
         }
     }
 
+    /// A grid rebuilt over `positions` (cells 10 wide) inside a pool of `threads` threads.
+    fn built_on(positions: &[Vec3], threads: usize) -> NeighbourGrid {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        pool.install(|| {
+            let mut grid = NeighbourGrid::new();
+            grid.rebuild(positions, 10.0);
+            grid
+        })
+    }
+
     #[test]
     fn a_big_crowd_is_indexed_the_same_on_one_thread_and_on_many() {
         // From PARALLEL_MIN_POSITIONS on, the box and the buckets are worked out on every
@@ -652,14 +662,7 @@ mod tests {
                 positions.push(Vec3::new(1e7, -1e7, 0.0));
                 positions.push(Vec3::new(f32::NAN, 0.0, 0.0));
             }
-            let build = |threads: usize| {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-                pool.install(|| {
-                    let mut grid = NeighbourGrid::new();
-                    grid.rebuild(&positions, 10.0);
-                    grid
-                })
-            };
+            let build = |threads: usize| built_on(&positions, threads);
             let one = build(1);
             assert_eq!(one.dense.is_some(), !outlier);
             // Three threads share the buckets out unevenly, four evenly; 128 make more tasks
@@ -688,14 +691,7 @@ mod tests {
             vec![Vec3::new(f32::INFINITY, 0.0, 0.0); n],
         ];
         for positions in &crowds {
-            let build = |threads: usize| {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-                pool.install(|| {
-                    let mut grid = NeighbourGrid::new();
-                    grid.rebuild(positions, 10.0);
-                    grid
-                })
-            };
+            let build = |threads: usize| built_on(positions, threads);
             let one = build(1);
             for many in [build(2), build(3), build(8)] {
                 assert_eq!(one.dense, many.dense);
