@@ -792,6 +792,11 @@ pub struct FlockBench<V: SteerVector = Vec3> {
     neighbour_count: u64,
 }
 
+/// Boids of the flocking kernel walked over their neighbours before their tails (the rules'
+/// clamps, wander, the dynamic step) are finished together: eight at a time in SIMD lanes for a
+/// planar flock (`behaviours::flocking::lanes`).
+const TAIL_BLOCK: usize = 64;
+
 /// Neighbour radius of the flocking benchmark (Yuka's `flock.mjs` R).
 pub const FLOCK_RADIUS: f32 = 10.0;
 /// Boids per square unit in the flocking benchmark (Yuka's `flock.mjs` density).
@@ -900,21 +905,26 @@ impl<V: SteerVector> FlockBench<V> {
     /// pool): every boid reads only the previous step's flock and writes only its own slot, so
     /// the result is the same bits on any number of threads (tested).
     pub fn step(&mut self) {
-        use crate::behaviours::flocking::{flocking_over_runs_of, FlockRules, FlockingWeights};
+        use crate::behaviours::flocking::{
+            finish_tails, flocking_sums_over_runs_of, FlockRules, FlockingWeights, Tail, TailOut, TailShared,
+        };
         use crate::behaviours::vector::facing_heading;
-        use crate::behaviours::wander::wander_aim;
         use rayon::prelude::*;
-        const DT: f32 = 1.0 / 60.0;
         let separation_p = SeparationParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let alignment_p = AlignmentParams { radius: self.radius, view_angle: std::f32::consts::TAU };
         let cohesion_p = CohesionParams { radius: self.radius, view_angle: std::f32::consts::TAU };
-        let wander_p = flock_wander_params();
         let weights = FlockingWeights { separation: 2.0, alignment: 1.0, cohesion: 1.0 };
         let rules = FlockRules::new(&separation_p, &alignment_p, &cohesion_p, &weights);
+        let shared = TailShared {
+            rules,
+            limits: self.limits,
+            wander: flock_wander_params(),
+            wander_weight: 0.5,
+            dt: 1.0 / 60.0,
+        };
         self.put_in_cell_order();
         let n = self.positions.len();
         let chunk = parallel_chunk(n);
-        let limits = self.limits;
         self.next_positions.resize(n, V::ZERO);
         self.next_velocities.resize(n, V::ZERO);
         let (half_side, side) = (self.half_side, 2.0 * self.half_side);
@@ -927,40 +937,55 @@ impl<V: SteerVector> FlockBench<V> {
             .zip(self.wander.par_chunks_mut(chunk))
             .enumerate()
             .map(|(chunk_idx, ((next_positions, next_velocities), wander_states))| {
-                let first = chunk_idx * chunk;
                 let mut neighbour_count = 0u64;
-                let states = positions.get(first..).unwrap_or_default().iter();
-                let states = states.zip(velocities.get(first..).unwrap_or_default()).zip(wander_states);
-                let states = states.zip(headings.get(first..).unwrap_or_default());
-                let outputs = next_positions.iter_mut().zip(next_velocities);
-                for (
-                    offset,
-                    ((((&position, &velocity), wander_state), &heading), (next_position, next_velocity)),
-                ) in states.zip(outputs).enumerate()
-                {
-                    // Orientation 0: a boid at rest faces along x, as a `Kinematics` at rest does.
-                    // Its heading is its velocity's `normalize_or_zero()`, worked out already.
-                    let forward = facing_heading(heading, 0.0);
-                    // Wander first: it does not depend on the neighbours, so its chain of square
-                    // roots and divisions overlaps the walk over them.
-                    let wander =
-                        wander_aim(position, velocity, forward, &limits, wander_state, &wander_p, DT);
-                    let mut linear = flocking_over_runs_of(
-                        position,
-                        velocity,
-                        forward,
-                        &limits,
-                        positions,
-                        headings,
-                        grid,
-                        first + offset,
-                        &rules,
-                        |_, _, _| neighbour_count += 1,
-                    );
-                    linear += wander.linear * 0.5;
-                    let (moved, velocity) = crate::sim::accelerate(position, velocity, linear, &limits, DT);
-                    *next_position = wrap(moved, half_side, side);
-                    *next_velocity = velocity;
+                let mut tails = [Tail::<V>::idle(); TAIL_BLOCK];
+                let idle_out = TailOut { position: V::ZERO, velocity: V::ZERO, target: V::ZERO };
+                let mut outs = [idle_out; TAIL_BLOCK];
+                let blocks = next_positions
+                    .chunks_mut(TAIL_BLOCK)
+                    .zip(next_velocities.chunks_mut(TAIL_BLOCK))
+                    .zip(wander_states.chunks_mut(TAIL_BLOCK));
+                for (block_idx, ((next_positions, next_velocities), wander_states)) in blocks.enumerate() {
+                    let first = chunk_idx * chunk + block_idx * TAIL_BLOCK;
+                    // Every boid's walk over its neighbours, then every boid's tail (eight at a
+                    // time in lanes for a planar flock).
+                    let states = positions.get(first..).unwrap_or_default().iter();
+                    let states = states.zip(velocities.get(first..).unwrap_or_default());
+                    let states = states.zip(headings.get(first..).unwrap_or_default());
+                    for (offset, (((&position, &velocity), &heading), (wander_state, tail))) in
+                        states.zip(wander_states.iter_mut().zip(tails.iter_mut())).enumerate()
+                    {
+                        // Orientation 0: a boid at rest faces along x, as a `Kinematics` at rest
+                        // does. Its heading is its velocity's `normalize_or_zero()`, worked out
+                        // already.
+                        let forward = facing_heading(heading, 0.0);
+                        let sums = flocking_sums_over_runs_of(
+                            position,
+                            forward,
+                            positions,
+                            headings,
+                            grid,
+                            first + offset,
+                            &rules,
+                            |_, _, _| neighbour_count += 1,
+                        );
+                        *tail = Tail {
+                            position,
+                            velocity,
+                            forward,
+                            target: V::from_xy(wander_state.target.x, wander_state.target.y),
+                            draw: wander_state.rng.next_signed_pair(),
+                            sums,
+                        };
+                    }
+                    let len = next_positions.len();
+                    finish_tails(&tails[..len], &mut outs[..len], &shared);
+                    let slots = next_positions.iter_mut().zip(next_velocities.iter_mut()).zip(wander_states);
+                    for (((next_position, next_velocity), wander_state), out) in slots.zip(&outs) {
+                        *next_position = wrap(out.position, half_side, side);
+                        *next_velocity = out.velocity;
+                        wander_state.target = Vec3::new(out.target.x(), out.target.y(), 0.0);
+                    }
                 }
                 neighbour_count
             })

@@ -28,6 +28,8 @@ use super::neighbourhood::{cos_half_angle, forward, Neighbour, NeighbourSource, 
 use super::param::{Param, ParamKind};
 use super::separation::SeparationParams;
 use super::vector::SteerVector;
+
+pub mod lanes;
 use super::{
     accelerate_toward_velocity, GizmoRole, GizmoShape, Gizmos, Kinematics, Limits, Steering, STEER_TIME,
 };
@@ -207,7 +209,7 @@ pub fn flocking_from<S: NeighbourSource + ?Sized>(
     weights: &FlockingWeights,
 ) -> Vec3 {
     let rules = FlockRules::new(separation, alignment, cohesion, weights);
-    let mut sums = Sums::new(forward(k));
+    let mut sums = FlockSums::new(forward(k));
     neighbours.for_each_near_with_heading(k.position, rules.max_r2.sqrt(), |n, heading| {
         sums.add(&rules, k.position, n.position, heading);
     });
@@ -315,9 +317,29 @@ pub fn flocking_over_runs_of<V: SteerVector, R: SlotRuns + ?Sized>(
     runs: &R,
     me: usize,
     rules: &FlockRules,
-    mut also: impl FnMut(usize, V, V),
+    also: impl FnMut(usize, V, V),
 ) -> V {
-    let mut sums = Sums::new(forward);
+    flocking_sums_over_runs_of(position, forward, positions, headings, runs, me, rules, also)
+        .finish(rules, velocity, limits)
+}
+
+/// The walk of [`flocking_over_runs_of`] alone: the rules' running sums over the neighbours of
+/// the agent at `position` facing `forward`, to be finished ([`FlockSums::finish`]) by the
+/// caller (the flocking benchmark walks a block of boids, then finishes them together in lanes:
+/// [`lanes`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn flocking_sums_over_runs_of<V: SteerVector, R: SlotRuns + ?Sized>(
+    position: V,
+    forward: V,
+    positions: &[V],
+    headings: &[V],
+    runs: &R,
+    me: usize,
+    rules: &FlockRules,
+    mut also: impl FnMut(usize, V, V),
+) -> FlockSums<V> {
+    let mut sums = FlockSums::new(forward);
     let query = rules.max_r2.sqrt();
     let query_r2 = query * query;
     // A non-finite point is never within a finite radius (its distance is ∞ or NaN), so only an
@@ -329,19 +351,49 @@ pub fn flocking_over_runs_of<V: SteerVector, R: SlotRuns + ?Sized>(
         else {
             return;
         };
-        for (offset, (&other, &heading)) in run_positions.iter().zip(run_headings).enumerate() {
-            // The grid's own test (distance within the query radius, finite points only), then
-            // the rules' tests in `add`.
-            let near = (other - position).length_squared() <= query_r2;
-            let slot = run.start + offset;
-            if near && slot != me && (!unbounded || other.is_finite()) {
-                also(slot, other, heading);
-                sums.add(rules, position, other, heading);
+        // The grid's own test (distance within the query radius, finite points only) picks the
+        // neighbours among the run's candidates without a branch: each candidate's offset is
+        // written, and the count of picked ones moves on by the test's outcome. A branch here
+        // was the step's most mispredicted one (about one candidate in three is a neighbour, in
+        // no pattern: 5 of the planar flock's 9.5 mispredicted branches a boid, callgrind's
+        // branch simulation). Then the picked ones, in slot order, go through the rules' tests
+        // in `add`: the same sums, bit for bit, as testing and adding one by one.
+        if run_positions.len() <= PICK_BATCH {
+            let mut picked = [0u8; PICK_BATCH];
+            let mut count = 0usize;
+            for (offset, &other) in run_positions.iter().enumerate() {
+                let near = (other - position).length_squared() <= query_r2;
+                let take = near & (run.start + offset != me) & (!unbounded | other.is_finite());
+                // `count` < PICK_BATCH here (at most one a candidate); the mask says so.
+                picked[count & (PICK_BATCH - 1)] = offset as u8;
+                count += usize::from(take);
+            }
+            for &offset in picked.get(..count).unwrap_or_default() {
+                let offset = usize::from(offset);
+                if let (Some(&other), Some(&heading)) = (run_positions.get(offset), run_headings.get(offset))
+                {
+                    also(run.start + offset, other, heading);
+                    sums.add(rules, position, other, heading);
+                }
+            }
+        } else {
+            // A crowded row of cells: one candidate at a time.
+            for (offset, (&other, &heading)) in run_positions.iter().zip(run_headings).enumerate() {
+                let near = (other - position).length_squared() <= query_r2;
+                let slot = run.start + offset;
+                if near && slot != me && (!unbounded || other.is_finite()) {
+                    also(slot, other, heading);
+                    sums.add(rules, position, other, heading);
+                }
             }
         }
     });
-    sums.finish(rules, velocity, limits)
+    sums
 }
+
+/// The longest run of candidates picked without a branch (a power of two; a longer run, a
+/// crowded row of cells, is walked one candidate at a time).
+const PICK_BATCH: usize = 32;
 
 /// [`flocking_steering`] without gizmos over a flock kept in arrays ([`flocking_over_runs`],
 /// `also` as there): the simulation's fast path, the same request bit for bit.
@@ -378,8 +430,100 @@ pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
 }
 
+/// What the end of one boid's flock step needs once its neighbours are walked: its state, the
+/// facing direction the walk looked along, its wander target (the circle's, in the local frame)
+/// with the generator's draw for this step, and the rules' sums ([`flocking_sums_over_runs_of`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tail<V> {
+    /// Position.
+    pub position: V,
+    /// Velocity.
+    pub velocity: V,
+    /// The facing direction ([`super::vector::facing_heading`]).
+    pub forward: V,
+    /// The wander target on the circle (x forward, y left).
+    pub target: V,
+    /// The wander generator's draw for this step (`next_signed_pair`).
+    pub draw: (f32, f32),
+    /// The rules' sums over the neighbours.
+    pub sums: FlockSums<V>,
+}
+
+/// What the end of a boid's flock step gives: where it moved (before any wrap), its velocity,
+/// and its wander target to keep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TailOut<V> {
+    /// The new position.
+    pub position: V,
+    /// The new velocity.
+    pub velocity: V,
+    /// The new wander target.
+    pub target: V,
+}
+
+/// What every boid's tail of a flock shares: the rules, the limits, wander's parameters and
+/// weight, and the step.
+#[derive(Clone, Copy, Debug)]
+pub struct TailShared {
+    /// The three rules and their weights.
+    pub rules: FlockRules,
+    /// The boids' limits.
+    pub limits: Limits,
+    /// Wander's parameters.
+    pub wander: super::wander::WanderParams,
+    /// Wander's weight, added to the rules' sum.
+    pub wander_weight: f32,
+    /// The step in seconds.
+    pub dt: f32,
+}
+
+impl<V: SteerVector> Tail<V> {
+    /// A boid at rest at the origin with no neighbours (filler for a block's buffer).
+    pub fn idle() -> Tail<V> {
+        Tail {
+            position: V::ZERO,
+            velocity: V::ZERO,
+            forward: V::ZERO,
+            target: V::ZERO,
+            draw: (0.0, 0.0),
+            sums: FlockSums::new(V::ZERO),
+        }
+    }
+
+    /// The end of the step, one boid: wander's aim from its draw, the rules' weighted sum, wander
+    /// added at its weight, then the dynamic step within the limits (`sim::accelerate`). The
+    /// oracle of [`lanes`]' eight-at-a-time version, which gives the same bits.
+    #[inline(always)]
+    pub fn finish(&self, shared: &TailShared) -> TailOut<V> {
+        let TailShared { rules, limits, wander, wander_weight, dt } = shared;
+        let (aim, target) = super::wander::wander_aim_drawn(
+            self.position,
+            self.velocity,
+            self.forward,
+            limits,
+            self.target,
+            self.draw,
+            wander,
+            *dt,
+        );
+        let mut linear = self.sums.finish(rules, self.velocity, limits);
+        linear += aim.linear * *wander_weight;
+        let (position, velocity) = crate::sim::accelerate(self.position, self.velocity, linear, limits, *dt);
+        TailOut { position, velocity, target }
+    }
+}
+
+/// The ends of the flock steps of a block of boids: `outs[i]` is `tails[i].finish(shared)`,
+/// for a 2D flock eight at a time in SIMD lanes ([`lanes`], the same bits), otherwise one at a
+/// time.
+#[inline(always)]
+pub fn finish_tails<V: SteerVector>(tails: &[Tail<V>], outs: &mut [TailOut<V>], shared: &TailShared) {
+    V::finish_flock_tails(tails, outs, shared);
+}
+
 /// The running sums of the three rules over the neighbours of one agent facing `forward`.
-struct Sums<V> {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockSums<V> {
     forward: V,
     push: V,
     velocity_sum: V,
@@ -388,10 +532,17 @@ struct Sums<V> {
     n_cohere: u32,
 }
 
-impl<V: SteerVector> Sums<V> {
+impl<V: SteerVector> FlockSums<V> {
     #[inline(always)]
-    fn new(forward: V) -> Sums<V> {
-        Sums { forward, push: V::ZERO, velocity_sum: V::ZERO, n_align: 0, offset_sum: V::ZERO, n_cohere: 0 }
+    fn new(forward: V) -> FlockSums<V> {
+        FlockSums {
+            forward,
+            push: V::ZERO,
+            velocity_sum: V::ZERO,
+            n_align: 0,
+            offset_sum: V::ZERO,
+            n_cohere: 0,
+        }
     }
 
     /// One neighbour at `position` with unit heading `heading`, seen from `me`.
@@ -422,7 +573,7 @@ impl<V: SteerVector> Sums<V> {
 
     /// The weighted sum of the three rules' accelerations for an agent moving at `velocity`.
     #[inline(always)]
-    fn finish(self, rules: &FlockRules, velocity: V, limits: &Limits) -> V {
+    pub fn finish(self, rules: &FlockRules, velocity: V, limits: &Limits) -> V {
         let weights = &rules.weights;
         let max_speed = limits.max_speed.max(0.0);
         let separation_acc = self.push.clamp_length_max(1.0) * limits.max_acceleration.max(0.0);

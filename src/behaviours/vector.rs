@@ -14,6 +14,7 @@
 //! change the sign of a zero sum, which no comparison, square root or normalisation here can
 //! see. `bench` tests the planar kernel against the 3D oracle step bit for bit.
 
+use super::flocking::{self, Tail, TailOut, TailShared};
 use glam::{Vec2, Vec3};
 use std::ops::{Add, AddAssign, Div, Mul, Sub, SubAssign};
 
@@ -58,6 +59,15 @@ pub trait SteerVector:
     fn from_vec3(v: Vec3) -> Self;
     /// The slice itself when it already is 3D vectors (what the neighbour grid indexes).
     fn as_vec3s(slice: &[Self]) -> Option<&[Vec3]>;
+    /// [`flocking::finish_tails`]: `outs[i] = tails[i].finish(shared)`, one boid at a time
+    /// unless the vector type has a faster way with the same bits (2D: eight boids in SIMD
+    /// lanes, [`flocking::lanes`]).
+    #[inline(always)]
+    fn finish_flock_tails(tails: &[Tail<Self>], outs: &mut [TailOut<Self>], shared: &TailShared) {
+        for (tail, out) in tails.iter().zip(outs) {
+            *out = tail.finish(shared);
+        }
+    }
 }
 
 /// The operations both vector types have under the same names in glam.
@@ -140,6 +150,10 @@ impl SteerVector for Vec2 {
     #[inline(always)]
     fn as_vec3s(_slice: &[Self]) -> Option<&[Vec3]> {
         None
+    }
+    #[inline(always)]
+    fn finish_flock_tails(tails: &[Tail<Self>], outs: &mut [TailOut<Self>], shared: &TailShared) {
+        flocking::lanes::finish_tails(tails, outs, shared);
     }
 }
 

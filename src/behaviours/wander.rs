@@ -221,19 +221,49 @@ pub fn wander_aim<V: SteerVector>(
     p: &WanderParams,
     dt: f32,
 ) -> WanderAim<V> {
+    let draw = state.rng.next_signed_pair();
+    let (aim, moved) = wander_aim_drawn(
+        position,
+        velocity,
+        fwd,
+        limits,
+        V::from_xy(state.target.x, state.target.y),
+        draw,
+        p,
+        dt,
+    );
+    state.target = Vec3::new(moved.x(), moved.y(), 0.0);
+    aim
+}
+
+/// [`wander_aim`] with the generator's draw (`next_signed_pair`) already made and the circle's
+/// target (`state.target`'s x and y) passed in: the aim, and the moved target to store back.
+/// Split out so that a caller can draw for many agents first and aim them together (the
+/// flocking benchmark's tails, eight boids in lanes: `flocking::lanes`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn wander_aim_drawn<V: SteerVector>(
+    position: V,
+    velocity: V,
+    fwd: V,
+    limits: &Limits,
+    target: V,
+    draw: (f32, f32),
+    p: &WanderParams,
+    dt: f32,
+) -> (WanderAim<V>, V) {
     let radius = p.radius.max(0.0);
     let step = if radius > 0.0 { (p.jitter.max(0.0) * dt.max(0.0)) / radius } else { 0.0 };
-    let (jx, jy) = state.rng.next_signed_pair();
+    let (jx, jy) = draw;
     let jitter = V::from_xy(jx, jy) * step;
-    let moved = (V::from_xy(state.target.x, state.target.y) + jitter).normalize_or_zero();
+    let moved = (target + jitter).normalize_or_zero();
     let moved = if moved == V::ZERO || !moved.is_finite() { V::from_xy(1.0, 0.0) } else { moved };
-    state.target = Vec3::new(moved.x(), moved.y(), 0.0);
     let left = V::from_xy(-fwd.y(), fwd.x()).normalize_or_zero();
     let centre = position + fwd * p.distance.max(0.0);
     let target = centre + (fwd * moved.x() + left * moved.y()) * radius;
     let desired = (target - position).normalize_or_zero() * limits.max_speed.max(0.0);
     let linear = accelerate_toward_velocity(velocity, desired, STEER_TIME, limits.max_acceleration);
-    WanderAim { centre, target, desired, linear: if linear.is_finite() { linear } else { V::ZERO } }
+    (WanderAim { centre, target, desired, linear: if linear.is_finite() { linear } else { V::ZERO } }, moved)
 }
 
 #[cfg(test)]
