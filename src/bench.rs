@@ -794,7 +794,10 @@ pub struct FlockBench<V: SteerVector = Vec3> {
 
 /// Boids of the flocking kernel walked over their neighbours before their tails (the rules'
 /// clamps, wander, the dynamic step) are finished together: eight at a time in SIMD lanes for a
-/// planar flock (`behaviours::flocking::lanes`).
+/// planar flock (`behaviours::flocking::lanes`). The lanes took the planar kernel's step from
+/// about 180 to 139 ns per boid on one thread (10,000 boids at Yuka's neighbour count, on-CPU,
+/// best of fresh flocks, `examples/flock_cpu.rs`, 2026-11-25), and picking a run's neighbours
+/// without a branch (`flocking_sums_over_runs_of`) from 139 to 118.
 const TAIL_BLOCK: usize = 64;
 
 /// Neighbour radius of the flocking benchmark (Yuka's `flock.mjs` R).
@@ -898,9 +901,12 @@ impl<V: SteerVector> FlockBench<V> {
     }
 
     /// One fixed step of 1/60 s: the flock in cell order, every boid's unit heading computed
-    /// once, then per boid the three rules in one pass straight over the grid's cells
-    /// ([`flocking_over_runs_of`](crate::behaviours::flocking::flocking_over_runs_of): no
-    /// neighbour list, no closure per neighbour), wander, integration and the wrap. The boids are
+    /// once, then, for each block of [`TAIL_BLOCK`] boids, every boid's walk over its neighbours
+    /// straight over the grid's cells
+    /// ([`flocking_sums_over_runs_of`](crate::behaviours::flocking::flocking_sums_over_runs_of):
+    /// no neighbour list, no closure per neighbour) and its wander draw, then the block's tails
+    /// (the rules' clamps, wander's aim, integration; eight at a time in SIMD lanes for a planar
+    /// flock, [`crate::behaviours::flocking::lanes`]) and the wrap. The boids are
     /// shared out in chunks over the current rayon pool's threads (one thread inside a one-thread
     /// pool): every boid reads only the previous step's flock and writes only its own slot, so
     /// the result is the same bits on any number of threads (tested).
