@@ -242,11 +242,16 @@ impl Setting<'_> {
         let start_speed = predictive::START_SPEED_FRACTION * limits.max_speed.max(0.0);
         let prediction_time_x4 = f32x4::splat(prediction_time);
         let heading = Vec3x4::select(moving, velocity.over(speed), path_direction);
-        let predicted = Vec3x4::select(
-            moving,
-            position + velocity.scale(prediction_time_x4),
-            position + path_direction.scale(f32x4::splat(start_speed)).scale(prediction_time_x4),
-        );
+        let ahead_of_velocity = position + velocity.scale(prediction_time_x4);
+        // Agents that all move (the common case) predict without waiting for the path's
+        // direction under them, so the prediction's projection need not wait for the agent's.
+        let predicted = if bits(moving) == (1 << LANES) - 1 {
+            ahead_of_velocity
+        } else {
+            let along_path =
+                position + path_direction.scale(f32x4::splat(start_speed)).scale(prediction_time_x4);
+            Vec3x4::select(moving, ahead_of_velocity, along_path)
+        };
 
         // 3. Where that is on the path.
         for lane in 0..LANES {

@@ -12,17 +12,19 @@
 
 use glam::Vec3;
 pub use wide::f32x4;
+use wide::u32x4;
 
 use super::{PathCursor, PathProjection};
 
 /// How many lanes.
 pub const LANES: usize = 4;
 
-/// A mask with lane `i` set where bit `i` of `bits` is.
+/// A mask with lane `i` set where bit `i` of `bits` is (in registers: a vector built through
+/// memory from four scalars stalls the store forwarding).
 #[inline(always)]
 pub fn mask_from_bits(bits: u32) -> f32x4 {
-    let lane = |i: u32| if bits & (1 << i) != 0 { f32::from_bits(u32::MAX) } else { 0.0 };
-    f32x4::new([lane(0), lane(1), lane(2), lane(3)])
+    let lane_bits = u32x4::new([1, 2, 4, 8]);
+    f32x4::from_bits((u32x4::splat(bits) & lane_bits).simd_eq(lane_bits))
 }
 
 /// Bit `i` set where lane `i` of `mask` is.
@@ -163,14 +165,11 @@ impl std::ops::Sub for Vec3x4 {
     }
 }
 
-/// Sets lane `lane` (0..4) of `v` to `value`.
+/// Sets lane `lane` (0..4) of `v` to `value` (nothing for another `lane`), in registers.
 #[inline(always)]
 pub fn set(v: &mut f32x4, lane: usize, value: f32) {
-    let mut array = v.to_array();
-    if let Some(slot) = array.get_mut(lane) {
-        *slot = value;
-    }
-    *v = f32x4::new(array);
+    let lane_bit = u32::try_from(lane).ok().and_then(|lane| 1u32.checked_shl(lane)).unwrap_or(0);
+    *v = select(mask_from_bits(lane_bit), f32x4::splat(value), *v);
 }
 
 /// Lane `lane` (0..4) of `v`.

@@ -854,6 +854,10 @@ impl Polyline {
     }
 }
 
+/// A lane without a segment (its results are made again by the scalar projection).
+const NO_SEGMENT: SegmentGeometry =
+    SegmentGeometry { start: Vec3::ZERO, direction: Vec3::ZERO, length: 0.0, start_distance: 0.0 };
+
 /// Four segments' [`SegmentGeometry`], one per lane.
 #[derive(Clone, Copy)]
 struct SegmentGeometryX4 {
@@ -864,14 +868,19 @@ struct SegmentGeometryX4 {
 }
 
 impl SegmentGeometryX4 {
-    /// Lane `i` is `segments[i]`.
+    /// Lane `i` is `segments[i]`: each segment loaded as two rows of four numbers, and the
+    /// rows transposed in registers.
     #[inline(always)]
-    fn gather(segments: &[SegmentGeometry; LANES]) -> SegmentGeometryX4 {
+    fn gather(segments: [&SegmentGeometry; LANES]) -> SegmentGeometryX4 {
+        let first = segments.map(|s| f32x4::new([s.start.x, s.start.y, s.start.z, s.direction.x]));
+        let second = segments.map(|s| f32x4::new([s.direction.y, s.direction.z, s.length, s.start_distance]));
+        let [start_x, start_y, start_z, direction_x] = f32x4::transpose(first);
+        let [direction_y, direction_z, length, start_distance] = f32x4::transpose(second);
         SegmentGeometryX4 {
-            start: Vec3x4::from_vecs(segments.map(|s| s.start)),
-            direction: Vec3x4::from_vecs(segments.map(|s| s.direction)),
-            length: f32x4::new(segments.map(|s| s.length)),
-            start_distance: f32x4::new(segments.map(|s| s.start_distance)),
+            start: Vec3x4 { x: start_x, y: start_y, z: start_z },
+            direction: Vec3x4 { x: direction_x, y: direction_y, z: direction_z },
+            length,
+            start_distance,
         }
     }
 
@@ -915,26 +924,19 @@ impl Polyline {
         let n = self.segments.len();
         // Lanes made here (bit i for lane i); the rest are projected alone at the end.
         let mut regular = 0u32;
-        let mut here = [SegmentGeometry::default(); LANES];
         let distances = cursors.distance_along.to_array();
-        for (lane, geometry) in here.iter_mut().enumerate() {
-            let (Some(&idx), Some(&distance), Some(&initialised)) =
-                (cursors.segment_idx.get(lane), distances.get(lane), cursors.initialised.get(lane))
-            else {
-                continue;
-            };
-            if let Some(segment) = self.segments.get(idx) {
-                // The cursor's segment holds the cursor's arc length (as in `project_point_local`).
-                if initialised
-                    && segment.start_distance <= distance
-                    && distance <= segment.start_distance + segment.length
-                {
-                    regular |= 1 << lane;
-                }
-                *geometry = *segment;
-            }
-        }
-        let mut geometry = SegmentGeometryX4::gather(&here);
+        let here: [&SegmentGeometry; LANES] = std::array::from_fn(|lane| {
+            let idx = cursors.segment_idx.get(lane).copied().unwrap_or(usize::MAX);
+            let Some(segment) = self.segments.get(idx) else { return &NO_SEGMENT };
+            let distance = distances.get(lane).copied().unwrap_or(f32::NAN);
+            // The cursor's segment holds the cursor's arc length (as in `project_point_local`).
+            let holds = cursors.initialised.get(lane) == Some(&true)
+                && segment.start_distance <= distance
+                && distance <= segment.start_distance + segment.length;
+            regular |= u32::from(holds) << lane;
+            segment
+        });
+        let mut geometry = SegmentGeometryX4::gather(here);
         let mut segment_idx = cursors.segment_idx;
         let (mut along, mut closest, mut distance_sq) = geometry.foot(points);
         regular &= bits(distance_sq.is_finite());
@@ -959,7 +961,7 @@ impl Polyline {
                 };
                 match self.segments.get(next_idx) {
                     Some(segment) if forward & (1 << lane) != 0 && segment.length > 0.0 => {
-                        *next = *segment;
+                        *next = segment;
                         if let Some(slot) = segment_idx.get_mut(lane) {
                             *slot = next_idx;
                         }
@@ -967,7 +969,7 @@ impl Polyline {
                     _ => regular &= !(1 << lane),
                 }
             }
-            let next_geometry = SegmentGeometryX4::gather(&next);
+            let next_geometry = SegmentGeometryX4::gather(next);
             let (next_along, next_closest, next_distance_sq) = next_geometry.foot(points);
             // Strictly nearer; the first move needs no budget only when the foot is clamped to
             // the end vertex; after it the point must stay on the next segment.
@@ -997,10 +999,37 @@ impl Polyline {
         let mut projections =
             PathProjectionX4 { segment_idx, along_segment: along, distance_along, point: closest, distance };
         let mut directions = geometry.direction;
-        let mut moved = *cursors;
-        moved.segment_idx = segment_idx;
-        moved.distance_along = distance_along;
-        moved.initialised = [true; LANES];
+        let mut moved = PathCursorX4 { segment_idx, distance_along, initialised: [true; LANES] };
+        if regular != (1 << LANES) - 1 {
+            self.project_lanes_alone(
+                points,
+                cursors,
+                &mut moved,
+                &mut projections,
+                &mut directions,
+                regular,
+                reacquire_distance,
+            );
+        }
+        *cursors = moved;
+        (projections, directions)
+    }
+
+    /// The lanes of [`Polyline::project_points_local_x4`] outside `regular`, each projected
+    /// alone from its cursor in `cursors` into `moved`, `projections` and `directions`.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn project_lanes_alone(
+        &self,
+        points: Vec3x4,
+        cursors: &PathCursorX4,
+        moved: &mut PathCursorX4,
+        projections: &mut PathProjectionX4,
+        directions: &mut Vec3x4,
+        regular: u32,
+        reacquire_distance: f32,
+    ) {
         for lane in 0..LANES {
             if regular & (1 << lane) != 0 {
                 continue;
@@ -1011,8 +1040,6 @@ impl Polyline {
             projections.set_lane(lane, projection);
             directions.set_lane(lane, self.segment_direction(projection.segment_idx));
         }
-        *cursors = moved;
-        (projections, directions)
     }
 
     /// [`Polyline::stays`] lane by lane.
