@@ -179,27 +179,41 @@ impl Setting<'_> {
         // Otherwise seek the correction target, looked up on the path lane by lane.
         let outside = !bits(inside) & ((1 << LANES) - 1);
         if outside != 0 {
-            for lane in 0..LANES {
-                if outside & (1 << lane) == 0 {
-                    continue;
-                }
-                let k = Kinematics {
-                    position: group.position.lane(lane),
-                    velocity: group.velocity.lane(lane),
-                    orientation: 0.0,
-                };
-                let prediction: PathProjection = group.prediction.lane(lane);
-                let target = predictive::correction_target(
-                    path,
-                    get(target_distance, lane),
-                    group.predicted.lane(lane),
-                    &prediction,
-                    path_radius,
-                );
-                acceleration.set_lane(lane, seek_acceleration(&k, &limits, target));
-            }
+            self.correct_lanes(group, outside, target_distance, path_radius, &mut acceleration);
         }
         Some(acceleration)
+    }
+
+    /// The lanes in `outside` of [`Setting::steer`]: seeking the correction target, made by
+    /// the scalar code lane by lane (out of line: the common lanes' code keeps its registers).
+    #[inline(never)]
+    fn correct_lanes(
+        &self,
+        group: &Group,
+        outside: u32,
+        target_distance: f32x4,
+        path_radius: f32,
+        acceleration: &mut Vec3x4,
+    ) {
+        for lane in 0..LANES {
+            if outside & (1 << lane) == 0 {
+                continue;
+            }
+            let k = Kinematics {
+                position: group.position.lane(lane),
+                velocity: group.velocity.lane(lane),
+                orientation: 0.0,
+            };
+            let prediction: PathProjection = group.prediction.lane(lane);
+            let target = predictive::correction_target(
+                self.path,
+                get(target_distance, lane),
+                group.predicted.lane(lane),
+                &prediction,
+                path_radius,
+            );
+            acceleration.set_lane(lane, seek_acceleration(&k, &self.limits, target));
+        }
     }
 
     /// [`crate::sim::integrate`] of an acceleration, lane by lane, then (if `observe_ahead`)
