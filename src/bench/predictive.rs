@@ -246,8 +246,15 @@ impl Setting<'_> {
         let reacquire_distance = (4.0 * predictive::non_negative(params.path_radius)).max(100.0);
 
         // 1. Where the agent is on the path.
-        let (agent, path_direction) =
-            path.project_points_local_x4(group.position, &mut group.cursor, reacquire_distance);
+        let mut agent = PathProjectionX4::default();
+        let mut path_direction = Vec3x4::ZERO;
+        path.project_points_local_x4(
+            group.position,
+            &mut group.cursor,
+            reacquire_distance,
+            &mut agent,
+            &mut path_direction,
+        );
 
         // 2. Where it will be.
         let (position, velocity) = (group.position, group.velocity);
@@ -273,8 +280,14 @@ impl Setting<'_> {
                 group.predicted_cursor.set_lane(lane, group.cursor.lane(lane));
             }
         }
-        let (prediction, _) =
-            path.project_points_local_x4(predicted, &mut group.predicted_cursor, reacquire_distance);
+        let mut prediction_direction = Vec3x4::ZERO;
+        path.project_points_local_x4(
+            predicted,
+            &mut group.predicted_cursor,
+            reacquire_distance,
+            &mut group.prediction,
+            &mut prediction_direction,
+        );
         group.inputs = [
             position.x,
             position.y,
@@ -290,7 +303,6 @@ impl Setting<'_> {
         group.path_direction = path_direction;
         group.heading = heading;
         group.predicted = predicted;
-        group.prediction = prediction;
     }
 
     /// One step of each of the group's agents by the scalar code, as [`step_plain`] steps it.

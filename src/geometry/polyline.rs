@@ -920,23 +920,26 @@ impl Polyline {
         points: Vec3x4,
         cursors: &mut PathCursorX4,
         reacquire_distance: f32,
-    ) -> (PathProjectionX4, Vec3x4) {
+        projections: &mut PathProjectionX4,
+        directions: &mut Vec3x4,
+    ) {
         let n = self.segments.len();
         // Lanes made here (bit i for lane i); the rest are projected alone at the end.
         let mut regular = 0u32;
-        let distances = cursors.distance_along.to_array();
         let here: [&SegmentGeometry; LANES] = std::array::from_fn(|lane| {
             let idx = cursors.segment_idx.get(lane).copied().unwrap_or(usize::MAX);
             let Some(segment) = self.segments.get(idx) else { return &NO_SEGMENT };
-            let distance = distances.get(lane).copied().unwrap_or(f32::NAN);
-            // The cursor's segment holds the cursor's arc length (as in `project_point_local`).
-            let holds = cursors.initialised.get(lane) == Some(&true)
-                && segment.start_distance <= distance
-                && distance <= segment.start_distance + segment.length;
-            regular |= u32::from(holds) << lane;
+            let initialised = cursors.initialised.get(lane) == Some(&true);
+            regular |= u32::from(initialised) << lane;
             segment
         });
         let mut geometry = SegmentGeometryX4::gather(here);
+        // The cursor's segment holds the cursor's arc length (as in `project_point_local`).
+        let distance = cursors.distance_along;
+        regular &= bits(
+            geometry.start_distance.simd_le(distance)
+                & distance.simd_le(geometry.start_distance + geometry.length),
+        );
         let mut segment_idx = cursors.segment_idx;
         let (mut along, mut closest, mut distance_sq) = geometry.foot(points);
         regular &= bits(distance_sq.is_finite());
@@ -996,35 +999,34 @@ impl Polyline {
         let distance = distance_sq.sqrt();
         regular &= !bits(distance.simd_gt(f32x4::splat(reacquire_distance)));
         regular &= !bits(geometry.direction.is_zero());
-        let mut projections =
+        *projections =
             PathProjectionX4 { segment_idx, along_segment: along, distance_along, point: closest, distance };
-        let mut directions = geometry.direction;
-        let mut moved = PathCursorX4 { segment_idx, distance_along, initialised: [true; LANES] };
-        if regular != (1 << LANES) - 1 {
-            self.project_lanes_alone(
-                points,
-                cursors,
-                &mut moved,
-                &mut projections,
-                &mut directions,
-                regular,
-                reacquire_distance,
-            );
+        *directions = geometry.direction;
+        // The cursors of the lanes made here move; the others stay for `project_lanes_alone`.
+        let regular_mask = mask_from_bits(regular);
+        cursors.distance_along = select(regular_mask, distance_along, cursors.distance_along);
+        for (lane, (idx, initialised)) in
+            cursors.segment_idx.iter_mut().zip(cursors.initialised.iter_mut()).enumerate()
+        {
+            if regular & (1 << lane) != 0 {
+                *idx = segment_idx.get(lane).copied().unwrap_or(0);
+                *initialised = true;
+            }
         }
-        *cursors = moved;
-        (projections, directions)
+        if regular != (1 << LANES) - 1 {
+            self.project_lanes_alone(points, cursors, projections, directions, regular, reacquire_distance);
+        }
     }
 
     /// The lanes of [`Polyline::project_points_local_x4`] outside `regular`, each projected
-    /// alone from its cursor in `cursors` into `moved`, `projections` and `directions`.
+    /// alone from its cursor in `cursors` (moved on), into `projections` and `directions`.
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn project_lanes_alone(
         &self,
         points: Vec3x4,
-        cursors: &PathCursorX4,
-        moved: &mut PathCursorX4,
+        cursors: &mut PathCursorX4,
         projections: &mut PathProjectionX4,
         directions: &mut Vec3x4,
         regular: u32,
@@ -1036,7 +1038,7 @@ impl Polyline {
             }
             let mut cursor = cursors.lane(lane);
             let projection = self.project_point_local(points.lane(lane), &mut cursor, reacquire_distance);
-            moved.set_lane(lane, cursor);
+            cursors.set_lane(lane, cursor);
             projections.set_lane(lane, projection);
             directions.set_lane(lane, self.segment_direction(projection.segment_idx));
         }
