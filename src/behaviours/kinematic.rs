@@ -15,6 +15,7 @@
 //! `max_speed` (world units per second, from the agent's limits) and the target point.
 
 use super::{GizmoRole, GizmoShape, Gizmos, Kinematics, Steering};
+use crate::geometry::lanes::f32x4;
 use glam::Vec3;
 
 /// Seed 001's getNewOrientation: heading of `velocity` if it is non-zero, else `current`.
@@ -98,12 +99,45 @@ pub fn heading_atan2_plain(y: f32, x: f32) -> f32 {
 /// one, which matters when every agent computes its heading at the end of its step.
 #[inline(always)]
 fn octant_atan(a: f32) -> f32 {
+    let [c1, c3, c5, c7, c9, c11, c13] = ATAN_COEFFICIENTS;
     let s = a * a;
     let s2 = s * s;
     let s4 = s2 * s2;
-    let low = (0.999_996_1 - 0.333_173_7 * s) + (0.198_078_17 - 0.132_333_41 * s) * s2;
-    let high = (0.079_623_62 - 0.033_604_15 * s) + 0.006_811_765 * s2;
+    let low = (c1 - c3 * s) + (c5 - c7 * s) * s2;
+    let high = (c9 - c11 * s) + c13 * s2;
     a * (low + high * s4)
+}
+
+/// The odd polynomial's coefficients of a, a³, …, a¹³ (the signs are in [`octant_atan`]).
+const ATAN_COEFFICIENTS: [f32; 7] =
+    [0.999_996_1, 0.333_173_7, 0.198_078_17, 0.132_333_41, 0.079_623_62, 0.033_604_15, 0.006_811_765];
+
+/// [`heading_atan2`] of four headings at once, the same operations lane by lane (the same bits:
+/// `heading_atan2_x4_equals_heading_atan2_bit_for_bit`), for the predictive-following kernel.
+#[inline(always)]
+pub fn heading_atan2_x4(y: f32x4, x: f32x4) -> f32x4 {
+    use crate::geometry::lanes::select;
+    use std::f32::consts::{FRAC_PI_2, PI};
+    let sign = f32x4::splat(-0.0);
+    let (ax, ay) = (x.abs(), y.abs());
+    let swap = ax.simd_lt(ay);
+    let (small, large) = (select(swap, ax, ay), select(swap, ay, ax));
+    let a = small / large;
+    let [c1, c3, c5, c7, c9, c11, c13] = ATAN_COEFFICIENTS.map(f32x4::splat);
+    let s = a * a;
+    let s2 = s * s;
+    let s4 = s2 * s2;
+    let low = (c1 - c3 * s) + (c5 - c7 * s) * s2;
+    let high = (c9 - c11 * s) + c13 * s2;
+    let mut r = a * (low + high * s4);
+    // `fold` lane by lane: the sign flipped and K added where the mask is set, + 0 elsewhere.
+    let fold = |r: f32x4, flip: f32x4, k: f32| (r ^ (flip & sign)) + (f32x4::splat(k) & flip);
+    r = fold(r, ay.simd_gt(ax), FRAC_PI_2);
+    r = fold(r, x.simd_lt(f32x4::ZERO), PI);
+    let r = r ^ (y.simd_lt(f32x4::ZERO) & sign);
+    let on_origin =
+        select(x.is_sign_negative(), select(y.is_sign_negative(), f32x4::splat(-PI), f32x4::splat(PI)), y);
+    select(large.simd_eq(f32x4::ZERO), on_origin, r)
 }
 
 /// `K − r` when `flip`, else `r` (for r ≥ 0), without a branch.

@@ -58,9 +58,9 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 /// Below this speed (world units per second) the agent counts as at rest.
-const REST_SPEED: f32 = 0.01;
+pub(crate) const REST_SPEED: f32 = 0.01;
 /// An agent at rest predicts along the path at this fraction of its max speed.
-const START_SPEED_FRACTION: f32 = 0.25;
+pub(crate) const START_SPEED_FRACTION: f32 = 0.25;
 /// The correction target is at most this fraction of the path radius off the centre line.
 const LATERAL_PULL_FRACTION: f32 = 0.5;
 
@@ -162,7 +162,7 @@ impl Observation {
 /// The numbers steps 1–3 depend on: the agent's position and velocity, the parameters, and the
 /// max speed (an agent at rest predicts with it).
 #[inline(always)]
-fn inputs(k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> [f32; 9] {
+pub(crate) fn inputs(k: &Kinematics, limits: &Limits, p: &PredictiveParams) -> [f32; 9] {
     [
         k.position.x,
         k.position.y,
@@ -341,19 +341,33 @@ pub fn predictive(
         ));
     }
 
+    let target = correction_target(path, target_distance, predicted, &prediction, path_radius);
+    gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
+    Steering::Acceleration(seek_acceleration(k, limits, target))
+}
+
+/// Step 5's target: the point on the path at arc length `target_distance` (looked up from the
+/// prediction's segment), moved sideways toward the predicted position by at most half the
+/// path radius (`path_radius` already clamped to ≥ 0).
+#[inline(always)]
+pub(crate) fn correction_target(
+    path: &Polyline,
+    target_distance: f32,
+    predicted: Vec3,
+    prediction: &PathProjection,
+    path_radius: f32,
+) -> Vec3 {
     let (on_path, direction_there) =
         path.point_and_direction_at_distance(target_distance, prediction.segment_idx);
     let offset = predicted - prediction.point;
     let lateral = (offset - direction_there * offset.dot(direction_there))
         .clamp_length_max(LATERAL_PULL_FRACTION * path_radius);
-    let target = on_path + lateral;
-    gizmos.push(GizmoRole::Target, GizmoShape::Point(target));
-    Steering::Acceleration(seek_acceleration(k, limits, target))
+    on_path + lateral
 }
 
 /// `value` clamped to ≥ 0, NaN read as 0 (`f32::max` returns the other operand for NaN).
 #[inline(always)]
-fn non_negative(value: f32) -> f32 {
+pub(crate) fn non_negative(value: f32) -> f32 {
     value.max(0.0)
 }
 

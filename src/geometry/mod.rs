@@ -4,6 +4,7 @@
 
 pub mod cast;
 pub mod curve;
+pub mod lanes;
 pub mod polyline;
 
 pub use cast::{cast_sphere_sphere, project_point_segment, ray_toi_with_sphere, Sphere, SphereCastHit};

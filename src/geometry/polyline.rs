@@ -18,6 +18,10 @@
 
 use glam::Vec3;
 
+use super::lanes::{
+    bits, f32x4, mask_from_bits, max_num, min_num, select, PathCursorX4, PathProjectionX4, Vec3x4, LANES,
+};
+
 /// A re-acquiring global projection must be closer than this fraction of the local distance.
 const REACQUIRE_FACTOR: f32 = 0.5;
 /// Extra arc length (world units) a local projection may move beyond twice the query's distance
@@ -847,6 +851,206 @@ impl Polyline {
         let along = (point - start).dot(direction).max(min_along).min(max_along);
         let along = if along.is_nan() { min_along.max(0.0) } else { along };
         (along, start + direction * along)
+    }
+}
+
+/// A lane without a segment (its results are made again by the scalar projection).
+const NO_SEGMENT: SegmentGeometry =
+    SegmentGeometry { start: Vec3::ZERO, direction: Vec3::ZERO, length: 0.0, start_distance: 0.0 };
+
+/// Four segments' [`SegmentGeometry`], one per lane.
+#[derive(Clone, Copy)]
+struct SegmentGeometryX4 {
+    start: Vec3x4,
+    direction: Vec3x4,
+    length: f32x4,
+    start_distance: f32x4,
+}
+
+impl SegmentGeometryX4 {
+    /// Lane `i` is `segments[i]`: each segment loaded as two rows of four numbers, and the
+    /// rows transposed in registers.
+    #[inline(always)]
+    fn gather(segments: [&SegmentGeometry; LANES]) -> SegmentGeometryX4 {
+        let first = segments.map(|s| f32x4::new([s.start.x, s.start.y, s.start.z, s.direction.x]));
+        let second = segments.map(|s| f32x4::new([s.direction.y, s.direction.z, s.length, s.start_distance]));
+        let [start_x, start_y, start_z, direction_x] = f32x4::transpose(first);
+        let [direction_y, direction_z, length, start_distance] = f32x4::transpose(second);
+        SegmentGeometryX4 {
+            start: Vec3x4 { x: start_x, y: start_y, z: start_z },
+            direction: Vec3x4 { x: direction_x, y: direction_y, z: direction_z },
+            length,
+            start_distance,
+        }
+    }
+
+    /// [`SegmentGeometry::foot`] lane by lane.
+    #[inline(always)]
+    fn foot(&self, point: Vec3x4) -> (f32x4, Vec3x4, f32x4) {
+        let along = min_num(max_num((point - self.start).dot(self.direction), f32x4::ZERO), self.length);
+        let closest = self.start + self.direction.scale(along);
+        (along, closest, (closest - point).length_squared())
+    }
+
+    /// `if mask { a } else { b }` lane by lane.
+    #[inline(always)]
+    fn select(mask: f32x4, a: &SegmentGeometryX4, b: &SegmentGeometryX4) -> SegmentGeometryX4 {
+        SegmentGeometryX4 {
+            start: Vec3x4::select(mask, a.start, b.start),
+            direction: Vec3x4::select(mask, a.direction, b.direction),
+            length: select(mask, a.length, b.length),
+            start_distance: select(mask, a.start_distance, b.start_distance),
+        }
+    }
+}
+
+impl Polyline {
+    /// [`Polyline::project_point_local`] of four points at once, each with its own cursor, and
+    /// the path's direction on each projection's segment ([`Polyline::segment_direction`]):
+    /// the same results bit for bit as four calls
+    /// (`four_lane_projections_equal_four_single_ones_bit_for_bit`). The common moves are
+    /// made lane by lane — staying on the cursor's segment, and the first move past its end
+    /// vertex onto the next segment with a length, after which the point stays there (on a
+    /// path divided more finely than a point moves in a step, every step) — and any other
+    /// lane (a new cursor, a move backward or needing the budget, a second move, re-acquiring,
+    /// a point that is not finite, a segment without direction) is projected alone by
+    /// [`Polyline::project_point_local`] from its cursor as it was.
+    pub fn project_points_local_x4(
+        &self,
+        points: Vec3x4,
+        cursors: &mut PathCursorX4,
+        reacquire_distance: f32,
+        projections: &mut PathProjectionX4,
+        directions: &mut Vec3x4,
+    ) {
+        let n = self.segments.len();
+        // Lanes made here (bit i for lane i); the rest are projected alone at the end.
+        let mut regular = 0u32;
+        let here: [&SegmentGeometry; LANES] = std::array::from_fn(|lane| {
+            let idx = cursors.segment_idx.get(lane).copied().unwrap_or(usize::MAX);
+            let Some(segment) = self.segments.get(idx) else { return &NO_SEGMENT };
+            let initialised = cursors.initialised.get(lane) == Some(&true);
+            regular |= u32::from(initialised) << lane;
+            segment
+        });
+        let mut geometry = SegmentGeometryX4::gather(here);
+        // The cursor's segment holds the cursor's arc length (as in `project_point_local`).
+        let distance = cursors.distance_along;
+        regular &= bits(
+            geometry.start_distance.simd_le(distance)
+                & distance.simd_le(geometry.start_distance + geometry.length),
+        );
+        let mut segment_idx = cursors.segment_idx;
+        let (mut along, mut closest, mut distance_sq) = geometry.foot(points);
+        regular &= bits(distance_sq.is_finite());
+        let stays = self.stays_x4(along, geometry.length, distance_sq);
+        let moving = regular & !bits(stays);
+        if moving != 0 {
+            // `descend_forward`'s first move: onto the next segment, forward, with a length.
+            let forward = bits(along.simd_ge(f32x4::splat(0.5) * geometry.length));
+            let mut next = here;
+            for (lane, next) in next.iter_mut().enumerate() {
+                if moving & (1 << lane) == 0 {
+                    continue;
+                }
+                let idx = segment_idx.get(lane).copied().unwrap_or(0);
+                let next_idx = if idx + 1 < n {
+                    idx + 1
+                } else if self.closed && idx != 0 {
+                    0
+                } else {
+                    regular &= !(1 << lane);
+                    continue;
+                };
+                match self.segments.get(next_idx) {
+                    Some(segment) if forward & (1 << lane) != 0 && segment.length > 0.0 => {
+                        *next = segment;
+                        if let Some(slot) = segment_idx.get_mut(lane) {
+                            *slot = next_idx;
+                        }
+                    }
+                    _ => regular &= !(1 << lane),
+                }
+            }
+            let next_geometry = SegmentGeometryX4::gather(next);
+            let (next_along, next_closest, next_distance_sq) = next_geometry.foot(points);
+            // Strictly nearer; the first move needs no budget only when the foot is clamped to
+            // the end vertex; after it the point must stay on the next segment.
+            let nearer = bits(next_distance_sq.simd_lt(distance_sq * f32x4::splat(1.0 - 1e-6)));
+            let past_end = bits(along.simd_ge(geometry.length));
+            let next_stays = bits(self.stays_x4(next_along, next_geometry.length, next_distance_sq));
+            let take = moving & nearer;
+            regular &= !(take & !(past_end & next_stays));
+            // A lane that does not move stays where it was (its segment index too).
+            for (lane, idx) in segment_idx.iter_mut().enumerate() {
+                if moving & !take & (1 << lane) != 0 {
+                    *idx = cursors.segment_idx.get(lane).copied().unwrap_or(0);
+                }
+            }
+            let take_mask = mask_from_bits(take);
+            geometry = SegmentGeometryX4::select(take_mask, &next_geometry, &geometry);
+            along = select(take_mask, next_along, along);
+            closest = Vec3x4::select(take_mask, next_closest, closest);
+            distance_sq = select(take_mask, next_distance_sq, distance_sq);
+        }
+        let arc = geometry.start_distance + along;
+        let distance_along =
+            if self.closed { select(arc.simd_ge(f32x4::splat(self.length)), f32x4::ZERO, arc) } else { arc };
+        let distance = distance_sq.sqrt();
+        regular &= !bits(distance.simd_gt(f32x4::splat(reacquire_distance)));
+        regular &= !bits(geometry.direction.is_zero());
+        *projections =
+            PathProjectionX4 { segment_idx, along_segment: along, distance_along, point: closest, distance };
+        *directions = geometry.direction;
+        // The cursors of the lanes made here move; the others stay for `project_lanes_alone`.
+        let regular_mask = mask_from_bits(regular);
+        cursors.distance_along = select(regular_mask, distance_along, cursors.distance_along);
+        for (lane, (idx, initialised)) in
+            cursors.segment_idx.iter_mut().zip(cursors.initialised.iter_mut()).enumerate()
+        {
+            if regular & (1 << lane) != 0 {
+                *idx = segment_idx.get(lane).copied().unwrap_or(0);
+                *initialised = true;
+            }
+        }
+        if regular != (1 << LANES) - 1 {
+            self.project_lanes_alone(points, cursors, projections, directions, regular, reacquire_distance);
+        }
+    }
+
+    /// The lanes of [`Polyline::project_points_local_x4`] outside `regular`, each projected
+    /// alone from its cursor in `cursors` (moved on), into `projections` and `directions`.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn project_lanes_alone(
+        &self,
+        points: Vec3x4,
+        cursors: &mut PathCursorX4,
+        projections: &mut PathProjectionX4,
+        directions: &mut Vec3x4,
+        regular: u32,
+        reacquire_distance: f32,
+    ) {
+        for lane in 0..LANES {
+            if regular & (1 << lane) != 0 {
+                continue;
+            }
+            let mut cursor = cursors.lane(lane);
+            let projection = self.project_point_local(points.lane(lane), &mut cursor, reacquire_distance);
+            cursors.set_lane(lane, cursor);
+            projections.set_lane(lane, projection);
+            directions.set_lane(lane, self.segment_direction(projection.segment_idx));
+        }
+    }
+
+    /// [`Polyline::stays`] lane by lane.
+    #[inline(always)]
+    fn stays_x4(&self, along: f32x4, length: f32x4, distance_sq: f32x4) -> f32x4 {
+        let rest = length - along;
+        let to_vertex = select(rest.simd_lt(along), rest, along) - f32x4::splat(REACH_MARGIN);
+        to_vertex.simd_gt(f32x4::ZERO)
+            & (to_vertex * to_vertex).simd_gt(distance_sq * f32x4::splat(self.reach_factor_sq))
     }
 }
 
