@@ -11,6 +11,7 @@
 
 mod capture;
 mod loading;
+mod overlap;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,32 +49,46 @@ const SIMULATION_SHARE: f64 = 0.25;
 /// A step that costs more than the budget (100,000 agents: 35–110 ms) runs only every few
 /// frames, so the simulation's share of the window's time stays about the budget on average and
 /// the view stays responsive (panning, the panels) while the crowd runs slower than real time.
+///
+/// Steps that run while the frame is presented ([`overlap`]) lengthen the frame only by what
+/// does not fit in the present: the budget is what they may add to it, so they get the present's
+/// length on top ([`StepBudget::hidden_seconds`]).
 #[derive(Default)]
 struct StepBudget {
     /// Smoothed wall-clock seconds per step (0 before the first measurement).
     seconds_per_step: f64,
     /// Budget saved up over frames that skipped a dear step (at most one step's worth).
     credit: f64,
+    /// Wall-clock seconds of each frame the steps run hidden in (the smoothed present, when
+    /// they overlap it; 0 when they run on the frame's own time).
+    hidden_seconds: f64,
 }
 
 impl StepBudget {
+    /// Wall-clock seconds of steps a frame may run: the budget and the time they hide in.
+    fn frame_allowance(&self) -> f64 {
+        SIMULATION_BUDGET_SECONDS + self.hidden_seconds.clamp(0.0, 0.1)
+    }
+
     fn max_steps(&self) -> u32 {
         if self.seconds_per_step <= 0.0 {
             return 1;
         }
-        (SIMULATION_BUDGET_SECONDS / self.seconds_per_step).floor().clamp(1.0, 1000.0) as u32
+        (self.frame_allowance() / self.seconds_per_step).floor().clamp(1.0, 1000.0) as u32
     }
 
     /// Whether this frame (`frame_seconds` long) may step: always while a step fits in the
-    /// budget; otherwise once the budgets saved up over frames pay for one step. A frame earns
-    /// the budget or [`SIMULATION_SHARE`] of its own length, whichever is more (a window slowed
-    /// down by drawing would otherwise starve the simulation).
+    /// frame's allowance (the budget and the hidden time); otherwise once the allowances saved up
+    /// over frames pay for one step. A frame earns its allowance or [`SIMULATION_SHARE`] of its
+    /// own length, whichever is more (a window slowed down by drawing would otherwise starve the
+    /// simulation).
     fn step_this_frame(&mut self, frame_seconds: f64) -> bool {
-        if self.seconds_per_step <= SIMULATION_BUDGET_SECONDS {
+        let allowance = self.frame_allowance();
+        if self.seconds_per_step <= allowance {
             self.credit = 0.0;
             return true;
         }
-        let earned = SIMULATION_BUDGET_SECONDS.max(SIMULATION_SHARE * frame_seconds.clamp(0.0, 1.0));
+        let earned = allowance.max(SIMULATION_SHARE * frame_seconds.clamp(0.0, 1.0));
         self.credit = (self.credit + earned).min(self.seconds_per_step);
         if self.credit + 1e-12 < self.seconds_per_step {
             return false;
@@ -83,7 +98,7 @@ impl StepBudget {
     }
 
     /// Runs `app.advance` within the budget and learns from how long it took.
-    fn advance(&mut self, app: &mut App, frame_seconds: f64) {
+    pub fn advance(&mut self, app: &mut App, frame_seconds: f64) {
         if app.running && !self.step_this_frame(frame_seconds) {
             // The time of a skipped frame is dropped, as time that does not fit in a frame is.
             return;
@@ -294,6 +309,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut step_budget = StepBudget::default();
     let mut steps_after_warm_up = 0u64;
     let mut cpu_after_warm_up = None;
+    // The simulation steps of a frame run while the frame is presented ([`overlap`]).
+    let mut overlap = overlap::Overlap::<Handed>::new("steerlab-frame", overlap::enabled());
+    let steps_in_frames = interactive || matches!(mode, Mode::Frames { .. });
 
     if let Mode::Shot { seconds, view, step_through, .. } = &mode {
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -310,10 +328,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     }
 
     loop {
-        // The previous frame's `next_frame().await` (GL submission, rasterisation, swap).
-        if let Some(profile) = &mut profile {
-            profile.add(5, &mut phase_start);
-        }
         let frame_seconds = get_frame_time() as f64;
         frame_ms_smoothed = frame_ms_smoothed * 0.9 + (frame_seconds as f32 * 1000.0) * 0.1;
         ui_state.frame_time_ms = frame_ms_smoothed;
@@ -419,7 +433,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         }
         if interactive {
             app.age_message(frame_seconds as f32);
-            step_budget.advance(&mut app, frame_seconds);
             if app.dirty && get_time() - last_autosave > autosave_every {
                 last_autosave = get_time();
                 autosave(&app);
@@ -477,10 +490,8 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         }
 
         if let Mode::Frames { frames } = &mode {
-            step_budget.advance(&mut app, frame_seconds);
             frame_times.push(frame_seconds as f32 * 1000.0);
             if let Some(profile) = &mut profile {
-                profile.add(2, &mut phase_start);
                 // The warm-up frames are not profiled either.
                 if frame_times.len() == 30 {
                     *profile = FrameProfile::default();
@@ -521,8 +532,44 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 break;
             }
         }
+        // This frame's simulation steps run on the worker while the frame is presented; the
+        // next frame draws their result.
+        let job: overlap::Job<Handed> = if steps_in_frames {
+            Box::new(move |h: &mut Handed| h.step_budget.advance(&mut h.app, frame_seconds))
+        } else {
+            Box::new(|_: &mut Handed| {})
+        };
+        overlap.start(Handed { app, step_budget }, job);
+        // Inline (`STEERLAB_OVERLAP=0`), the steps ran just now.
+        if let Some(profile) = &mut profile {
+            profile.add(2, &mut phase_start);
+        }
+        let present_start = std::time::Instant::now();
         next_frame().await;
+        // `next_frame().await`: GL submission, rasterisation, swap.
+        if let Some(profile) = &mut profile {
+            profile.add(5, &mut phase_start);
+        }
+        let present_seconds = present_start.elapsed().as_secs_f64();
+        Handed { app, step_budget } = overlap.finish();
+        if overlap.threaded() {
+            step_budget.hidden_seconds = if step_budget.hidden_seconds > 0.0 {
+                step_budget.hidden_seconds * 0.8 + present_seconds * 0.2
+            } else {
+                present_seconds
+            };
+        }
+        // Whatever of the steps did not fit in the present.
+        if let Some(profile) = &mut profile {
+            profile.add(2, &mut phase_start);
+        }
     }
+}
+
+/// What the frame loop hands to the [`overlap`] worker while a frame is presented.
+struct Handed {
+    app: App,
+    step_budget: StepBudget,
 }
 
 /// Writes `{"frame": n, "steps": n, "running": b, "positions": …, "orientations": …, "rects":
@@ -610,7 +657,7 @@ impl FrameProfile {
     const PHASES: [&'static str; 6] = [
         "egui layout (panels)",
         "input + commands",
-        "simulation steps",
+        "simulation (beyond the present)",
         "world drawing (CPU)",
         "egui paint",
         "present (GL + llvmpipe raster)",
@@ -827,20 +874,42 @@ mod tests {
 
     #[test]
     fn a_step_dearer_than_the_frame_budget_runs_every_few_frames_and_a_cheap_one_every_frame() {
-        let mut budget = StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        let mut budget =
+            StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, ..StepBudget::default() };
         let stepped: Vec<bool> = (0..12).map(|_| budget.step_this_frame(0.001)).collect();
         assert_eq!(stepped.iter().filter(|&&s| s).count(), 3, "{stepped:?}");
         assert_eq!(stepped.get(3), Some(&true), "the fourth frame has saved up one step: {stepped:?}");
-        let mut cheap = StepBudget { seconds_per_step: 0.5 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        let mut cheap =
+            StepBudget { seconds_per_step: 0.5 * SIMULATION_BUDGET_SECONDS, ..StepBudget::default() };
         assert!((0..12).all(|_| cheap.step_this_frame(0.001)));
         assert_eq!(cheap.max_steps(), 2);
         // Before any measurement the first frame steps (and measures).
         assert!(StepBudget::default().step_this_frame(0.001));
         // Frames slowed down by drawing earn a share of their length: a step of 4 budgets
         // every other frame when a frame lasts 8 budgets.
-        let mut slow = StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, credit: 0.0 };
+        let mut slow =
+            StepBudget { seconds_per_step: 4.0 * SIMULATION_BUDGET_SECONDS, ..StepBudget::default() };
         let frame = 8.0 * SIMULATION_BUDGET_SECONDS;
         let stepped = (0..12).filter(|_| slow.step_this_frame(frame)).count();
         assert_eq!(stepped, 6);
+    }
+
+    #[test]
+    fn steps_hidden_in_the_present_get_its_length_on_top_of_the_budget() {
+        // A step of 1.5 budgets: alone it runs every other frame and one at a time ...
+        let per_step = 1.5 * SIMULATION_BUDGET_SECONDS;
+        let mut alone = StepBudget { seconds_per_step: per_step, ..StepBudget::default() };
+        assert_eq!((0..12).filter(|_| alone.step_this_frame(0.001)).count(), 6);
+        assert_eq!(alone.max_steps(), 1);
+        // ... hidden in a present of 2 budgets, every frame, and two of them fit.
+        let hidden = 2.0 * SIMULATION_BUDGET_SECONDS;
+        let mut overlapped =
+            StepBudget { seconds_per_step: per_step, hidden_seconds: hidden, ..StepBudget::default() };
+        assert!((0..12).all(|_| overlapped.step_this_frame(0.001)));
+        assert_eq!(overlapped.max_steps(), 2);
+        // A present that is not finite or absurdly long adds at most 0.1 s.
+        let wild =
+            StepBudget { seconds_per_step: per_step, hidden_seconds: f64::INFINITY, ..StepBudget::default() };
+        assert!(wild.frame_allowance() <= SIMULATION_BUDGET_SECONDS + 0.1);
     }
 }
