@@ -534,12 +534,19 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         }
         // This frame's simulation steps run on the worker while the frame is presented; the
         // next frame draws their result.
+        // A crowd's layer is rasterised there too, as the next frame will show it.
         let job: overlap::Job<Handed> = if steps_in_frames {
-            Box::new(move |h: &mut Handed| h.step_budget.advance(&mut h.app, frame_seconds))
+            Box::new(move |h: &mut Handed| {
+                h.step_budget.advance(&mut h.app, frame_seconds);
+                if let Some(layer) = &mut h.layer {
+                    render::prepare_crowd_layer(&h.app, layer);
+                }
+            })
         } else {
             Box::new(|_: &mut Handed| {})
         };
-        overlap.start(Handed { app, step_budget }, job);
+        let layer = (overlap.threaded() && steps_in_frames).then(render::crowd::take_prepared);
+        overlap.start(Handed { app, step_budget, layer }, job);
         // Inline (`STEERLAB_OVERLAP=0`), the steps ran just now.
         if let Some(profile) = &mut profile {
             profile.add(2, &mut phase_start);
@@ -551,7 +558,11 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             profile.add(5, &mut phase_start);
         }
         let present_seconds = present_start.elapsed().as_secs_f64();
-        Handed { app, step_budget } = overlap.finish();
+        let layer;
+        Handed { app, step_budget, layer } = overlap.finish();
+        if let Some(layer) = layer {
+            render::crowd::give_back_prepared(layer);
+        }
         if overlap.threaded() {
             step_budget.hidden_seconds = if step_budget.hidden_seconds > 0.0 {
                 step_budget.hidden_seconds * 0.8 + present_seconds * 0.2
@@ -570,6 +581,8 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
 struct Handed {
     app: App,
     step_budget: StepBudget,
+    /// The crowd layer's picture, made ahead for the next frame (when overlapping).
+    layer: Option<render::crowd::Prepared>,
 }
 
 /// Writes `{"frame": n, "steps": n, "running": b, "positions": …, "orientations": …, "rects":
