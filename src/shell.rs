@@ -50,17 +50,17 @@ const SIMULATION_SHARE: f64 = 0.25;
 /// frames, so the simulation's share of the window's time stays about the budget on average and
 /// the view stays responsive (panning, the panels) while the crowd runs slower than real time.
 ///
-/// Steps that run while the frame is presented ([`overlap`]) lengthen the frame only by what
-/// does not fit in the present: the budget is what they may add to it, so they get the present's
-/// length on top ([`StepBudget::hidden_seconds`]).
+/// Steps that run while the frame is painted and presented ([`overlap`]) lengthen the frame only
+/// by what does not fit in that time: the budget is what they may add to it, so they get that
+/// time on top ([`StepBudget::hidden_seconds`]).
 #[derive(Default)]
 struct StepBudget {
     /// Smoothed wall-clock seconds per step (0 before the first measurement).
     seconds_per_step: f64,
     /// Budget saved up over frames that skipped a dear step (at most one step's worth).
     credit: f64,
-    /// Wall-clock seconds of each frame the steps run hidden in (the smoothed present, when
-    /// they overlap it; 0 when they run on the frame's own time).
+    /// Wall-clock seconds of each frame the steps run hidden in (the smoothed paint and present,
+    /// when they overlap them; 0 when they run on the frame's own time).
     hidden_seconds: f64,
 }
 
@@ -446,27 +446,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         if let Some(profile) = &mut profile {
             profile.add(3, &mut phase_start);
         }
-        egui_macroquad::draw();
-        // Pictures are read here, after everything is drawn and before the REC mark.
-        match capture.after_draw(&app.display_name(), frame_seconds) {
-            Some(Ok(text)) => app.info(text),
-            Some(Err(text)) => app.set_error(text),
-            None => {}
-        }
-        for written in capture.written() {
-            match written {
-                capture::Written::Screenshot(path) => {
-                    app.info(format!("saved a picture of the window to {}", path.display()))
-                }
-                capture::Written::Failed(text) => app.set_error(text),
-            }
-        }
-        if let Some(seconds) = capture.recorded_seconds() {
-            draw_rec_mark(seconds);
-        }
-        if let Some(profile) = &mut profile {
-            profile.add(4, &mut phase_start);
-        }
         if let Some(path) = &rects_file {
             if frame_count.is_multiple_of(5) {
                 let recording = capture.recorded_seconds();
@@ -523,51 +502,70 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 break;
             }
         }
+        // From here on the frame is egui's paint and the present, which read nothing of the
+        // editor state: this frame's simulation steps run on the worker meanwhile ([`overlap`]),
+        // and the next frame draws their result.
+        let display_name = app.display_name();
+        let job: overlap::Job<Handed> = if steps_in_frames {
+            Box::new(move |h: &mut Handed| h.step_budget.advance(&mut h.app, frame_seconds))
+        } else {
+            Box::new(|_: &mut Handed| {})
+        };
+        let hidden_start = std::time::Instant::now();
+        overlap.start(Handed { app, step_budget }, job);
+        // Inline (`STEERLAB_OVERLAP=0`), the steps ran just now.
+        if let Some(profile) = &mut profile {
+            profile.add(2, &mut phase_start);
+        }
+        egui_macroquad::draw();
+        // Pictures are read here, after everything is drawn and before the REC mark; what they
+        // say goes to the status bar once the state is back.
+        let mut notes: Vec<Result<String, String>> = Vec::new();
+        notes.extend(capture.after_draw(&display_name, frame_seconds));
+        for written in capture.written() {
+            notes.push(match written {
+                capture::Written::Screenshot(path) => {
+                    Ok(format!("saved a picture of the window to {}", path.display()))
+                }
+                capture::Written::Failed(text) => Err(text),
+            });
+        }
+        if let Some(seconds) = capture.recorded_seconds() {
+            draw_rec_mark(seconds);
+        }
+        if let Some(profile) = &mut profile {
+            profile.add(4, &mut phase_start);
+        }
         if let Mode::Shot { out, .. } = &mode {
             shot_frames += 1;
             // egui needs a couple of frames to lay out its panels and fit the view to them.
             if shot_frames == 4 {
                 get_screen_data().export_png(&out.to_string_lossy());
                 let _ = writeln!(std::io::stdout(), "wrote {}", out.display());
+                // The worker's (empty) job is over before the window closes.
+                drop(overlap.finish());
                 break;
             }
         }
-        // This frame's simulation steps run on the worker while the frame is presented; the
-        // next frame draws their result.
-        // A crowd's layer is rasterised there too, as the next frame will show it.
-        let job: overlap::Job<Handed> = if steps_in_frames {
-            Box::new(move |h: &mut Handed| {
-                h.step_budget.advance(&mut h.app, frame_seconds);
-                if let Some(layer) = &mut h.layer {
-                    render::prepare_crowd_layer(&h.app, layer);
-                }
-            })
-        } else {
-            Box::new(|_: &mut Handed| {})
-        };
-        let layer = (overlap.threaded() && steps_in_frames).then(render::crowd::take_prepared);
-        overlap.start(Handed { app, step_budget, layer }, job);
-        // Inline (`STEERLAB_OVERLAP=0`), the steps ran just now.
-        if let Some(profile) = &mut profile {
-            profile.add(2, &mut phase_start);
-        }
-        let present_start = std::time::Instant::now();
         next_frame().await;
         // `next_frame().await`: GL submission, rasterisation, swap.
         if let Some(profile) = &mut profile {
             profile.add(5, &mut phase_start);
         }
-        let present_seconds = present_start.elapsed().as_secs_f64();
-        let layer;
-        Handed { app, step_budget, layer } = overlap.finish();
-        if let Some(layer) = layer {
-            render::crowd::give_back_prepared(layer);
+        // The paint and the present, which the steps ran alongside.
+        let hidden_seconds = hidden_start.elapsed().as_secs_f64();
+        Handed { app, step_budget } = overlap.finish();
+        for note in notes {
+            match note {
+                Ok(text) => app.info(text),
+                Err(text) => app.set_error(text),
+            }
         }
         if overlap.threaded() {
             step_budget.hidden_seconds = if step_budget.hidden_seconds > 0.0 {
-                step_budget.hidden_seconds * 0.8 + present_seconds * 0.2
+                step_budget.hidden_seconds * 0.8 + hidden_seconds * 0.2
             } else {
-                present_seconds
+                hidden_seconds
             };
         }
         // Whatever of the steps did not fit in the present.
@@ -581,8 +579,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
 struct Handed {
     app: App,
     step_budget: StepBudget,
-    /// The crowd layer's picture, made ahead for the next frame (when overlapping).
-    layer: Option<render::crowd::Prepared>,
 }
 
 /// Writes `{"frame": n, "steps": n, "running": b, "positions": …, "orientations": …, "rects":
@@ -905,6 +901,41 @@ mod tests {
         let frame = 8.0 * SIMULATION_BUDGET_SECONDS;
         let stepped = (0..12).filter(|_| slow.step_this_frame(frame)).count();
         assert_eq!(stepped, 6);
+    }
+
+    #[test]
+    fn a_crowd_stepped_on_the_frame_worker_goes_through_the_same_states_as_stepped_in_place() {
+        // Above `sim::PARALLEL_MIN_AGENTS`, so that the worker's steps use the thread pool too.
+        let fresh = || App::new(crowd_world(5_000), None);
+        let mut threaded = overlap::Overlap::<App>::new("test-frame-worker", true);
+        let mut inline = overlap::Overlap::<App>::new("test-frame-inline", false);
+        let (mut a, mut b) = (fresh(), fresh());
+        a.running = true;
+        b.running = true;
+        let snapshot = |app: &App| -> Vec<u32> {
+            app.world
+                .agents
+                .iter()
+                .flat_map(|agent| {
+                    let k = &agent.kinematics;
+                    [k.position.x, k.position.y, k.velocity.x, k.velocity.y, k.orientation].map(f32::to_bits)
+                })
+                .collect()
+        };
+        for frame in 0..12 {
+            // Frames of uneven length: zero, one or two steps each.
+            let seconds = [0.004, 0.017, 0.03][frame % 3];
+            let job = move |app: &mut App| {
+                app.advance_at_most(seconds, 4);
+            };
+            threaded.start(a, Box::new(job));
+            inline.start(b, Box::new(job));
+            (a, b) = (threaded.finish(), inline.finish());
+            assert_eq!(a.world.steps, b.world.steps);
+            assert!(snapshot(&a) == snapshot(&b), "frame {frame}: the states differ");
+            assert_eq!(a.interpolation.to_bits(), b.interpolation.to_bits());
+        }
+        assert!(a.world.steps >= 10, "{} steps", a.world.steps);
     }
 
     #[test]

@@ -1108,140 +1108,37 @@ fn rasterise_with(
     tiles
 }
 
-/// The layer's picture as the CPU made it: the image of a region, the stamps it was made with
-/// and what it shows. It is plain data (no GL), so it can be made on another thread: the shell
-/// hands it to the worker that runs the next frame's steps while a frame is presented, which
-/// rasterises the crowd as the next frame will show it ([`Prepared::prepare`]); the next frame
-/// then only uploads it, or draws it again when what it would show differs (the view moved, an
-/// agent was hovered).
-pub struct Prepared {
-    image: Vec<u8>,
-    /// The parts of the image that hold anything.
+/// What the layer keeps between frames: the image of the last region drawn and the tiles of it
+/// that hold anything, the stamps, a screen-sized texture (reallocated only when the window's
+/// size changes) of which each frame uploads only its region and draws only the tiles, and what
+/// the texture shows.
+struct Layer {
+    image: Image,
     tiles: Tiles,
     stamps: StampCache,
+    texture: Option<(Texture2D, usize, usize)>,
     shown: Option<Shown>,
-    /// Counts the pictures made, so that the texture knows whether it holds this one.
-    generation: u64,
-    /// The picture was made ahead of its frame (by [`Prepared::prepare`]) and no frame has
-    /// looked at it yet.
-    ahead: bool,
-    /// Pictures made ahead in a row that their frame could not use (the view is moving): after
-    /// [`MISSES_BEFORE_PAUSE`] of them, only every [`RETRY_EVERY`]th is made.
-    misses: u32,
-    /// Chances to make a picture ahead since the last one made (counts the skipped ones).
-    tries: u32,
 }
 
-/// Pictures made ahead and not used, in a row, before [`Prepared::prepare`] mostly stops.
-const MISSES_BEFORE_PAUSE: u32 = 2;
-/// While paused, one chance in this many still makes a picture ahead (to notice the view stop).
-const RETRY_EVERY: u32 = 8;
-
-impl Default for Prepared {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Prepared {
-    /// No picture yet.
-    pub const fn new() -> Self {
-        Self {
-            image: Vec::new(),
-            tiles: Vec::new(),
-            stamps: StampCache { classes: Vec::new(), bytes: 0 },
-            shown: None,
-            generation: 0,
-            ahead: false,
-            misses: 0,
-            tries: 0,
-        }
-    }
-
-    /// Makes the picture of `sprites` on a screen of `screen` pixels clipped to `clip` (what
-    /// [`draw`] will be given) ahead of the frame that draws it; returns whether it rasterised.
-    /// Nothing is done when the picture is already that one, or when the last pictures made
-    /// ahead were not used (see [`MISSES_BEFORE_PAUSE`]).
-    pub fn prepare(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) -> bool {
-        let Some(region) = frame_region(&sprites, screen, clip) else { return false };
-        self.tries += 1;
-        if self.misses >= MISSES_BEFORE_PAUSE && !self.tries.is_multiple_of(RETRY_EVERY) {
-            return false;
-        }
-        self.tries = 0;
-        let shown = Shown { region, sprites };
-        if self.shown.as_ref() == Some(&shown) {
-            return false;
-        }
-        self.rasterise(shown);
-        self.ahead = true;
-        true
-    }
-
-    /// The picture of `shown`, made now unless it is the one held; records whether a picture
-    /// made ahead was the right one.
-    fn make(&mut self, shown: Shown) {
-        let hit = self.shown.as_ref() == Some(&shown);
-        if self.ahead {
-            self.misses = if hit { 0 } else { self.misses.saturating_add(1) };
-            self.ahead = false;
-        }
-        if !hit {
-            self.rasterise(shown);
-        }
-    }
-
-    fn rasterise(&mut self, shown: Shown) {
-        self.tiles = rasterise_with(&mut self.image, shown.region, &shown.sprites, Some(&mut self.stamps));
-        self.shown = Some(shown);
-        self.generation += 1;
-    }
-
-    /// Pictures made (by a frame or ahead of it) so far.
-    pub fn generation(&self) -> u64 {
-        self.generation
-    }
-}
-
-/// What a layer's picture holds: the sprites and the region.
+/// The sprites and region a layer's texture holds.
 #[derive(PartialEq)]
 struct Shown {
     region: Region,
     sprites: Vec<ArrowSprite>,
 }
 
-/// The GL side of the layer: a screen-sized texture (reallocated only when the window's size
-/// changes) of which each frame uploads and draws only its region, and which picture it holds.
-struct Layer {
-    /// The picture, when it is here (the shell lends it to its worker between frames).
-    prepared: Option<Prepared>,
-    texture: Option<(Texture2D, usize, usize)>,
-    /// The [`Prepared::generation`] the texture holds.
-    uploaded: Option<u64>,
-    /// Bytes for the upload (macroquad takes an `Image`).
-    upload: Image,
-}
-
 thread_local! {
     // The drawing thread's layer (macroquad draws from one thread; render functions are free
     // functions of the App, so the reusable buffers live here rather than in the App).
-    static LAYER: RefCell<Layer> =
-        const { RefCell::new(Layer { prepared: Some(Prepared::new()), texture: None, uploaded: None, upload: Image::empty() }) };
-}
-
-/// Lends the drawing thread's layer picture out (to be made ahead on another thread, see
-/// [`Prepared`]); [`give_back_prepared`] returns it. While it is out, [`draw`] makes a new one.
-pub fn take_prepared() -> Prepared {
-    LAYER.with(|layer| layer.try_borrow_mut().ok().and_then(|mut l| l.prepared.take())).unwrap_or_default()
-}
-
-/// Returns a picture lent by [`take_prepared`].
-pub fn give_back_prepared(prepared: Prepared) {
-    LAYER.with(|layer| {
-        if let Ok(mut layer) = layer.try_borrow_mut() {
-            layer.prepared = Some(prepared);
-        }
-    });
+    static LAYER: RefCell<Layer> = const {
+        RefCell::new(Layer {
+            image: Image::empty(),
+            tiles: Vec::new(),
+            stamps: StampCache { classes: Vec::new(), bytes: 0 },
+            texture: None,
+            shown: None,
+        })
+    };
 }
 
 /// The region [`draw`] draws `sprites` in on a screen of `screen` pixels clipped to `clip`
@@ -1261,12 +1158,11 @@ fn screen_pixels(screen: Vec2) -> Option<(usize, usize)> {
 
 /// Draws `sprites` on the screen (`screen` pixels), clipped to `clip` (the part of the screen
 /// the world shows in; opaque panels cover the rest), as one textured quad over the pixels they
-/// can touch. Only that region is cleared, drawn, uploaded and blended: at 10,000 agents on the
-/// compare track a third of the screen, where the whole screen was before. When the picture
-/// held is already of these sprites and this region (made ahead of the frame by
-/// [`Prepared::prepare`], or the last frame's: a paused crowd, or a frame in which a big crowd's
-/// dear step did not run, see `shell.rs`'s `StepBudget`), it is not drawn again, and uploaded
-/// only if the texture does not hold it yet.
+/// can touch. Only that region is cleared, drawn and uploaded (at 10,000 agents on the compare
+/// track a third of the screen, where the whole screen was before), and only its tiles that hold
+/// anything are blended ([`Tiles`]). When the sprites and the region are those of the last frame
+/// (a paused crowd, or a frame in which a big crowd's dear step did not run, see `shell.rs`'s
+/// `StepBudget`), the texture is drawn as it is.
 pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
     let Some((width, height)) = screen_pixels(screen) else { return };
     let Some(region) = frame_region(&sprites, screen, clip) else { return };
@@ -1280,29 +1176,28 @@ pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
                     Texture2D::from_rgba8(width as u16, height as u16, &vec![0; width * height * 4]);
                 texture.set_filter(FilterMode::Nearest);
                 layer.texture = Some((texture.clone(), width, height));
-                layer.uploaded = None;
+                layer.shown = None;
                 texture
             }
         };
-        let prepared = layer.prepared.get_or_insert_with(Prepared::new);
-        prepared.make(Shown { region, sprites });
-        if layer.uploaded != Some(prepared.generation) {
-            layer.upload.bytes = std::mem::take(&mut prepared.image);
-            layer.upload.width = region.width as u16;
-            layer.upload.height = region.height as u16;
+        let shown = Shown { region, sprites };
+        if layer.shown.as_ref() != Some(&shown) {
+            layer.tiles =
+                rasterise_with(&mut layer.image.bytes, region, &shown.sprites, Some(&mut layer.stamps));
+            layer.image.width = region.width as u16;
+            layer.image.height = region.height as u16;
             texture.update_part(
-                &layer.upload,
+                &layer.image,
                 region.x0 as i32,
                 region.y0 as i32,
                 region.width as i32,
                 region.height as i32,
             );
-            prepared.image = std::mem::take(&mut layer.upload.bytes);
-            layer.uploaded = Some(prepared.generation);
+            layer.shown = Some(shown);
         }
         // Only the tiles that hold anything: the rest of the region is empty, and blending it
         // costs the software rasteriser as much as blending arrows.
-        for &(x, y, w, h) in &prepared.tiles {
+        for &(x, y, w, h) in &layer.tiles {
             let (x, y, w, h) = (x as f32, y as f32, w as f32, h as f32);
             draw_texture_ex(
                 &texture,
@@ -1511,74 +1406,6 @@ mod tests {
         ArrowSprite::new(Vec2::new(x, y), 0.3, 6.0, [200, 30, 40, 255], [25, 25, 25, 229], 1.0)
     }
 
-    /// The picture `draw` would hold for `sprites` (a fresh cache), and its region.
-    fn fresh_picture(sprites: &[ArrowSprite], screen: Vec2, clip: (Vec2, Vec2)) -> (Vec<u8>, Region) {
-        let region = frame_region(sprites, screen, clip).expect("the sprites are on the screen");
-        let mut image = Vec::new();
-        rasterise_region(&mut image, region, sprites, &mut StampCache::new());
-        (image, region)
-    }
-
-    #[test]
-    fn a_picture_made_ahead_is_the_one_its_frame_draws_and_is_not_drawn_again() {
-        let (screen, clip) = (Vec2::new(320.0, 200.0), (Vec2::new(20.0, 10.0), Vec2::new(300.0, 190.0)));
-        let crowd = random_crowd(7, 300, 6.0, 1.0, (320.0, 200.0));
-        let mut prepared = Prepared::new();
-        assert!(prepared.prepare(crowd.clone(), screen, clip));
-        assert_eq!(prepared.generation(), 1);
-        let (expected, region) = fresh_picture(&crowd, screen, clip);
-        assert_eq!(prepared.image, expected);
-        // The frame shows the same sprites: nothing is drawn again.
-        prepared.make(Shown { region, sprites: crowd.clone() });
-        assert_eq!(prepared.generation(), 1);
-        assert_eq!(prepared.misses, 0);
-        // Made ahead again for the same sprites (a paused crowd): nothing to do.
-        assert!(!prepared.prepare(crowd.clone(), screen, clip));
-        // The frame shows other sprites (an agent hovered): drawn then, as a fresh layer would.
-        let mut hovered = crowd.clone();
-        if let Some(sprite) = hovered.get_mut(5) {
-            sprite.edge = [255, 200, 0, 255];
-        }
-        let (expected, region) = fresh_picture(&hovered, screen, clip);
-        prepared.make(Shown { region, sprites: hovered });
-        assert_eq!(prepared.image, expected);
-    }
-
-    #[test]
-    fn pictures_made_ahead_mostly_stop_while_their_frames_draw_others_and_resume_when_they_match() {
-        let (screen, clip) = (Vec2::new(320.0, 200.0), (Vec2::ZERO, Vec2::new(320.0, 200.0)));
-        let crowd = |shift: f32| -> Vec<ArrowSprite> {
-            random_crowd(3, 100, 6.0, 1.0, (300.0, 180.0))
-                .into_iter()
-                .map(|s| {
-                    ArrowSprite::new(s.points()[0] + Vec2::new(shift, 0.0), 0.5, 6.0, s.fill, s.edge, 1.0)
-                })
-                .collect()
-        };
-        let mut prepared = Prepared::new();
-        // The view pans: every frame shows sprites shifted from the ones made ahead for it.
-        let mut made_ahead = 0;
-        for frame in 0..2 * RETRY_EVERY as usize + MISSES_BEFORE_PAUSE as usize {
-            let shift = frame as f32;
-            made_ahead += usize::from(prepared.prepare(crowd(shift), screen, clip));
-            let sprites = crowd(shift + 0.5);
-            let region = frame_region(&sprites, screen, clip).expect("on the screen");
-            prepared.make(Shown { region, sprites });
-        }
-        assert_eq!(made_ahead, MISSES_BEFORE_PAUSE as usize + 2, "two misses, then one try in {RETRY_EVERY}");
-        // The view stops: the next try matches, and every frame after it is made ahead again.
-        let still = crowd(100.0);
-        let mut tries = 0;
-        while !prepared.prepare(still.clone(), screen, clip) {
-            tries += 1;
-            assert!(tries < RETRY_EVERY, "a try within {RETRY_EVERY} frames");
-        }
-        let region = frame_region(&still, screen, clip).expect("on the screen");
-        prepared.make(Shown { region, sprites: still.clone() });
-        assert_eq!(prepared.misses, 0);
-        assert!(prepared.prepare(crowd(101.0), screen, clip));
-    }
-
     #[test]
     fn the_tiles_hold_every_pixel_drawn_and_the_buffers_are_left_empty() {
         let region = Region { x0: 13, y0: 7, width: 300, height: 190 };
@@ -1630,9 +1457,13 @@ mod tests {
                 let tiles = rasterise_with(&mut image, other, &lone, None);
                 assert!(!tiles.is_empty());
                 for (idx, pixel) in image.chunks_exact(4).enumerate() {
-                    let (x, y) = ((other.x0 + idx % other.width) as f32, (other.y0 + idx / other.width) as f32);
+                    let (x, y) =
+                        ((other.x0 + idx % other.width) as f32, (other.y0 + idx / other.width) as f32);
                     if pixel != [0, 0, 0, 0] {
-                        assert!(Vec2::new(x, y).distance(Vec2::new(150.0, 100.0)) < 12.0, "({x}, {y}): {pixel:?}");
+                        assert!(
+                            Vec2::new(x, y).distance(Vec2::new(150.0, 100.0)) < 12.0,
+                            "({x}, {y}): {pixel:?}"
+                        );
                     }
                 }
             });

@@ -43,17 +43,6 @@ pub fn draw_world(app: &App) {
     }
 }
 
-/// Makes the crowd layer's picture of `app` as [`draw_world`] would draw it now, into
-/// `prepared` (off the drawing thread: the shell runs it on its worker after the next frame's
-/// steps, while a frame is presented); returns whether it rasterised. Nothing to do outside
-/// the top view or below the layer's crowd size. See [`crowd::Prepared`].
-pub fn prepare_crowd_layer(app: &App, prepared: &mut crowd::Prepared) -> bool {
-    if app.camera.mode != ViewMode::Top || !crowd::use_crowd_layer(app.world.agents.len()) {
-        return false;
-    }
-    prepared.prepare(crowd_sprites(app), app.camera.screen, app.camera.viewport)
-}
-
 /// Whether the display toggles let this gizmo be drawn.
 pub fn gizmo_visible(app: &App, gizmo: &Gizmo, planner: bool) -> bool {
     let d = &app.display;

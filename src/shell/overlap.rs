@@ -1,20 +1,20 @@
-//! Work that overlaps the present: while the main thread waits in `next_frame().await` for the
-//! GL driver to rasterise and show the frame (on this project's machines Mesa's llvmpipe, whose
-//! threads leave part of the cores idle during it), a worker thread runs the simulation's fixed
-//! steps for the next frame and, for a crowd, rasterises the next frame's crowd layer
-//! (`render::crowd::Prepared`).
+//! Work that overlaps the end of a frame: once the world is drawn, the frame is egui's paint
+//! (one thread) and the present (`next_frame().await`: the GL driver, on this project's machines
+//! Mesa's llvmpipe, rasterises and shows the frame), and neither reads the editor state. A worker
+//! thread runs the simulation's fixed steps for the next frame meanwhile, on the core egui's
+//! paint leaves idle and in the gaps of the present.
 //!
-//! The frame loop hands the whole editor state over (`start`) after it has drawn the frame and
-//! takes it back (`finish`) before the next frame's panels read it: nothing else touches the
-//! state in between, so there is one owner at any time and no locking. What a frame shows is the
+//! The frame loop hands the whole editor state over (`start`) after it has drawn the world and
+//! takes it back (`finish`) after the present, before the next frame's panels read it: nothing
+//! else touches the state in between, so there is one owner at any time and no locking. What a frame shows is the
 //! state before that frame's steps (one frame later than when the steps ran before drawing);
 //! the steps are the same calls on the same state in the same order, so the run is the same
 //! sequence of states, bit for bit (the core reads no clock; how many steps a frame runs was
 //! always the shell's wall-clock decision).
 //!
 //! A panic on the worker is carried back to the main thread and resumed there, as if the step
-//! had run on it. `STEERLAB_OVERLAP=0` runs the same work on the main thread instead, where it
-//! ran before (for before/after measurements in the same minutes).
+//! had run on it. `STEERLAB_OVERLAP=0` runs the same work on the main thread at the same point
+//! of the frame, before egui's paint (for before/after measurements in the same minutes).
 
 use std::sync::mpsc;
 
