@@ -691,7 +691,7 @@ impl FrameProfile {
     const PHASES: [&'static str; 6] = [
         "egui layout (panels)",
         "input + commands",
-        "simulation (beyond the present)",
+        "simulation (in place, or waited for)",
         "world drawing (CPU)",
         "egui paint",
         "present (GL + llvmpipe raster)",
