@@ -38,6 +38,11 @@ pub const MESH_AGENTS_MAX: usize = 2_000;
 /// Rows of the image one task draws (at most 64: a sprite's open rows in a band are a bit mask).
 const BAND_ROWS: usize = 32;
 
+/// Columns of a tile: a band keeps which tiles it drew in, and only those are converted,
+/// cleared and blended onto the screen (a crowd on a track leaves much of its bounding box
+/// empty).
+const TILE_COLUMNS: usize = 64;
+
 /// Whether `agents` agents are drawn through the crowd layer.
 pub fn use_crowd_layer(agents: usize) -> bool {
     let from = std::env::var("STEERLAB_CROWD_LAYER_FROM")
@@ -225,6 +230,9 @@ const COVERED: f32 = 1.0 / 1024.0;
 struct Band<'a> {
     pixels: &'a mut [[f32; 4]],
     covered: &'a mut [u64],
+    /// A bit per [`TILE_COLUMNS`] columns that some row of the band drew in (all other pixels
+    /// stay empty: only these are converted, cleared and blended by the GPU).
+    touched: &'a mut [u64],
     /// The image's first column and its width: a band row holds columns `x0..x0 + width`.
     x0: usize,
     width: usize,
@@ -234,6 +242,18 @@ struct Band<'a> {
 }
 
 impl Band<'_> {
+    /// Notes that pixels `from..to` (band columns) may be drawn.
+    fn touch(&mut self, (from, to): (usize, usize)) {
+        if from >= to {
+            return;
+        }
+        for tile in from / TILE_COLUMNS..=(to - 1) / TILE_COLUMNS {
+            if let Some(word) = self.touched.get_mut(tile / 64) {
+                *word |= 1 << (tile % 64);
+            }
+        }
+    }
+
     /// Whether every pixel `from..to` of band row `row` is covered.
     fn all_covered(&self, row: usize, (from, to): (usize, usize)) -> bool {
         let Some(bits) = self.covered.get(row * self.words..(row + 1) * self.words) else { return true };
@@ -262,6 +282,7 @@ impl Band<'_> {
         if from >= to || self.all_covered(row, (from, to)) {
             return;
         }
+        self.touch((from, to));
         let a = f32::from(color[3]) / 255.0;
         let rgb = [f32::from(color[0]) * a, f32::from(color[1]) * a, f32::from(color[2]) * a];
         let base = row * self.width;
@@ -363,6 +384,7 @@ impl Band<'_> {
             if self.all_covered(row, (from, to)) {
                 continue;
             }
+            self.touch((from, to));
             let skip = (image_left + from as i64 - x_from) as usize;
             let Some(codes) =
                 stamp.codes.get(run.offset as usize + skip..run.offset as usize + skip + (to - from))
@@ -847,8 +869,37 @@ fn code_colors(fill: [u8; 4], edge: [u8; 4]) -> [[f32; 4]; CODE_TABLE] {
 }
 
 thread_local! {
-    // A rayon worker's band buffers (premultiplied pixels, covered bits), reused frame to frame.
+    // A rayon worker's band buffers (premultiplied pixels, all zero between bands; covered
+    // bits), reused frame to frame.
     static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// The parts of a layer's region that hold anything: `(x, y, width, height)` in screen pixels,
+/// whole tiles of a band (runs of [`TILE_COLUMNS`] columns by [`BAND_ROWS`] rows, clipped to the
+/// region); every pixel outside them is empty.
+pub type Tiles = Vec<(u32, u32, u32, u32)>;
+
+/// The tiles of band `band_idx` of `region` whose bits are set in `touched`, runs of
+/// neighbouring tiles as one.
+fn band_tiles(region: Region, band_idx: usize, touched: &[u64], tiles: &mut Tiles) {
+    let y = region.y0 + band_idx * BAND_ROWS;
+    let rows = BAND_ROWS.min((region.y0 + region.height).saturating_sub(y));
+    let count = region.width.div_ceil(TILE_COLUMNS);
+    let is_set = |tile: usize| touched.get(tile / 64).is_some_and(|w| w & (1 << (tile % 64)) != 0);
+    let mut tile = 0;
+    while tile < count {
+        if !is_set(tile) {
+            tile += 1;
+            continue;
+        }
+        let first = tile;
+        while tile < count && is_set(tile) {
+            tile += 1;
+        }
+        let from = first * TILE_COLUMNS;
+        let to = (tile * TILE_COLUMNS).min(region.width);
+        tiles.push(((region.x0 + from) as u32, y as u32, (to - from) as u32, rows as u32));
+    }
 }
 
 /// A rectangle of the screen in whole pixels: columns `x0..x0 + width`, rows `y0..y0 + height`.
@@ -929,17 +980,18 @@ pub fn rasterise_region_exact(image: &mut Vec<u8>, region: Region, sprites: &[Ar
     rasterise_with(image, region, sprites, None);
 }
 
+/// Rasterises as [`rasterise_region`] says and returns the tiles that hold anything.
 fn rasterise_with(
     image: &mut Vec<u8>,
     region: Region,
     sprites: &[ArrowSprite],
     stamps: Option<&mut StampCache>,
-) {
+) -> Tiles {
     let Region { x0, y0: first_row, width, height } = region;
     image.clear();
     image.resize(width * height * 4, 0);
     if width == 0 || height == 0 {
-        return;
+        return Tiles::new();
     }
     // Which sprites touch which band, in sprite order.
     let bands = height.div_ceil(BAND_ROWS);
@@ -972,19 +1024,31 @@ fn rasterise_with(
         Some(cache) => (cache.prepare(sprites, region), Some(&*cache)),
         None => (Vec::new(), None),
     };
-    image.par_chunks_mut(width * 4 * BAND_ROWS).zip(per_band.par_iter()).enumerate().for_each(
-        |(band_idx, (out, members))| {
+    let tile_words = width.div_ceil(TILE_COLUMNS).div_ceil(64);
+    let touched: Vec<Vec<u64>> = image
+        .par_chunks_mut(width * 4 * BAND_ROWS)
+        .zip(per_band.par_iter())
+        .enumerate()
+        .map(|(band_idx, (out, members))| {
             let rows = out.len() / (4 * width);
+            let mut touched = vec![0u64; tile_words];
             BAND_SCRATCH.with(|scratch| {
-                let Ok(mut scratch) = scratch.try_borrow_mut() else { return };
+                let Ok(mut scratch) = scratch.try_borrow_mut() else {
+                    // Not reachable (a band does not run inside another); draw nothing rather
+                    // than from a buffer in use.
+                    return;
+                };
                 let (pixels, covered) = &mut *scratch;
-                pixels.clear();
-                pixels.resize(rows * width, [0.0; 4]);
+                if pixels.len() < rows * width {
+                    pixels.resize(rows * width, [0.0; 4]);
+                }
+                let Some(pixels) = pixels.get_mut(..rows * width) else { return };
                 covered.clear();
                 covered.resize(rows * words, 0);
                 let mut band = Band {
                     pixels,
                     covered,
+                    touched: &mut touched,
                     x0,
                     width,
                     words,
@@ -1001,32 +1065,56 @@ fn rasterise_with(
                         None => band.draw_under(sprite),
                     }
                 }
-                // Back to straight RGBA bytes.
-                for (p, o) in band.pixels.iter().zip(out.chunks_exact_mut(4)) {
-                    let alpha = p[3];
-                    if alpha <= 0.0 {
-                        continue;
+                // Back to straight RGBA bytes, in the tiles drawn in only; their pixels are
+                // cleared on the way (the others were never written), so the buffer is all zero
+                // for the next band.
+                let mut tiles = Tiles::new();
+                band_tiles(Region { x0: 0, y0: 0, width, height: rows }, 0, band.touched, &mut tiles);
+                for &(from, _, columns, _) in &tiles {
+                    let (from, to) = (from as usize, from as usize + columns as usize);
+                    for row in 0..rows {
+                        let (start, end) = (row * width + from, row * width + to);
+                        let (Some(pixels), Some(out)) =
+                            (band.pixels.get_mut(start..end), out.get_mut(start * 4..end * 4))
+                        else {
+                            continue;
+                        };
+                        for (p, o) in pixels.iter_mut().zip(out.chunks_exact_mut(4)) {
+                            let p = std::mem::replace(p, [0.0; 4]);
+                            let alpha = p[3];
+                            if alpha <= 0.0 {
+                                continue;
+                            }
+                            // One division a pixel instead of three.
+                            let inverse = 1.0 / alpha;
+                            let straight = |c: f32| (c * inverse + 0.5).clamp(0.0, 255.0) as u8;
+                            o.copy_from_slice(&[
+                                straight(p[0]),
+                                straight(p[1]),
+                                straight(p[2]),
+                                (alpha * 255.0 + 0.5).clamp(0.0, 255.0) as u8,
+                            ]);
+                        }
                     }
-                    // One division a pixel instead of three.
-                    let inverse = 1.0 / alpha;
-                    let straight = |c: f32| (c * inverse + 0.5).clamp(0.0, 255.0) as u8;
-                    o.copy_from_slice(&[
-                        straight(p[0]),
-                        straight(p[1]),
-                        straight(p[2]),
-                        (alpha * 255.0 + 0.5).clamp(0.0, 255.0) as u8,
-                    ]);
                 }
             });
-        },
-    );
+            touched
+        })
+        .collect();
+    let mut tiles = Tiles::new();
+    for (band_idx, touched) in touched.iter().enumerate() {
+        band_tiles(region, band_idx, touched, &mut tiles);
+    }
+    tiles
 }
 
-/// What the layer keeps between frames: the image, a screen-sized texture (reallocated only
-/// when the window's size changes) of which each frame uploads and draws only its region, and
-/// what the texture shows.
+/// What the layer keeps between frames: the image of the last region drawn and the tiles of it
+/// that hold anything, the stamps, a screen-sized texture (reallocated only when the window's
+/// size changes) of which each frame uploads only its region and draws only the tiles, and what
+/// the texture shows.
 struct Layer {
     image: Image,
+    tiles: Tiles,
     stamps: StampCache,
     texture: Option<(Texture2D, usize, usize)>,
     shown: Option<Shown>,
@@ -1042,22 +1130,42 @@ struct Shown {
 thread_local! {
     // The drawing thread's layer (macroquad draws from one thread; render functions are free
     // functions of the App, so the reusable buffers live here rather than in the App).
-    static LAYER: RefCell<Layer> =
-        const { RefCell::new(Layer { image: Image::empty(), stamps: StampCache { classes: Vec::new(), bytes: 0 }, texture: None, shown: None }) };
+    static LAYER: RefCell<Layer> = const {
+        RefCell::new(Layer {
+            image: Image::empty(),
+            tiles: Vec::new(),
+            stamps: StampCache { classes: Vec::new(), bytes: 0 },
+            texture: None,
+            shown: None,
+        })
+    };
+}
+
+/// The region [`draw`] draws `sprites` in on a screen of `screen` pixels clipped to `clip`
+/// (`None`: nothing to draw, or a screen too big for a texture).
+fn frame_region(sprites: &[ArrowSprite], screen: Vec2, clip: (Vec2, Vec2)) -> Option<Region> {
+    let (width, height) = screen_pixels(screen)?;
+    layer_region(sprites, clip, Vec2::new(width as f32, height as f32))
+}
+
+fn screen_pixels(screen: Vec2) -> Option<(usize, usize)> {
+    let (width, height) = (screen.x.max(0.0).round() as usize, screen.y.max(0.0).round() as usize);
+    if width == 0 || height == 0 || width > u16::MAX as usize || height > u16::MAX as usize {
+        return None;
+    }
+    Some((width, height))
 }
 
 /// Draws `sprites` on the screen (`screen` pixels), clipped to `clip` (the part of the screen
 /// the world shows in; opaque panels cover the rest), as one textured quad over the pixels they
-/// can touch. Only that region is cleared, drawn, uploaded and blended: at 10,000 agents on the
-/// compare track a third of the screen, where the whole screen was before. When the sprites and
-/// the region are those of the last frame (a paused crowd, or a frame in which a big crowd's
-/// dear step did not run, see `shell.rs`'s `StepBudget`), the texture is drawn as it is.
+/// can touch. Only that region is cleared, drawn and uploaded (at 10,000 agents on the compare
+/// track a third of the screen, where the whole screen was before), and only its tiles that hold
+/// anything are blended ([`Tiles`]). When the sprites and the region are those of the last frame
+/// (a paused crowd, or a frame in which a big crowd's dear step did not run, see `shell.rs`'s
+/// `StepBudget`), the texture is drawn as it is.
 pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
-    let (width, height) = (screen.x.max(0.0).round() as usize, screen.y.max(0.0).round() as usize);
-    if width == 0 || height == 0 || width > u16::MAX as usize || height > u16::MAX as usize {
-        return;
-    }
-    let Some(region) = layer_region(&sprites, clip, Vec2::new(width as f32, height as f32)) else { return };
+    let Some((width, height)) = screen_pixels(screen) else { return };
+    let Some(region) = frame_region(&sprites, screen, clip) else { return };
     LAYER.with(|layer| {
         let Ok(mut layer) = layer.try_borrow_mut() else { return };
         let layer = &mut *layer;
@@ -1074,7 +1182,8 @@ pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
         };
         let shown = Shown { region, sprites };
         if layer.shown.as_ref() != Some(&shown) {
-            rasterise_region(&mut layer.image.bytes, region, &shown.sprites, &mut layer.stamps);
+            layer.tiles =
+                rasterise_with(&mut layer.image.bytes, region, &shown.sprites, Some(&mut layer.stamps));
             layer.image.width = region.width as u16;
             layer.image.height = region.height as u16;
             texture.update_part(
@@ -1086,18 +1195,22 @@ pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
             );
             layer.shown = Some(shown);
         }
-        let (x, y, w, h) = (region.x0 as f32, region.y0 as f32, region.width as f32, region.height as f32);
-        draw_texture_ex(
-            &texture,
-            x,
-            y,
-            WHITE,
-            DrawTextureParams {
-                dest_size: Some(Vec2::new(w, h)),
-                source: Some(Rect::new(x, y, w, h)),
-                ..Default::default()
-            },
-        );
+        // Only the tiles that hold anything: the rest of the region is empty, and blending it
+        // costs the software rasteriser as much as blending arrows.
+        for &(x, y, w, h) in &layer.tiles {
+            let (x, y, w, h) = (x as f32, y as f32, w as f32, h as f32);
+            draw_texture_ex(
+                &texture,
+                x,
+                y,
+                WHITE,
+                DrawTextureParams {
+                    dest_size: Some(Vec2::new(w, h)),
+                    source: Some(Rect::new(x, y, w, h)),
+                    ..Default::default()
+                },
+            );
+        }
     });
 }
 
@@ -1291,6 +1404,70 @@ mod tests {
 
     fn sprite_at(x: f32, y: f32) -> ArrowSprite {
         ArrowSprite::new(Vec2::new(x, y), 0.3, 6.0, [200, 30, 40, 255], [25, 25, 25, 229], 1.0)
+    }
+
+    #[test]
+    fn the_tiles_hold_every_pixel_drawn_and_the_buffers_are_left_empty() {
+        let region = Region { x0: 13, y0: 7, width: 300, height: 190 };
+        for (seed, n, size) in [(1, 400, 6.0), (2, 3000, 4.0), (3, 30, 20.0), (4, 0, 6.0)] {
+            let crowd = random_crowd(seed, n, size, 1.0, (330.0, 200.0));
+            let mut stamps = StampCache::new();
+            for round in 0..2 {
+                let mut image = Vec::new();
+                let tiles = rasterise_with(&mut image, region, &crowd, Some(&mut stamps));
+                // The same picture as drawing the whole region (the scratch buffers were left
+                // empty by the last call, or this would differ the second time).
+                let mut whole = Vec::new();
+                rasterise_region_exact(&mut whole, region, &crowd);
+                let mut exact = Vec::new();
+                let exact_tiles = rasterise_with(&mut exact, region, &crowd, None);
+                assert_eq!(exact, whole, "seed {seed}, round {round}");
+                for (idx, pixel) in image.chunks_exact(4).enumerate() {
+                    let (x, y) = (region.x0 + idx % region.width, region.y0 + idx / region.width);
+                    let inside = |tiles: &Tiles| {
+                        tiles.iter().any(|&(tx, ty, tw, th)| {
+                            (tx as usize..(tx + tw) as usize).contains(&x)
+                                && (ty as usize..(ty + th) as usize).contains(&y)
+                        })
+                    };
+                    if pixel != [0, 0, 0, 0] {
+                        assert!(inside(&tiles), "seed {seed}: pixel ({x}, {y}) drawn outside the tiles");
+                    }
+                    if exact.get(idx * 4..idx * 4 + 4).is_some_and(|p| p != [0, 0, 0, 0]) {
+                        assert!(inside(&exact_tiles), "seed {seed}: exact pixel ({x}, {y}) outside");
+                    }
+                }
+                for &(tx, ty, tw, th) in &tiles {
+                    assert!(tx as usize >= region.x0 && (tx + tw) as usize <= region.x0 + region.width);
+                    assert!(ty as usize >= region.y0 && (ty + th) as usize <= region.y0 + region.height);
+                }
+            }
+            assert_eq!(n == 0, rasterise_with(&mut Vec::new(), region, &crowd, None).is_empty());
+        }
+        // After a dense crowd, a lone arrow in a region of another width: whatever the bands'
+        // buffers held would show in its tiles, far from the arrow.
+        for threads in [1, 2, 3] {
+            let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else { continue };
+            pool.install(|| {
+                let dense = random_crowd(9, 5000, 5.0, 1.0, (330.0, 200.0));
+                rasterise_with(&mut Vec::new(), region, &dense, Some(&mut StampCache::new()));
+                let lone = [sprite_at(150.0, 100.0)];
+                let other = Region { x0: 20, y0: 10, width: 251, height: 170 };
+                let mut image = Vec::new();
+                let tiles = rasterise_with(&mut image, other, &lone, None);
+                assert!(!tiles.is_empty());
+                for (idx, pixel) in image.chunks_exact(4).enumerate() {
+                    let (x, y) =
+                        ((other.x0 + idx % other.width) as f32, (other.y0 + idx / other.width) as f32);
+                    if pixel != [0, 0, 0, 0] {
+                        assert!(
+                            Vec2::new(x, y).distance(Vec2::new(150.0, 100.0)) < 12.0,
+                            "({x}, {y}): {pixel:?}"
+                        );
+                    }
+                }
+            });
+        }
     }
 
     #[test]
