@@ -600,7 +600,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     }
 }
 
-/// What the frame loop hands to the [`overlap`] worker while a frame is presented.
+/// What the frame loop hands to the [`overlap`] worker while a frame is painted and presented.
 struct Handed {
     app: App,
     step_budget: StepBudget,
