@@ -909,16 +909,19 @@ impl SegmentGeometryX4 {
 }
 
 impl Polyline {
-    /// [`Polyline::project_point_local`] of four points at once, each with its own cursor, and
-    /// the path's direction on each projection's segment ([`Polyline::segment_direction`]):
-    /// the same results bit for bit as four calls
+    /// [`Polyline::project_point_local`] of four points at once, each with its own cursor, into
+    /// `projections`, and the path's direction on each projection's segment
+    /// ([`Polyline::segment_direction`]) into `directions`: the same results bit for bit as
+    /// four calls
     /// (`four_lane_projections_equal_four_single_ones_bit_for_bit`). The common moves are
     /// made lane by lane — staying on the cursor's segment, and the first move past its end
     /// vertex onto the next segment with a length, after which the point stays there (on a
     /// path divided more finely than a point moves in a step, every step) — and any other
     /// lane (a new cursor, a move backward or needing the budget, a second move, re-acquiring,
     /// a point that is not finite, a segment without direction) is projected alone by
-    /// [`Polyline::project_point_local`] from its cursor as it was.
+    /// [`Polyline::project_point_local`] from its cursor as it was, except that a lane which
+    /// moved past the end vertex and must move on continues the scalar descent from there. The
+    /// gain is measured on the kernel that uses it (`bench::predictive`'s module comment).
     pub fn project_points_local_x4(
         &self,
         points: Vec3x4,
