@@ -188,6 +188,31 @@ mod tests {
     }
 
     #[test]
+    fn heading_atan2_x4_equals_heading_atan2_bit_for_bit() {
+        use crate::geometry::lanes::{f32x4, get};
+        let special = [0.0, -0.0, 1.0, -1.0, 1e-45, -1e-45, 3e38, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
+        let mut pairs: Vec<(f32, f32)> =
+            special.iter().flat_map(|&y| special.iter().map(move |&x| (y, x))).collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let (y, x) = (f32::from_bits(state as u32), f32::from_bits((state >> 32) as u32));
+            // Random bit patterns (every sign, size and NaN), then ordinary headings.
+            pairs.push(if i % 2 == 0 { (y, x) } else { ((i as f32 * 0.37).sin(), (i as f32 * 0.37).cos()) });
+        }
+        for quad in pairs.chunks_exact(4) {
+            let ys = f32x4::new([quad[0].0, quad[1].0, quad[2].0, quad[3].0]);
+            let xs = f32x4::new([quad[0].1, quad[1].1, quad[2].1, quad[3].1]);
+            let lanes = super::heading_atan2_x4(ys, xs);
+            for (lane, &(y, x)) in quad.iter().enumerate() {
+                assert_eq!(get(lanes, lane).to_bits(), heading_atan2(y, x).to_bits(), "atan2({y}, {x})");
+            }
+        }
+    }
+
+    #[test]
     fn branch_free_heading_equals_the_plain_one_bit_for_bit() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for i in 0..200_000 {

@@ -420,6 +420,7 @@ impl Polyline {
                 along,
                 closest,
                 distance_sq,
+                0,
             )
         };
         if local.distance > reacquire_distance {
@@ -505,7 +506,9 @@ impl Polyline {
     /// that moves on along the path does (on a finely divided path, every step): the same
     /// moves as [`Polyline::descend`], without its search for neighbours with a length, which
     /// it hands over to as soon as a step would need it (a move backward, a zero-length next
-    /// segment). `budget_from` is the cursor's segment, where the move budget is measured from.
+    /// segment). `budget_from` is the cursor's segment, where the move budget is measured from;
+    /// `moves_made` the moves the descent has made already (the lanes of
+    /// [`Polyline::project_points_local_x4`] hand over after their first).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn descend_forward(
@@ -518,6 +521,7 @@ impl Polyline {
         mut along: f32,
         mut closest: Vec3,
         mut distance_sq: f32,
+        moves_made: usize,
     ) -> PathProjection {
         let n = self.segments.len();
         // Where the cursor was (the budget's origin), once.
@@ -528,8 +532,8 @@ impl Polyline {
         // |old point − point|² ≥ a² + |u|², so the arc length moved, at most a + |u|, is at
         // most √2·|old point − point|, inside the budget of twice that plus a margin. This is
         // every step on a path divided more finely than an agent moves in a step.
-        let mut first_move = true;
-        'descent: for _ in 0..n {
+        let mut first_move = moves_made == 0;
+        'descent: for _ in moves_made..n {
             if self.stays(along, geometry.length, distance_sq) {
                 break;
             }
@@ -905,16 +909,19 @@ impl SegmentGeometryX4 {
 }
 
 impl Polyline {
-    /// [`Polyline::project_point_local`] of four points at once, each with its own cursor, and
-    /// the path's direction on each projection's segment ([`Polyline::segment_direction`]):
-    /// the same results bit for bit as four calls
+    /// [`Polyline::project_point_local`] of four points at once, each with its own cursor, into
+    /// `projections`, and the path's direction on each projection's segment
+    /// ([`Polyline::segment_direction`]) into `directions`: the same results bit for bit as
+    /// four calls
     /// (`four_lane_projections_equal_four_single_ones_bit_for_bit`). The common moves are
     /// made lane by lane — staying on the cursor's segment, and the first move past its end
     /// vertex onto the next segment with a length, after which the point stays there (on a
     /// path divided more finely than a point moves in a step, every step) — and any other
     /// lane (a new cursor, a move backward or needing the budget, a second move, re-acquiring,
     /// a point that is not finite, a segment without direction) is projected alone by
-    /// [`Polyline::project_point_local`] from its cursor as it was.
+    /// [`Polyline::project_point_local`] from its cursor as it was, except that a lane which
+    /// moved past the end vertex and must move on continues the scalar descent from there. The
+    /// gain is measured on the kernel that uses it (`bench::predictive`'s module comment).
     pub fn project_points_local_x4(
         &self,
         points: Vec3x4,
@@ -945,6 +952,7 @@ impl Polyline {
         regular &= bits(distance_sq.is_finite());
         let stays = self.stays_x4(along, geometry.length, distance_sq);
         let moving = regular & !bits(stays);
+        let mut continuing = 0u32;
         if moving != 0 {
             // `descend_forward`'s first move: onto the next segment, forward, with a length.
             let forward = bits(along.simd_ge(f32x4::splat(0.5) * geometry.length));
@@ -980,6 +988,8 @@ impl Polyline {
             let past_end = bits(along.simd_ge(geometry.length));
             let next_stays = bits(self.stays_x4(next_along, next_geometry.length, next_distance_sq));
             let take = moving & nearer;
+            // Lanes that moved once past the end vertex and go on: continued alone.
+            continuing = take & past_end & !next_stays & regular;
             regular &= !(take & !(past_end & next_stays));
             // A lane that does not move stays where it was (its segment index too).
             for (lane, idx) in segment_idx.iter_mut().enumerate() {
@@ -1014,7 +1024,15 @@ impl Polyline {
             }
         }
         if regular != (1 << LANES) - 1 {
-            self.project_lanes_alone(points, cursors, projections, directions, regular, reacquire_distance);
+            self.project_lanes_alone(
+                points,
+                cursors,
+                projections,
+                directions,
+                regular,
+                continuing,
+                reacquire_distance,
+            );
         }
     }
 
@@ -1030,6 +1048,7 @@ impl Polyline {
         projections: &mut PathProjectionX4,
         directions: &mut Vec3x4,
         regular: u32,
+        continuing: u32,
         reacquire_distance: f32,
     ) {
         for lane in 0..LANES {
@@ -1037,11 +1056,50 @@ impl Polyline {
                 continue;
             }
             let mut cursor = cursors.lane(lane);
-            let projection = self.project_point_local(points.lane(lane), &mut cursor, reacquire_distance);
+            let point = points.lane(lane);
+            let projection = if continuing & (1 << lane) != 0 {
+                self.continue_descent(point, &mut cursor, &projections.lane(lane), reacquire_distance)
+            } else {
+                self.project_point_local(point, &mut cursor, reacquire_distance)
+            };
             cursors.set_lane(lane, cursor);
             projections.set_lane(lane, projection);
             directions.set_lane(lane, self.segment_direction(projection.segment_idx));
         }
+    }
+
+    /// [`Polyline::project_point_local`] of a point whose descent has made its first move,
+    /// past the end vertex of its cursor's segment (which holds the cursor's arc length), onto
+    /// the segment of `moved`, with its foot there: the rest of that descent, exactly as the
+    /// one call would make it.
+    #[inline(always)]
+    fn continue_descent(
+        &self,
+        point: Vec3,
+        cursor: &mut PathCursor,
+        moved: &PathProjection,
+        reacquire_distance: f32,
+    ) -> PathProjection {
+        let budget_from = self.geometry(cursor.segment_idx);
+        let geometry = self.geometry(moved.segment_idx);
+        // The foot's squared distance as `SegmentGeometry::foot` made it.
+        let distance_sq = moved.point.distance_squared(point);
+        let local = self.descend_forward(
+            point,
+            cursor.distance_along,
+            &budget_from,
+            moved.segment_idx,
+            geometry,
+            moved.along_segment,
+            moved.point,
+            distance_sq,
+            1,
+        );
+        if local.distance > reacquire_distance {
+            return self.reacquire(point, local, cursor).0;
+        }
+        cursor.set(&local);
+        local
     }
 
     /// [`Polyline::stays`] lane by lane.
@@ -1590,6 +1648,101 @@ mod tests {
             let cursor_distance = from.start_distance + cursor_fraction * from.length;
             let next_along = next.foot(point).0;
             proptest::prop_assert!(path.within_budget(point, cursor_distance, &from, next.start_distance + next_along));
+        }
+    }
+
+    /// Every lane of `project_points_local_x4` against `project_point_local` from the same
+    /// cursor: projection, cursor and direction, bit for bit.
+    fn check_lanes(
+        path: &Polyline,
+        points: [Vec3; LANES],
+        cursors: &mut [PathCursor; LANES],
+        reacquire: f32,
+    ) {
+        let mut lanes = PathCursorX4::default();
+        for (lane, cursor) in cursors.iter().enumerate() {
+            lanes.set_lane(lane, *cursor);
+        }
+        let mut projections = PathProjectionX4::default();
+        let mut directions = Vec3x4::ZERO;
+        path.project_points_local_x4(
+            Vec3x4::from_vecs(points),
+            &mut lanes,
+            reacquire,
+            &mut projections,
+            &mut directions,
+        );
+        for (lane, (cursor, point)) in cursors.iter_mut().zip(points).enumerate() {
+            let single = path.project_point_local(point, cursor, reacquire);
+            let bits = |p: PathProjection| {
+                (
+                    p.segment_idx,
+                    [p.along_segment, p.distance_along, p.distance, p.point.x, p.point.y, p.point.z]
+                        .map(f32::to_bits),
+                )
+            };
+            assert_eq!(bits(projections.lane(lane)), bits(single), "{point} lane {lane}");
+            let cursor_bits = |c: PathCursor| (c.segment_idx, c.distance_along.to_bits(), c.initialised);
+            assert_eq!(cursor_bits(lanes.lane(lane)), cursor_bits(*cursor), "{point} lane {lane}");
+            let direction = path.segment_direction(single.segment_idx);
+            assert_eq!(
+                directions.lane(lane).to_array().map(f32::to_bits),
+                direction.to_array().map(f32::to_bits)
+            );
+        }
+    }
+
+    #[test]
+    fn four_lane_projections_equal_four_single_ones_bit_for_bit() {
+        let ring = |n: usize, closed: bool| {
+            let points = (0..n)
+                .map(|i| {
+                    let angle = i as f32 / n as f32 * std::f32::consts::TAU;
+                    v(400.0 * angle.cos(), 400.0 * angle.sin())
+                })
+                .collect();
+            Polyline::new(points, closed)
+        };
+        let paths = [
+            ring(32, true),
+            ring(1024, true),
+            ring(1024, false),
+            ring(5, true),
+            Polyline::new(vec![v(0.0, 0.0), v(400.0, 0.0), v(400.0, 60.0), v(0.0, 60.0)], false),
+            Polyline::new(vec![v(0.0, 0.0), v(10.0, 0.0), v(10.0, 0.0), v(20.0, 0.0), v(20.0, 5.0)], true),
+            Polyline::new(vec![v(5.0, 5.0)], false),
+        ];
+        // Deterministic points round the paths, stepping on as agents do (and sometimes jumping,
+        // leaving the path, or not finite).
+        let mut seed = 0x1234_5678_u32;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        for path in &paths {
+            for reacquire in [100.0, 5.0] {
+                let mut cursors = [PathCursor::default(); LANES];
+                let mut angles: [f32; LANES] = std::array::from_fn(|_| random() * std::f32::consts::TAU);
+                let radii: [f32; LANES] = std::array::from_fn(|_| 380.0 + 40.0 * random());
+                for step in 0..300 {
+                    let points: [Vec3; LANES] = std::array::from_fn(|lane| {
+                        let jump = random();
+                        angles[lane] += if jump < 0.02 { 2.0 } else { 0.02 * random() - 0.002 };
+                        let radius = if jump > 0.99 { 2000.0 } else { radii[lane] };
+                        let point = v(radius * angles[lane].cos(), radius * angles[lane].sin());
+                        if step == 150 && lane == 2 {
+                            Vec3::new(f32::NAN, 0.0, 0.0)
+                        } else if jump > 0.98 {
+                            point + Vec3::Z * 30.0
+                        } else {
+                            point
+                        }
+                    });
+                    check_lanes(path, points, &mut cursors, reacquire);
+                }
+            }
         }
     }
 }

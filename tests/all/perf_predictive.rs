@@ -32,8 +32,11 @@ fn kernel_after(threads: usize, segments: usize, steps: usize, observe_ahead: bo
 
 #[test]
 fn the_predictive_kernel_moves_every_agent_as_the_plain_loop_bit_for_bit() {
-    for (segments, observe_ahead) in [(32, true), (1024, true), (8, false)] {
-        let mut crowd = PredictiveBench::new(3_000, segments, observe_ahead);
+    // The kernel steps four agents per instruction: 3,001 agents leave a group with one.
+    for (segments, observe_ahead, n_agents) in
+        [(32, true, 3_000), (1024, true, 3_000), (128, true, 3_001), (8, false, 3_000), (1024, false, 1_002)]
+    {
+        let mut crowd = PredictiveBench::new(n_agents, segments, observe_ahead);
         let mut plain = crowd.plain();
         assert_eq!(bits(&crowd.agents()), bits(&plain.agents));
         for step in 0..40 {
@@ -45,9 +48,10 @@ fn the_predictive_kernel_moves_every_agent_as_the_plain_loop_bit_for_bit() {
         let moved = crowd
             .agents()
             .iter()
-            .zip(PredictiveBench::new(3_000, segments, true).agents())
+            .zip(PredictiveBench::new(n_agents, segments, true).agents())
             .all(|((now, _), (start, _))| now.position.distance(start.position) > 10.0);
         assert!(moved, "{segments} segments");
+        assert_eq!(crowd.len(), n_agents);
     }
 }
 
