@@ -189,7 +189,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     world.curves = curves;
     world.targets = targets;
     world.obstacles = obstacles;
-    world.agents = agents;
+    world.agents = agents.into();
     world.bounds = match scene.bounds {
         Some(spec) => Some(Bounds { min: spec.min.0, max: spec.max.0 }),
         None if anything_moves(&world) => content_bounds(&world),
