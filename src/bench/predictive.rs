@@ -20,7 +20,7 @@
 //! Measured gain of the lanes (10,000 agents, one thread, 2026-11-24, 2-core EPYC at load
 //! 3–11; callgrind instructions and on-CPU time per agent-step, `examples/predictive_cpu.rs`):
 //! 727 → 360 instructions and 71.6 → about 50 ns at 32 segments, 955 → 534 instructions and
-//! 85.8 → about 58.5 ns at 1,024 (the README's sixth pass gives each step).
+//! 85.8 → about 57.5 ns at 1,024 (the README's sixth pass gives each step).
 
 use super::{circle_path, world_for, Kernel};
 use crate::behaviours::kinematic::heading_atan2_x4;
@@ -33,10 +33,12 @@ use crate::geometry::{max_of_number, PathProjection, Polyline};
 
 /// Groups of four agents steered before any is moved, inside a chunk: the kernel keeps the
 /// simulation's two passes (every steering, then every integration), each a shorter chain of
-/// dependent arithmetic than one fused pass. 640 groups are 2,560 agents, a whole chunk at
-/// 10,000 agents on two threads (the block length the kernel was measured best with before it
-/// had lanes: blocks of 64 agents took 3–5% longer on one thread).
-const BLOCK_GROUPS: usize = 640;
+/// dependent arithmetic than one fused pass. 32 groups (128 agents, about 22 KB of state and
+/// 2 KB of steerings) stay in the first-level cache between the passes: on one thread (10,000
+/// agents, on-CPU, load 6–8, 2026-11-24, two alternating rounds each) 49.7–49.9 / 57.1–57.8 ns
+/// per agent-step at 32 / 1,024 segments against 49.6–50.4 / 58.7–59.9 ns with 640 groups (a
+/// whole chunk at 10,000 agents on two threads), and 49.9–50.0 / 56.8–58.3 ns with 128.
+const BLOCK_GROUPS: usize = 32;
 
 /// Four agents: every number of the kernel's agents, lane `i` agent `i` of the group.
 #[derive(Clone, Copy, Debug, Default)]
