@@ -16,7 +16,8 @@
 //! it is thrown away, as the branch never computed it). glam's `normalize_or_zero` and
 //! `clamp_length_max` are spelled out below as glam 0.27 writes them. Tested bit for bit
 //! against [`Tail::finish`] on random boids, on special values (zeros of both signs,
-//! infinities, NaN, huge and tiny numbers) and on whole flocks
+//! infinities, NaN, huge and tiny numbers; a NaN's payload may differ, since which NaN operand
+//! an operation passes on follows the operand order the compiler picks) and on whole flocks
 //! (`the_planar_flock_kernel_moves_every_boid_as_the_3d_oracle_bit_for_bit` in `bench`).
 
 use super::{Tail, TailOut, TailShared};
