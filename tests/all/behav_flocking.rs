@@ -121,6 +121,29 @@ fn the_worlds_flocking_fast_path_steers_as_the_gizmo_path_bit_for_bit() {
     assert_eq!(metrics(&fast), metrics(&drawn));
 }
 
+#[test]
+fn a_crowded_flock_steers_as_the_gizmo_path_bit_for_bit() {
+    // Packed twenty times closer, a row of cells holds far more than the 32 candidates the walk
+    // picks without a branch, so the fast path also takes its one-at-a-time branch for long
+    // runs; it must still add the neighbours in the order the gizmo path does.
+    use steerlab::bench::{world_for, Kernel};
+    let crowd = || {
+        let mut world = world_for(Kernel::Flocking, 2_000, 0);
+        for agent in world.agents.iter_mut() {
+            agent.kinematics.position *= 0.05;
+        }
+        world
+    };
+    let (mut fast, mut drawn) = (crowd(), crowd());
+    drawn.set_gizmos_enabled(true);
+    for step in 0..20 {
+        fast.step();
+        drawn.step();
+        let same = fast.agents.iter().zip(drawn.agents.iter()).all(|(a, b)| a.kinematics == b.kinematics);
+        assert!(same, "step {step}");
+    }
+}
+
 /// A flock of 5,000 stepped 40 times on a pool of `threads`: its positions, velocities and
 /// neighbour count.
 fn flock_on<V: steerlab::behaviours::vector::SteerVector>(threads: usize) -> (Vec<V>, Vec<V>, f64) {
