@@ -11,6 +11,8 @@
 //! moves much less than wall-clock time when other work shares the cores; under
 //! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly;
 //! `--stamped-only` leaves out the shape-by-shape runs (and `--frames F` sets the frame count).
+//! It also prints a hash of the stamped layer's bytes (FNV-1a), so that a change to the
+//! rasteriser can be checked to draw the same pixels, bit for bit.
 
 use std::time::Instant;
 
@@ -19,6 +21,11 @@ use steerlab::render::{self, crowd};
 
 fn process_cpu_ns() -> u64 {
     steerlab::bench::process_cpu_ns().unwrap_or(0)
+}
+
+/// FNV-1a over `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn main() {
@@ -54,6 +61,7 @@ fn main() {
         let (mut sprite_cpu, mut raster_cpu, mut sprite_wall, mut raster_wall) = (0u64, 0u64, 0.0, 0.0);
         let (mut exact_cpu, mut screen_cpu) = (0u64, 0u64);
         let mut region = None;
+        let mut stamped_hash = 0u64;
         // The first frame builds the stamps it needs.
         let sprites = render::crowd_sprites(&app);
         let cpu = process_cpu_ns();
@@ -76,6 +84,7 @@ fn main() {
             if stamped_only {
                 continue;
             }
+            stamped_hash = fnv1a(&image);
             // Shape by shape, in the region and over the whole screen.
             let cpu = process_cpu_ns();
             if let Some(region) = region {
@@ -86,9 +95,12 @@ fn main() {
             crowd::rasterise_exact(&mut image, 1280, 800, &sprites);
             screen_cpu += process_cpu_ns() - cpu;
         }
+        if stamped_only {
+            stamped_hash = fnv1a(&image);
+        }
         let per_frame = |ns: u64| ns as f64 / frames as f64 / 1e6;
         println!(
-            "{n} agents: sprites {:.2} ms on-CPU ({:.2} ms wall), stamped {:.2} ms on-CPU ({:.2} ms wall) a frame ({} stamps, the first frame {:.2} ms); shape by shape {:.2} ms, the whole screen {:.2} ms on-CPU; region {region:?}",
+            "{n} agents: sprites {:.2} ms on-CPU ({:.2} ms wall), stamped {:.2} ms on-CPU ({:.2} ms wall) a frame ({} stamps, the first frame {:.2} ms; image hash {stamped_hash:016x}); shape by shape {:.2} ms, the whole screen {:.2} ms on-CPU; region {region:?}",
             per_frame(sprite_cpu),
             sprite_wall * 1e3 / frames as f64,
             per_frame(raster_cpu),

@@ -225,14 +225,19 @@ fn local_range(span: (f32, f32), x0: usize, width: usize) -> (usize, usize) {
 const COVERED: f32 = 1.0 / 1024.0;
 
 /// One band of the layer while it is drawn front to back: premultiplied colour and coverage
-/// per pixel (`[r, g, b]` in 0–255 units times alpha, alpha 0–1) and a bit per pixel that is
-/// already covered (nothing under it can show).
+/// per pixel (`[r, g, b]` in 0–255 units times alpha, alpha 0–1), a bit per pixel that is
+/// already covered (nothing under it can show) and a bit per pixel that has been drawn in.
+///
+/// The covered bits of a row are `width + 128` bits wide: a word of ones before column 0 and a
+/// word of ones after the last (with the bits past `width` in the last word set too), so that
+/// a 64-column window at any column from −64 to `width` reads as covered outside the band and a
+/// stamp's row is clipped by the same mask that skips its hidden pixels ([`Band::stamp_under`]).
 struct Band<'a> {
     pixels: &'a mut [[f32; 4]],
     covered: &'a mut [u64],
-    /// A bit per [`TILE_COLUMNS`] columns that some row of the band drew in (all other pixels
-    /// stay empty: only these are converted, cleared and blended by the GPU).
-    touched: &'a mut [u64],
+    /// A bit per pixel written (`words` words a row): only these are converted and cleared,
+    /// and a [`TILE_COLUMNS`]-column tile is blended by the GPU only when some row wrote in it.
+    written: &'a mut [u64],
     /// The image's first column and its width: a band row holds columns `x0..x0 + width`.
     x0: usize,
     width: usize,
@@ -241,25 +246,47 @@ struct Band<'a> {
     rows: usize,
 }
 
+// A tile is one word of `written` bits.
+const _: () = assert!(TILE_COLUMNS == 64);
+
 impl Band<'_> {
-    /// Notes that pixels `from..to` (band columns) may be drawn.
-    fn touch(&mut self, (from, to): (usize, usize)) {
-        if from >= to {
-            return;
-        }
-        for tile in from / TILE_COLUMNS..=(to - 1) / TILE_COLUMNS {
-            if let Some(word) = self.touched.get_mut(tile / 64) {
-                *word |= 1 << (tile % 64);
+    /// Words of covered bits a row: the row's own and a guard word on each side.
+    fn stride(&self) -> usize {
+        self.words + 2
+    }
+
+    /// The covered bits of band row `row` (with the guard words), empty when there is none.
+    fn covered_row(&self, row: usize) -> &[u64] {
+        let stride = self.stride();
+        self.covered.get(row * stride..(row + 1) * stride).unwrap_or_default()
+    }
+
+    /// Sets the guard bits (outside columns `0..width`) of every row and clears the others.
+    fn reset_covered(covered: &mut Vec<u64>, rows: usize, width: usize) {
+        let words = width.div_ceil(64);
+        let stride = words + 2;
+        covered.clear();
+        covered.resize(rows * stride, 0);
+        let tail = if width % 64 == 0 { 0 } else { u64::MAX << (width % 64) };
+        for row in covered.chunks_exact_mut(stride) {
+            if let Some(first) = row.first_mut() {
+                *first = u64::MAX;
+            }
+            if let Some(last) = row.last_mut() {
+                *last = u64::MAX;
+            }
+            if let Some(word) = row.get_mut(words) {
+                *word |= tail;
             }
         }
     }
 
     /// Whether every pixel `from..to` of band row `row` is covered.
     fn all_covered(&self, row: usize, (from, to): (usize, usize)) -> bool {
-        let Some(bits) = self.covered.get(row * self.words..(row + 1) * self.words) else { return true };
+        let bits = self.covered_row(row);
         let mut x = from;
         while x < to {
-            let (word, bit) = (x / 64, x % 64);
+            let (word, bit) = (x / 64 + 1, x % 64);
             let n = (to - x).min(64 - bit);
             let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
             if bits.get(word).is_none_or(|w| w & mask != mask) {
@@ -268,6 +295,28 @@ impl Band<'_> {
             x += n;
         }
         true
+    }
+
+    /// Blends `color` (premultiplied, alpha 0–1) under band pixel `x` of row `row`, which is not
+    /// covered, and notes that it is drawn in (and covered, when it is).
+    fn put_under(&mut self, row: usize, x: usize, color: [f32; 4]) {
+        let stride = self.stride();
+        let Some(p) = self.pixels.get_mut(row * self.width + x) else { return };
+        let t = 1.0 - p[3];
+        p[0] += color[0] * t;
+        p[1] += color[1] * t;
+        p[2] += color[2] * t;
+        p[3] += color[3] * t;
+        let covered = 1.0 - p[3] <= COVERED;
+        let bit = 1u64 << (x % 64);
+        if let Some(word) = self.written.get_mut(row * self.words + x / 64) {
+            *word |= bit;
+        }
+        if covered {
+            if let Some(word) = self.covered.get_mut(row * stride + x / 64 + 1) {
+                *word |= bit;
+            }
+        }
     }
 
     /// Puts `color` (straight RGBA) under what is already drawn at pixels `from..to` of band
@@ -282,29 +331,15 @@ impl Band<'_> {
         if from >= to || self.all_covered(row, (from, to)) {
             return;
         }
-        self.touch((from, to));
         let a = f32::from(color[3]) / 255.0;
-        let rgb = [f32::from(color[0]) * a, f32::from(color[1]) * a, f32::from(color[2]) * a];
-        let base = row * self.width;
-        let Some(pixels) = self.pixels.get_mut(base..base + to) else { return };
-        let Some(bits) = self.covered.get_mut(row * self.words..(row + 1) * self.words) else { return };
+        let premultiplied = [f32::from(color[0]) * a, f32::from(color[1]) * a, f32::from(color[2]) * a, a];
         // The pixels before and after `skip`.
         let (skip_from, skip_to) = skip.map_or((to, to), |(s0, s1)| (s0.clamp(from, to), s1.clamp(from, to)));
         for (start, end) in [(from, skip_from), (skip_to.max(skip_from), to)] {
-            let Some(run) = pixels.get_mut(start..end) else { continue };
-            for (x, p) in (start..end).zip(run.iter_mut()) {
-                let t = 1.0 - p[3];
-                if t <= COVERED {
-                    continue;
-                }
-                p[0] += rgb[0] * t;
-                p[1] += rgb[1] * t;
-                p[2] += rgb[2] * t;
-                p[3] += a * t;
-                if 1.0 - p[3] <= COVERED {
-                    if let Some(word) = bits.get_mut(x / 64) {
-                        *word |= 1 << (x % 64);
-                    }
+            for x in start..end.min(self.width) {
+                let hidden = self.covered_row(row).get(x / 64 + 1).is_none_or(|w| w & (1 << (x % 64)) != 0);
+                if !hidden {
+                    self.put_under(row, x, premultiplied);
                 }
             }
         }
@@ -362,53 +397,46 @@ impl Band<'_> {
 
     /// Draws `stamp` under what is already in the band, its pixel `(0, 0)` on image pixel
     /// `(left, top)`, each of its pixels in the colour `colors` gives its code.
+    ///
+    /// A stamp is at most 64 pixels wide, so each of its rows is one mask of the pixels it
+    /// draws; with the 64 covered bits under it (guards outside the band, see [`Band`]) that
+    /// gives the pixels to blend, visited bit by bit. It replaced a loop over each row's span
+    /// that tested every pixel: on the compare track at 10,000 agents (a dense crowd: 470,000
+    /// pixels in the rows not wholly hidden, 133,000 of them drawn), with the written bits and
+    /// the per-band colour memo, `crowd_layer_speed` measured 4.2–5.1 → 3.1–3.9 ms of CPU a
+    /// frame (wall 2.5–3.0 → 1.8–2.2 ms), the same bytes.
     fn stamp_under(&mut self, stamp: &Stamp, (left, top): (i64, i64), colors: &[[f32; 4]; CODE_TABLE]) {
-        let (band_top, band_end) = (self.first_row as i64, (self.first_row + self.rows) as i64);
-        let (image_left, image_end) = (self.x0 as i64, (self.x0 + self.width) as i64);
+        let band_top = self.first_row as i64;
+        // The band column of the stamp's column 0; a stamp wholly left or right of the band
+        // draws nothing there.
+        let column = left - self.x0 as i64;
+        if column <= -64 || column >= self.width as i64 {
+            return;
+        }
+        // Its bit in a row of covered bits (after the guard word), as a word and a shift.
+        let (word, shift) = (((column + 64) / 64) as usize, ((column + 64) % 64) as u32);
+        let stride = self.stride();
         // Only the stamp's rows inside the band.
         let first = (band_top - top).clamp(0, stamp.rows.len() as i64) as usize;
-        let last = (band_end - top).clamp(0, stamp.rows.len() as i64) as usize;
+        let last = (band_top + self.rows as i64 - top).clamp(0, stamp.rows.len() as i64) as usize;
         let runs = stamp.rows.get(first..last.max(first)).unwrap_or_default();
         for (y, run) in (top + first as i64..).zip(runs) {
-            if run.from >= run.to {
-                continue;
-            }
             let row = (y - band_top) as usize;
-            // The run's columns on the image, clipped to the band's.
-            let (x_from, x_to) = (left + i64::from(run.from), left + i64::from(run.to));
-            let (from, to) = (x_from.max(image_left), x_to.min(image_end));
-            if from >= to {
+            let Some(bits) = self.covered.get(row * stride + word..(row + 1) * stride) else { continue };
+            let low = bits.first().copied().unwrap_or(u64::MAX);
+            let high = bits.get(1).copied().unwrap_or(u64::MAX);
+            let under = if shift == 0 { low } else { (low >> shift) | (high << (64 - shift)) };
+            let mut open = run.mask & !under;
+            if open == 0 {
                 continue;
             }
-            let (from, to) = ((from - image_left) as usize, (to - image_left) as usize);
-            if self.all_covered(row, (from, to)) {
-                continue;
-            }
-            self.touch((from, to));
-            let skip = (image_left + from as i64 - x_from) as usize;
-            let Some(codes) =
-                stamp.codes.get(run.offset as usize + skip..run.offset as usize + skip + (to - from))
-            else {
-                continue;
-            };
-            let base = row * self.width;
-            let Some(pixels) = self.pixels.get_mut(base + from..base + to) else { continue };
-            let Some(bits) = self.covered.get_mut(row * self.words..(row + 1) * self.words) else { continue };
-            for ((x, p), &code) in (from..to).zip(pixels.iter_mut()).zip(codes) {
-                let t = 1.0 - p[3];
-                if code == 0 || t <= COVERED {
-                    continue;
-                }
-                let c = colors[usize::from(code) & (CODE_TABLE - 1)];
-                p[0] += c[0] * t;
-                p[1] += c[1] * t;
-                p[2] += c[2] * t;
-                p[3] += c[3] * t;
-                if 1.0 - p[3] <= COVERED {
-                    if let Some(word) = bits.get_mut(x / 64) {
-                        *word |= 1 << (x % 64);
-                    }
-                }
+            let Some(codes) = stamp.codes.get(run.offset as usize..) else { continue };
+            while open != 0 {
+                let bit = open.trailing_zeros();
+                open &= open - 1;
+                let code = codes.get((bit - u32::from(run.from)) as usize).copied().unwrap_or(0);
+                let x = (column + i64::from(bit)) as usize;
+                self.put_under(row, x, colors[usize::from(code) & (CODE_TABLE - 1)]);
             }
         }
     }
@@ -563,6 +591,11 @@ fn stamp_headings(size: f32, edge_width: f32) -> Option<usize> {
     if !(reach.is_finite() && size > 0.0 && edge_width >= 0.0) {
         return None;
     }
+    // A stamp's row is one 64-bit mask ([`StampRow`]): its side, 2 · half + 2 with half =
+    // ⌈reach⌉ + 1, is at most 64 (at most 46 within the headings allowed below).
+    if 2 * (reach.ceil() as usize + 1) + 2 > 64 {
+        return None;
+    }
     // Half a bucket (π / n) turns the farthest point by reach · π / n ≤ HEADING_ERROR_MAX.
     let needed = (std::f32::consts::PI * reach / HEADING_ERROR_MAX).ceil();
     if needed > HEADINGS_MAX as f32 {
@@ -578,12 +611,13 @@ struct Stamp {
     codes: Vec<u8>,
 }
 
-/// A stamp row's columns `from..to`, whose codes start at `codes[offset]`.
+/// A stamp row's codes from column `from` on, starting at `codes[offset]`, and the mask of its
+/// columns whose code is not 0 (bit `x` for column `x`: a stamp is at most 64 pixels wide).
 #[derive(Clone, Copy)]
 struct StampRow {
     from: u16,
-    to: u16,
     offset: u32,
+    mask: u64,
 }
 
 impl Stamp {
@@ -619,7 +653,8 @@ impl Stamp {
         for row in grid.chunks_exact(side) {
             let from = row.iter().position(|&c| c != 0).unwrap_or(0);
             let to = row.iter().rposition(|&c| c != 0).map_or(0, |x| x + 1);
-            rows.push(StampRow { from: from as u16, to: to as u16, offset: codes.len() as u32 });
+            let mask = row.iter().enumerate().filter(|(_, &c)| c != 0).fold(0u64, |m, (x, _)| m | 1 << (x % 64));
+            rows.push(StampRow { from: from as u16, offset: codes.len() as u32, mask });
             codes.extend_from_slice(row.get(from..to.max(from)).unwrap_or_default());
         }
         Stamp { rows, codes }
@@ -870,9 +905,43 @@ fn code_colors(fill: [u8; 4], edge: [u8; 4]) -> [[f32; 4]; CODE_TABLE] {
 
 thread_local! {
     // A rayon worker's band buffers (premultiplied pixels, all zero between bands; covered
-    // bits), reused frame to frame.
-    static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    // bits; written bits, all zero between bands), reused frame to frame.
+    static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>, Vec<u64>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
+
+/// The code colours ([`code_colors`]) of the last [`ColorMemo::SLOTS`] colour pairs asked for.
+#[derive(Default)]
+struct ColorMemo {
+    keys: [u64; Self::SLOTS],
+    tables: [[[f32; 4]; CODE_TABLE]; Self::SLOTS],
+    filled: usize,
+    next: usize,
+}
+
+impl ColorMemo {
+    const SLOTS: usize = 8;
+
+    /// The code colours of `fill` and `edge`.
+    fn get(&mut self, fill: [u8; 4], edge: [u8; 4]) -> &[[f32; 4]; CODE_TABLE] {
+        let key = u64::from(u32::from_le_bytes(fill)) | u64::from(u32::from_le_bytes(edge)) << 32;
+        let found = self.keys.iter().take(self.filled).position(|&k| k == key);
+        let slot = found.unwrap_or_else(|| {
+            let slot = self.next;
+            self.next = (self.next + 1) % Self::SLOTS;
+            self.filled = (self.filled + 1).min(Self::SLOTS);
+            if let (Some(k), Some(table)) = (self.keys.get_mut(slot), self.tables.get_mut(slot)) {
+                *k = key;
+                *table = code_colors(fill, edge);
+            }
+            slot
+        });
+        self.tables.get(slot).unwrap_or(&EMPTY_CODE_COLORS)
+    }
+}
+
+/// No colour for any code.
+const EMPTY_CODE_COLORS: [[f32; 4]; CODE_TABLE] = [[0.0; 4]; CODE_TABLE];
 
 /// The parts of a layer's region that hold anything: `(x, y, width, height)` in screen pixels,
 /// whole tiles of a band (runs of [`TILE_COLUMNS`] columns by [`BAND_ROWS`] rows, clipped to the
@@ -988,7 +1057,7 @@ fn rasterise_with(
     stamps: Option<&mut StampCache>,
 ) -> Tiles {
     let Region { x0, y0: first_row, width, height } = region;
-    image.clear();
+    // Not cleared: the bands write every byte.
     image.resize(width * height * 4, 0);
     if width == 0 || height == 0 {
         return Tiles::new();
@@ -1032,54 +1101,65 @@ fn rasterise_with(
         .map(|(band_idx, (out, members))| {
             let rows = out.len() / (4 * width);
             let mut touched = vec![0u64; tile_words];
+            // Every byte of the band is written here: the drawn pixels below, the others 0.
+            out.fill(0);
             BAND_SCRATCH.with(|scratch| {
                 let Ok(mut scratch) = scratch.try_borrow_mut() else {
                     // Not reachable (a band does not run inside another); draw nothing rather
                     // than from a buffer in use.
                     return;
                 };
-                let (pixels, covered) = &mut *scratch;
+                let (pixels, covered, written) = &mut *scratch;
                 if pixels.len() < rows * width {
                     pixels.resize(rows * width, [0.0; 4]);
                 }
                 let Some(pixels) = pixels.get_mut(..rows * width) else { return };
-                covered.clear();
-                covered.resize(rows * words, 0);
+                Band::reset_covered(covered, rows, width);
+                written.clear();
+                written.resize(rows * words, 0);
                 let mut band = Band {
                     pixels,
                     covered,
-                    touched: &mut touched,
+                    written,
                     x0,
                     width,
                     words,
                     first_row: first_row + band_idx * BAND_ROWS,
                     rows,
                 };
+                // The code colours of the last few colour pairs (a crowd has a handful): the
+                // table costs more to build than most arrows cost to stamp.
+                let mut colors = ColorMemo::default();
                 for &idx in members.iter().rev() {
                     let Some(sprite) = sprites.get(idx as usize) else { continue };
                     let placement = placements.get(idx as usize);
                     match stamps.zip(placement).and_then(|(cache, p)| Some((cache.stamp(p)?, p))) {
                         Some((stamp, p)) => {
-                            band.stamp_under(stamp, (p.left, p.top), &code_colors(sprite.fill, sprite.edge));
+                            band.stamp_under(stamp, (p.left, p.top), colors.get(sprite.fill, sprite.edge));
                         }
                         None => band.draw_under(sprite),
                     }
                 }
-                // Back to straight RGBA bytes, in the tiles drawn in only; their pixels are
-                // cleared on the way (the others were never written), so the buffer is all zero
-                // for the next band.
-                let mut tiles = Tiles::new();
-                band_tiles(Region { x0: 0, y0: 0, width, height: rows }, 0, band.touched, &mut tiles);
-                for &(from, _, columns, _) in &tiles {
-                    let (from, to) = (from as usize, from as usize + columns as usize);
-                    for row in 0..rows {
-                        let (start, end) = (row * width + from, row * width + to);
-                        let (Some(pixels), Some(out)) =
-                            (band.pixels.get_mut(start..end), out.get_mut(start * 4..end * 4))
-                        else {
+                // Back to straight RGBA bytes, in the pixels drawn in only, which are cleared on
+                // the way, so the buffer is all zero for the next band; a tile is blended when
+                // some row drew in it.
+                for (row, bits) in band.written.chunks_exact_mut(words.max(1)).enumerate() {
+                    for (word_idx, word) in bits.iter_mut().enumerate() {
+                        let mut open = std::mem::take(word);
+                        if open == 0 {
                             continue;
-                        };
-                        for (p, o) in pixels.iter_mut().zip(out.chunks_exact_mut(4)) {
+                        }
+                        if let Some(tile) = touched.get_mut(word_idx / 64) {
+                            *tile |= 1 << (word_idx % 64);
+                        }
+                        while open != 0 {
+                            let x = word_idx * 64 + open.trailing_zeros() as usize;
+                            open &= open - 1;
+                            let i = row * width + x;
+                            let (Some(p), Some(o)) = (band.pixels.get_mut(i), out.get_mut(i * 4..i * 4 + 4))
+                            else {
+                                continue;
+                            };
                             let p = std::mem::replace(p, [0.0; 4]);
                             let alpha = p[3];
                             if alpha <= 0.0 {
