@@ -413,30 +413,57 @@ impl Band<'_> {
         if column <= -64 || column >= self.width as i64 {
             return;
         }
-        // Its bit in a row of covered bits (after the guard word), as a word and a shift.
+        // Its bit in a row of covered bits (after the guard word), as a word and a shift: the
+        // 64 bits from there are `(word pair as u128 >> shift)`, and a mask goes back as
+        // `mask as u128 << shift` over the pair.
         let (word, shift) = (((column + 64) / 64) as usize, ((column + 64) % 64) as u32);
-        let stride = self.stride();
+        let (stride, words, width) = (self.stride(), self.words, self.width);
         // Only the stamp's rows inside the band.
+        let top = top + i64::from(stamp.first_row);
         let first = (band_top - top).clamp(0, stamp.rows.len() as i64) as usize;
         let last = (band_top + self.rows as i64 - top).clamp(0, stamp.rows.len() as i64) as usize;
         let runs = stamp.rows.get(first..last.max(first)).unwrap_or_default();
         for (y, run) in (top + first as i64..).zip(runs) {
             let row = (y - band_top) as usize;
-            let Some(bits) = self.covered.get(row * stride + word..(row + 1) * stride) else { continue };
-            let low = bits.first().copied().unwrap_or(u64::MAX);
-            let high = bits.get(1).copied().unwrap_or(u64::MAX);
-            let under = if shift == 0 { low } else { (low >> shift) | (high << (64 - shift)) };
+            let at = row * stride + word;
+            let (Some(&low), Some(&high)) = (self.covered.get(at), self.covered.get(at + 1)) else { continue };
+            let under = ((u128::from(high) << 64 | u128::from(low)) >> shift) as u64;
             let mut open = run.mask & !under;
             if open == 0 {
                 continue;
             }
             let Some(codes) = stamp.codes.get(run.offset as usize..) else { continue };
+            let base = (row * width) as i64 + column;
+            let drawn = open;
+            let mut now_covered = 0u64;
             while open != 0 {
                 let bit = open.trailing_zeros();
                 open &= open - 1;
                 let code = codes.get((bit - u32::from(run.from)) as usize).copied().unwrap_or(0);
-                let x = (column + i64::from(bit)) as usize;
-                self.put_under(row, x, colors[usize::from(code) & (CODE_TABLE - 1)]);
+                let color = colors[usize::from(code) & (CODE_TABLE - 1)];
+                let Some(p) = self.pixels.get_mut((base + i64::from(bit)) as usize) else { continue };
+                let t = 1.0 - p[3];
+                p[0] += color[0] * t;
+                p[1] += color[1] * t;
+                p[2] += color[2] * t;
+                p[3] += color[3] * t;
+                now_covered |= u64::from(1.0 - p[3] <= COVERED) << bit;
+            }
+            // The drawn and the now covered pixels' bits, back over the word pair.
+            let (covered, drawn) = (u128::from(now_covered) << shift, u128::from(drawn) << shift);
+            if let Some(pair) = self.covered.get_mut(at..at + 2) {
+                for (w, bits) in pair.iter_mut().zip([covered as u64, (covered >> 64) as u64]) {
+                    *w |= bits;
+                }
+            }
+            // `written` has no guard word: the pair starts one word left of `word`.
+            let at = row * words + word;
+            for (i, bits) in [(at.wrapping_sub(1), drawn as u64), (at, (drawn >> 64) as u64)] {
+                if bits != 0 {
+                    if let Some(w) = self.written.get_mut(i) {
+                        *w |= bits;
+                    }
+                }
             }
         }
     }
@@ -607,7 +634,10 @@ fn stamp_headings(size: f32, edge_width: f32) -> Option<usize> {
 /// The coverage of one representative arrow: per pixel a code (see [`CODES`]), stored as one run
 /// of columns per row.
 struct Stamp {
+    /// The rows from `first_row` on that hold anything (rows of the grid above and below are
+    /// empty).
     rows: Vec<StampRow>,
+    first_row: u16,
     codes: Vec<u8>,
 }
 
@@ -657,7 +687,12 @@ impl Stamp {
             rows.push(StampRow { from: from as u16, offset: codes.len() as u32, mask });
             codes.extend_from_slice(row.get(from..to.max(from)).unwrap_or_default());
         }
-        Stamp { rows, codes }
+        // Only the rows from the first to the last that hold anything.
+        let first_row = rows.iter().position(|r| r.mask != 0).unwrap_or(0);
+        let end_row = rows.iter().rposition(|r| r.mask != 0).map_or(0, |y| y + 1);
+        rows.truncate(end_row);
+        rows.drain(..first_row.min(rows.len()));
+        Stamp { rows, first_row: first_row as u16, codes }
     }
 
     fn bytes(&self) -> usize {
@@ -1049,6 +1084,42 @@ pub fn rasterise_region_exact(image: &mut Vec<u8>, region: Region, sprites: &[Ar
     rasterise_with(image, region, sprites, None);
 }
 
+/// The bands `first..end` of a region a sprite touches (none: `first == end`).
+#[derive(Clone, Copy)]
+struct BandSpan {
+    first: u16,
+    end: u16,
+}
+
+impl BandSpan {
+    /// The bands of `region` (of [`BAND_ROWS`] rows from its top) `sprite` may touch.
+    fn of(sprite: &ArrowSprite, region: Region) -> Self {
+        const NONE: BandSpan = BandSpan { first: 0, end: 0 };
+        let bands = region.height.div_ceil(BAND_ROWS);
+        if bands == 0 || bands > usize::from(u16::MAX) {
+            return NONE;
+        }
+        let (top, bottom) = (region.y0 as f32, (region.y0 + region.height) as f32);
+        let (left, right) = (region.x0 as f32, (region.x0 + region.width) as f32);
+        let (y0, y1) = sprite.rows();
+        if !(y0.is_finite() && y1.is_finite()) || y1 < top || y0 >= bottom {
+            return NONE;
+        }
+        let pad = sprite.edge_width * 0.5 + 1.0;
+        let (mut sx0, mut sx1) = (f32::INFINITY, f32::NEG_INFINITY);
+        for p in sprite.points {
+            sx0 = sx0.min(p.x);
+            sx1 = sx1.max(p.x);
+        }
+        if sx1 + pad < left || sx0 - pad >= right {
+            return NONE;
+        }
+        let first = ((y0 - top).max(0.0) as usize / BAND_ROWS).min(bands - 1);
+        let last = (((y1 - top).max(0.0) as usize + 1) / BAND_ROWS).min(bands - 1);
+        BandSpan { first: first as u16, end: last as u16 + 1 }
+    }
+}
+
 /// Rasterises as [`rasterise_region`] says and returns the tiles that hold anything.
 fn rasterise_with(
     image: &mut Vec<u8>,
@@ -1062,31 +1133,10 @@ fn rasterise_with(
     if width == 0 || height == 0 {
         return Tiles::new();
     }
-    // Which sprites touch which band, in sprite order.
-    let bands = height.div_ceil(BAND_ROWS);
-    let mut per_band: Vec<Vec<u32>> = vec![Vec::new(); bands];
-    let (top, bottom) = (first_row as f32, (first_row + height) as f32);
-    let (left, right) = (x0 as f32, (x0 + width) as f32);
-    for (idx, sprite) in sprites.iter().enumerate() {
-        let (y0, y1) = sprite.rows();
-        if !(y0.is_finite() && y1.is_finite()) || y1 < top || y0 >= bottom {
-            continue;
-        }
-        let pad = sprite.edge_width * 0.5 + 1.0;
-        let (mut sx0, mut sx1) = (f32::INFINITY, f32::NEG_INFINITY);
-        for p in sprite.points {
-            sx0 = sx0.min(p.x);
-            sx1 = sx1.max(p.x);
-        }
-        if sx1 + pad < left || sx0 - pad >= right {
-            continue;
-        }
-        let first = ((y0 - top).max(0.0) as usize / BAND_ROWS).min(bands - 1);
-        let last = (((y1 - top).max(0.0) as usize + 1) / BAND_ROWS).min(bands - 1);
-        for band in per_band.iter_mut().take(last + 1).skip(first) {
-            band.push(idx as u32);
-        }
-    }
+    // Which bands each sprite touches, on all cores (a band then walks them all, the last
+    // first, and draws the ones that touch it: no list per band is built on one core).
+    let spans: Vec<BandSpan> =
+        sprites.par_iter().with_min_len(4096).map(|sprite| BandSpan::of(sprite, region)).collect();
     let words = width.div_ceil(64);
     // Where each sprite is stamped, after building the stamps they need (none: all exact).
     let (placements, stamps): (Vec<Placement>, Option<&StampCache>) = match stamps {
@@ -1096,9 +1146,8 @@ fn rasterise_with(
     let tile_words = width.div_ceil(TILE_COLUMNS).div_ceil(64);
     let touched: Vec<Vec<u64>> = image
         .par_chunks_mut(width * 4 * BAND_ROWS)
-        .zip(per_band.par_iter())
         .enumerate()
-        .map(|(band_idx, (out, members))| {
+        .map(|(band_idx, out)| {
             let rows = out.len() / (4 * width);
             let mut touched = vec![0u64; tile_words];
             // Every byte of the band is written here: the drawn pixels below, the others 0.
@@ -1130,9 +1179,13 @@ fn rasterise_with(
                 // The code colours of the last few colour pairs (a crowd has a handful): the
                 // table costs more to build than most arrows cost to stamp.
                 let mut colors = ColorMemo::default();
-                for &idx in members.iter().rev() {
-                    let Some(sprite) = sprites.get(idx as usize) else { continue };
-                    let placement = placements.get(idx as usize);
+                let band_number = band_idx as u16;
+                for (idx, span) in spans.iter().enumerate().rev() {
+                    if !(span.first <= band_number && band_number < span.end) {
+                        continue;
+                    }
+                    let Some(sprite) = sprites.get(idx) else { continue };
+                    let placement = placements.get(idx);
                     match stamps.zip(placement).and_then(|(cache, p)| Some((cache.stamp(p)?, p))) {
                         Some((stamp, p)) => {
                             band.stamp_under(stamp, (p.left, p.top), colors.get(sprite.fill, sprite.edge));
