@@ -420,26 +420,35 @@ impl Band<'_> {
         let (stride, words, width) = (self.stride(), self.words, self.width);
         // Only the stamp's rows inside the band.
         let top = top + i64::from(stamp.first_row);
-        let first = (band_top - top).clamp(0, stamp.rows.len() as i64) as usize;
-        let last = (band_top + self.rows as i64 - top).clamp(0, stamp.rows.len() as i64) as usize;
-        let runs = stamp.rows.get(first..last.max(first)).unwrap_or_default();
-        for (y, run) in (top + first as i64..).zip(runs) {
+        let rows = usize::from(stamp.rows);
+        let first = (band_top - top).clamp(0, rows as i64) as usize;
+        let last = (band_top + self.rows as i64 - top).clamp(0, rows as i64) as usize;
+        let Some((masks, rest)) = stamp.data.split_at_checked(rows * 8) else { return };
+        let Some((code_starts, codes)) = rest.split_at_checked(rows * 2) else { return };
+        for (y, stamp_row) in (top + first as i64..).zip(first..last) {
+            let Some(mask) = masks.get(stamp_row * 8..stamp_row * 8 + 8).and_then(|b| b.try_into().ok()) else {
+                continue;
+            };
             let row = (y - band_top) as usize;
             let at = row * stride + word;
             let (Some(&low), Some(&high)) = (self.covered.get(at), self.covered.get(at + 1)) else { continue };
             let under = ((u128::from(high) << 64 | u128::from(low)) >> shift) as u64;
-            let mut open = run.mask & !under;
+            let mut open = u64::from_le_bytes(mask) & !under;
             if open == 0 {
                 continue;
             }
-            let Some(codes) = stamp.codes.get(run.offset as usize..) else { continue };
+            let Some(start) = code_starts.get(stamp_row * 2..stamp_row * 2 + 2).and_then(|b| b.try_into().ok())
+            else {
+                continue;
+            };
+            let start = i64::from(i16::from_le_bytes(start));
             let base = (row * width) as i64 + column;
             let drawn = open;
             let mut now_covered = 0u64;
             while open != 0 {
                 let bit = open.trailing_zeros();
                 open &= open - 1;
-                let code = codes.get((bit - u32::from(run.from)) as usize).copied().unwrap_or(0);
+                let code = codes.get((start + i64::from(bit)) as usize).copied().unwrap_or(0);
                 let color = colors[usize::from(code) & (CODE_TABLE - 1)];
                 let Some(p) = self.pixels.get_mut((base + i64::from(bit)) as usize) else { continue };
                 let t = 1.0 - p[3];
@@ -631,22 +640,28 @@ fn stamp_headings(size: f32, edge_width: f32) -> Option<usize> {
     Some((needed as usize).next_power_of_two().max(HEADINGS_MIN))
 }
 
-/// The coverage of one representative arrow: per pixel a code (see [`CODES`]), stored as one run
-/// of columns per row.
+/// The coverage of one representative arrow: per pixel a code (see [`CODES`]), for the rows
+/// from `first_row` on that hold anything (the grid's rows above and below are empty).
+///
+/// One allocation per stamp, `data`: per row the mask of its columns whose code is not 0 (bit
+/// `x` for column `x`: a stamp is at most 64 pixels wide; 8 bytes, little-endian), then per
+/// row where its column 0's code would be in the codes (an `i16`: the row's codes run from its
+/// first column to its last that hold anything), then the codes. The band loop fetches a
+/// stamp per arrow, in no order, from a cache of 400–600 KB: in one block instead of three
+/// (a struct, its rows of 16 bytes and its codes), `crowd_layer_speed` at 10,000 agents under
+/// callgrind (11 frames, a 1 MB last-level cache) missed the first-level cache 1.51 → 1.34
+/// million times and the last level 462,000 → 372,000 (instructions −2%); on-CPU time moved
+/// within the noise of the shared machine.
 struct Stamp {
-    /// The rows from `first_row` on that hold anything (rows of the grid above and below are
-    /// empty).
-    rows: Vec<StampRow>,
-    first_row: u16,
-    codes: Vec<u8>,
+    data: Box<[u8]>,
+    rows: u8,
+    first_row: u8,
 }
 
-/// A stamp row's codes from column `from` on, starting at `codes[offset]`, and the mask of its
-/// columns whose code is not 0 (bit `x` for column `x`: a stamp is at most 64 pixels wide).
-#[derive(Clone, Copy)]
+/// What [`Stamp::build`] finds of a row before packing it.
 struct StampRow {
-    from: u16,
-    offset: u32,
+    from: usize,
+    offset: usize,
     mask: u64,
 }
 
@@ -684,7 +699,7 @@ impl Stamp {
             let from = row.iter().position(|&c| c != 0).unwrap_or(0);
             let to = row.iter().rposition(|&c| c != 0).map_or(0, |x| x + 1);
             let mask = row.iter().enumerate().filter(|(_, &c)| c != 0).fold(0u64, |m, (x, _)| m | 1 << (x % 64));
-            rows.push(StampRow { from: from as u16, offset: codes.len() as u32, mask });
+            rows.push(StampRow { from, offset: codes.len(), mask });
             codes.extend_from_slice(row.get(from..to.max(from)).unwrap_or_default());
         }
         // Only the rows from the first to the last that hold anything.
@@ -692,11 +707,21 @@ impl Stamp {
         let end_row = rows.iter().rposition(|r| r.mask != 0).map_or(0, |y| y + 1);
         rows.truncate(end_row);
         rows.drain(..first_row.min(rows.len()));
-        Stamp { rows, first_row: first_row as u16, codes }
+        // A side of at most 64 (see `stamp_headings`) keeps these in range: at most 64 rows
+        // and 4,096 codes.
+        let mut data = Vec::with_capacity(rows.len() * 10 + codes.len());
+        for row in &rows {
+            data.extend_from_slice(&row.mask.to_le_bytes());
+        }
+        for row in &rows {
+            data.extend_from_slice(&((row.offset as i64 - row.from as i64) as i16).to_le_bytes());
+        }
+        data.extend_from_slice(&codes);
+        Stamp { data: data.into_boxed_slice(), rows: rows.len() as u8, first_row: first_row as u8 }
     }
 
     fn bytes(&self) -> usize {
-        self.codes.len() + self.rows.len() * std::mem::size_of::<StampRow>() + std::mem::size_of::<Self>()
+        self.data.len() + std::mem::size_of::<Self>()
     }
 }
 
