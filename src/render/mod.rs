@@ -559,26 +559,26 @@ fn draw_agents_layer(app: &App) {
 /// built on all cores (at 100,000 agents it is a few milliseconds of one core).
 pub fn crowd_sprites(app: &App) -> Vec<crowd::ArrowSprite> {
     use rayon::prelude::*;
-    let any_hidden = !app.hidden.is_empty();
-    app.world
-        .agents
-        .par_iter()
-        .enumerate()
-        .with_min_len(1024)
-        .filter(|(idx, _)| !(any_hidden && app.is_hidden(*idx)))
-        .map(|(idx, agent)| {
-            let s = to_screen(app, app.draw_position(idx));
-            let (size, fill, edge, edge_width) = agent_look(app, idx, agent);
-            crowd::ArrowSprite::new(
-                s,
-                agent.kinematics.orientation,
-                size,
-                crowd::color_bytes(fill),
-                crowd::color_bytes(edge),
-                edge_width,
-            )
-        })
-        .collect()
+    let sprite = |(idx, agent): (usize, &Agent)| {
+        let s = to_screen(app, app.draw_position(idx));
+        let (size, fill, edge, edge_width) = agent_look(app, idx, agent);
+        crowd::ArrowSprite::new(
+            s,
+            agent.kinematics.orientation,
+            size,
+            crowd::color_bytes(fill),
+            crowd::color_bytes(edge),
+            edge_width,
+        )
+    };
+    let agents = app.world.agents.par_iter().enumerate().with_min_len(1024);
+    if app.hidden.is_empty() {
+        // Indexed all the way, so collected in place: a filter (even one that keeps all) makes
+        // rayon collect pieces and join them, a second copy of every sprite.
+        agents.map(sprite).collect()
+    } else {
+        agents.filter(|(idx, _)| !app.is_hidden(*idx)).map(sprite).collect()
+    }
 }
 
 /// The agent whose plan the step-through shows, if open.
