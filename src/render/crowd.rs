@@ -1207,7 +1207,9 @@ fn rasterise_with(
                     rows,
                 };
                 // The code colours of the last few colour pairs (a crowd has a handful): the
-                // table costs more to build than most arrows cost to stamp.
+                // table costs more to build than most arrows cost to stamp. Under callgrind at
+                // 10,000 agents, 252 → 235 million instructions over 11 frames (−7%) against
+                // building it for every arrow.
                 let mut colors = ColorMemo::default();
                 let band_number = band_idx as u16;
                 for (idx, span) in spans.iter().enumerate().rev() {
