@@ -267,7 +267,7 @@ impl Band<'_> {
         let stride = words + 2;
         covered.clear();
         covered.resize(rows * stride, 0);
-        let tail = if width % 64 == 0 { 0 } else { u64::MAX << (width % 64) };
+        let tail = if width.is_multiple_of(64) { 0 } else { u64::MAX << (width % 64) };
         for row in covered.chunks_exact_mut(stride) {
             if let Some(first) = row.first_mut() {
                 *first = u64::MAX;
@@ -968,11 +968,17 @@ fn code_colors(fill: [u8; 4], edge: [u8; 4]) -> [[f32; 4]; CODE_TABLE] {
     })
 }
 
+/// A rayon worker's band buffers, reused frame to frame: premultiplied pixels (all zero between
+/// bands), covered bits and written bits (all zero between bands); see [`Band`].
+#[derive(Default)]
+struct BandScratch {
+    pixels: Vec<[f32; 4]>,
+    covered: Vec<u64>,
+    written: Vec<u64>,
+}
+
 thread_local! {
-    // A rayon worker's band buffers (premultiplied pixels, all zero between bands; covered
-    // bits; written bits, all zero between bands), reused frame to frame.
-    static BAND_SCRATCH: RefCell<(Vec<[f32; 4]>, Vec<u64>, Vec<u64>)> =
-        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static BAND_SCRATCH: RefCell<BandScratch> = RefCell::new(BandScratch::default());
 }
 
 /// The code colours ([`code_colors`]) of the last [`ColorMemo::SLOTS`] colour pairs asked for.
@@ -1188,7 +1194,7 @@ fn rasterise_with(
                     // than from a buffer in use.
                     return;
                 };
-                let (pixels, covered, written) = &mut *scratch;
+                let BandScratch { pixels, covered, written } = &mut *scratch;
                 if pixels.len() < rows * width {
                     pixels.resize(rows * width, [0.0; 4]);
                 }
