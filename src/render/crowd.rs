@@ -228,7 +228,7 @@ const COVERED: f32 = 1.0 / 1024.0;
 /// per pixel (`[r, g, b]` in 0–255 units times alpha, alpha 0–1), a bit per pixel that is
 /// already covered (nothing under it can show) and a bit per pixel that has been drawn in.
 ///
-/// The covered bits of a row are `width + 128` bits wide: a word of ones before column 0 and a
+/// The covered bits of a row are `64 · words + 128` bits: a word of ones before column 0 and a
 /// word of ones after the last (with the bits past `width` in the last word set too), so that
 /// a 64-column window at any column from −64 to `width` reads as covered outside the band and a
 /// stamp's row is clipped by the same mask that skips its hidden pixels ([`Band::stamp_under`]).
