@@ -70,13 +70,13 @@ const MAX_CHAINED: usize = 8;
 /// centre when it was chosen. `Default` is "no detour under way".
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DetourSide {
-    committed: Option<(usize, Vec3)>,
+    committed: Option<(u32, Vec3)>,
 }
 
 impl DetourSide {
     /// The obstacle being gone round, if any.
     pub fn obstacle(&self) -> Option<usize> {
-        self.committed.map(|(index, _)| index)
+        self.committed.map(|(index, _)| index as usize)
     }
 }
 
@@ -164,7 +164,7 @@ pub fn detour_target(
     // kinematic velocity cleared of a neighbouring rock): then the way it goes is the side.
     let carried_against = |vector: Vec3| velocity.dot(vector) < -CARRIED * velocity.length();
     let remembered = match side.committed {
-        Some((committed, vector)) if committed == index => {
+        Some((committed, vector)) if committed as usize == index => {
             across(vector).filter(|&vector| !carried_against(vector))
         }
         _ => None,
@@ -180,7 +180,8 @@ pub fn detour_target(
             goal_side
         }
     });
-    side.committed = Some((index, chosen));
+    // (Four billion obstacles would not fit a step; such an index is simply not remembered.)
+    side.committed = u32::try_from(index).ok().map(|index| (index, chosen));
     // The tangent to the first obstacle, then to each rock whose grown circle overlaps one gone
     // round already and that the aim still runs into (turning further on the same side).
     let mut direction = tangent_direction(position, &obstacle, grow, chosen);

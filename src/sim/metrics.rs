@@ -60,7 +60,7 @@ pub struct AgentMetrics {
     /// None until one of its accumulators is first written (so a box is never all defaults,
     /// and equality means what it meant with the fields inline).
     rare: Option<Box<RareMetrics>>,
-    path: Option<PathAccumulator>,
+    path: Option<Box<PathAccumulator>>,
 }
 
 /// The accumulators only some agents fill (see [`AgentMetrics`]).

@@ -502,8 +502,9 @@ pub enum BehaviourState {
     Waypoints(WaypointsState),
     /// The current segment.
     Projected(ProjectedState),
-    /// The projection cursors.
-    Predictive(PredictiveState),
+    /// The projection cursors and the observation made ahead (boxed: 152 bytes, the size of
+    /// every agent's record were it inline; see [`Agent`]).
+    Predictive(Box<PredictiveState>),
     /// The ship's plan and counters.
     Planner(Box<ShipState>),
     /// Wander's generator and target on its circle.
@@ -549,7 +550,7 @@ impl BehaviourState {
             }
             Behaviour::Waypoints { .. } => BehaviourState::Waypoints(WaypointsState::default()),
             Behaviour::Projected { .. } => BehaviourState::Projected(ProjectedState::default()),
-            Behaviour::Predictive { .. } => BehaviourState::Predictive(PredictiveState::default()),
+            Behaviour::Predictive { .. } => BehaviourState::Predictive(Box::default()),
             Behaviour::Planner { params } => BehaviourState::Planner(Box::new(ShipState::new(params))),
             Behaviour::Wander { params } => BehaviourState::Wander(WanderState::new(u64::from(params.seed))),
         }
