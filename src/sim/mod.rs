@@ -562,11 +562,17 @@ impl BehaviourState {
 /// Laid out in the order written (`repr(C)`), what every agent's step reads first: the agents
 /// of a big crowd are walked far beyond the caches, and a step pays for every 64-byte line of
 /// the record it touches. A seeking agent's step touches the kinematics, limits, gizmos, list,
-/// main behaviour and the metrics' every-step part, all within the first 272 bytes; the
+/// main behaviour and the metrics' every-step part, all within the first 248 bytes; the
 /// behaviour's state follows (a path follower's cursors), then what a step never reads.
 /// With the metrics' rare part boxed (736 -> 560 bytes), measured by callgrind's cache
 /// simulation (32 MiB last level, one thread, 1,000,000 agents, 2026-11-24): cache lines
-/// missed per agent-step, seek 11.5 -> 10.5, predictive 18.1 -> 17.4. The list's vector last
+/// missed per agent-step, seek 11.5 -> 10.5, predictive 18.1 -> 17.4. Then 560 -> 344 bytes
+/// (gizmos one pointer, none when off; the predictive state and the metrics' path accumulator
+/// boxed; the detour's obstacle index a `u32`), on-CPU ns per agent-step, one thread,
+/// 1k / 100k / 1M agents (`examples/step_cpu`, 2026-11-25): seek 30 / 87 / 85-90 ->
+/// 30 / 44 / 44-46, pursuit 50 / 102 / 104-108 -> 49 / 60 / 68. A model of the walk in C
+/// put the cost on the record's stride: five lines touched in a 576-byte record cost 30 ns a
+/// record, in a 320-byte record 12 ns. `the_agent_record_stays_compact` guards the size. The list's vector last
 /// in [`Mix`], beside the main behaviour, so that the walk finding what a step needs reads
 /// one line per agent, not two: last-level misses of seek, with the step's blocks, 6.75 -> 6.0
 /// per agent-step.
@@ -1464,7 +1470,7 @@ impl NeighbourSource for GridNeighbours<'_> {
 }
 
 /// Agents steered before any of them is moved, in [`step_agents`]: a block is walked twice
-/// while it is still in the processor's second-level cache (512 agents of 560 bytes, 280 KiB),
+/// while it is still in the processor's second-level cache (512 agents of 344 bytes, 172 KiB),
 /// so a crowd far beyond the caches is read from memory once a step, not once a pass.
 const STEP_BLOCK: usize = 512;
 
@@ -2108,6 +2114,24 @@ fn bounce(position: &mut Vec3, velocity: &mut Vec3, radius: f32, bounds: Bounds)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The record every pass of a step walks stays within the size its measured speed was
+    /// taken at (see [`Agent`]); a field added inline that pushes it over fails here, so the
+    /// cost is weighed, not found later in `steerlab bench`.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_agent_record_stays_compact() {
+        use std::mem::size_of;
+        let sizes = [
+            ("Agent", size_of::<Agent>(), 344),
+            ("AgentMetrics", size_of::<AgentMetrics>(), 72),
+            ("Gizmos", size_of::<Gizmos>(), 8),
+            ("BehaviourState", size_of::<BehaviourState>(), 32),
+        ];
+        for (name, size, at_most) in sizes {
+            assert!(size <= at_most, "{name} is {size} bytes, over {at_most}: {sizes:?}");
+        }
+    }
 
     #[test]
     fn hex_colours_round_trip_and_reject_garbage() {
