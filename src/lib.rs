@@ -5,7 +5,8 @@
 //! Architecture section for the codemap and the invariants the modules keep.
 //!
 //! No unsafe code, with one fenced exception: `behaviours::branchless` (an empty inline-assembly
-//! barrier that keeps bit-mask selects branch-free; kept because it measured faster, see there).
+//! barrier that keeps bit-mask selects branch-free, and the processor's prefetch hint that the
+//! step uses to fetch the next block of agents; each kept because it measured faster, see there).
 
 #![deny(unsafe_code)]
 
