@@ -625,6 +625,7 @@ fn write_widget_rects(
     let value = serde_json::json!({
         "frame": frame,
         "steps": app.world.steps,
+        "status_clock": state.status_clock,
         "running": app.running,
         "agents": app.world.agents.len(),
         "obstacles": app.world.obstacles.len(),

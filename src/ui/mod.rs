@@ -91,6 +91,9 @@ pub struct UiState {
     pub ui_scale: f32,
     /// Duration of the last frame in milliseconds (set by the shell).
     pub frame_time_ms: f32,
+    /// The simulated time and step count as the status bar last drew them (published to the
+    /// window tests, which check that what the bar says is what the world view shows).
+    pub status_clock: String,
     /// An autosaved scene can be restored (set by the shell; cleared by the prompt).
     pub recovery_available: bool,
     /// The directory Open starts in when the scene has no file (the shipped examples).
@@ -124,6 +127,7 @@ impl Default for UiState {
             recent: Vec::new(),
             ui_scale: 1.0,
             frame_time_ms: 0.0,
+            status_clock: String::new(),
             recovery_available: false,
             default_dir: PathBuf::from("."),
             home_dir: PathBuf::from("."),

@@ -19,7 +19,8 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
         let running = if app.running { "▶ running" } else { "⏸ paused" };
         ui.label(egui::RichText::new(running).strong());
         ui.separator();
-        ui.label(format!("t = {:.2} s · {} steps", app.world.time(), app.world.steps));
+        state.status_clock = format!("t = {:.2} s · {} steps", app.world.time(), app.world.steps);
+        ui.label(&state.status_clock);
         ui.separator();
         ui.label(crate::app::plural(app.world.agents.len(), "agent"));
         ui.separator();

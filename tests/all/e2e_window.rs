@@ -1072,6 +1072,69 @@ fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
     }
 }
 
+/// The frame overlap (`shell/overlap.rs`: a frame's steps run on a worker while the frame before
+/// is presented) as a user meets it: a crowd of 20,000 opened while another scene runs, run on,
+/// then paused. Once paused, the world view shows exactly the world at the step the status bar
+/// names: the pixels `steerlab shot` renders after that many steps, framed alike (F frames the
+/// scene in both), and not those of the step before (a frame one step stale or ahead fails).
+#[test]
+fn a_crowd_opened_while_running_then_paused_shows_the_step_its_status_bar_names() {
+    if !tools_available("overlap") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("overlap", "compare.json");
+    let crowd = file.with_file_name("crowd.json");
+    std::fs::write(&crowd, crowd_scene(20_000)).unwrap();
+    app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 20), "the first scene running");
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:crowd.json"));
+    app.click(app.rect("file_dialog:ok"));
+    let loaded = app.wait_for(|s| s["agents"] == 20_000 && s["loading"].is_null(), "the crowd to load");
+    if loaded["running"] == false {
+        app.key("space");
+    }
+    let from = app.wait_for(|s| s["running"] == true, "the crowd running")["steps"].as_u64().unwrap();
+    app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n >= from + 40), "the crowd stepping");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    // The pointer over the side panel (no agent under it), then F frames the paused crowd.
+    let panel = &app.state()["rects"]["scene_panel"];
+    let centre = |i: usize| ((panel[i].as_f64().unwrap() + panel[i + 2].as_f64().unwrap()) / 2.0) as i32;
+    app.xdotool(&["mousemove", "--sync", &centre(0).to_string(), &centre(1).to_string()]);
+    app.key("f");
+    app.settle();
+    let state = app.state();
+    let steps = state["steps"].as_u64().unwrap();
+    assert!(steps >= from + 40, "{steps}");
+    let clock = state["status_clock"].as_str().unwrap();
+    assert!(clock.ends_with(&format!(" · {steps} steps")), "the status bar says {clock:?} at step {steps}");
+    let world = (360, 60, 900, 420);
+    let window = region_pixels(&app.screenshot("paused.png"), world);
+    assert_eq!(app.state()["steps"], steps, "no step while paused");
+
+    let dt = f64::from(steerlab::scene::load_scene(&crowd).unwrap().dt);
+    let shot = |at: u64| {
+        let out = app.dir.join(format!("shot-{at}.png"));
+        let seconds = format!("{:?}", at as f64 * dt);
+        let status = Command::new(BIN)
+            .args(["shot", crowd.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", &seconds])
+            .env("DISPLAY", &app.display.name)
+            .env("STEERLAB_CONFIG_DIR", app.dir.join("shot-config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot at step {at}");
+        region_pixels(&out, world)
+    };
+    let pixels = window.len() / 3;
+    let same = differing_pixels(&window, &shot(steps), 0);
+    let before = differing_pixels(&window, &shot(steps - 1), 0);
+    eprintln!("paused at step {steps}: {same} pixels differ from the shot at that step, {before} from the step before");
+    assert!(same * 1000 <= pixels, "{same} of {pixels} pixels differ from `shot` at step {steps}");
+    assert!(before > 10 * (pixels / 1000), "one step earlier differs by only {before} pixels: not a test");
+}
+
 #[test]
 fn frames_measures_a_scene_file_in_the_window_and_names_it() {
     if !tools_available("frames --scene") {
