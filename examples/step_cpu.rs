@@ -1,13 +1,14 @@
 //! `World::step` of one benchmark kernel (`steerlab::bench::world_for`) on one thread, for
 //! comparing two builds on a busy machine: the best on-CPU time per agent-step of a few rounds
-//! (other processes cannot inflate a thread's own CPU time).
+//! (other processes cannot inflate a thread's own CPU time), over the same steps of the scene
+//! at every crowd size (`steerlab::bench::ns_per_agent_step_alike`).
 //! `cargo run --release --example step_cpu -- seek 1000 10000 100000 1000000` (kernel label as
 //! `steerlab bench` prints it, then crowd sizes). Under callgrind's cache simulation pass
 //! `--once` after the sizes (one world, 2 warm-up steps, then 2 measured steps in
 //! `measured_steps`):
 //! `valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64 --toggle-collect='step_cpu::measured_steps'
 //! target/release/examples/step_cpu seek 1000000 --once`.
-use steerlab::bench::{thread_cpu_ns, world_for, Kernel};
+use steerlab::bench::{ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel};
 use steerlab::sim::World;
 
 #[inline(never)]
@@ -47,19 +48,17 @@ fn main() {
     pool.install(|| {
         for n in sizes {
             let mut world = world_for(kernel, n, 32);
-            world.run_steps(2);
             if once {
+                world.run_steps(2);
                 measured_steps(&mut world, 2);
                 println!("{} {n}: {}", kernel.label(), world.agents[0].kinematics.position);
                 continue;
             }
-            let steps = (4_000_000 / n).clamp(3, 400) as u64;
+            // The same steps of the scene at every size (see `ns_per_agent_step_alike`).
             let mut best = f64::INFINITY;
             for _ in 0..5 {
-                let a = thread_cpu_ns().unwrap_or(0);
-                measured_steps(&mut world, steps);
-                let b = thread_cpu_ns().unwrap_or(0);
-                best = best.min(b.saturating_sub(a) as f64 / (steps as f64 * n as f64));
+                let cpu = || thread_cpu_ns().unwrap_or(0);
+                best = best.min(ns_per_agent_step_alike(&world, 4_000_000, cpu));
             }
             print!("{n}: {best:.1}  ");
         }
