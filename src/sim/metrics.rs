@@ -155,6 +155,19 @@ pub(crate) struct StepSample<'a> {
 }
 
 impl AgentMetrics {
+    /// Asks the processor to fetch the path accumulator, which sits apart from the record (see
+    /// `step_agents`' fetches).
+    #[inline(always)]
+    pub(crate) fn prefetch_apart(&self) {
+        if let Some(path) = &self.path {
+            crate::behaviours::branchless::prefetch(
+                &**path,
+                0,
+                std::mem::size_of::<PathAccumulator>().div_ceil(64),
+            );
+        }
+    }
+
     /// Adds one step's crowd sample of an agent whose list reads its neighbours: a collision is
     /// counted when it goes from touching no other agent to touching one.
     pub(crate) fn record_crowd(&mut self, sample: &CrowdSample) {
