@@ -1279,16 +1279,26 @@ fn rasterise_with(
     tiles
 }
 
-/// What the layer keeps between frames: the image of the last region drawn and the tiles of it
-/// that hold anything, the stamps, a screen-sized texture (reallocated only when the window's
-/// size changes) of which each frame uploads only its region and draws only the tiles, and what
-/// the texture shows.
+/// What the layer keeps between frames: the picture ([`Picture`]) and a screen-sized texture
+/// (reallocated only when the window's size changes) of which each frame uploads only the
+/// picture's region and draws only its tiles.
 struct Layer {
-    image: Image,
+    picture: Picture,
+    texture: Option<(Texture2D, usize, usize)>,
+}
+
+/// The layer's picture, apart from the texture (so that tests can drive it without a window):
+/// the image of the last region drawn and the tiles of it that hold anything, the stamps, what
+/// the image shows, and a picture rasterised ahead of its frame ([`Ahead`]) not used yet.
+#[derive(Default)]
+struct Picture {
+    image: Vec<u8>,
     tiles: Tiles,
     stamps: StampCache,
-    texture: Option<(Texture2D, usize, usize)>,
     shown: Option<Shown>,
+    /// What [`Ahead`] rasterised into `image` (with these tiles), when that is not `shown` yet;
+    /// cleared whenever `image` is written otherwise.
+    ahead: Option<(Shown, Tiles)>,
 }
 
 /// The sprites and region a layer's texture holds.
@@ -1298,16 +1308,95 @@ struct Shown {
     sprites: Vec<ArrowSprite>,
 }
 
+impl Picture {
+    /// Brings the image to `shown`: from the picture rasterised ahead when it is that one,
+    /// else rasterised here. Returns whether the image changed (and must be uploaded); an
+    /// unchanged `shown` (a paused crowd, or a frame in which a big crowd's dear step did not
+    /// run) leaves it as it is.
+    fn bring_to(&mut self, shown: Shown) -> bool {
+        let ahead = self.ahead.take();
+        if self.shown.as_ref() == Some(&shown) {
+            // The texture and the tiles still hold it (the image may hold a picture rasterised
+            // ahead and not used: the image is only read to upload it, right after it is drawn).
+            return false;
+        }
+        match ahead {
+            Some((ahead_shown, tiles)) if ahead_shown == shown => self.tiles = tiles,
+            _ => {
+                self.tiles =
+                    rasterise_with(&mut self.image, shown.region, &shown.sprites, Some(&mut self.stamps));
+            }
+        }
+        self.shown = Some(shown);
+        true
+    }
+}
+
+/// The crowd layer rasterised ahead of its frame, off the frame's thread, while the frame's
+/// panels are laid out (the layer depends only on the world and the view, both known when the
+/// frame starts; the layout reads the editor state and changes neither in a running crowd).
+/// [`Ahead::take`] takes the layer's buffers (image and stamps), [`Ahead::run`] rasterises the
+/// sprites of the view as the frame starts, and [`Ahead::give_back`] returns the buffers and the
+/// picture. [`draw`] then uses that picture only when the frame's own sprites and region are the
+/// ones rasterised ahead, element for element; else (a command, a camera move, the panels
+/// resized the view) it rasterises them itself, as without. So every frame shows the picture of
+/// its own world and view, bit for bit what it showed before
+/// (`a_layer_rasterised_ahead_is_the_layer_rasterised_in_the_frame_bit_for_bit`).
+/// `STEERLAB_LAYER_AHEAD=0` turns it off.
+pub struct Ahead {
+    picture: Picture,
+}
+
+/// Whether frames rasterise their crowd layer ahead (`STEERLAB_LAYER_AHEAD=0` turns it off).
+pub fn ahead_enabled() -> bool {
+    std::env::var_os("STEERLAB_LAYER_AHEAD").is_none_or(|v| v != "0")
+}
+
+impl Ahead {
+    /// Takes the layer's buffers off the drawing thread (`None` while they are in use).
+    pub fn take() -> Option<Ahead> {
+        LAYER.with(|layer| {
+            let mut layer = layer.try_borrow_mut().ok()?;
+            Some(Ahead { picture: std::mem::take(&mut layer.picture) })
+        })
+    }
+
+    /// Rasterises `sprites` on a screen of `screen` pixels clipped to `clip`, as [`draw`] would
+    /// (nothing when they are what the layer shows already). Runs on any thread.
+    pub fn run(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
+        let picture = &mut self.picture;
+        let Some(region) = frame_region(&sprites, screen, clip) else { return };
+        let shown = Shown { region, sprites };
+        if picture.shown.as_ref() == Some(&shown) {
+            return;
+        }
+        let tiles = rasterise_with(&mut picture.image, region, &shown.sprites, Some(&mut picture.stamps));
+        picture.ahead = Some((shown, tiles));
+    }
+
+    /// Gives the buffers and the picture rasterised ahead back to the drawing thread's layer.
+    pub fn give_back(self) {
+        LAYER.with(|layer| {
+            if let Ok(mut layer) = layer.try_borrow_mut() {
+                layer.picture = self.picture;
+            }
+        });
+    }
+}
+
 thread_local! {
     // The drawing thread's layer (macroquad draws from one thread; render functions are free
     // functions of the App, so the reusable buffers live here rather than in the App).
     static LAYER: RefCell<Layer> = const {
         RefCell::new(Layer {
-            image: Image::empty(),
-            tiles: Vec::new(),
-            stamps: StampCache { classes: Vec::new(), bytes: 0 },
+            picture: Picture {
+                image: Vec::new(),
+                tiles: Vec::new(),
+                stamps: StampCache { classes: Vec::new(), bytes: 0 },
+                shown: None,
+                ahead: None,
+            },
             texture: None,
-            shown: None,
         })
     };
 }
@@ -1333,7 +1422,8 @@ fn screen_pixels(screen: Vec2) -> Option<(usize, usize)> {
 /// track a third of the screen, where the whole screen was before), and only its tiles that hold
 /// anything are blended ([`Tiles`]). When the sprites and the region are those of the last frame
 /// (a paused crowd, or a frame in which a big crowd's dear step did not run, see `shell.rs`'s
-/// `StepBudget`), the texture is drawn as it is.
+/// `StepBudget`), the texture is drawn as it is; when they are those rasterised ahead
+/// ([`Ahead`]), that picture is uploaded.
 pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
     let Some((width, height)) = screen_pixels(screen) else { return };
     let Some(region) = frame_region(&sprites, screen, clip) else { return };
@@ -1347,28 +1437,29 @@ pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
                     Texture2D::from_rgba8(width as u16, height as u16, &vec![0; width * height * 4]);
                 texture.set_filter(FilterMode::Nearest);
                 layer.texture = Some((texture.clone(), width, height));
-                layer.shown = None;
+                layer.picture.shown = None;
                 texture
             }
         };
-        let shown = Shown { region, sprites };
-        if layer.shown.as_ref() != Some(&shown) {
-            layer.tiles =
-                rasterise_with(&mut layer.image.bytes, region, &shown.sprites, Some(&mut layer.stamps));
-            layer.image.width = region.width as u16;
-            layer.image.height = region.height as u16;
+        let picture = &mut layer.picture;
+        if picture.bring_to(Shown { region, sprites }) {
+            let image = Image {
+                bytes: std::mem::take(&mut picture.image),
+                width: region.width as u16,
+                height: region.height as u16,
+            };
             texture.update_part(
-                &layer.image,
+                &image,
                 region.x0 as i32,
                 region.y0 as i32,
                 region.width as i32,
                 region.height as i32,
             );
-            layer.shown = Some(shown);
+            picture.image = image.bytes;
         }
         // Only the tiles that hold anything: the rest of the region is empty, and blending it
         // costs the software rasteriser as much as blending arrows.
-        for &(x, y, w, h) in &layer.tiles {
+        for &(x, y, w, h) in &picture.tiles {
             let (x, y, w, h) = (x as f32, y as f32, w as f32, h as f32);
             draw_texture_ex(
                 &texture,
@@ -2073,6 +2164,119 @@ mod tests {
                 assert!(turn <= HEADING_ERROR_MAX, "size {size}: half a bucket moves a point {turn} px");
             }
         }
+    }
+
+    /// What a picture's upload leaves in a screen-sized texture (`screen_width` pixels a row):
+    /// its image copied over its region.
+    fn upload(texture: &mut [u8], screen_width: usize, picture: &Picture) {
+        let Some(shown) = &picture.shown else { return };
+        let region = shown.region;
+        for row in 0..region.height {
+            let from = &picture.image[row * region.width * 4..(row + 1) * region.width * 4];
+            let start = ((region.y0 + row) * screen_width + region.x0) * 4;
+            texture[start..start + region.width * 4].copy_from_slice(from);
+        }
+    }
+
+    /// What the screen shows of a texture: its pixels inside the tiles drawn, the others 0.
+    fn on_screen(texture: &[u8], screen_width: usize, tiles: &Tiles) -> Vec<u8> {
+        let mut screen = vec![0; texture.len()];
+        for &(x, y, w, h) in tiles {
+            for row in y as usize..(y + h) as usize {
+                let span = (row * screen_width + x as usize) * 4..(row * screen_width + (x + w) as usize) * 4;
+                screen[span.clone()].copy_from_slice(&texture[span]);
+            }
+        }
+        screen
+    }
+
+    #[test]
+    fn a_layer_rasterised_ahead_is_the_layer_rasterised_in_the_frame_bit_for_bit() {
+        // Frames of a moving crowd (stamped arrows and one big one drawn shape by shape), some
+        // repeating the last frame, the view clipped differently every other frame. Each frame
+        // is rasterised ahead on another thread with its own sprites, or with sprites the frame
+        // then does not draw (the view moved after the layout), or not ahead at all; what the
+        // screen shows (the texture inside the tiles) must be, every frame, what the plain
+        // layer shows, and the texture's region a fresh rasterisation of the frame.
+        let (width, height) = (200usize, 150usize);
+        let screen = Vec2::new(width as f32, height as f32);
+        let mut plain = Picture::default();
+        let mut ahead_picture = Picture::default();
+        let mut plain_texture = vec![0u8; width * height * 4];
+        let mut ahead_texture = vec![0u8; width * height * 4];
+        let mut sprites = Vec::new();
+        let mut used_ahead = 0;
+        for frame in 0..15u32 {
+            if frame % 5 != 4 {
+                sprites = random_crowd(100 + frame, 700, 5.0, 1.0, (width as f32, height as f32));
+                sprites.push(ArrowSprite::new(
+                    Vec2::new(60.0 + frame as f32, 70.0),
+                    0.3,
+                    22.0,
+                    [200, 40, 40, 255],
+                    [25, 25, 25, 229],
+                    2.5,
+                ));
+            }
+            let clip = if frame % 2 == 0 {
+                (Vec2::ZERO, screen)
+            } else {
+                (Vec2::new(23.0, 11.0), Vec2::new(181.0, 150.0))
+            };
+            let ahead_sprites = match frame % 3 {
+                0 => Some(sprites.clone()),
+                1 => Some(
+                    sprites
+                        .iter()
+                        .map(|s| ArrowSprite::new(s.points[0] + Vec2::X, 0.1, 5.0, s.fill, s.edge, 1.0))
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            };
+            if let Some(ahead_sprites) = ahead_sprites {
+                let mut ahead = Ahead { picture: std::mem::take(&mut ahead_picture) };
+                std::thread::scope(|scope| {
+                    scope.spawn(|| ahead.run(ahead_sprites, screen, clip));
+                });
+                ahead_picture = ahead.picture;
+            }
+            let region = frame_region(&sprites, screen, clip).expect("a region");
+            let planned = ahead_picture
+                .ahead
+                .as_ref()
+                .is_some_and(|(shown, _)| shown.sprites == sprites && shown.region == region);
+            used_ahead += usize::from(planned);
+            let changed = plain.bring_to(Shown { region, sprites: sprites.clone() });
+            assert_eq!(
+                ahead_picture.bring_to(Shown { region, sprites: sprites.clone() }),
+                changed,
+                "frame {frame}"
+            );
+            assert!(ahead_picture.ahead.is_none());
+            if changed {
+                upload(&mut plain_texture, width, &plain);
+                upload(&mut ahead_texture, width, &ahead_picture);
+            }
+            assert_eq!(plain.tiles, ahead_picture.tiles, "frame {frame}");
+            assert!(
+                on_screen(&plain_texture, width, &plain.tiles)
+                    == on_screen(&ahead_texture, width, &ahead_picture.tiles),
+                "frame {frame}: the screens differ"
+            );
+            let mut fresh = Vec::new();
+            rasterise_region(&mut fresh, region, &sprites, &mut StampCache::new());
+            for row in 0..region.height {
+                let start = ((region.y0 + row) * width + region.x0) * 4;
+                assert!(
+                    ahead_texture[start..start + region.width * 4]
+                        == fresh[row * region.width * 4..(row + 1) * region.width * 4],
+                    "frame {frame}, row {row}"
+                );
+            }
+        }
+        // Frames 0, 3, 6, 9 and 12 use the picture drawn ahead (9 has frame 8's sprites in
+        // another clip, so another region).
+        assert_eq!(used_ahead, 5);
     }
 
     #[test]

@@ -555,6 +555,25 @@ fn draw_agents_layer(app: &App) {
     crowd::draw(crowd_sprites(app), app.camera.screen, app.camera.viewport);
 }
 
+/// Takes the crowd layer's buffers for rasterising this frame's layer ahead, while the frame's
+/// panels are laid out ([`crowd::Ahead`]), when the world would draw one (the top view of a crowd);
+/// `None` otherwise, or with `STEERLAB_LAYER_AHEAD=0`.
+pub fn layer_ahead(app: &App) -> Option<crowd::Ahead> {
+    if app.camera.mode != ViewMode::Top
+        || !crowd::use_crowd_layer(app.world.agents.len())
+        || !crowd::ahead_enabled()
+    {
+        return None;
+    }
+    crowd::Ahead::take()
+}
+
+/// Rasterises the crowd layer of `app` as it is now into `ahead` (any thread; see
+/// [`layer_ahead`]). [`draw_world`] uses the picture when the frame's sprites are the same.
+pub fn rasterise_layer_ahead(app: &App, ahead: &mut crowd::Ahead) {
+    ahead.run(crowd_sprites(app), app.camera.screen, app.camera.viewport);
+}
+
 /// Every shown agent's arrow as the crowd layer draws it, in agent order (later ones on top);
 /// built on all cores (at 100,000 agents it is a few milliseconds of one core).
 pub fn crowd_sprites(app: &App) -> Vec<crowd::ArrowSprite> {
