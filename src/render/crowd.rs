@@ -1345,6 +1345,9 @@ impl Picture {
 /// `STEERLAB_LAYER_AHEAD=0` turns it off.
 pub struct Ahead {
     picture: Picture,
+    /// Set by [`Ahead::prepare`]: whether the picture changed (and must be uploaded), or `None`
+    /// when there was nothing to draw.
+    prepared: Option<bool>,
 }
 
 /// Whether frames rasterise their crowd layer ahead (`STEERLAB_LAYER_AHEAD=0` turns it off).
@@ -1357,8 +1360,33 @@ impl Ahead {
     pub fn take() -> Option<Ahead> {
         LAYER.with(|layer| {
             let mut layer = layer.try_borrow_mut().ok()?;
-            Some(Ahead { picture: std::mem::take(&mut layer.picture) })
+            Some(Ahead { picture: std::mem::take(&mut layer.picture), prepared: None })
         })
+    }
+
+    /// [`Ahead::take`] for this frame's [`Ahead::prepare`] on a screen of `screen` pixels: when
+    /// the texture is not of that size (it is reallocated), the picture it showed is forgotten.
+    pub fn take_for(screen: Vec2) -> Option<Ahead> {
+        let size = screen_pixels(screen);
+        let fits = LAYER.with(|layer| {
+            layer.try_borrow().is_ok_and(
+                |layer| matches!((&layer.texture, size), (Some((_, w, h)), Some(s)) if (*w, *h) == s),
+            )
+        });
+        let mut ahead = Ahead::take()?;
+        if !fits {
+            ahead.picture.shown = None;
+        }
+        Some(ahead)
+    }
+
+    /// Brings the picture to this frame's `sprites` on a screen of `screen` pixels clipped to
+    /// `clip` (from the picture rasterised ahead when it is theirs, see [`Picture::bring_to`]),
+    /// on any thread; [`draw_prepared`] then uploads and draws it. The frame's world drawing runs
+    /// this on rayon's threads while it draws what lies under the crowd (grid, paths, obstacles).
+    pub fn prepare(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
+        self.prepared = frame_region(&sprites, screen, clip)
+            .map(|region| self.picture.bring_to(Shown { region, sprites }));
     }
 
     /// Rasterises `sprites` on a screen of `screen` pixels clipped to `clip`, as [`draw`] would
@@ -1425,24 +1453,34 @@ fn screen_pixels(screen: Vec2) -> Option<(usize, usize)> {
 /// `StepBudget`), the texture is drawn as it is; when they are those rasterised ahead
 /// ([`Ahead`]), that picture is uploaded.
 pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
-    let Some((width, height)) = screen_pixels(screen) else { return };
-    let Some(region) = frame_region(&sprites, screen, clip) else { return };
+    let Some(mut ahead) = Ahead::take_for(screen) else { return };
+    ahead.prepare(sprites, screen, clip);
+    draw_prepared(ahead, screen);
+}
+
+/// Uploads the picture [`Ahead::prepare`] brought up to date (when it changed) and draws its
+/// tiles on the screen (`screen` pixels, the size it was prepared for), giving the layer's
+/// buffers back.
+pub fn draw_prepared(ahead: Ahead, screen: Vec2) {
+    let prepared = ahead.prepared;
+    ahead.give_back();
+    let (Some(changed), Some((width, height))) = (prepared, screen_pixels(screen)) else { return };
     LAYER.with(|layer| {
         let Ok(mut layer) = layer.try_borrow_mut() else { return };
         let layer = &mut *layer;
         let texture = match &layer.texture {
             Some((texture, w, h)) if *w == width && *h == height => texture.clone(),
             _ => {
+                // (The picture was forgotten when its buffers were taken: `Ahead::take_for`.)
                 let texture =
                     Texture2D::from_rgba8(width as u16, height as u16, &vec![0; width * height * 4]);
                 texture.set_filter(FilterMode::Nearest);
                 layer.texture = Some((texture.clone(), width, height));
-                layer.picture.shown = None;
                 texture
             }
         };
         let picture = &mut layer.picture;
-        if picture.bring_to(Shown { region, sprites }) {
+        if let (true, Some(region)) = (changed, picture.shown.as_ref().map(|s| s.region)) {
             let image = Image {
                 bytes: std::mem::take(&mut picture.image),
                 width: region.width as u16,
@@ -2234,7 +2272,7 @@ mod tests {
                 _ => None,
             };
             if let Some(ahead_sprites) = ahead_sprites {
-                let mut ahead = Ahead { picture: std::mem::take(&mut ahead_picture) };
+                let mut ahead = Ahead { picture: std::mem::take(&mut ahead_picture), prepared: None };
                 std::thread::scope(|scope| {
                     scope.spawn(|| ahead.run(ahead_sprites, screen, clip));
                 });
