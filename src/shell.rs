@@ -368,9 +368,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let modal_before = ui_state.modal_open() || loading.is_some();
         let loading_view = loading.as_ref().filter(|l| l.dialog_due(get_time())).map(|l| l.view());
         let mut cancel_loading = false;
-        // The crowd layer is rasterised on rayon's threads while the panels are laid out (the
-        // layout only reads the state); the world drawing below uses that picture when its own
-        // sprites and view are the same ([`render::crowd::Ahead`]).
+        // With `STEERLAB_LAYER_AHEAD=1` the crowd layer is rasterised on rayon's threads while
+        // the panels are laid out (the layout only reads the state); the world drawing below
+        // uses that picture when its own sprites and view are the same ([`render::crowd::Ahead`];
+        // off by default: it did not pay on a 2-core machine).
         let mut ahead = render::layer_ahead(&app);
         rayon::in_place_scope(|scope| {
             if let Some(ahead) = ahead.as_mut() {
@@ -531,6 +532,13 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
                 print_frame_stats(&frame_times[30..], scene.as_deref(), app.world.agents.len(), simulated);
+                if render::crowd::ahead_enabled() {
+                    let _ = writeln!(
+                        std::io::stdout(),
+                        "crowd layer rasterised ahead (STEERLAB_LAYER_AHEAD=1): used in {} frames",
+                        render::crowd::ahead_pictures_used()
+                    );
+                }
                 if let Some(cpu_ms) = cpu_ms {
                     let _ = writeln!(
                         std::io::stdout(),

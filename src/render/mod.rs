@@ -560,7 +560,7 @@ fn draw_agents_layer(app: &App, prepared: Option<crowd::Ahead>) {
 
 /// Takes the crowd layer's buffers for rasterising this frame's layer ahead, while the frame's
 /// panels are laid out ([`crowd::Ahead`]), when the world would draw one (the top view of a crowd);
-/// `None` otherwise, or with `STEERLAB_LAYER_AHEAD=0`.
+/// `None` otherwise, and unless `STEERLAB_LAYER_AHEAD=1` (off by default: see [`crowd::Ahead`]).
 pub fn layer_ahead(app: &App) -> Option<crowd::Ahead> {
     if app.camera.mode != ViewMode::Top
         || !crowd::use_crowd_layer(app.world.agents.len())
