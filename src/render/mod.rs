@@ -857,10 +857,10 @@ fn draw_flow_field(app: &App) {
 pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
     let mut labels = Labels::new();
-    agent_labels(app, &mut labels);
     // A crowd's layer is brought up to date on rayon's threads (its sprites worked out, then
-    // the picture rasterised ahead taken or the layer rasterised) while this thread draws
-    // what lies under it.
+    // the picture rasterised ahead taken or the layer rasterised) while this thread reserves
+    // the agents' label room and draws what lies under the crowd; see `crowd::Ahead` for the
+    // measured gain (10,000 agents: −0.34 ms a frame).
     let layer = crowd::use_crowd_layer(app.world.agents.len());
     let mut prepared = if layer { crowd::Ahead::take_for(app.camera.screen) } else { None };
     rayon::in_place_scope(|scope| {
@@ -868,6 +868,7 @@ pub fn draw_top(app: &App) {
             scope
                 .spawn(move |_| prepared.prepare(crowd_sprites(app), app.camera.screen, app.camera.viewport));
         }
+        agent_labels(app, &mut labels);
         if app.display.grid || app.snap.on {
             draw_grid(app);
         }
