@@ -544,7 +544,7 @@ fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
 
 /// A crowd's arrows through the CPU layer (see [`crowd`]); velocity arrows are off at these
 /// sizes ([`MAX_VELOCITY_ARROWS`]).
-fn draw_agents_layer(app: &App) {
+fn draw_agents_layer(app: &App, prepared: Option<crowd::Ahead>) {
     if app.display.velocity && app.world.agents.len() <= MAX_VELOCITY_ARROWS {
         // Drawn first, so under the arrows, as on the mesh path.
         for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
@@ -552,7 +552,29 @@ fn draw_agents_layer(app: &App) {
             draw_velocity(app, agent, position, to_screen(app, position));
         }
     }
-    crowd::draw(crowd_sprites(app), app.camera.screen, app.camera.viewport);
+    match prepared {
+        Some(prepared) => crowd::draw_prepared(prepared, app.camera.screen),
+        None => crowd::draw(crowd_sprites(app), app.camera.screen, app.camera.viewport),
+    }
+}
+
+/// Takes the crowd layer's buffers for rasterising this frame's layer ahead, while the frame's
+/// panels are laid out ([`crowd::Ahead`]), when the world would draw one (the top view of a crowd);
+/// `None` otherwise, and unless `STEERLAB_LAYER_AHEAD=1` (off by default: see [`crowd::Ahead`]).
+pub fn layer_ahead(app: &App) -> Option<crowd::Ahead> {
+    if app.camera.mode != ViewMode::Top
+        || !crowd::use_crowd_layer(app.world.agents.len())
+        || !crowd::ahead_enabled()
+    {
+        return None;
+    }
+    crowd::Ahead::take()
+}
+
+/// Rasterises the crowd layer of `app` as it is now into `ahead` (any thread; see
+/// [`layer_ahead`]). [`draw_world`] uses the picture when the frame's sprites are the same.
+pub fn rasterise_layer_ahead(app: &App, ahead: &mut crowd::Ahead) {
+    ahead.run(crowd_sprites(app), app.camera.screen, app.camera.viewport);
 }
 
 /// Every shown agent's arrow as the crowd layer draws it, in agent order (later ones on top);
@@ -835,24 +857,36 @@ fn draw_flow_field(app: &App) {
 pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
     let mut labels = Labels::new();
-    agent_labels(app, &mut labels);
-    if app.display.grid || app.snap.on {
-        draw_grid(app);
-    }
-    draw_paths(app, &mut labels);
-    draw_curves(app, &mut labels);
-    draw_painted_fields(app);
-    draw_obstacles(app);
-    draw_targets(app, &mut labels);
-    draw_trails(app);
-    draw_flow_field(app);
-    draw_gizmos(app);
-    if let Some(debug) = &app.planner_debug {
-        planner::draw_top(app, debug, &mut labels);
-    }
-    draw_planner_waypoints(app, &mut labels);
-    if crowd::use_crowd_layer(app.world.agents.len()) {
-        draw_agents_layer(app);
+    // A crowd's layer is brought up to date on rayon's threads (its sprites worked out, then
+    // the picture rasterised ahead taken or the layer rasterised) while this thread reserves
+    // the agents' label room and draws what lies under the crowd; see `crowd::Ahead` for the
+    // measured gain (10,000 agents: −0.34 ms a frame).
+    let layer = crowd::use_crowd_layer(app.world.agents.len());
+    let mut prepared = if layer { crowd::Ahead::take_for(app.camera.screen) } else { None };
+    rayon::in_place_scope(|scope| {
+        if let Some(prepared) = prepared.as_mut() {
+            scope
+                .spawn(move |_| prepared.prepare(crowd_sprites(app), app.camera.screen, app.camera.viewport));
+        }
+        agent_labels(app, &mut labels);
+        if app.display.grid || app.snap.on {
+            draw_grid(app);
+        }
+        draw_paths(app, &mut labels);
+        draw_curves(app, &mut labels);
+        draw_painted_fields(app);
+        draw_obstacles(app);
+        draw_targets(app, &mut labels);
+        draw_trails(app);
+        draw_flow_field(app);
+        draw_gizmos(app);
+        if let Some(debug) = &app.planner_debug {
+            planner::draw_top(app, debug, &mut labels);
+        }
+        draw_planner_waypoints(app, &mut labels);
+    });
+    if layer {
+        draw_agents_layer(app, prepared);
     } else {
         let mut agents = batch::Batch::default();
         for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
