@@ -276,6 +276,17 @@ pub struct FlockRules {
 }
 
 impl FlockRules {
+    /// The rules of a `flocking` entry's parameters, as [`flocking_steering_over_runs`] makes
+    /// them.
+    #[inline(always)]
+    pub fn of(p: &FlockingParams) -> FlockRules {
+        let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
+        let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
+        let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
+        let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
+        FlockRules::new(&separation, &alignment, &cohesion, &weights)
+    }
+
     /// The rules of `separation`, `alignment` and `cohesion`, weighted by `weights`.
     #[inline(always)]
     pub fn new(
@@ -430,6 +441,21 @@ pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
 }
 
+/// [`flocking_steering_over_runs`] from the walk's sums, taken beforehand
+/// ([`flocking_sums_over_runs_of`] with [`FlockRules::of`] the same parameters, along the
+/// agent's [`forward`]), for an agent moving at `velocity`: the same request bit for bit (the
+/// simulation walks a uniform flock in the grid's slot order before the agents' step).
+#[inline(always)]
+pub fn flocking_steering_from_sums(
+    velocity: Vec3,
+    limits: &Limits,
+    sums: FlockSums<Vec3>,
+    rules: &FlockRules,
+) -> Steering {
+    let linear = sums.finish(rules, velocity, limits).clamp_length_max(limits.max_acceleration.max(0.0));
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+}
+
 /// What the end of one boid's flock step needs once its neighbours are walked: its state, the
 /// facing direction the walk looked along, its wander target (the circle's, in the local frame)
 /// with the generator's draw for this step, and the rules' sums ([`flocking_sums_over_runs_of`]).
@@ -530,6 +556,23 @@ pub struct FlockSums<V> {
     n_align: u32,
     offset_sum: V,
     n_cohere: u32,
+}
+
+impl<V: SteerVector> Default for FlockSums<V> {
+    /// No neighbour yet, facing nowhere.
+    fn default() -> Self {
+        FlockSums::new(V::ZERO)
+    }
+}
+
+impl FlockSums<Vec3> {
+    /// Every field's bits folded together: a plain read of each, so that the simulation can
+    /// fetch a walk's sums some agents before it uses them (whatever the fields' order).
+    #[inline(always)]
+    pub fn touch(&self) -> u32 {
+        let vectors = [self.forward, self.push, self.velocity_sum, self.offset_sum];
+        vectors.iter().fold(self.n_align ^ self.n_cohere, |bits, v| bits ^ v.x.to_bits() ^ v.z.to_bits())
+    }
 }
 
 impl<V: SteerVector> FlockSums<V> {
