@@ -1309,11 +1309,33 @@ impl World {
             snapshot.get(agent_idx as usize).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero())
         };
         let radius = |&agent_idx: &u32| radii.get(agent_idx as usize).copied().unwrap_or(0.0);
+        // A uniform flock is walked before the step (`walk_flock`), along each agent's facing
+        // direction: gathered in the same loop as the headings, from the same reads at random
+        // places (a loop of its own cost 5% of a step at 1,000,000 boids, one thread).
+        self.slot_forwards.clear();
+        let forwards = matches!(needs.flock, UniformFlock::Same(_));
+        let heading_and_forward = |&agent_idx: &u32| {
+            snapshot.get(agent_idx as usize).map_or((Vec3::ZERO, Vec3::ZERO), |k| {
+                (k.velocity.normalize_or_zero(), crate::behaviours::neighbourhood::forward(k))
+            })
+        };
+        match (parallel, forwards) {
+            (true, true) => order
+                .par_iter()
+                .map(heading_and_forward)
+                .unzip_into_vecs(&mut self.slot_headings, &mut self.slot_forwards),
+            (true, false) => self.slot_headings.par_extend(order.par_iter().map(heading)),
+            (false, true) => {
+                for (heading, forward) in order.iter().map(heading_and_forward) {
+                    self.slot_headings.push(heading);
+                    self.slot_forwards.push(forward);
+                }
+            }
+            (false, false) => self.slot_headings.extend(order.iter().map(heading)),
+        }
         if parallel {
-            self.slot_headings.par_extend(order.par_iter().map(heading));
             self.slot_radii.par_extend(order.par_iter().map(radius));
         } else {
-            self.slot_headings.extend(order.iter().map(heading));
             self.slot_radii.extend(order.iter().map(radius));
         }
         for (slot, &agent_idx) in order.iter().enumerate() {
@@ -1343,7 +1365,7 @@ impl World {
         let UniformFlock::Same(params) = needs.flock else { return };
         let n = self.grid.len();
         let all_gizmos = self.gizmos_enabled && self.gizmo_focus == GizmoFocus::All;
-        let arrays = self.slot_headings.len() == n && self.slot_radii.len() == n;
+        let arrays = self.slot_headings.len() == n && self.slot_radii.len() == n && self.slot_forwards.len() == n;
         if n == 0 || n < self.flock_walk_from || !arrays || all_gizmos || self.snapshot.len() != n {
             return;
         }
@@ -1353,19 +1375,10 @@ impl World {
         let (query, reach) = (params.query_radius(), self.grid.cell_size());
         let fused = query == reach && (query * query).sqrt() == query;
         self.flock_walks.resize(n, FlockWalk::default());
-        // Every agent's facing direction in slot order, gathered in a loop of its own: its
-        // reads at random places (by agent index) are then in flight together, where inside the
-        // walks each waited in turn (one thread, 1,000,000 boids: a fifth of the step).
-        let snapshot = &self.snapshot;
-        let forward = |&agent_idx: &u32| {
-            snapshot.get(agent_idx as usize).map_or(Vec3::ZERO, crate::behaviours::neighbourhood::forward)
-        };
-        self.slot_forwards.clear();
-        if parallel {
-            self.slot_forwards.par_extend(self.grid.order().par_iter().map(forward));
-        } else {
-            self.slot_forwards.extend(self.grid.order().iter().map(forward));
-        }
+        // Every agent's facing direction in slot order was gathered with the headings
+        // (`rebuild_neighbour_grid`): reads at random places (by agent index) in a loop of their
+        // own are in flight together, where inside the walks each waited in turn (one thread,
+        // 1,000,000 boids: a fifth of the step).
         let (grid, forwards) = (&self.grid, &self.slot_forwards);
         let (headings, radii) = (&self.slot_headings, &self.slot_radii);
         let walk = |first_slot: usize, walks: &mut [FlockWalk]| {
@@ -1512,18 +1525,20 @@ impl UniformFlock {
 }
 
 /// One agent's walk over its neighbours, taken before the step in the grid's slot order
-/// ([`World::walk_flock`]): the flocking rules' sums and the crowd metrics' running sums (in
-/// this order: [`touch_flock_walk`] reads a field at each end).
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
+/// ([`World::walk_flock`]): what the flocking rules' sums and the crowd metrics' running sums
+/// come to before the agent's own velocity and limits are known: 60 bytes, one cache line
+/// each (the step reads them at random places; 92 bytes of the sums as they are, two lines
+/// each, cost 1,000,000 boids on one thread MEASURE_PULL).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 struct FlockWalk {
-    crowd: CrowdWalk,
-    sums: flocking::FlockSums<Vec3>,
+    crowd: CrowdSums,
+    pull: flocking::FlockPull<Vec3>,
 }
 
-impl Default for FlockWalk {
+impl Default for CrowdSums {
     fn default() -> Self {
-        FlockWalk { sums: flocking::FlockSums::default(), crowd: CrowdWalk::new(Vec3::ZERO, 0.0) }
+        CrowdWalk::new(Vec3::ZERO, 0.0).sums
     }
 }
 
@@ -1566,7 +1581,7 @@ fn walk_flock_slots(
                 }
             },
         );
-        *walk = FlockWalk { sums, crowd };
+        *walk = FlockWalk { crowd: crowd.sums, pull: sums.pull() };
     }
 }
 
@@ -1787,13 +1802,13 @@ fn touch_neighbour_runs(agent_idx: usize, ctx: &StepContext, slots: bool) -> u32
     seen
 }
 
-/// Reads the walk taken before the step for agent `agent_idx` (both ends of it: see
+/// Reads the walk taken before the step for agent `agent_idx` (its one cache line: see
 /// [`touch_neighbour_runs`] for why a plain read), some agents before its step reads it at its
 /// slot: at random places, the reads of a batch are then in flight together.
 #[inline(always)]
 fn touch_flock_walk(agent_idx: usize, ctx: &StepContext) -> u32 {
     let walk = ctx.slot_of.get(agent_idx).and_then(|&slot| ctx.flock_walks.get(slot as usize));
-    walk.map_or(0, |walk| walk.crowd.me.x.to_bits() ^ walk.crowd.headings.z.to_bits() ^ walk.sums.touch())
+    walk.map_or(0, |walk| walk.crowd.nearest.to_bits() ^ walk.pull.touch())
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
@@ -1995,10 +2010,15 @@ fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContex
 /// The crowd metrics' running sums over one agent's neighbours (its own walk in
 /// [`crowd_sample`], or a flocking entry's walk on the way).
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
 struct CrowdWalk {
     me: Vec3,
     radius: f32,
+    sums: CrowdSums,
+}
+
+/// What [`CrowdWalk::finish`] reads of a walk (kept per agent by [`World::walk_flock`]).
+#[derive(Clone, Copy, Debug)]
+struct CrowdSums {
     min_gap: f32,
     nearest: f32,
     headings: Vec3,
@@ -2007,19 +2027,28 @@ struct CrowdWalk {
 impl CrowdWalk {
     #[inline(always)]
     fn new(me: Vec3, radius: f32) -> CrowdWalk {
-        CrowdWalk { me, radius, min_gap: f32::INFINITY, nearest: f32::INFINITY, headings: Vec3::ZERO }
+        let sums = CrowdSums { min_gap: f32::INFINITY, nearest: f32::INFINITY, headings: Vec3::ZERO };
+        CrowdWalk { me, radius, sums }
     }
 
     /// A neighbour at `position` with unit heading `heading` and body radius `other_radius`.
     #[inline(always)]
     fn add(&mut self, position: Vec3, heading: Vec3, other_radius: f32) {
         let distance = position.distance(self.me);
-        self.nearest = self.nearest.min(distance);
-        self.min_gap = self.min_gap.min(distance - self.radius - other_radius);
-        self.headings += heading;
+        self.sums.nearest = self.sums.nearest.min(distance);
+        self.sums.min_gap = self.sums.min_gap.min(distance - self.radius - other_radius);
+        self.sums.headings += heading;
     }
 
     /// The sample, for an agent moving at `velocity`.
+    #[inline(always)]
+    fn finish(self, velocity: Vec3) -> metrics::CrowdSample {
+        self.sums.finish(velocity)
+    }
+}
+
+impl CrowdSums {
+    /// [`CrowdWalk::finish`].
     #[inline(always)]
     fn finish(self, velocity: Vec3) -> metrics::CrowdSample {
         let heading = velocity.normalize_or_zero();
@@ -2136,7 +2165,7 @@ fn behaviour_steering(
                     flock.crowd = Some(walk.crowd.finish(k.velocity));
                 }
                 let rules = flocking::FlockRules::of(params);
-                return flocking::flocking_steering_from_sums(k.velocity, limits, walk.sums, &rules);
+                return flocking::flocking_steering_from_sums(k.velocity, limits, walk.pull, &rules);
             }
             let mut crowd = CrowdWalk::new(k.position, limits.radius);
             let request = flocking::flocking_steering_over_runs(
