@@ -283,7 +283,8 @@ impl FlockRules {
         let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
         let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
         let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
-        let weights = FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
+        let weights =
+            FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
         FlockRules::new(&separation, &alignment, &cohesion, &weights)
     }
 
