@@ -276,6 +276,18 @@ pub struct FlockRules {
 }
 
 impl FlockRules {
+    /// The rules of a `flocking` entry's parameters, as [`flocking_steering_over_runs`] makes
+    /// them.
+    #[inline(always)]
+    pub fn of(p: &FlockingParams) -> FlockRules {
+        let separation = SeparationParams { radius: p.separation_radius, view_angle: p.view_angle };
+        let alignment = AlignmentParams { radius: p.radius, view_angle: p.view_angle };
+        let cohesion = CohesionParams { radius: p.radius, view_angle: p.view_angle };
+        let weights =
+            FlockingWeights { separation: p.separation, alignment: p.alignment, cohesion: p.cohesion };
+        FlockRules::new(&separation, &alignment, &cohesion, &weights)
+    }
+
     /// The rules of `separation`, `alignment` and `cohesion`, weighted by `weights`.
     #[inline(always)]
     pub fn new(
@@ -430,6 +442,21 @@ pub fn flocking_steering_over_runs<R: SlotRuns + ?Sized>(
     Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
 }
 
+/// [`flocking_steering_over_runs`] from the walk's sums, taken beforehand
+/// ([`flocking_sums_over_runs_of`] with [`FlockRules::of`] the same parameters, along the
+/// agent's [`forward`]; then [`FlockSums::pull`]), for an agent moving at `velocity`: the same request bit for bit (the
+/// simulation walks a uniform flock in the grid's slot order before the agents' step).
+#[inline(always)]
+pub fn flocking_steering_from_sums(
+    velocity: Vec3,
+    limits: &Limits,
+    pull: FlockPull<Vec3>,
+    rules: &FlockRules,
+) -> Steering {
+    let linear = pull.finish(rules, velocity, limits).clamp_length_max(limits.max_acceleration.max(0.0));
+    Steering::Acceleration(if linear.is_finite() { linear } else { Vec3::ZERO })
+}
+
 /// What the end of one boid's flock step needs once its neighbours are walked: its state, the
 /// facing direction the walk looked along, its wander target (the circle's, in the local frame)
 /// with the generator's draw for this step, and the rules' sums ([`flocking_sums_over_runs_of`]).
@@ -532,6 +559,13 @@ pub struct FlockSums<V> {
     n_cohere: u32,
 }
 
+impl<V: SteerVector> Default for FlockSums<V> {
+    /// No neighbour yet, facing nowhere.
+    fn default() -> Self {
+        FlockSums::new(V::ZERO)
+    }
+}
+
 impl<V: SteerVector> FlockSums<V> {
     #[inline(always)]
     fn new(forward: V) -> FlockSums<V> {
@@ -571,21 +605,70 @@ impl<V: SteerVector> FlockSums<V> {
         }
     }
 
+    /// The weighted sum of the three rules' accelerations for an agent moving at `velocity`
+    /// ([`FlockPull::finish`] of [`Self::pull`]).
+    #[inline(always)]
+    pub fn finish(self, rules: &FlockRules, velocity: V, limits: &Limits) -> V {
+        self.pull().finish(rules, velocity, limits)
+    }
+
+    /// What [`Self::finish`] reads of the sums, worked out: the separation push clamped to unit
+    /// length, the neighbours' mean heading (zero when none is aligned with), their mean offset
+    /// and whether any is cohered with. Smaller than the sums (the simulation keeps one per
+    /// agent between the flock's walk and its step: 40 bytes against 56).
+    #[inline(always)]
+    pub fn pull(self) -> FlockPull<V> {
+        FlockPull {
+            separation: self.push.clamp_length_max(1.0),
+            heading: if self.n_align > 0 { self.velocity_sum.normalize_or_zero() } else { V::ZERO },
+            mean_offset: if self.n_cohere > 0 { self.offset_sum / self.n_cohere as f32 } else { V::ZERO },
+            cohere: self.n_cohere > 0,
+        }
+    }
+}
+
+/// The three rules' pull on one agent before its own velocity and limits are known
+/// ([`FlockSums::pull`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockPull<V> {
+    separation: V,
+    heading: V,
+    mean_offset: V,
+    cohere: bool,
+}
+
+impl<V: SteerVector> Default for FlockPull<V> {
+    /// No neighbour.
+    fn default() -> Self {
+        FlockSums::default().pull()
+    }
+}
+
+impl FlockPull<Vec3> {
+    /// Every field's bits folded together: a plain read of each, so that the simulation can
+    /// fetch an agent's pull some agents before it uses it (whatever the fields' order).
+    #[inline(always)]
+    pub fn touch(&self) -> u32 {
+        let vectors = [self.separation, self.heading, self.mean_offset];
+        vectors.iter().fold(u32::from(self.cohere), |bits, v| bits ^ v.x.to_bits() ^ v.z.to_bits())
+    }
+}
+
+impl<V: SteerVector> FlockPull<V> {
     /// The weighted sum of the three rules' accelerations for an agent moving at `velocity`.
     #[inline(always)]
     pub fn finish(self, rules: &FlockRules, velocity: V, limits: &Limits) -> V {
         let weights = &rules.weights;
         let max_speed = limits.max_speed.max(0.0);
-        let separation_acc = self.push.clamp_length_max(1.0) * limits.max_acceleration.max(0.0);
-        let heading = self.velocity_sum.normalize_or_zero();
-        let alignment_acc = if self.n_align > 0 && heading != V::ZERO {
+        let separation_acc = self.separation * limits.max_acceleration.max(0.0);
+        let heading = self.heading;
+        let alignment_acc = if heading != V::ZERO {
             accelerate_toward_velocity(velocity, heading * max_speed, STEER_TIME, limits.max_acceleration)
         } else {
             V::ZERO
         };
-        let cohesion_acc = if self.n_cohere > 0 && rules.coh_radius > 0.0 {
-            let desired = (self.offset_sum / self.n_cohere as f32 * (max_speed / rules.coh_radius))
-                .clamp_length_max(max_speed);
+        let cohesion_acc = if self.cohere && rules.coh_radius > 0.0 {
+            let desired = (self.mean_offset * (max_speed / rules.coh_radius)).clamp_length_max(max_speed);
             accelerate_toward_velocity(velocity, desired, STEER_TIME, limits.max_acceleration)
         } else {
             V::ZERO

@@ -736,6 +736,7 @@ macro_rules! step_context {
             slot_headings: &$world.slot_headings,
             slot_radii: &$world.slot_radii,
             slot_of: &$world.slot_of,
+            flock_walks: &$world.flock_walks,
             fastest_speed: $fastest_speed,
             bounds: $world.bounds.map(|b| planner::BounceBox { min: b.min, max: b.max }),
         }
@@ -879,6 +880,14 @@ pub struct World {
     /// (the flock's polarization, read from here instead of from the records: see
     /// [`World::step_parallel_from`]); filled when the grid is.
     flock_velocities: Vec<Vec3>,
+    /// Scratch, in the grid's slot order: every agent's walk over its neighbours, when the
+    /// step's flock is uniform ([`World::walk_flock`]).
+    flock_walks: Vec<FlockWalk>,
+    /// Scratch, in the grid's slot order: every agent's facing direction (for `flock_walks`).
+    slot_forwards: Vec<Vec3>,
+    /// From this many agents a uniform flock is walked before the step ([`FLOCK_WALK_MIN_AGENTS`];
+    /// the tests compare against `usize::MAX`: every agent walks in its own step).
+    flock_walk_from: usize,
     gizmos_enabled: bool,
     /// Which agents record gizmos while they are on.
     gizmo_focus: GizmoFocus,
@@ -913,6 +922,9 @@ impl Default for World {
             slot_radii: Vec::new(),
             slot_of: Vec::new(),
             flock_velocities: Vec::new(),
+            flock_walks: Vec::new(),
+            slot_forwards: Vec::new(),
+            flock_walk_from: FLOCK_WALK_MIN_AGENTS,
             gizmos_enabled: false,
             gizmo_focus: GizmoFocus::All,
             polarization: Polarization::default(),
@@ -1013,6 +1025,7 @@ impl World {
         let parallel = self.agents.len() >= PARALLEL_MIN_AGENTS && rayon::current_num_threads() > 1;
         let needs = self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
+        self.flock_walks.clear();
         if let Some(mut agent) = self.agents.get(idx).cloned() {
             agent.gizmos.set_enabled(true);
             let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64);
@@ -1079,6 +1092,7 @@ impl World {
         let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
         let needs = self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
+        self.walk_flock(parallel, needs);
         let n_agents = self.agents.len();
         self.flock_velocities.clear();
         if !self.grid.is_empty() {
@@ -1309,11 +1323,33 @@ impl World {
             snapshot.get(agent_idx as usize).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero())
         };
         let radius = |&agent_idx: &u32| radii.get(agent_idx as usize).copied().unwrap_or(0.0);
+        // A uniform flock is walked before the step (`walk_flock`), along each agent's facing
+        // direction: gathered in the same loop as the headings, from the same reads at random
+        // places (a loop of its own cost 5% of a step at 1,000,000 boids, one thread).
+        self.slot_forwards.clear();
+        let forwards = matches!(needs.flock, UniformFlock::Same(_));
+        let heading_and_forward = |&agent_idx: &u32| {
+            snapshot.get(agent_idx as usize).map_or((Vec3::ZERO, Vec3::ZERO), |k| {
+                (k.velocity.normalize_or_zero(), crate::behaviours::neighbourhood::forward(k))
+            })
+        };
+        match (parallel, forwards) {
+            (true, true) => order
+                .par_iter()
+                .map(heading_and_forward)
+                .unzip_into_vecs(&mut self.slot_headings, &mut self.slot_forwards),
+            (true, false) => self.slot_headings.par_extend(order.par_iter().map(heading)),
+            (false, true) => {
+                for (heading, forward) in order.iter().map(heading_and_forward) {
+                    self.slot_headings.push(heading);
+                    self.slot_forwards.push(forward);
+                }
+            }
+            (false, false) => self.slot_headings.extend(order.iter().map(heading)),
+        }
         if parallel {
-            self.slot_headings.par_extend(order.par_iter().map(heading));
             self.slot_radii.par_extend(order.par_iter().map(radius));
         } else {
-            self.slot_headings.extend(order.iter().map(heading));
             self.slot_radii.extend(order.iter().map(radius));
         }
         for (slot, &agent_idx) in order.iter().enumerate() {
@@ -1322,6 +1358,57 @@ impl World {
             }
         }
         fastest
+    }
+
+    /// Every agent's walk over its neighbours, in the grid's slot order, before the agents'
+    /// step (which then takes its flocking entry's request from its slot's walk): when every
+    /// agent has exactly one flocking entry and all share their parameters (bit for bit), there
+    /// are at least [`World::flock_walk_from`] of them, and not every agent draws gizmos (an
+    /// agent drawing them walks in its own step). Otherwise `flock_walks` is left empty.
+    ///
+    /// Why: in agent order (the bench's crowd, a scene's agents: random in space) each agent's
+    /// walk reads the grid's slot-ordered arrays at random places, a dozen lines each depending
+    /// on the one before (position, cell, bounds of the rows, the rows), which beyond the caches
+    /// is most of a boid's step. In slot order, one agent's rows are mostly the last one's; the
+    /// agents' step then reads its walk at the agent's slot (one place, its address known from
+    /// the sequential `slot_of`). Each walk is the same arithmetic over the same neighbours in
+    /// the same order as in the agent's own step (tested bit for bit against it). Measured gain:
+    /// see [`FLOCK_WALK_MIN_AGENTS`].
+    fn walk_flock(&mut self, parallel: bool, needs: StepNeeds) {
+        self.flock_walks.clear();
+        let UniformFlock::Same(params) = needs.flock else { return };
+        let n = self.grid.len();
+        let all_gizmos = self.gizmos_enabled && self.gizmo_focus == GizmoFocus::All;
+        let arrays =
+            self.slot_headings.len() == n && self.slot_radii.len() == n && self.slot_forwards.len() == n;
+        if n == 0 || n < self.flock_walk_from || !arrays || all_gizmos || self.snapshot.len() != n {
+            return;
+        }
+        let rules = flocking::FlockRules::of(&params);
+        // The crowd metrics' sample on the way, as the agent's own walk takes it (see
+        // `behaviour_steering`: the same test, every agent having a slot).
+        let (query, reach) = (params.query_radius(), self.grid.cell_size());
+        let fused = query == reach && (query * query).sqrt() == query;
+        self.flock_walks.resize(n, FlockWalk::default());
+        // Every agent's facing direction in slot order was gathered with the headings
+        // (`rebuild_neighbour_grid`): reads at random places (by agent index) in a loop of their
+        // own are in flight together, where inside the walks each waited in turn (one thread,
+        // 1,000,000 boids: a fifth of the step).
+        let (grid, forwards) = (&self.grid, &self.slot_forwards);
+        let (headings, radii) = (&self.slot_headings, &self.slot_radii);
+        let walk = |first_slot: usize, walks: &mut [FlockWalk]| {
+            walk_flock_slots(first_slot, walks, &rules, fused, grid, forwards, headings, radii);
+        };
+        if parallel {
+            // Each slot's walk to its own place: the same on any thread count.
+            let chunk = n.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD).max(1);
+            self.flock_walks
+                .par_chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(chunk_idx, walks)| walk(chunk_idx * chunk, walks));
+        } else {
+            walk(0, &mut self.flock_walks);
+        }
     }
 
     /// Steps `n` times.
@@ -1387,6 +1474,9 @@ struct StepContext<'a> {
     slot_headings: &'a [Vec3],
     slot_radii: &'a [f32],
     slot_of: &'a [u32],
+    /// By slot: each agent's walk over its neighbours, taken before the step when every agent
+    /// flocks with the same parameters (empty otherwise: see [`World::walk_flock`]).
+    flock_walks: &'a [FlockWalk],
     /// The fastest agent's speed at the start of the step (0 when no entry avoids collisions,
     /// the only one that reads it).
     fastest_speed: f32,
@@ -1416,6 +1506,111 @@ struct StepNeeds {
     collision_avoidance: bool,
     /// The largest finite query radius of the flocking entries (0 when none).
     flock_radius: f32,
+    /// Whether every agent has exactly one flocking entry, all with the same parameters.
+    flock: UniformFlock,
+}
+
+/// Whether the agents walked so far each have exactly one flocking entry, all with the same
+/// parameters (bit for bit): then their walks over their neighbours can be taken before the
+/// step, in the grid's order ([`World::walk_flock`]).
+#[derive(Clone, Copy, Debug, Default)]
+enum UniformFlock {
+    /// No agent walked yet.
+    #[default]
+    NoAgent,
+    /// Every agent so far: one flocking entry with these parameters.
+    Same(FlockingParams),
+    /// Some agent has none, or more than one, or other parameters.
+    Mixed,
+}
+
+impl UniformFlock {
+    /// Both sets of agents together (the same in any order).
+    #[inline(always)]
+    fn join(self, other: UniformFlock) -> UniformFlock {
+        let bits = |p: &FlockingParams| {
+            [p.separation, p.alignment, p.cohesion, p.separation_radius, p.radius, p.view_angle]
+                .map(f32::to_bits)
+        };
+        match (self, other) {
+            (UniformFlock::NoAgent, x) | (x, UniformFlock::NoAgent) => x,
+            (UniformFlock::Same(a), UniformFlock::Same(b)) if bits(&a) == bits(&b) => UniformFlock::Same(a),
+            _ => UniformFlock::Mixed,
+        }
+    }
+}
+
+/// One agent's walk over its neighbours, taken before the step in the grid's slot order
+/// ([`World::walk_flock`]): what the flocking rules' sums and the crowd metrics' running sums
+/// come to before the agent's own velocity and limits are known: 60 bytes, one cache line
+/// each (the step reads them at random places; 92 bytes of the sums as they are, two lines
+/// each: on-CPU per agent-step at 1,000,000 boids, one thread, load 5-6, 457-477 ns against
+/// 427-441).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct FlockWalk {
+    crowd: CrowdSums,
+    pull: flocking::FlockPull<Vec3>,
+}
+
+impl Default for CrowdSums {
+    fn default() -> Self {
+        CrowdWalk::new(Vec3::ZERO, 0.0).sums
+    }
+}
+
+/// From this many agents, a uniform flock is walked before the step, in the grid's slot order
+/// ([`World::walk_flock`]): from any size, as it pays at 1,000 boids too.
+///
+/// Measured gain (`step_cpu flocking 1000 10000 100000 1000000`, on-CPU ns per agent-step, one
+/// thread, best of five rounds, builds run alternately, 2026-11-26, load 4-6): 290 / 369 / 590 /
+/// 703 before, 266 / 321 / 396 / 427 after (the walk taken in slot order, kept as one line per
+/// agent, read ahead from [`WALK_TOUCH_MIN_AGENTS`] boids). Tried first and not kept: stepping
+/// the agents themselves in slot order (each record read at a random place instead of each
+/// walk's rows): 606 ns at 10,000 boids and 1,098 at 1,000,000, against 351 and 735.
+pub(crate) const FLOCK_WALK_MIN_AGENTS: usize = 0;
+
+/// The walks of slots `first_slot..` into `walks` ([`World::walk_flock`]): for each slot, the
+/// walk its agent's flocking entry takes in `behaviour_steering` (from its start-of-step
+/// position and facing direction, by slot: `grid.sorted_positions()` and `forwards`; its own
+/// slot skipped; the crowd sample on the way when `fused`).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn walk_flock_slots(
+    first_slot: usize,
+    walks: &mut [FlockWalk],
+    rules: &flocking::FlockRules,
+    fused: bool,
+    grid: &neighbours::NeighbourGrid,
+    forwards: &[Vec3],
+    headings: &[Vec3],
+    radii: &[f32],
+) {
+    let positions = grid.sorted_positions();
+    let mine = positions
+        .get(first_slot..)
+        .unwrap_or_default()
+        .iter()
+        .zip(forwards.get(first_slot..).unwrap_or_default());
+    for (offset, (walk, (&position, &forward))) in walks.iter_mut().zip(mine).enumerate() {
+        let slot = first_slot + offset;
+        let mut crowd = CrowdWalk::new(position, radii.get(slot).copied().unwrap_or(0.0));
+        let sums = flocking::flocking_sums_over_runs_of(
+            position,
+            forward,
+            positions,
+            headings,
+            grid,
+            slot,
+            rules,
+            |other, position, heading| {
+                if fused {
+                    crowd.add(position, heading, radii.get(other).copied().unwrap_or(0.0));
+                }
+            },
+        );
+        *walk = FlockWalk { crowd: crowd.sums, pull: sums.pull() };
+    }
 }
 
 impl StepNeeds {
@@ -1426,6 +1621,15 @@ impl StepNeeds {
         let mut needs = StepNeeds::default();
         needs.add(&agent.behaviour);
         agent.mix.more.iter().for_each(|entry| needs.add(&entry.behaviour));
+        // Exactly one flocking entry: its parameters; else none to share.
+        let mut flocking = agent.behaviours().filter_map(|behaviour| match behaviour {
+            Behaviour::Flocking { params } => Some(*params),
+            _ => None,
+        });
+        needs.flock = match (flocking.next(), flocking.next()) {
+            (Some(params), None) => UniformFlock::Same(params),
+            _ => UniformFlock::Mixed,
+        };
         needs
     }
 
@@ -1456,6 +1660,7 @@ impl StepNeeds {
             neighbours: self.neighbours || other.neighbours,
             collision_avoidance: self.collision_avoidance || other.collision_avoidance,
             flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
+            flock: self.flock.join(other.flock),
         }
     }
 }
@@ -1534,7 +1739,12 @@ fn step_agents(
     events: &mut Vec<Event>,
 ) {
     let mut steerings = [Steering::NONE; STEP_BLOCK];
-    let touch = ctx.grid.len() >= TOUCH_MIN_AGENTS && ctx.slot_headings.len() == ctx.grid.len();
+    // (No reads ahead when the flock was walked before the step: its walks are taken.)
+    let touch = ctx.grid.len() >= TOUCH_MIN_AGENTS
+        && ctx.slot_headings.len() == ctx.grid.len()
+        && ctx.flock_walks.is_empty();
+    // The walks taken before the step are read at each agent's slot: read ahead in a big grid.
+    let walks_ahead = ctx.flock_walks.len() >= WALK_TOUCH_MIN_AGENTS;
     let mut touched = 0u32;
     let n_agents = agents.len();
     for (block_idx, start) in (0..n_agents).step_by(STEP_BLOCK).enumerate() {
@@ -1550,6 +1760,11 @@ fn step_agents(
             };
             let agent_idx = first + offset;
             let batch = TOUCH_BATCH;
+            if walks_ahead && (agent_idx - first_idx).is_multiple_of(batch) {
+                for ahead in agent_idx + batch..agent_idx + 2 * batch {
+                    touched ^= touch_flock_walk(ahead, ctx);
+                }
+            }
             if touch && (agent_idx - first_idx).is_multiple_of(batch) {
                 for ahead in agent_idx + 2 * batch..agent_idx + 3 * batch {
                     touched ^= touch_neighbour_runs(ahead, ctx, false);
@@ -1607,6 +1822,12 @@ fn chunks_of<T>(values: &mut [T], chunk: usize, n_chunks: usize) -> Vec<&mut [T]
 /// 364 -> 405-440, 100,000 527-558 -> 554-560).
 const TOUCH_MIN_AGENTS: usize = 262_144;
 
+/// From this many agents in a flock walked before the step, [`step_agents`] reads each agent's
+/// walk some agents ahead ([`touch_flock_walk`]). Measured (on-CPU, one thread, load 4-5):
+/// 100,000 boids 503 -> 404-417 ns per agent-step with it (from 16,384 instead of 262,144);
+/// 1,000 and 10,000 do not read ahead (their walks stay in the caches).
+const WALK_TOUCH_MIN_AGENTS: usize = 16_384;
+
 /// Agents read ahead at a time by [`step_agents`]: every `TOUCH_BATCH` agents it reads the
 /// grid rows (their bounds in the grid's table of starts) of the agents two to three batches
 /// ahead and the slots of those one to two batches ahead, so that a batch's reads, none waiting
@@ -1644,6 +1865,15 @@ fn touch_neighbour_runs(agent_idx: usize, ctx: &StepContext, slots: bool) -> u32
         }
     });
     seen
+}
+
+/// Reads the walk taken before the step for agent `agent_idx` (its one cache line: see
+/// [`touch_neighbour_runs`] for why a plain read), some agents before its step reads it at its
+/// slot: at random places, the reads of a batch are then in flight together.
+#[inline(always)]
+fn touch_flock_walk(agent_idx: usize, ctx: &StepContext) -> u32 {
+    let walk = ctx.slot_of.get(agent_idx).and_then(|&slot| ctx.flock_walks.get(slot as usize));
+    walk.map_or(0, |walk| walk.crowd.nearest.to_bits() ^ walk.pull.touch())
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
@@ -1844,9 +2074,16 @@ fn crowd_sample(agent_idx: usize, me: &Kinematics, radius: f32, ctx: &StepContex
 
 /// The crowd metrics' running sums over one agent's neighbours (its own walk in
 /// [`crowd_sample`], or a flocking entry's walk on the way).
+#[derive(Clone, Copy, Debug)]
 struct CrowdWalk {
     me: Vec3,
     radius: f32,
+    sums: CrowdSums,
+}
+
+/// What [`CrowdWalk::finish`] reads of a walk (kept per agent by [`World::walk_flock`]).
+#[derive(Clone, Copy, Debug)]
+struct CrowdSums {
     min_gap: f32,
     nearest: f32,
     headings: Vec3,
@@ -1855,19 +2092,28 @@ struct CrowdWalk {
 impl CrowdWalk {
     #[inline(always)]
     fn new(me: Vec3, radius: f32) -> CrowdWalk {
-        CrowdWalk { me, radius, min_gap: f32::INFINITY, nearest: f32::INFINITY, headings: Vec3::ZERO }
+        let sums = CrowdSums { min_gap: f32::INFINITY, nearest: f32::INFINITY, headings: Vec3::ZERO };
+        CrowdWalk { me, radius, sums }
     }
 
     /// A neighbour at `position` with unit heading `heading` and body radius `other_radius`.
     #[inline(always)]
     fn add(&mut self, position: Vec3, heading: Vec3, other_radius: f32) {
         let distance = position.distance(self.me);
-        self.nearest = self.nearest.min(distance);
-        self.min_gap = self.min_gap.min(distance - self.radius - other_radius);
-        self.headings += heading;
+        self.sums.nearest = self.sums.nearest.min(distance);
+        self.sums.min_gap = self.sums.min_gap.min(distance - self.radius - other_radius);
+        self.sums.headings += heading;
     }
 
     /// The sample, for an agent moving at `velocity`.
+    #[inline(always)]
+    fn finish(self, velocity: Vec3) -> metrics::CrowdSample {
+        self.sums.finish(velocity)
+    }
+}
+
+impl CrowdSums {
+    /// [`CrowdWalk::finish`].
     #[inline(always)]
     fn finish(self, velocity: Vec3) -> metrics::CrowdSample {
         let heading = velocity.normalize_or_zero();
@@ -1977,6 +2223,15 @@ fn behaviour_steering(
             let reach = ctx.grid.cell_size();
             let query = params.query_radius();
             let fused = my_slot.is_some() && query == reach && (query * query).sqrt() == query;
+            // The walk taken before the step in the grid's order, when the flock is uniform
+            // (the same sums from the same neighbours in the same order; see `World::walk_flock`).
+            if let Some(walk) = my_slot.and_then(|slot| ctx.flock_walks.get(slot as usize)) {
+                if let (true, Some(flock)) = (fused, flock) {
+                    flock.crowd = Some(walk.crowd.finish(k.velocity));
+                }
+                let rules = flocking::FlockRules::of(params);
+                return flocking::flocking_steering_from_sums(k.velocity, limits, walk.pull, &rules);
+            }
             let mut crowd = CrowdWalk::new(k.position, limits.radius);
             let request = flocking::flocking_steering_over_runs(
                 k,
@@ -2243,6 +2498,62 @@ mod tests {
                 fresh.step();
                 assert!(same_kinematics(&world, &fresh), "{}", kernel.label());
                 assert_eq!(world.polarization(), fresh.polarization());
+            }
+        }
+    }
+
+    /// `world` stepped `steps` times on a pool of `threads` (every step split over the pool
+    /// from 64 agents), with its flock walked before the step (`walked`) or each agent walking
+    /// in its own step: every agent's kinematics and metrics, the events and the polarization,
+    /// printed (`Debug` prints each float's shortest exact form: equal text, equal bits).
+    fn flock_run(world: &World, walked: bool, threads: usize, steps: usize) -> (String, bool) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        let mut world = world.clone();
+        world.flock_walk_from = if walked { 0 } else { usize::MAX };
+        pool.install(|| {
+            let mut out = String::new();
+            let mut walks_taken = false;
+            for step in 0..steps {
+                world.step_parallel_from(64);
+                walks_taken |= !world.flock_walks.is_empty();
+                let kinematics: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+                out += &format!("{step} {kinematics:?} {:?} {:?}\n", world.events(), world.polarization());
+            }
+            out += &format!("{:?}", world.metrics());
+            (out, walks_taken)
+        })
+    }
+
+    #[test]
+    fn a_flock_walked_in_grid_order_steps_as_each_agent_walking_its_own() {
+        use crate::bench::{world_for, Kernel};
+        // Random crowds (the bench's), spread as it spreads them and packed 20 times closer
+        // (rows of cells longer than the walk's branch-free batches), one with a drawn agent
+        // (gizmos on for one: it walks in its own step), one whose flock is not uniform (one
+        // agent with other parameters: nobody is walked before the step).
+        let mut crowds = Vec::new();
+        for (n, packed) in [(300, false), (700, true), (5_000, false)] {
+            let mut world = world_for(Kernel::Flocking, n, 0);
+            if packed {
+                world.agents.iter_mut().for_each(|agent| agent.kinematics.position *= 0.05);
+            }
+            crowds.push((world, true));
+        }
+        let mut drawn = world_for(Kernel::Flocking, 400, 0);
+        drawn.set_gizmos_enabled(true);
+        drawn.set_gizmo_focus(GizmoFocus::Only(Some(17)));
+        crowds.push((drawn, true));
+        let mut mixed = world_for(Kernel::Flocking, 400, 0);
+        if let Behaviour::Flocking { params } = &mut mixed.agents[5].behaviour {
+            params.cohesion = 1.5;
+        }
+        crowds.push((mixed, false));
+        for (idx, (world, uniform)) in crowds.iter().enumerate() {
+            let (plain, _) = flock_run(world, false, 1, 25);
+            for threads in 1..=3 {
+                let (walked, taken) = flock_run(world, true, threads, 25);
+                assert_eq!(taken, *uniform, "crowd {idx}, {threads} threads");
+                assert!(walked == plain, "crowd {idx}, {threads} threads");
             }
         }
     }
