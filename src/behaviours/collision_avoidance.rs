@@ -96,8 +96,19 @@ pub fn threat_radius(
     p: &CollisionAvoidanceParams,
     fastest_other: f32,
 ) -> f32 {
-    let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
-    let radius = reach + p.horizon.max(0.0) * (k.velocity.length() + fastest_other.max(0.0));
+    threat_radius_of(k.velocity, limits.radius, p, fastest_other)
+}
+
+/// [`threat_radius`] of an agent moving at `velocity` with body `radius`.
+#[inline]
+pub fn threat_radius_of(
+    velocity: Vec3,
+    radius: f32,
+    p: &CollisionAvoidanceParams,
+    fastest_other: f32,
+) -> f32 {
+    let reach = 2.0 * radius.max(0.0) + p.margin.max(0.0);
+    let radius = reach + p.horizon.max(0.0) * (velocity.length() + fastest_other.max(0.0));
     if radius.is_nan() {
         0.0
     } else {
@@ -106,7 +117,8 @@ pub fn threat_radius(
 }
 
 /// [`collision_avoidance`] over any [`NeighbourSource`] (the world's spatial hash), asking it
-/// for the neighbours within [`threat_radius`] given the fastest other agent's speed.
+/// for the neighbours within [`threat_radius`] given the fastest other agent's speed:
+/// [`first_threat`], then [`avoid_threat`].
 pub fn collision_avoidance_from<S: NeighbourSource + ?Sized>(
     k: &Kinematics,
     limits: &Limits,
@@ -115,10 +127,39 @@ pub fn collision_avoidance_from<S: NeighbourSource + ?Sized>(
     fastest_other: f32,
     gizmos: &mut Gizmos,
 ) -> Steering {
-    let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
+    let threat = first_threat(k, limits.radius, neighbours, p, fastest_other);
+    avoid_threat(k, limits, p, threat, gizmos)
+}
+
+/// The earliest threat among the neighbours (see the module documentation): what
+/// [`collision_avoidance_from`] steers away from. It reads only the agent's kinematics and body
+/// radius, not its other limits, so the world can find every agent's threat before the step,
+/// in the order its spatial hash keeps them, and steer each agent from its own later.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Threat {
+    /// Where the neighbour is now, relative to the agent.
+    pub now: Vec3,
+    /// Where it will be relative to the agent at their closest approach.
+    pub at_closest: Vec3,
+    /// When (seconds from now; 0 for a neighbour that already overlaps).
+    pub t: f32,
+}
+
+/// The earliest threat among the neighbours within [`threat_radius`] of an agent of body
+/// `radius` in state `k` (an overlapping one first of all; the first found among equals).
+#[inline]
+pub fn first_threat<S: NeighbourSource + ?Sized>(
+    k: &Kinematics,
+    radius: f32,
+    neighbours: &S,
+    p: &CollisionAvoidanceParams,
+    fastest_other: f32,
+) -> Option<Threat> {
+    let reach = 2.0 * radius.max(0.0) + p.margin.max(0.0);
     let mut earliest = f32::INFINITY;
-    let mut threat: Option<(Vec3, Vec3, f32)> = None; // (relative position now, at closest, t)
-    neighbours.for_each_near(k.position, threat_radius(k, limits, p, fastest_other), |n| {
+    let mut threat: Option<Threat> = None;
+    let query = threat_radius_of(k.velocity, radius, p, fastest_other);
+    neighbours.for_each_near(k.position, query, |n| {
         let r = n.position - k.position;
         let u = n.velocity - k.velocity;
         if !r.is_finite() || !u.is_finite() {
@@ -128,7 +169,7 @@ pub fn collision_avoidance_from<S: NeighbourSource + ?Sized>(
             // Already overlapping: the most urgent threat of all.
             if earliest > 0.0 || threat.is_none() {
                 earliest = 0.0;
-                threat = Some((r, r, 0.0));
+                threat = Some(Threat { now: r, at_closest: r, t: 0.0 });
             }
             return;
         }
@@ -143,10 +184,24 @@ pub fn collision_avoidance_from<S: NeighbourSource + ?Sized>(
         let at_closest = r + u * t;
         if at_closest.length_squared() < reach * reach {
             earliest = t;
-            threat = Some((r, at_closest, t));
+            threat = Some(Threat { now: r, at_closest, t });
         }
     });
-    let Some((now, at_closest, t)) = threat else { return Steering::NONE };
+    threat
+}
+
+/// The steering away from `threat` (none: no steering), at full `max_acceleration`, with its
+/// gizmos.
+#[inline]
+pub fn avoid_threat(
+    k: &Kinematics,
+    limits: &Limits,
+    p: &CollisionAvoidanceParams,
+    threat: Option<Threat>,
+    gizmos: &mut Gizmos,
+) -> Steering {
+    let Some(Threat { now, at_closest, t }) = threat else { return Steering::NONE };
+    let reach = 2.0 * limits.radius.max(0.0) + p.margin.max(0.0);
     let fwd = forward(k);
     let right = Vec3::new(fwd.y, -fwd.x, 0.0);
     let mut away = (-at_closest).normalize_or_zero();
