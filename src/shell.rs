@@ -368,44 +368,30 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let modal_before = ui_state.modal_open() || loading.is_some();
         let loading_view = loading.as_ref().filter(|l| l.dialog_due(get_time())).map(|l| l.view());
         let mut cancel_loading = false;
-        // With `STEERLAB_LAYER_AHEAD=1` the crowd layer is rasterised on rayon's threads while
-        // the panels are laid out (the layout only reads the state); the world drawing below
-        // uses that picture when its own sprites and view are the same ([`render::crowd::Ahead`];
-        // off by default: it did not pay on a 2-core machine).
-        let mut ahead = render::layer_ahead(&app);
-        rayon::in_place_scope(|scope| {
-            if let Some(ahead) = ahead.as_mut() {
-                let app = &app;
-                scope.spawn(move |_| render::rasterise_layer_ahead(app, ahead));
-            }
-            egui_macroquad::ui(|ctx| {
-                // Keyboard focus on a button or slider (egui gives it on Tab) would let Space both
-                // press that widget and reach the world: outside dialogs only text fields keep focus.
-                if !modal_before {
-                    let focused = ctx.memory(|m| m.focused());
-                    if let Some(id) = focused {
-                        if egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_none() {
-                            ctx.memory_mut(|m| m.surrender_focus(id));
-                        }
+        egui_macroquad::ui(|ctx| {
+            // Keyboard focus on a button or slider (egui gives it on Tab) would let Space both
+            // press that widget and reach the world: outside dialogs only text fields keep focus.
+            if !modal_before {
+                let focused = ctx.memory(|m| m.focused());
+                if let Some(id) = focused {
+                    if egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_none() {
+                        ctx.memory_mut(|m| m.surrender_focus(id));
                     }
                 }
-                // egui may run this closure twice in a frame: keep what both runs returned.
-                output.merge(ui::show(ctx, &app, &mut ui_state, &examples));
-                if let Some(view) = &loading_view {
-                    cancel_loading |= ui::loading::loading_window(ctx, view, &mut ui_state.widget_rects);
-                }
-                let rect = ctx.available_rect();
-                free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
-                pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-                // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys.
-                text_focus = ctx.memory(|m| m.focused()).is_some_and(|id| {
-                    egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some()
-                });
-            });
+            }
+            // egui may run this closure twice in a frame: keep what both runs returned.
+            output.merge(ui::show(ctx, &app, &mut ui_state, &examples));
+            if let Some(view) = &loading_view {
+                cancel_loading |= ui::loading::loading_window(ctx, view, &mut ui_state.widget_rects);
+            }
+            let rect = ctx.available_rect();
+            free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
+            pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys.
+            text_focus = ctx
+                .memory(|m| m.focused())
+                .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
         });
-        if let Some(ahead) = ahead {
-            ahead.give_back();
-        }
         // Who has the keyboard, decided once per frame for every key handler.
         let focus = if modal_before || ui_state.modal_open() || loading.is_some() {
             Focus::Modal
@@ -532,13 +518,6 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
                 print_frame_stats(&frame_times[30..], scene.as_deref(), app.world.agents.len(), simulated);
-                if render::crowd::ahead_enabled() {
-                    let _ = writeln!(
-                        std::io::stdout(),
-                        "crowd layer rasterised ahead (STEERLAB_LAYER_AHEAD=1): used in {} frames",
-                        render::crowd::ahead_pictures_used()
-                    );
-                }
                 if let Some(cpu_ms) = cpu_ms {
                     let _ = writeln!(
                         std::io::stdout(),

@@ -9,6 +9,18 @@
 //! included), each tested against the scalar version on special values below. Masks are
 //! `f32x4` lanes of all ones (true) or all zeros (false), as SSE comparisons give them.
 //! The `wide` crate supplies the registers: SSE2 on any x86-64, without target features.
+//!
+//! The planar flock has lane vectors of its own (`V2` in `behaviours/flocking/lanes.rs`), kept
+//! apart from [`Vec3x4`] on purpose. They differ in dimension: the flock runs on `Vec2`, and a 3D
+//! type with a zero `z` would carry a register of zeros through every operation and add `z·z'`
+//! after glam's 2D `dot` (the same bits for a length, not always for the dot of two vectors:
+//! `-0 + 0` is `+0`). And they differ in width: four lanes here, which [`PathCursorX4`], the
+//! polyline's four-point projections and the predictive kernel's groups of four agents are built
+//! around; eight there (`f32x8`), to run eight boids' chains of square roots and divisions side by
+//! side. What the two could share is a handful of one-line lane-wise operations (`clamp_length_max`
+//! is the same formula in both), and sharing them would take a trait over `wide`'s register types:
+//! more code than it saves. Both are tested bit for bit against glam, so if glam's formulas change,
+//! both tests say so.
 
 use glam::Vec3;
 pub use wide::f32x4;
@@ -51,7 +63,8 @@ pub fn min_num(a: f32x4, b: f32x4) -> f32x4 {
     select(b.simd_lt(a) | a.is_nan(), b, a)
 }
 
-/// Four `Vec3`s, one per lane.
+/// Four `Vec3`s, one per lane. (The planar flock's eight `Vec2`s in lanes are another type on
+/// purpose: see the module's documentation.)
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vec3x4 {
     /// The x coordinates.

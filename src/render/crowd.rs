@@ -1288,19 +1288,14 @@ struct Layer {
 }
 
 /// The layer's picture, apart from the texture (so that tests can drive it without a window):
-/// the image of the last region drawn and the tiles of it that hold anything, the stamps, what
-/// the image shows, and a picture rasterised ahead of its frame ([`Ahead`]) not used yet.
+/// the image of the last region drawn and the tiles of it that hold anything, the stamps, and
+/// what the image shows.
 #[derive(Default)]
 struct Picture {
     image: Vec<u8>,
     tiles: Tiles,
     stamps: StampCache,
     shown: Option<Shown>,
-    /// What [`Ahead`] rasterised into `image` (with these tiles), when that is not `shown` yet;
-    /// cleared whenever `image` is written otherwise.
-    ahead: Option<(Shown, Tiles)>,
-    /// Frames that used the picture rasterised ahead (for `steerlab frames` and its test).
-    ahead_used: u64,
 }
 
 /// The sprites and region a layer's texture holds.
@@ -1311,55 +1306,32 @@ struct Shown {
 }
 
 impl Picture {
-    /// Brings the image to `shown`: from the picture rasterised ahead when it is that one,
-    /// else rasterised here. Returns whether the image changed (and must be uploaded); an
-    /// unchanged `shown` (a paused crowd, or a frame in which a big crowd's dear step did not
-    /// run) leaves it as it is.
+    /// Brings the image to `shown`, rasterising it. Returns whether the image changed (and must
+    /// be uploaded); an unchanged `shown` (a paused crowd, or a frame in which a big crowd's dear
+    /// step did not run) leaves it as it is.
     fn bring_to(&mut self, shown: Shown) -> bool {
-        let ahead = self.ahead.take();
         if self.shown.as_ref() == Some(&shown) {
-            // The texture and the tiles still hold it (the image may hold a picture rasterised
-            // ahead and not used: the image is only read to upload it, right after it is drawn).
+            // The texture and the tiles still hold it.
             return false;
         }
-        match ahead {
-            Some((ahead_shown, tiles)) if ahead_shown == shown => {
-                self.tiles = tiles;
-                self.ahead_used += 1;
-            }
-            _ => {
-                self.tiles =
-                    rasterise_with(&mut self.image, shown.region, &shown.sprites, Some(&mut self.stamps));
-            }
-        }
+        self.tiles = rasterise_with(&mut self.image, shown.region, &shown.sprites, Some(&mut self.stamps));
         self.shown = Some(shown);
         true
     }
 }
 
 /// The layer's buffers (image, stamps, what they show) taken off the drawing thread, so that
-/// the layer can be brought up to date on rayon's threads while the frame's thread does other
-/// work. Two uses:
-///
-/// - **During the world drawing** (always): [`Ahead::take_for`], then [`Ahead::prepare`] on
-///   rayon's threads (this frame's sprites worked out, the picture brought to them) while the
-///   frame's thread draws what lies under the crowd (grid, paths, obstacles, trails), then
-///   [`draw_prepared`] uploads and draws it. Measured 2026-11-26 01:25 UTC (10,000 agents,
-///   `steerlab frames` under `chrt -f 1` at load average 5.1–5.6, six alternating rounds, the
-///   machine in its slow state): mean frame 16.30–16.67 ms against 16.42–17.32 before, lower in
-///   every round (−0.34 ms on average); world drawing 2.44–2.54 against 2.76–2.84 ms.
-/// - **Ahead of the frame** (`STEERLAB_LAYER_AHEAD=1`, off by default): [`Ahead::take`] as the
-///   frame starts, [`Ahead::run`] rasterises the sprites of the world and view as they are then,
-///   on rayon's threads while the panels are laid out (the layout only reads the state), and
-///   [`Ahead::give_back`]. The frame's [`Ahead::prepare`] uses that picture only when its own
-///   sprites and region are those, element for element; else (a command, a camera move, the
-///   panels resized the view) it rasterises them itself. So every frame shows the picture of
-///   its own world and view, bit for bit
-///   (`a_layer_rasterised_ahead_is_the_layer_rasterised_in_the_frame_bit_for_bit`). Off
-///   because it did not pay on this project's 2-core machine: in the same six rounds 16.57–17.70
-///   ms (+0.75 ms against without). The 10,000-agent frame already keeps both cores busy (about
-///   31 ms of CPU a 17 ms frame), so the layout's core is not idle, and the frame works the
-///   sprites out twice (once ahead, once to check them). On a machine with idle cores it may pay.
+/// the layer can be brought up to date on rayon's threads, ahead of its drawing, while the
+/// frame's thread does other work: [`Ahead::take_for`], then [`Ahead::prepare`] on rayon's
+/// threads (this frame's sprites worked out, the picture brought to them) while the frame's
+/// thread draws what lies under the crowd (grid, paths, obstacles, trails), then
+/// [`draw_prepared`] uploads and draws it and gives the buffers back. Measured 2026-11-26 01:25
+/// UTC (10,000 agents, `steerlab frames` under `chrt -f 1` at load average 5.1–5.6, six
+/// alternating rounds, the machine in its slow state): mean frame 16.30–16.67 ms against
+/// 16.42–17.32 before, lower in every round (−0.34 ms on average); world drawing 2.44–2.54
+/// against 2.76–2.84 ms. (Rasterising the layer earlier still, while the panels are laid out,
+/// was tried and not kept: +0.75 ms a frame on this project's 2-core machine; see the README's
+/// Performance section.)
 pub struct Ahead {
     picture: Picture,
     /// Set by [`Ahead::prepare`]: whether the picture changed (and must be uploaded), or `None`
@@ -1367,66 +1339,34 @@ pub struct Ahead {
     prepared: Option<bool>,
 }
 
-/// How many frames drew the crowd layer rasterised ahead ([`Ahead`]) on this thread.
-pub fn ahead_pictures_used() -> u64 {
-    LAYER.with(|layer| layer.try_borrow().map_or(0, |layer| layer.picture.ahead_used))
-}
-
-/// Whether frames rasterise their crowd layer ahead, during the layout (`STEERLAB_LAYER_AHEAD=1`;
-/// off by default, see [`Ahead`]).
-pub fn ahead_enabled() -> bool {
-    std::env::var_os("STEERLAB_LAYER_AHEAD").is_some_and(|v| v == "1")
-}
-
 impl Ahead {
-    /// Takes the layer's buffers off the drawing thread (`None` while they are in use).
-    pub fn take() -> Option<Ahead> {
+    /// Takes the layer's buffers off the drawing thread for this frame's [`Ahead::prepare`] on a
+    /// screen of `screen` pixels (`None` while they are in use): when the texture is not of that
+    /// size (it is reallocated), the picture it showed is forgotten.
+    pub fn take_for(screen: Vec2) -> Option<Ahead> {
+        let size = screen_pixels(screen);
         LAYER.with(|layer| {
             let mut layer = layer.try_borrow_mut().ok()?;
-            Some(Ahead { picture: std::mem::take(&mut layer.picture), prepared: None })
+            let fits = matches!((&layer.texture, size), (Some((_, w, h)), Some(s)) if (*w, *h) == s);
+            let mut picture = std::mem::take(&mut layer.picture);
+            if !fits {
+                picture.shown = None;
+            }
+            Some(Ahead { picture, prepared: None })
         })
     }
 
-    /// [`Ahead::take`] for this frame's [`Ahead::prepare`] on a screen of `screen` pixels: when
-    /// the texture is not of that size (it is reallocated), the picture it showed is forgotten.
-    pub fn take_for(screen: Vec2) -> Option<Ahead> {
-        let size = screen_pixels(screen);
-        let fits = LAYER.with(|layer| {
-            layer.try_borrow().is_ok_and(
-                |layer| matches!((&layer.texture, size), (Some((_, w, h)), Some(s)) if (*w, *h) == s),
-            )
-        });
-        let mut ahead = Ahead::take()?;
-        if !fits {
-            ahead.picture.shown = None;
-        }
-        Some(ahead)
-    }
-
     /// Brings the picture to this frame's `sprites` on a screen of `screen` pixels clipped to
-    /// `clip` (from the picture rasterised ahead when it is theirs, see [`Picture::bring_to`]),
-    /// on any thread; [`draw_prepared`] then uploads and draws it. The frame's world drawing runs
-    /// this on rayon's threads while it draws what lies under the crowd (grid, paths, obstacles).
+    /// `clip` (see [`Picture::bring_to`]), on any thread; [`draw_prepared`] then uploads and
+    /// draws it. The frame's world drawing runs this on rayon's threads while it draws what lies
+    /// under the crowd (grid, paths, obstacles).
     pub fn prepare(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
         self.prepared = frame_region(&sprites, screen, clip)
             .map(|region| self.picture.bring_to(Shown { region, sprites }));
     }
 
-    /// Rasterises `sprites` on a screen of `screen` pixels clipped to `clip`, as [`draw`] would
-    /// (nothing when they are what the layer shows already). Runs on any thread.
-    pub fn run(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
-        let picture = &mut self.picture;
-        let Some(region) = frame_region(&sprites, screen, clip) else { return };
-        let shown = Shown { region, sprites };
-        if picture.shown.as_ref() == Some(&shown) {
-            return;
-        }
-        let tiles = rasterise_with(&mut picture.image, region, &shown.sprites, Some(&mut picture.stamps));
-        picture.ahead = Some((shown, tiles));
-    }
-
-    /// Gives the buffers and the picture rasterised ahead back to the drawing thread's layer.
-    pub fn give_back(self) {
+    /// Gives the buffers and the picture back to the drawing thread's layer.
+    fn give_back(self) {
         LAYER.with(|layer| {
             if let Ok(mut layer) = layer.try_borrow_mut() {
                 layer.picture = self.picture;
@@ -1445,8 +1385,6 @@ thread_local! {
                 tiles: Vec::new(),
                 stamps: StampCache { classes: Vec::new(), bytes: 0 },
                 shown: None,
-                ahead: None,
-                ahead_used: 0,
             },
             texture: None,
         })
@@ -1474,8 +1412,7 @@ fn screen_pixels(screen: Vec2) -> Option<(usize, usize)> {
 /// track a third of the screen, where the whole screen was before), and only its tiles that hold
 /// anything are blended ([`Tiles`]). When the sprites and the region are those of the last frame
 /// (a paused crowd, or a frame in which a big crowd's dear step did not run, see `shell.rs`'s
-/// `StepBudget`), the texture is drawn as it is; when they are those rasterised ahead
-/// ([`Ahead`]), that picture is uploaded.
+/// `StepBudget`), the texture is drawn as it is.
 pub fn draw(sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {
     let Some(mut ahead) = Ahead::take_for(screen) else { return };
     ahead.prepare(sprites, screen, clip);
@@ -2240,34 +2177,21 @@ mod tests {
         }
     }
 
-    /// What the screen shows of a texture: its pixels inside the tiles drawn, the others 0.
-    fn on_screen(texture: &[u8], screen_width: usize, tiles: &Tiles) -> Vec<u8> {
-        let mut screen = vec![0; texture.len()];
-        for &(x, y, w, h) in tiles {
-            for row in y as usize..(y + h) as usize {
-                let span = (row * screen_width + x as usize) * 4..(row * screen_width + (x + w) as usize) * 4;
-                screen[span.clone()].copy_from_slice(&texture[span]);
-            }
-        }
-        screen
-    }
-
     #[test]
-    fn a_layer_rasterised_ahead_is_the_layer_rasterised_in_the_frame_bit_for_bit() {
+    fn a_layer_prepared_on_another_thread_is_each_frame_rasterised_afresh_bit_for_bit() {
         // Frames of a moving crowd (stamped arrows and one big one drawn shape by shape), some
-        // repeating the last frame, the view clipped differently every other frame. Each frame
-        // is rasterised ahead on another thread with its own sprites, or with sprites the frame
-        // then does not draw (the view moved after the layout), or not ahead at all; what the
-        // screen shows (the texture inside the tiles) must be, every frame, what the plain
-        // layer shows, and the texture's region a fresh rasterisation of the frame.
+        // repeating the last frame's sprites, the view clipped differently every other pair of
+        // frames, each prepared on another thread as the world drawing prepares it
+        // ([`Ahead::prepare`]) with the buffers the last frame left. The picture must change
+        // exactly when the sprites or the region do, and every frame the texture's region and
+        // tiles must be those of a fresh rasterisation of the frame.
         let (width, height) = (200usize, 150usize);
         let screen = Vec2::new(width as f32, height as f32);
-        let mut plain = Picture::default();
-        let mut ahead_picture = Picture::default();
-        let mut plain_texture = vec![0u8; width * height * 4];
-        let mut ahead_texture = vec![0u8; width * height * 4];
+        let mut picture = Picture::default();
+        let mut texture = vec![0u8; width * height * 4];
         let mut sprites = Vec::new();
-        let mut used_ahead = 0;
+        let mut last: Option<(Region, Vec<ArrowSprite>)> = None;
+        let mut unchanged = 0;
         for frame in 0..15u32 {
             if frame % 5 != 4 {
                 sprites = random_crowd(100 + frame, 700, 5.0, 1.0, (width as f32, height as f32));
@@ -2280,65 +2204,39 @@ mod tests {
                     2.5,
                 ));
             }
-            let clip = if frame % 2 == 0 {
+            let clip = if (frame / 2) % 2 == 0 {
                 (Vec2::ZERO, screen)
             } else {
                 (Vec2::new(23.0, 11.0), Vec2::new(181.0, 150.0))
             };
-            let ahead_sprites = match frame % 3 {
-                0 => Some(sprites.clone()),
-                1 => Some(
-                    sprites
-                        .iter()
-                        .map(|s| ArrowSprite::new(s.points[0] + Vec2::X, 0.1, 5.0, s.fill, s.edge, 1.0))
-                        .collect::<Vec<_>>(),
-                ),
-                _ => None,
-            };
-            if let Some(ahead_sprites) = ahead_sprites {
-                let mut ahead = Ahead { picture: std::mem::take(&mut ahead_picture), prepared: None };
-                std::thread::scope(|scope| {
-                    scope.spawn(|| ahead.run(ahead_sprites, screen, clip));
-                });
-                ahead_picture = ahead.picture;
-            }
+            let mut ahead = Ahead { picture: std::mem::take(&mut picture), prepared: None };
+            std::thread::scope(|scope| {
+                scope.spawn(|| ahead.prepare(sprites.clone(), screen, clip));
+            });
+            picture = ahead.picture;
+            let changed = ahead.prepared.expect("something to draw");
             let region = frame_region(&sprites, screen, clip).expect("a region");
-            let planned = ahead_picture
-                .ahead
-                .as_ref()
-                .is_some_and(|(shown, _)| shown.sprites == sprites && shown.region == region);
-            used_ahead += usize::from(planned);
-            let changed = plain.bring_to(Shown { region, sprites: sprites.clone() });
-            assert_eq!(
-                ahead_picture.bring_to(Shown { region, sprites: sprites.clone() }),
-                changed,
-                "frame {frame}"
-            );
-            assert!(ahead_picture.ahead.is_none());
+            let same_as_last = last.as_ref().is_some_and(|(r, s)| *r == region && *s == sprites);
+            assert_eq!(changed, !same_as_last, "frame {frame}");
+            unchanged += usize::from(!changed);
+            last = Some((region, sprites.clone()));
             if changed {
-                upload(&mut plain_texture, width, &plain);
-                upload(&mut ahead_texture, width, &ahead_picture);
+                upload(&mut texture, width, &picture);
             }
-            assert_eq!(plain.tiles, ahead_picture.tiles, "frame {frame}");
-            assert!(
-                on_screen(&plain_texture, width, &plain.tiles)
-                    == on_screen(&ahead_texture, width, &ahead_picture.tiles),
-                "frame {frame}: the screens differ"
-            );
             let mut fresh = Vec::new();
-            rasterise_region(&mut fresh, region, &sprites, &mut StampCache::new());
+            let fresh_tiles = rasterise_with(&mut fresh, region, &sprites, Some(&mut StampCache::new()));
+            assert_eq!(picture.tiles, fresh_tiles, "frame {frame}");
             for row in 0..region.height {
                 let start = ((region.y0 + row) * width + region.x0) * 4;
                 assert!(
-                    ahead_texture[start..start + region.width * 4]
+                    texture[start..start + region.width * 4]
                         == fresh[row * region.width * 4..(row + 1) * region.width * 4],
                     "frame {frame}, row {row}"
                 );
             }
         }
-        // Frames 0, 3, 6, 9 and 12 use the picture drawn ahead (9 has frame 8's sprites in
-        // another clip, so another region).
-        assert_eq!(used_ahead, 5);
+        // Frame 9 repeats frame 8's sprites in the same clip; 4 and 14 repeat theirs in another.
+        assert_eq!(unchanged, 1);
     }
 
     #[test]

@@ -558,25 +558,6 @@ fn draw_agents_layer(app: &App, prepared: Option<crowd::Ahead>) {
     }
 }
 
-/// Takes the crowd layer's buffers for rasterising this frame's layer ahead, while the frame's
-/// panels are laid out ([`crowd::Ahead`]), when the world would draw one (the top view of a crowd);
-/// `None` otherwise, and unless `STEERLAB_LAYER_AHEAD=1` (off by default: see [`crowd::Ahead`]).
-pub fn layer_ahead(app: &App) -> Option<crowd::Ahead> {
-    if app.camera.mode != ViewMode::Top
-        || !crowd::use_crowd_layer(app.world.agents.len())
-        || !crowd::ahead_enabled()
-    {
-        return None;
-    }
-    crowd::Ahead::take()
-}
-
-/// Rasterises the crowd layer of `app` as it is now into `ahead` (any thread; see
-/// [`layer_ahead`]). [`draw_world`] uses the picture when the frame's sprites are the same.
-pub fn rasterise_layer_ahead(app: &App, ahead: &mut crowd::Ahead) {
-    ahead.run(crowd_sprites(app), app.camera.screen, app.camera.viewport);
-}
-
 /// Every shown agent's arrow as the crowd layer draws it, in agent order (later ones on top);
 /// built on all cores (at 100,000 agents it is a few milliseconds of one core).
 pub fn crowd_sprites(app: &App) -> Vec<crowd::ArrowSprite> {
@@ -858,9 +839,9 @@ pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
     let mut labels = Labels::new();
     // A crowd's layer is brought up to date on rayon's threads (its sprites worked out, then
-    // the picture rasterised ahead taken or the layer rasterised) while this thread reserves
-    // the agents' label room and draws what lies under the crowd; see `crowd::Ahead` for the
-    // measured gain (10,000 agents: −0.34 ms a frame).
+    // the layer rasterised) while this thread reserves the agents' label room and draws what
+    // lies under the crowd; see `crowd::Ahead` for the measured gain (10,000 agents: −0.34 ms a
+    // frame).
     let layer = crowd::use_crowd_layer(app.world.agents.len());
     let mut prepared = if layer { crowd::Ahead::take_for(app.camera.screen) } else { None };
     rayon::in_place_scope(|scope| {

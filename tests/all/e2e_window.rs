@@ -1135,58 +1135,6 @@ fn a_crowd_opened_while_running_then_paused_shows_the_step_its_status_bar_names(
     assert!(before > 10 * (pixels / 1000), "one step earlier differs by only {before} pixels: not a test");
 }
 
-/// The crowd layer rasterised ahead of its frame, while the panels are laid out
-/// (`STEERLAB_LAYER_AHEAD=1`, `render/crowd.rs`, `Ahead`), shows what the layer drawn in the
-/// frame shows: shots of a 3,000-agent crowd are the same in every pixel of the world, and in a
-/// running crowd (`frames`) the frames do use the pictures drawn ahead. (That every such picture
-/// is the frame's own, bit for bit, is the unit test
-/// `a_layer_rasterised_ahead_is_the_layer_rasterised_in_the_frame_bit_for_bit`.)
-#[test]
-fn the_crowd_layer_rasterised_ahead_draws_what_the_frame_draws() {
-    if !tools_available("crowd layer ahead") {
-        return;
-    }
-    let _serial = serial();
-    let display = VirtualDisplay::start();
-    let dir = temp_dir("crowd-ahead");
-    let crowd = dir.join("crowd.json");
-    std::fs::write(&crowd, crowd_scene(3_000)).unwrap();
-    let (width, height) = (900, 540);
-    let shot = |ahead: &str| {
-        let out = dir.join(format!("ahead-{ahead}.png"));
-        let status = Command::new(BIN)
-            .args(["shot", crowd.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "1"])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .env("STEERLAB_LAYER_AHEAD", ahead)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot failed");
-        region_pixels(&out, (360, 60, width, height))
-    };
-    let (without, with) = (shot("0"), shot("1"));
-    let dark = without.chunks(3).filter(|p| p.iter().all(|&c| c < 60)).count();
-    assert!(dark > 100, "the crowd's outlines are in the shot");
-    assert_eq!(differing_pixels(&without, &with, 0), 0, "the world differs with the layer drawn ahead");
-    let output = Command::new(BIN)
-        .args(["frames", "--agents", "3000", "--frames", "10"])
-        .env("DISPLAY", &display.name)
-        .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-        .env("STEERLAB_LAYER_AHEAD", "1")
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let used: u64 = stdout
-        .split("used in ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no count of frames drawn ahead in: {stdout}"));
-    assert!(used >= 10, "only {used} of 40 frames used the layer drawn ahead: {stdout}");
-}
-
 #[test]
 fn frames_measures_a_scene_file_in_the_window_and_names_it() {
     if !tools_available("frames --scene") {

@@ -19,6 +19,17 @@
 //! infinities, NaN, huge and tiny numbers; a NaN's payload may differ, since which NaN operand
 //! an operation passes on follows the operand order the compiler picks) and on whole flocks
 //! (`the_planar_flock_kernel_moves_every_boid_as_the_3d_oracle_bit_for_bit` in `bench`).
+//!
+//! # Why not `geometry::lanes`
+//! The crate's other lane vectors, `Vec3x4` in `geometry/lanes.rs` (the predictive-following
+//! kernel's), are four 3D vectors; these are eight 2D ones, kept apart on purpose. A 3D type with a
+//! zero `z` would carry a register of zeros through every operation and add `z·z'` after glam's 2D
+//! `dot` (the same bits for a length, not always for the dot of two vectors: `-0 + 0` is `+0`); and
+//! eight lanes run eight boids' chains side by side, where the path projections and cursors
+//! `Vec3x4` serves are built around groups of four. What the two could share is a handful of
+//! one-line lane-wise operations (`clamp_length_max` is the same formula in both), and sharing them
+//! would take a trait over `wide`'s register types: more code than it saves. Both are tested bit
+//! for bit against glam.
 
 use super::{Tail, TailOut, TailShared};
 use crate::behaviours::STEER_TIME;
@@ -45,7 +56,8 @@ pub fn finish_tails(tails: &[Tail<Vec2>], outs: &mut [TailOut<Vec2>], shared: &T
     }
 }
 
-/// Two lanes of numbers: x and y of eight 2D vectors.
+/// Eight `Vec2`s, one per lane: their x in one `f32x8`, their y in another.
+/// (Not `geometry::lanes::Vec3x4`, four 3D vectors, on purpose: see the module's documentation.)
 #[derive(Clone, Copy)]
 struct V2 {
     x: f32x8,
