@@ -15,7 +15,7 @@
 //!    braking distance than the gap leaves) gets full braking straight away from it.
 //! 3. Otherwise a probe sphere of radius `radius + margin` is cast from the position along the
 //!    velocity for `speed · look_ahead` (at least `2 · radius`) with
-//!    [`cast_sphere_sphere`](crate::geometry::cast_sphere_sphere). An agent at rest probes
+//!    [`cast_sphere_sphere`]. An agent at rest probes
 //!    nothing (it is not going anywhere; a resting agent next to an obstacle is not nudged). A
 //!    probe that starts inside an obstacle's margin while moving away from it ignores that one.
 //! 4. For the earliest hit, the acceleration is perpendicular to the velocity, away from the

@@ -374,7 +374,7 @@ impl PredictiveBench {
     /// One fixed step of every agent: its steering, its integration within its limits, and (if
     /// `observe_ahead`) its observation for the next step. Chunks of groups go to the current
     /// rayon pool's threads (one thread inside a one-thread pool); inside a chunk, blocks of
-    /// [`BLOCK_GROUPS`] groups are steered, then moved.
+    /// `BLOCK_GROUPS` groups are steered, then moved.
     pub fn step(&mut self) {
         use rayon::prelude::*;
         let chunk = super::parallel_chunk(self.n_agents).div_ceil(LANES);

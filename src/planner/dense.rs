@@ -5,8 +5,9 @@
 //! # Motivation
 //! "The planner works" must be measured where it is hard: random fields of overlapping spheres,
 //! walls with a gap, a tunnel, and a pocket sealed around a waypoint. Whether a waypoint can be
-//! reached at all is decided here without the planner's code (no [`ObstacleIndex`], no casts, no
-//! fallback search): only point–sphere distances on a grid.
+//! reached at all is decided here without the planner's code (no
+//! [`ObstacleIndex`](super::ObstacleIndex), no casts, no fallback search): only point–sphere
+//! distances on a grid.
 //!
 //! # Implementation
 //! *Fields* ([`dense_field`]): `n` spheres with centres uniform in x 80..720, y −250..250,

@@ -38,7 +38,7 @@
 //!   joins the nearest free centre unchecked, as the seed's exit waypoint does.
 //! - *Shortening.* From each anchor the route runs to the farthest following grid point the sphere
 //!   cast sees clear (`ObstacleIndex::is_clear` with the ship radius + clearance), so every leg of
-//!   the result is checked with the same cast as the seed's loop. Then [`tighten`] pulls each
+//!   the result is checked with the same cast as the seed's loop. Then `tighten` pulls each
 //!   corner toward the line between its neighbours as far as both legs stay clear by that cast:
 //!   a coarse grid's corners sit on cell centres that keep up to ¾√3 of a cell more than the
 //!   clearance from the obstacle they turn round, and without this the dense scene flew 1,722
@@ -284,7 +284,7 @@ fn shorten(from: Vec3, points: &[Vec3], obstacles: &ObstacleIndex, cast_radius: 
     out
 }
 
-/// Rounds of [`tighten`] over a route.
+/// Rounds of `tighten` over a route.
 pub const TIGHTEN_ROUNDS: usize = 4;
 /// Bisections per corner and round in [`tighten`].
 const TIGHTEN_BISECTIONS: usize = 8;

@@ -395,7 +395,8 @@ pub struct BounceBox {
     pub max: Vec3,
 }
 
-/// [`ship`] in a world whose moving obstacles bounce inside `bounds` (None: they never bounce).
+/// [`ship`](fn@ship) in a world whose moving obstacles bounce inside `bounds` (None: they never
+/// bounce).
 #[allow(clippy::too_many_arguments)]
 pub fn ship_in_box(
     k: &Kinematics,

@@ -57,7 +57,7 @@
 //!    or a push the ship slows before it turns (its turn stays inside the clearance); before a corner it
 //!    asks `a_b·STEER_TIME` less, the lag of tracking a falling speed. Acceleration comes
 //!    from [`accelerate_toward_velocity`], within the agent's limits.
-//! 5. *Short horizon* ([`dodge`]). The step's wish is predicted [`DODGE_HORIZON`] (1.5 s) ahead
+//! 5. *Short horizon* (`dodge`). The step's wish is predicted [`DODGE_HORIZON`] (1.5 s) ahead
 //!    with the ship's own controller and integration, against every obstacle moving straight on
 //!    at its estimated velocity — reflected off the walls of the box the world bounces obstacles
 //!    in, when the simulation passes it ([`predict`], [`predicted_centre`]). When a *moving* obstacle is predicted within half

@@ -14,7 +14,7 @@
 //! colours quantised the same way, the same pixel-centre coverage rule for the body's two
 //! triangles and for each outline line (a rectangle `thickness` wide, as
 //! [`super::batch::Batch::line`] builds it), composited in the same order with the same "over"
-//! operator the GPU's alpha blending applies ([`arrow_spans`]: each shape as spans of the pixel
+//! operator the GPU's alpha blending applies (`arrow_spans`: each shape as spans of the pixel
 //! centres inside it, ≈ 1.5 µs an arrow). The stamps ([`StampCache`]) make that picture once per
 //! shape class (size and outline width: one per zoom), heading bucket (64–256, so that half a
 //! bucket moves no point more than 0.25 px) and quarter-pixel phase, as codes per pixel (body or
@@ -598,7 +598,7 @@ const HEADINGS_MIN: usize = 64;
 const HEADINGS_MAX: usize = 256;
 
 /// The farthest any point of a stamped arrow's shapes lies from where the exact rasteriser puts
-/// it: half a heading bucket ([`HEADING_ERROR_MAX`]) plus half a phase on both axes (√2 / 8).
+/// it: half a heading bucket (`HEADING_ERROR_MAX`) plus half a phase on both axes (√2 / 8).
 pub const STAMP_ERROR_MAX: f32 = HEADING_ERROR_MAX + std::f32::consts::SQRT_2 / (2.0 * PHASES as f32);
 
 /// A shape class (size and outline width) is stamped only when at least this many sprites of a
@@ -757,7 +757,7 @@ impl Placement {
 
 /// The crowd layer's stamps, kept from frame to frame: per shape class (an arrow's size and
 /// outline width, the same for all agents at one zoom), the exact picture of the arrow for each
-/// of [`stamp_headings`] headings and [`PHASES`]² sub-pixel positions, built by the exact
+/// of `stamp_headings` headings and `PHASES`² sub-pixel positions, built by the exact
 /// rasteriser the first time a sprite needs it. A sprite is then drawn by copying its stamp's
 /// coverage in its own colours: at most [`STAMP_ERROR_MAX`] px from its exact shapes.
 #[derive(Default)]
@@ -1015,7 +1015,7 @@ impl ColorMemo {
 const EMPTY_CODE_COLORS: [[f32; 4]; CODE_TABLE] = [[0.0; 4]; CODE_TABLE];
 
 /// The parts of a layer's region that hold anything: `(x, y, width, height)` in screen pixels,
-/// whole tiles of a band (runs of [`TILE_COLUMNS`] columns by [`BAND_ROWS`] rows, clipped to the
+/// whole tiles of a band (runs of `TILE_COLUMNS` columns by `BAND_ROWS` rows, clipped to the
 /// region); every pixel outside them is empty.
 pub type Tiles = Vec<(u32, u32, u32, u32)>;
 
@@ -1105,7 +1105,7 @@ pub fn rasterise_exact(image: &mut Vec<u8>, width: usize, height: usize, sprites
 /// on how many there are. Each band of rows is drawn front to back (the last sprite first), so
 /// in a dense crowd the arrows hidden under others cost only the check that they are hidden.
 /// A sprite of a shape class `stamps` holds is drawn by copying its stamp (see [`StampCache`]);
-/// the others shape by shape ([`arrow_spans`]).
+/// the others shape by shape (`arrow_spans`).
 pub fn rasterise_region(
     image: &mut Vec<u8>,
     region: Region,
@@ -1357,7 +1357,7 @@ impl Ahead {
     }
 
     /// Brings the picture to this frame's `sprites` on a screen of `screen` pixels clipped to
-    /// `clip` (see [`Picture::bring_to`]), on any thread; [`draw_prepared`] then uploads and
+    /// `clip` (see `Picture::bring_to`), on any thread; [`draw_prepared`] then uploads and
     /// draws it. The frame's world drawing runs this on rayon's threads while it draws what lies
     /// under the crowd (grid, paths, obstacles).
     pub fn prepare(&mut self, sprites: Vec<ArrowSprite>, screen: Vec2, clip: (Vec2, Vec2)) {

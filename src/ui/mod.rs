@@ -69,7 +69,7 @@ impl Default for Panels {
 }
 
 /// Something the user asked for that may need the unsaved-changes question or a file dialog
-/// (the app's [`FileCommand`], one of the [`Command`]s).
+/// (the app's [`FileCommand`](crate::app::FileCommand), one of the [`Command`]s).
 pub use crate::app::FileCommand as Request;
 
 pub use crate::app::{RecoveryChoice, ShellCommand};
