@@ -307,7 +307,7 @@ fn flock_wander_params() -> WanderParams {
 /// projections included) and the integration, without the simulation's metrics and events —
 /// the job peers' figures measure: [`PredictiveBench`] with `n_agents` agents on a closed path
 /// of `segments` segments, on a pool of `threads` threads. Returns (wall clock, on-CPU): see
-/// [`time_steps`].
+/// `time_steps`.
 pub fn predictive_behaviour_only_ns(
     n_agents: usize,
     segments: usize,
@@ -939,7 +939,7 @@ impl<V: SteerVector> FlockBench<V> {
     }
 
     /// One fixed step of 1/60 s: the flock in cell order, every boid's unit heading computed
-    /// once, then, for each block of [`TAIL_BLOCK`] boids, every boid's walk over its neighbours
+    /// once, then, for each block of `TAIL_BLOCK` boids, every boid's walk over its neighbours
     /// straight over the grid's cells
     /// ([`flocking_sums_over_runs_of`](crate::behaviours::flocking::flocking_sums_over_runs_of):
     /// no neighbour list, no closure per neighbour) and its wander draw, then the block's tails

@@ -515,7 +515,7 @@ pub enum BehaviourState {
     Flock(FlockState),
     /// Collision avoidance: the agent's slot in the step's neighbour grid (written before it
     /// steers, like [`FlockState`]'s), where it finds the walk taken before the step when every
-    /// agent avoids with the same parameters ([`World::walk_avoidance`]).
+    /// agent avoids with the same parameters (`World::walk_avoidance`).
     Avoid(Option<u32>),
 }
 
@@ -742,6 +742,7 @@ macro_rules! step_context {
             slot_radii: &$world.slot_radii,
             slot_of: &$world.slot_of,
             flock_walks: &$world.flock_walks,
+            flock_rules: $world.flock_rules.as_ref(),
             slot_kinematics: &$world.slot_kinematics,
             avoid_walks: &$world.avoid_walks,
             fastest_speed: $fastest_speed,
@@ -890,6 +891,9 @@ pub struct World {
     /// Scratch, in the grid's slot order: every agent's walk over its neighbours, when the
     /// step's flock is uniform ([`World::walk_flock`]).
     flock_walks: Vec<FlockWalk>,
+    /// The rules of the flock walked before the step (`flock_walks`' parameters), worked out
+    /// once for the step instead of once per agent (`None` when nobody was walked).
+    flock_rules: Option<flocking::FlockRules>,
     /// Scratch, in the grid's slot order: every agent's facing direction (for `flock_walks`).
     slot_forwards: Vec<Vec3>,
     /// From this many agents a uniform flock is walked before the step ([`FLOCK_WALK_MIN_AGENTS`];
@@ -939,6 +943,7 @@ impl Default for World {
             slot_of: Vec::new(),
             flock_velocities: Vec::new(),
             flock_walks: Vec::new(),
+            flock_rules: None,
             slot_forwards: Vec::new(),
             flock_walk_from: FLOCK_WALK_MIN_AGENTS,
             slot_kinematics: Vec::new(),
@@ -1045,6 +1050,7 @@ impl World {
         let needs = self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         self.flock_walks.clear();
+        self.flock_rules = None;
         self.avoid_walks.clear();
         if let Some(mut agent) = self.agents.get(idx).cloned() {
             agent.gizmos.set_enabled(true);
@@ -1366,7 +1372,17 @@ impl World {
         self.slot_of.clear();
         self.slot_of.resize(if order.is_empty() { 0 } else { self.snapshot.len() }, u32::MAX);
         let (snapshot, radii) = (&self.snapshot, &self.radii);
-        let heading = |&agent_idx: &u32| {
+        // The gathers below read the snapshot at random places (by agent index, in slot
+        // order): each asks for the kinematics [`GATHER_AHEAD`] slots on.
+        let ask_ahead = |slot: usize| {
+            if let Some(k) = order.get(slot + GATHER_AHEAD).and_then(|&idx| snapshot.get(idx as usize)) {
+                // Its first and last byte's lines (28 bytes: sometimes across two lines).
+                crate::behaviours::branchless::prefetch(k, 0, 1);
+                crate::behaviours::branchless::prefetch(k, std::mem::size_of::<Kinematics>() - 1, 1);
+            }
+        };
+        let heading = |(slot, &agent_idx): (usize, &u32)| {
+            ask_ahead(slot);
             snapshot.get(agent_idx as usize).map_or(Vec3::ZERO, |k| k.velocity.normalize_or_zero())
         };
         let radius = |&agent_idx: &u32| radii.get(agent_idx as usize).copied().unwrap_or(0.0);
@@ -1375,7 +1391,8 @@ impl World {
         // places (a loop of its own cost 5% of a step at 1,000,000 boids, one thread).
         self.slot_forwards.clear();
         let forwards = matches!(needs.flock, Uniform::Same(_));
-        let heading_and_forward = |&agent_idx: &u32| {
+        let heading_and_forward = |(slot, &agent_idx): (usize, &u32)| {
+            ask_ahead(slot);
             snapshot.get(agent_idx as usize).map_or((Vec3::ZERO, Vec3::ZERO), |k| {
                 (k.velocity.normalize_or_zero(), crate::behaviours::neighbourhood::forward(k))
             })
@@ -1383,16 +1400,17 @@ impl World {
         match (parallel, forwards) {
             (true, true) => order
                 .par_iter()
+                .enumerate()
                 .map(heading_and_forward)
                 .unzip_into_vecs(&mut self.slot_headings, &mut self.slot_forwards),
-            (true, false) => self.slot_headings.par_extend(order.par_iter().map(heading)),
+            (true, false) => self.slot_headings.par_extend(order.par_iter().enumerate().map(heading)),
             (false, true) => {
-                for (heading, forward) in order.iter().map(heading_and_forward) {
+                for (heading, forward) in order.iter().enumerate().map(heading_and_forward) {
                     self.slot_headings.push(heading);
                     self.slot_forwards.push(forward);
                 }
             }
-            (false, false) => self.slot_headings.extend(order.iter().map(heading)),
+            (false, false) => self.slot_headings.extend(order.iter().enumerate().map(heading)),
         }
         if parallel {
             self.slot_radii.par_extend(order.par_iter().map(radius));
@@ -1409,11 +1427,14 @@ impl World {
         // at a random place.
         self.slot_kinematics.clear();
         if needs.collision_avoidance {
-            let kinematics = |&agent_idx: &u32| snapshot.get(agent_idx as usize).copied().unwrap_or_default();
+            let kinematics = |(slot, &agent_idx): (usize, &u32)| {
+                ask_ahead(slot);
+                snapshot.get(agent_idx as usize).copied().unwrap_or_default()
+            };
             if parallel {
-                self.slot_kinematics.par_extend(order.par_iter().map(kinematics));
+                self.slot_kinematics.par_extend(order.par_iter().enumerate().map(kinematics));
             } else {
-                self.slot_kinematics.extend(order.iter().map(kinematics));
+                self.slot_kinematics.extend(order.iter().enumerate().map(kinematics));
             }
         }
         fastest
@@ -1435,6 +1456,7 @@ impl World {
     /// see [`FLOCK_WALK_MIN_AGENTS`].
     fn walk_flock(&mut self, parallel: bool, needs: StepNeeds) {
         self.flock_walks.clear();
+        self.flock_rules = None;
         let Uniform::Same(params) = needs.flock else { return };
         let n = self.grid.len();
         let all_gizmos = self.gizmos_enabled && self.gizmo_focus == GizmoFocus::All;
@@ -1444,6 +1466,7 @@ impl World {
             return;
         }
         let rules = flocking::FlockRules::of(&params);
+        self.flock_rules = Some(rules);
         // The crowd metrics' sample on the way, as the agent's own walk takes it (see
         // `behaviour_steering`: the same test, every agent having a slot).
         let (query, reach) = (params.query_radius(), self.grid.cell_size());
@@ -1541,6 +1564,11 @@ impl World {
     }
 }
 
+/// How many slots ahead the grid's gathers from the snapshot (headings, facing directions,
+/// kinematics in slot order: [`World::rebuild_neighbour_grid`]) ask for the kinematics they
+/// will read.
+const GATHER_AHEAD: usize = 32;
+
 /// From this many agents on, [`World::step`] uses every core (rayon's global pool; the
 /// `--threads N` flag of `run` and `bench` sizes it). Below it a step is too short to share:
 /// handing out the work costs more than it saves.
@@ -1573,6 +1601,8 @@ struct StepContext<'a> {
     /// By slot: each agent's walk over its neighbours, taken before the step when every agent
     /// flocks with the same parameters (empty otherwise: see [`World::walk_flock`]).
     flock_walks: &'a [FlockWalk],
+    /// Their rules (the same for every agent walked).
+    flock_rules: Option<&'a flocking::FlockRules>,
     /// In the grid's slot order: every agent's kinematics at the start of the step (beside
     /// `grid.sorted_positions()`; empty unless some entry avoids collisions).
     slot_kinematics: &'a [Kinematics],
@@ -2507,7 +2537,7 @@ fn behaviour_steering(
                 if let (true, Some(flock)) = (fused, flock) {
                     flock.crowd = Some(walk.crowd.finish(k.velocity));
                 }
-                let rules = flocking::FlockRules::of(params);
+                let rules = ctx.flock_rules.copied().unwrap_or_else(|| flocking::FlockRules::of(params));
                 return flocking::flocking_steering_from_sums(k.velocity, limits, walk.pull, &rules);
             }
             let mut crowd = CrowdWalk::new(k.position, limits.radius);
@@ -2841,6 +2871,14 @@ mod tests {
             }
             crowds.push((world, true));
         }
+        // Every boid seeing ahead only (the rules' cosines count), all alike.
+        let mut narrow = world_for(Kernel::Flocking, 400, 0);
+        for agent in narrow.agents.iter_mut() {
+            if let Behaviour::Flocking { params } = &mut agent.behaviour {
+                params.view_angle = 4.0;
+            }
+        }
+        crowds.push((narrow, true));
         let mut drawn = world_for(Kernel::Flocking, 400, 0);
         drawn.set_gizmos_enabled(true);
         drawn.set_gizmo_focus(GizmoFocus::Only(Some(17)));
