@@ -644,16 +644,6 @@ impl<V: SteerVector> Default for FlockPull<V> {
     }
 }
 
-impl FlockPull<Vec3> {
-    /// Every field's bits folded together: a plain read of each, so that the simulation can
-    /// fetch an agent's pull some agents before it uses it (whatever the fields' order).
-    #[inline(always)]
-    pub fn touch(&self) -> u32 {
-        let vectors = [self.separation, self.heading, self.mean_offset];
-        vectors.iter().fold(u32::from(self.cohere), |bits, v| bits ^ v.x.to_bits() ^ v.z.to_bits())
-    }
-}
-
 impl<V: SteerVector> FlockPull<V> {
     /// The weighted sum of the three rules' accelerations for an agent moving at `velocity`.
     #[inline(always)]

@@ -1735,7 +1735,7 @@ impl Default for CrowdSums {
 /// Measured gain (`step_cpu flocking 1000 10000 100000 1000000`, on-CPU ns per agent-step, one
 /// thread, best of five rounds, builds run alternately, 2026-11-26, load 4-6): 290 / 369 / 590 /
 /// 703 before, 266 / 321 / 396 / 427 after (the walk taken in slot order, kept as one line per
-/// agent, read ahead from [`WALK_TOUCH_MIN_AGENTS`] boids). Tried first and not kept: stepping
+/// agent, read ahead from [`WALK_AHEAD_MIN_AGENTS`] boids). Tried first and not kept: stepping
 /// the agents themselves in slot order (each record read at a random place instead of each
 /// walk's rows): 606 ns at 10,000 boids and 1,098 at 1,000,000, against 351 and 735.
 pub(crate) const FLOCK_WALK_MIN_AGENTS: usize = 0;
@@ -1802,10 +1802,6 @@ struct AvoidWalk {
 /// its own step 1,188 / 1,304 / 1,608 / 2,682; walked before the step in slot order 1,109 /
 /// 1,212 / 1,260 / 1,270.
 pub(crate) const AVOID_WALK_MIN_AGENTS: usize = 0;
-
-/// How many agents ahead [`step_agents`] asks for the collision avoidance walk an agent will
-/// read at its slot (from [`WALK_TOUCH_MIN_AGENTS`] agents).
-const AVOID_AHEAD: usize = 16;
 
 /// The walks of slots `first_slot..` into `walks` ([`World::walk_avoidance`]): for each slot,
 /// what its agent's collision avoidance entry finds in `behaviour_steering` (from its
@@ -2020,8 +2016,7 @@ fn step_agents(
         && ctx.flock_walks.is_empty()
         && ctx.avoid_walks.is_empty();
     // The walks taken before the step are read at each agent's slot: read ahead in a big grid.
-    let walks_ahead = ctx.flock_walks.len() >= WALK_TOUCH_MIN_AGENTS;
-    let avoid_ahead = ctx.avoid_walks.len() >= WALK_TOUCH_MIN_AGENTS;
+    let walks_ahead = ctx.flock_walks.len().max(ctx.avoid_walks.len()) >= WALK_AHEAD_MIN_AGENTS;
     let mut touched = 0u32;
     let n_agents = agents.len();
     for (block_idx, start) in (0..n_agents).step_by(STEP_BLOCK).enumerate() {
@@ -2037,15 +2032,14 @@ fn step_agents(
             };
             let agent_idx = first + offset;
             let batch = TOUCH_BATCH;
-            if walks_ahead && (agent_idx - first_idx).is_multiple_of(batch) {
-                for ahead in agent_idx + batch..agent_idx + 2 * batch {
-                    touched ^= touch_flock_walk(ahead, ctx);
-                }
-            }
-            if avoid_ahead {
-                let ahead = ctx.slot_of.get(agent_idx + AVOID_AHEAD);
-                if let Some(walk) = ahead.and_then(|&slot| ctx.avoid_walks.get(slot as usize)) {
-                    crate::behaviours::branchless::prefetch(walk, 0, 1);
+            if walks_ahead {
+                if let Some(&slot) = ctx.slot_of.get(agent_idx + WALK_AHEAD) {
+                    if let Some(walk) = ctx.flock_walks.get(slot as usize) {
+                        crate::behaviours::branchless::prefetch(walk, 0, 1);
+                    }
+                    if let Some(walk) = ctx.avoid_walks.get(slot as usize) {
+                        crate::behaviours::branchless::prefetch(walk, 0, 1);
+                    }
                 }
             }
             if touch && (agent_idx - first_idx).is_multiple_of(batch) {
@@ -2105,11 +2099,18 @@ fn chunks_of<T>(values: &mut [T], chunk: usize, n_chunks: usize) -> Vec<&mut [T]
 /// 364 -> 405-440, 100,000 527-558 -> 554-560).
 const TOUCH_MIN_AGENTS: usize = 262_144;
 
-/// From this many agents in a flock walked before the step, [`step_agents`] reads each agent's
-/// walk some agents ahead ([`touch_flock_walk`]). Measured (on-CPU, one thread, load 4-5):
-/// 100,000 boids 503 -> 404-417 ns per agent-step with it (from 16,384 instead of 262,144);
-/// 1,000 and 10,000 do not read ahead (their walks stay in the caches).
-const WALK_TOUCH_MIN_AGENTS: usize = 16_384;
+/// From this many agents walked before the step (a uniform flock or collision avoidance),
+/// [`step_agents`] asks for the walk each agent will read at its slot (a random place)
+/// [`WALK_AHEAD`] agents before it steers. Measured (flocking, on-CPU, one thread):
+/// 100,000 boids 503 -> 404-417 ns per agent-step reading each walk ahead in batches of plain
+/// reads (2026-11-25, load 4-5); with the prefetch hint instead, 100,000 / 1,000,000 boids
+/// 376-420 / 400-409 -> 343-348 / 352-357 (2026-11-26, load 2-3; 32 ahead the same);
+/// 1,000 and 10,000 do not ask (their walks stay in the caches).
+const WALK_AHEAD_MIN_AGENTS: usize = 16_384;
+
+/// How many agents ahead [`step_agents`] asks for the walk an agent will read at its slot
+/// (from [`WALK_AHEAD_MIN_AGENTS`] agents).
+const WALK_AHEAD: usize = 16;
 
 /// Agents read ahead at a time by [`step_agents`]: every `TOUCH_BATCH` agents it reads the
 /// grid rows (their bounds in the grid's table of starts) of the agents two to three batches
@@ -2150,15 +2151,6 @@ fn touch_neighbour_runs(agent_idx: usize, ctx: &StepContext, slots: bool) -> u32
         }
     });
     seen
-}
-
-/// Reads the walk taken before the step for agent `agent_idx` (its one cache line: see
-/// [`touch_neighbour_runs`] for why a plain read), some agents before its step reads it at its
-/// slot: at random places, the reads of a batch are then in flight together.
-#[inline(always)]
-fn touch_flock_walk(agent_idx: usize, ctx: &StepContext) -> u32 {
-    let walk = ctx.slot_of.get(agent_idx).and_then(|&slot| ctx.flock_walks.get(slot as usize));
-    walk.map_or(0, |walk| walk.crowd.nearest.to_bits() ^ walk.pull.touch())
 }
 
 /// The first half of an agent's step: its list of behaviours, combined (one entry: its request
