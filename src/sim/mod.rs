@@ -2936,6 +2936,40 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Random crowds of collision avoiders, close enough to meet (positions, velocities,
+        /// radii and the shared parameters drawn at random, absurd ones among them): walked
+        /// before the step or each agent walking its own, the same bits.
+        #[test]
+        fn random_avoiders_walked_before_the_step_step_as_each_walking_its_own(
+            agents in proptest::collection::vec(
+                (-60.0f32..60.0, -60.0f32..60.0, -30.0f32..30.0, -30.0f32..30.0, 0.0f32..8.0),
+                2..60,
+            ),
+            horizon in proptest::prop_oneof![0.0f32..10.0, proptest::strategy::Just(1e30f32)],
+            margin in proptest::prop_oneof![0.0f32..200.0, proptest::strategy::Just(0.0f32)],
+        ) {
+            let mut world = World::default();
+            let params = CollisionAvoidanceParams { horizon, margin };
+            for (idx, &(x, y, vx, vy, radius)) in agents.iter().enumerate() {
+                let start = Kinematics {
+                    position: Vec3::new(x, y, 0.0),
+                    velocity: Vec3::new(vx, vy, 0.0),
+                    orientation: 0.0,
+                };
+                let limits = Limits { radius, max_speed: 40.0, max_acceleration: 80.0 };
+                let behaviour = Behaviour::CollisionAvoidance { params };
+                world.agents.push(Agent::new(format!("a{idx}"), Rgb(1, 2, 3), start, limits, behaviour));
+            }
+            world.reset();
+            let (plain, _) = walk_run(&world, false, 1, 4);
+            let (walked, taken) = walk_run(&world, true, 1, 4);
+            proptest::prop_assert!(taken);
+            proptest::prop_assert!(walked == plain);
+        }
+    }
+
     #[test]
     fn an_edit_between_steps_is_seen_by_the_next_step() {
         use crate::bench::{world_for, Kernel};
