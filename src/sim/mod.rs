@@ -1478,19 +1478,9 @@ impl World {
         // 1,000,000 boids: a fifth of the step).
         let (grid, forwards) = (&self.grid, &self.slot_forwards);
         let (headings, radii) = (&self.slot_headings, &self.slot_radii);
-        let walk = |first_slot: usize, walks: &mut [FlockWalk]| {
+        walk_in_chunks(&mut self.flock_walks, parallel, |first_slot, walks| {
             walk_flock_slots(first_slot, walks, &rules, fused, grid, forwards, headings, radii);
-        };
-        if parallel {
-            // Each slot's walk to its own place: the same on any thread count.
-            let chunk = n.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD).max(1);
-            self.flock_walks
-                .par_chunks_mut(chunk)
-                .enumerate()
-                .for_each(|(chunk_idx, walks)| walk(chunk_idx * chunk, walks));
-        } else {
-            walk(0, &mut self.flock_walks);
-        }
+        });
     }
 
     /// Every agent's collision avoidance walk (its first threat, and the crowd metrics' sample),
@@ -1515,19 +1505,9 @@ impl World {
         self.avoid_walks.resize(n, AvoidWalk::default());
         let (grid, kinematics) = (&self.grid, &self.slot_kinematics);
         let (headings, radii) = (&self.slot_headings, &self.slot_radii);
-        let walk = |first_slot: usize, walks: &mut [AvoidWalk]| {
+        walk_in_chunks(&mut self.avoid_walks, parallel, |first_slot, walks| {
             walk_avoidance_slots(first_slot, walks, &params, fastest, grid, kinematics, headings, radii);
-        };
-        if parallel {
-            // Each slot's walk to its own place: the same on any thread count.
-            let chunk = n.div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD).max(1);
-            self.avoid_walks
-                .par_chunks_mut(chunk)
-                .enumerate()
-                .for_each(|(chunk_idx, walks)| walk(chunk_idx * chunk, walks));
-        } else {
-            walk(0, &mut self.avoid_walks);
-        }
+        });
     }
 
     /// Steps `n` times.
@@ -1782,6 +1762,18 @@ fn walk_flock_slots(
             },
         );
         *walk = FlockWalk { crowd: crowd.sums, pull: sums.pull() };
+    }
+}
+
+/// `walk(first_slot, walks)` over every slot's walk: in chunks on every thread of the current
+/// pool when `parallel` (each slot's walk to its own place: the same on any thread count), else
+/// in one go.
+fn walk_in_chunks<W: Send>(walks: &mut [W], parallel: bool, walk: impl Fn(usize, &mut [W]) + Sync) {
+    if parallel {
+        let chunk = walks.len().div_ceil(rayon::current_num_threads() * CHUNKS_PER_THREAD).max(1);
+        walks.par_chunks_mut(chunk).enumerate().for_each(|(chunk_idx, walks)| walk(chunk_idx * chunk, walks));
+    } else {
+        walk(0, walks);
     }
 }
 
