@@ -1079,18 +1079,64 @@ fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
 /// scene in both), and not those of the step before (a frame one step stale or ahead fails).
 #[test]
 fn a_crowd_opened_while_running_then_paused_shows_the_step_its_status_bar_names() {
-    if !tools_available("overlap") {
+    a_crowd_opened_then_paused_shows_the_step_it_names("overlap", &crowd_scene(20_000), 20_000);
+}
+
+/// The same flow with a crowd of 12,000 walkers who all avoid one another alike (collision
+/// avoidance before arrive, as in `crowd-crossing.json`): the window's step, on every core,
+/// walks their avoidance before the step in the grid's order (`World::walk_avoidance`), and
+/// the paused picture still equals `steerlab shot`'s at the step the status bar names.
+#[test]
+fn an_avoiding_crowd_opened_while_running_then_paused_shows_the_step_its_status_bar_names() {
+    a_crowd_opened_then_paused_shows_the_step_it_names("avoiders", &avoiding_crowd_scene(12_000), 12_000);
+}
+
+/// A crowd of `n` walkers on a spiral, each heading for the far side of the centre, collision
+/// avoidance (priority group 0) before arrive (group 1), all with the same parameters.
+fn avoiding_crowd_scene(n: usize) -> String {
+    let agents: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let angle = i as f32 * 0.37;
+            let radius = 40.0 + i as f32 * 0.05;
+            serde_json::json!({
+                "name": format!("w{i}"),
+                "position": [radius * angle.cos(), radius * angle.sin()],
+                "radius": 2,
+                "max_speed": 40,
+                "max_acceleration": 200,
+                "combine": { "mode": "priority", "threshold": 0.001 },
+                "behaviours": [
+                    { "type": "collision_avoidance", "group": 0, "horizon": 1.5, "margin": 2 },
+                    { "type": "arrive", "group": 1, "target": format!("t{}", i % 4) },
+                ],
+            })
+        })
+        .collect();
+    let targets: Vec<serde_json::Value> = (0..4)
+        .map(|k| {
+            let angle = k as f32 * std::f32::consts::FRAC_PI_2;
+            serde_json::json!({ "id": format!("t{k}"), "position": [-700.0 * angle.cos(), -700.0 * angle.sin()] })
+        })
+        .collect();
+    serde_json::json!({ "version": 2, "name": "avoiders", "targets": targets, "agents": agents }).to_string()
+}
+
+/// Launches on `compare.json`, opens `scene` (of `n` agents) through Ctrl+O while it runs, runs
+/// it, pauses, frames it, and compares the world view with `steerlab shot` at the step the
+/// status bar names and at the step before.
+fn a_crowd_opened_then_paused_shows_the_step_it_names(label: &str, scene: &str, n: u64) {
+    if !tools_available(label) {
         return;
     }
     let _serial = serial();
-    let (app, file) = launch_on("overlap", "compare.json");
+    let (app, file) = launch_on(label, "compare.json");
     let crowd = file.with_file_name("crowd.json");
-    std::fs::write(&crowd, crowd_scene(20_000)).unwrap();
+    std::fs::write(&crowd, scene).unwrap();
     app.wait_for(|s| s["steps"].as_u64().is_some_and(|n| n > 20), "the first scene running");
     app.key("ctrl+o");
     app.click(app.rect("file_dialog:entry:crowd.json"));
     app.click(app.rect("file_dialog:ok"));
-    let loaded = app.wait_for(|s| s["agents"] == 20_000 && s["loading"].is_null(), "the crowd to load");
+    let loaded = app.wait_for(|s| s["agents"] == n && s["loading"].is_null(), "the crowd to load");
     if loaded["running"] == false {
         app.key("space");
     }
