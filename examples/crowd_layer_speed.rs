@@ -6,7 +6,7 @@
 //! exact rasteriser) in the region and over the whole screen.
 //!
 //! `cargo run --release --example crowd_layer_speed [N…]` prints, per crowd size, the on-CPU
-//! time of all the process's threads (`/proc/self/task/*/schedstat`, so the rayon workers count
+//! time of all the process's threads (`bench::process_cpu_ns`, so the rayon workers count
 //! too) and the wall-clock time per frame of both parts, with the layer's region. On-CPU time
 //! moves much less than wall-clock time when other work shares the cores; under
 //! `valgrind --tool=callgrind` (one size, e.g. `10000`) the instruction counts repeat exactly;

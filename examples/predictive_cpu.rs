@@ -1,5 +1,5 @@
 //! On-CPU time of the predictive-following kernel on one thread (this thread's time on a CPU,
-//! `/proc/thread-self/schedstat`, which other processes cannot inflate the way they inflate
+//! `bench::thread_cpu_ns`, which other processes cannot inflate the way they inflate
 //! wall clock, though they still share the caches): 10,000 agents, closed circles of 8, 32,
 //! 128 and 1,024 segments unless given, the best of five rounds unless told, for the kernel
 //! (`bench::PredictiveBench`) and the plain loop it is tested against

@@ -22,10 +22,17 @@ fn main() {
         use std::mem::{offset_of, size_of};
         use steerlab::sim::Agent;
         println!("Agent {}", size_of::<Agent>());
-        println!("kinematics {} limits {} gizmos {} mix {} behaviour {} metrics {} state {} start {} name {} color {}",
-            offset_of!(Agent, kinematics), offset_of!(Agent, limits), offset_of!(Agent, gizmos), offset_of!(Agent, mix),
-            offset_of!(Agent, behaviour), offset_of!(Agent, metrics), offset_of!(Agent, state), offset_of!(Agent, start),
-            offset_of!(Agent, name), offset_of!(Agent, color));
+        println!(
+            "kinematics {} limits {} gizmos {} mix {} behaviour {} metrics {} state {} about {}",
+            offset_of!(Agent, kinematics),
+            offset_of!(Agent, limits),
+            offset_of!(Agent, gizmos),
+            offset_of!(Agent, mix),
+            offset_of!(Agent, behaviour),
+            offset_of!(Agent, metrics),
+            offset_of!(Agent, state),
+            offset_of!(Agent, about)
+        );
         println!(
             "Behaviour {} BehaviourState {} Entry {}",
             size_of::<steerlab::sim::Behaviour>(),

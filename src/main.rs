@@ -424,7 +424,7 @@ fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> 
         writeln!(
             out,
             "{t:.6},{},{},{},{},{},{},{},{}",
-            csv_field(&agent.name),
+            csv_field(&agent.about.name),
             k.position.x,
             k.position.y,
             k.position.z,

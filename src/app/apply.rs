@@ -128,9 +128,9 @@ impl App {
             Command::SetAgentVisible { agent, visible } => {
                 if let Some(a) = self.world.agents.get(agent) {
                     if visible {
-                        self.hidden.remove(&a.name);
+                        self.hidden.remove(&a.about.name);
                     } else {
-                        self.hidden.insert(a.name.clone());
+                        self.hidden.insert(a.about.name.clone());
                     }
                 }
             }
@@ -140,8 +140,9 @@ impl App {
                     let already_solo = !self.is_hidden(agent) && others.clone().all(|i| self.is_hidden(i));
                     self.hidden.clear();
                     if !already_solo {
-                        self.hidden
-                            .extend(others.filter_map(|i| self.world.agents.get(i)).map(|a| a.name.clone()));
+                        self.hidden.extend(
+                            others.filter_map(|i| self.world.agents.get(i)).map(|a| a.about.name.clone()),
+                        );
                     }
                 }
             }
@@ -274,8 +275,8 @@ impl App {
                 if valid && self.world.agents.get(agent).is_some() {
                     self.checkpoint(Some((agent, 2)));
                     if let Some(a) = self.world.agents.get_mut(agent) {
-                        a.name = name;
-                        a.color = color;
+                        a.about.name = name;
+                        a.about.color = color;
                         a.limits = limits;
                         a.set_avoid_obstacles(avoid_obstacles, crate::behaviours::AvoidParams::default());
                     }

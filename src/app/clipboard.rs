@@ -117,7 +117,7 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
     }
     let mut agent_names: HashMap<String, String> = HashMap::new();
     let mut taken: Vec<String> = scene.agents.iter().enumerate().map(|(i, a)| a.name_or_default(i)).collect();
-    let mut colours: Vec<Rgb> = world.agents.iter().map(|a| a.color).collect();
+    let mut colours: Vec<Rgb> = world.agents.iter().map(|a| a.about.color).collect();
     for (i, agent) in fragment.agents.iter_mut().enumerate() {
         let old = agent.name_or_default(i);
         let name = unique_name(base_name(&old), &taken);

@@ -534,7 +534,7 @@ fn other_agents_by_preference(
 
 /// `base`, or `base 2`, `base 3`… whichever no agent has.
 pub fn unique_agent_name(world: &World, base: &str) -> String {
-    let taken = |name: &str| world.agents.iter().any(|a| a.name == name);
+    let taken = |name: &str| world.agents.iter().any(|a| a.about.name == name);
     if !taken(base) {
         return base.to_string();
     }
@@ -679,9 +679,9 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         if behaviour == original.behaviour {
             continue;
         }
-        let name = unique_agent_name(world, &format!("{} {label}", original.name));
+        let name = unique_agent_name(world, &format!("{} {label}", original.about.name));
         let colour = super::free_colour(world);
-        let mut start = original.start;
+        let mut start = original.about.start;
         if beside {
             let angle = std::f32::consts::FRAC_PI_2 + added as f32 * std::f32::consts::TAU / 3.0;
             let gap = 2.0 * original.limits.radius + 1.0;

@@ -53,7 +53,7 @@ pub use crate::scene::PALETTE;
 /// The palette colour least in use in `world` (the first unused one while any is free), so a new
 /// agent or a Compare clone never repeats a colour in use while the palette lasts.
 pub fn free_colour(world: &World) -> Rgb {
-    let uses = |c: &Rgb| world.agents.iter().filter(|a| a.color == *c).count();
+    let uses = |c: &Rgb| world.agents.iter().filter(|a| a.about.color == *c).count();
     PALETTE.iter().copied().min_by_key(uses).unwrap_or(Rgb(0x33, 0x33, 0x33))
 }
 
@@ -660,7 +660,7 @@ impl App {
 
     /// Whether agent `agent_idx` is hidden in the view (the legend's show/solo).
     pub fn is_hidden(&self, agent_idx: usize) -> bool {
-        self.world.agents.get(agent_idx).is_some_and(|a| self.hidden.contains(&a.name))
+        self.world.agents.get(agent_idx).is_some_and(|a| self.hidden.contains(&a.about.name))
     }
 
     /// Records that the scene was saved to `file`.

@@ -186,7 +186,7 @@ pub fn delete_many(world: &mut World, items: &[Selection]) -> String {
     for item in items {
         if let Selection::Agent(i) = item {
             if let Some(agent) = world.agents.get_mut(*i) {
-                agent.name = doomed_name(doomed_agents);
+                agent.about.name = doomed_name(doomed_agents);
                 doomed_agents += 1;
             }
         }
@@ -250,7 +250,7 @@ pub fn delete_many(world: &mut World, items: &[Selection]) -> String {
     }
     for n in 0..doomed_agents {
         let name = doomed_name(n);
-        if let Some(i) = world.agents.iter().position(|a| a.name == name) {
+        if let Some(i) = world.agents.iter().position(|a| a.about.name == name) {
             edit::delete(world, Selection::Agent(i));
         }
     }

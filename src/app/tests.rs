@@ -338,7 +338,7 @@ fn compare_clones_one_agent_per_path_behaviour() {
     key(&mut app, Key::Letter('M'), false, false);
     let kinds: Vec<&str> = app.world.agents.iter().map(|a| a.behaviour.type_name()).collect();
     assert_eq!(kinds, ["projected", "waypoints", "waypoints", "predictive"]);
-    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.color).collect();
+    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.about.color).collect();
     assert_eq!(colours.len(), 4, "each its own colour");
 }
 
@@ -541,9 +541,9 @@ fn compare_clones_never_repeat_a_colour_in_use() {
     app.apply(Command::AddAgent { position: Vec3::new(0.0, 50.0, 0.0), kind: BehaviourKind::Predictive });
     // The user recolours the second agent to the colour the next clone would have taken.
     let taken = free_colour(&app.world);
-    app.world.agents[1].color = taken;
+    app.world.agents[1].about.color = taken;
     app.apply(Command::Compare { agent: 0 });
-    let colours: Vec<Rgb> = app.world.agents.iter().map(|a| a.color).collect();
+    let colours: Vec<Rgb> = app.world.agents.iter().map(|a| a.about.color).collect();
     let distinct: std::collections::HashSet<_> = colours.iter().collect();
     assert_eq!(distinct.len(), colours.len(), "{colours:?}");
 }
@@ -569,7 +569,7 @@ fn the_palette_is_distinct_and_free_colour_cycles_only_when_all_are_used() {
             kind: BehaviourKind::Projected,
         });
     }
-    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.color).collect();
+    let colours: std::collections::HashSet<_> = app.world.agents.iter().map(|a| a.about.color).collect();
     assert_eq!(colours.len(), PALETTE.len(), "every colour once before any repeats");
 }
 
@@ -721,7 +721,7 @@ fn a_crowd_keeps_fewer_keyframes_and_the_timeline_stops_growing() {
     };
     for i in 0..(timeline::KEYFRAME_AGENT_BUDGET / 2) / 100 * 100 / 1000 {
         let mut agent = template.clone();
-        agent.name = format!("a{i}");
+        agent.about.name = format!("a{i}");
         world.agents.push(agent);
     }
     let mut app = app_with(world);

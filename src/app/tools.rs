@@ -433,7 +433,7 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
             app.tool_state.push = None;
             let impulse = (push.to - from) * PUSH_PER_UNIT;
             if impulse.length() > 1e-3 {
-                let name = agent.name.clone();
+                let name = agent.about.name.clone();
                 app.apply(Command::Push { agent: push.agent, impulse });
                 app.info(format!("pushed {name} by {:.0} units/s", impulse.length()));
             }

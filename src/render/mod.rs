@@ -396,7 +396,7 @@ fn draw_trails(app: &App) {
             let s = to_screen(app, p);
             if let Some(previous) = previous {
                 let alpha = 0.05 + 0.5 * (i as f32 / shown.max(1) as f32);
-                batch.line(previous, s, thickness, style::agent_color(agent.color, alpha));
+                batch.line(previous, s, thickness, style::agent_color(agent.about.color, alpha));
             }
             previous = Some(s);
         }
@@ -434,7 +434,7 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ 
                     gizmo,
                     color: style::gizmo_color(gizmo.role, planner),
                     planner,
-                    stripe: (planner && ships > 1).then(|| style::agent_color(agent.color, 1.0)),
+                    stripe: (planner && ships > 1).then(|| style::agent_color(agent.about.color, 1.0)),
                 },
             )
         })
@@ -506,7 +506,7 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
 /// these for the mesh and the crowd layer.
 fn agent_look(app: &App, idx: usize, agent: &Agent) -> (f32, Color, Color, f32) {
     let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-    let fill = style::agent_color(agent.color, 1.0);
+    let fill = style::agent_color(agent.about.color, 1.0);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.is_selected(this) {
         (style::SELECTED, 2.5)
@@ -537,7 +537,7 @@ fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
         let v = agent.kinematics.velocity;
         if v.length_squared() > 1.0 {
             let tip = to_screen(app, position + v * 0.4);
-            draw_arrow(s, tip, 1.5, style::agent_color(agent.color, 0.8));
+            draw_arrow(s, tip, 1.5, style::agent_color(agent.about.color, 0.8));
         }
     }
 }
@@ -592,7 +592,7 @@ pub fn debugged_agent(app: &App) -> Option<usize> {
 fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         let Behaviour::Planner { params } = &agent.behaviour else { continue };
-        let color = style::agent_color(agent.color, 1.0);
+        let color = style::agent_color(agent.about.color, 1.0);
         for (i, &w) in params.waypoints.iter().enumerate() {
             let s = to_screen(app, w);
             let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
@@ -713,11 +713,11 @@ fn agent_labels(app: &App, labels: &mut Labels) {
             }
             let s = to_screen(app, app.draw_position(idx));
             let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
-            let color = style::agent_color(agent.color, 1.0);
+            let color = style::agent_color(agent.about.color, 1.0);
             if first {
-                labels.add(&agent.name, s, size + 2.0, 16, color);
+                labels.add(&agent.about.name, s, size + 2.0, 16, color);
             } else {
-                labels.add_if_room(&agent.name, s, size + 2.0, 16, color);
+                labels.add_if_room(&agent.about.name, s, size + 2.0, 16, color);
             }
         }
     }

@@ -478,10 +478,10 @@ pub fn draw_orbit(app: &App) {
                 let color = if app.is_selected(this) || app.hover == Some(this) {
                     style::SELECTED
                 } else {
-                    style::agent_color(agent.color, 1.0)
+                    style::agent_color(agent.about.color, 1.0)
                 };
                 draw_mesh(&diamond_mesh(w, 7.0 * units_per_pixel(camera, w), color));
-                drop_line(w, style::agent_color(agent.color, 0.6), focus_upp);
+                drop_line(w, style::agent_color(agent.about.color, 0.6), focus_upp);
             }
         }
         if app.is_hidden(agent_idx) {
@@ -500,19 +500,19 @@ pub fn draw_orbit(app: &App) {
         } else if app.hover == Some(this) {
             style::HOVER
         } else {
-            style::agent_color(agent.color, 1.0)
+            style::agent_color(agent.about.color, 1.0)
         };
         draw_mesh(&cone_mesh(position - heading * size, position + heading * size * 1.6, size * 0.7, color));
-        drop_line(position, style::agent_color(agent.color, 0.45), focus_upp);
+        drop_line(position, style::agent_color(agent.about.color, 0.45), focus_upp);
         if app.display.trails && app.world.agents.len() <= 200 {
             let trail: Vec<Vec3> = app.trails.trail(agent_idx).collect();
             for pair in trail.windows(2) {
-                draw_line_3d(pair[0], pair[1], style::agent_color(agent.color, 0.5));
+                draw_line_3d(pair[0], pair[1], style::agent_color(agent.about.color, 0.5));
             }
         }
         if app.display.velocity && agent.kinematics.velocity.length_squared() > 1.0 {
             let tip = position + agent.kinematics.velocity * 0.4;
-            thick_arrow(camera, position, tip, 1.5, style::agent_color(agent.color, 0.8));
+            thick_arrow(camera, position, tip, 1.5, style::agent_color(agent.about.color, 0.8));
         }
     }
     if let Some(push) = app.tool_state.push {
@@ -547,11 +547,11 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
                 let Some(s) = project(app.draw_position(idx)).filter(|_| picked(idx) == first) else {
                     continue;
                 };
-                let color = style::agent_color(agent.color, 1.0);
+                let color = style::agent_color(agent.about.color, 1.0);
                 if first {
-                    labels.add(&agent.name, s, 8.0, 16, color);
+                    labels.add(&agent.about.name, s, 8.0, 16, color);
                 } else {
-                    labels.add_if_room(&agent.name, s, 8.0, 16, color);
+                    labels.add_if_room(&agent.about.name, s, 8.0, 16, color);
                 }
             }
         }
@@ -575,9 +575,13 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
                         super::draw_unreachable_cross(s);
                         labels.add(&super::unreachable_label(w, i, &reason), s, 10.0, 16, style::UNREACHABLE);
                     }
-                    None => {
-                        labels.add(&waypoint_label(w, i), s, 8.0, 16, style::agent_color(agent.color, 1.0))
-                    }
+                    None => labels.add(
+                        &waypoint_label(w, i),
+                        s,
+                        8.0,
+                        16,
+                        style::agent_color(agent.about.color, 1.0),
+                    ),
                 }
             }
         }

@@ -502,11 +502,11 @@ fn agent_spec(world: &World, agent: &Agent) -> AgentSpec {
         Combine::Priority { threshold } => CombineSpec { mode: CombineMode::Priority, threshold },
     };
     AgentSpec {
-        name: Some(agent.name.clone()),
-        color: Some(agent.color.to_hex()),
-        position: SceneVec(agent.start.position),
-        velocity: SceneVec(agent.start.velocity),
-        orientation: agent.start.orientation,
+        name: Some(agent.about.name.clone()),
+        color: Some(agent.about.color.to_hex()),
+        position: SceneVec(agent.about.start.position),
+        velocity: SceneVec(agent.about.start.velocity),
+        orientation: agent.about.start.orientation,
         radius: agent.limits.radius,
         max_speed: agent.limits.max_speed,
         max_acceleration: agent.limits.max_acceleration,
@@ -551,7 +551,8 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
     let target_id = |idx: usize| id_or_missing(world.targets.iter().map(|t| t.id.as_str()), idx, "target");
     let path_id = |idx: usize| id_or_missing(world.paths.iter().map(|p| p.id.as_str()), idx, "path");
     let curve_id = |idx: usize| id_or_missing(world.curves.iter().map(|c| c.id.as_str()), idx, "curve");
-    let agent_name = |idx: usize| id_or_missing(world.agents.iter().map(|a| a.name.as_str()), idx, "agent");
+    let agent_name =
+        |idx: usize| id_or_missing(world.agents.iter().map(|a| a.about.name.as_str()), idx, "agent");
     match behaviour {
         Behaviour::Seek { target } => BehaviourSpec::Seek(KinematicSpec { target: target_id(*target) }),
         Behaviour::Flee { target } => BehaviourSpec::Flee(KinematicSpec { target: target_id(*target) }),
@@ -711,7 +712,7 @@ fn content_bounds(world: &World) -> Option<Bounds> {
         points.push(obstacle.start.0 + Vec3::splat(obstacle.radius));
     }
     for agent in &world.agents {
-        points.push(agent.start.position);
+        points.push(agent.about.start.position);
         if let Behaviour::Planner { params } = &agent.behaviour {
             points.extend_from_slice(&params.waypoints);
         }

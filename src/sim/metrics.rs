@@ -432,7 +432,7 @@ impl AgentMetrics {
             min_leader_gap: rare.and_then(|r| r.leader_gap).filter(|gap| gap.is_finite()),
         });
         MetricsSummary {
-            name: agent.name.clone(),
+            name: agent.about.name.clone(),
             behaviour: agent.behaviour.type_name().to_string(),
             final_position: agent.kinematics.position,
             distance_travelled: self.distance_travelled as f32,

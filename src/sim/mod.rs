@@ -576,8 +576,13 @@ impl BehaviourState {
 /// 1k / 100k / 1M agents (`examples/step_cpu`, 2026-11-25): seek 30 / 87 / 85-90 ->
 /// 30 / 44 / 44-46, pursuit 50 / 102 / 104-108 -> 49 / 60 / 68. A model of the walk in C
 /// put the cost on the record's stride: five lines touched in a 576-byte record cost 30 ns a
-/// record, in a 320-byte record 12 ns. `the_agent_record_stays_compact` guards the size. The list's vector last
-/// in [`Mix`], beside the main behaviour, so that the walk finding what a step needs reads
+/// record, in a 320-byte record 12 ns. Then 344 -> 288 bytes (name, colour and start apart, in
+/// [`About`]; on-CPU ns per agent-step, one thread, 1k / 1M agents, two alternating rounds,
+/// 2026-11-26, the clock of `bench::thread_cpu_ns`): seek 35.7-37.2 / 40.5-41.0 -> 35.5 /
+/// 40.1, pursuit 56.7-57.1 / 67.1-67.9 -> 56.1-56.9 / 64.7-65.4, evade 58.9-59.3 / 81.1-81.6
+/// -> 59.4-60.4 / 82.7-85.3, arrive, predictive and wander within 1%: the step no longer pays
+/// for the record's bytes. `the_agent_record_stays_compact` guards the size. The list's vector
+/// last in [`Mix`], beside the main behaviour, so that the walk finding what a step needs reads
 /// one line per agent, not two: last-level misses of seek, with the step's blocks, 6.75 -> 6.0
 /// per agent-step.
 #[derive(Clone, Debug)]
@@ -599,12 +604,22 @@ pub struct Agent {
     pub metrics: AgentMetrics,
     /// The main behaviour's memory.
     pub state: BehaviourState,
-    /// Kinematics at the scene's start (for reset).
-    pub start: Kinematics,
+    /// What no step reads: its name, colour and start, kept apart so that a crowd's step
+    /// streams only what it reads (see [`About`]).
+    pub about: Box<About>,
+}
+
+/// What no step of an agent reads, kept apart from its record ([`Agent::about`]): the hot/cold
+/// split of the record. The step walks every record of a crowd, so every byte in the record
+/// is a byte streamed from memory each step, read or not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct About {
     /// Display name (unique names make traces and metrics easier to read).
     pub name: String,
     /// Colour in the window.
     pub color: Rgb,
+    /// Kinematics at the scene's start (for reset).
+    pub start: Kinematics,
 }
 
 impl Agent {
@@ -626,8 +641,6 @@ impl Agent {
     pub fn new(name: String, color: Rgb, start: Kinematics, limits: Limits, behaviour: Behaviour) -> Agent {
         let state = BehaviourState::start(&behaviour);
         Agent {
-            name,
-            color,
             kinematics: start,
             limits,
             behaviour,
@@ -635,7 +648,7 @@ impl Agent {
             mix: Mix::default(),
             metrics: AgentMetrics::default(),
             gizmos: Gizmos::disabled(),
-            start,
+            about: Box::new(About { name, color, start }),
         }
     }
 
@@ -967,7 +980,7 @@ impl World {
             .iter()
             .map(|a| {
                 size_of::<Agent>()
-                    + a.name.len()
+                    + a.about.name.len()
                     + a.mix.more.len() * size_of::<mix::Entry>()
                     + a.metrics.heap_bytes()
             })
@@ -1086,7 +1099,7 @@ impl World {
     pub fn reset_agent(&mut self, agent_idx: usize) {
         let curves = &self.curves;
         let Some(agent) = self.agents.get_mut(agent_idx) else { return };
-        agent.kinematics = agent.start;
+        agent.kinematics = agent.about.start;
         agent.state = BehaviourState::start(&agent.behaviour);
         agent.mix.reset_states();
         if let Behaviour::Parametric { curve, params } = &agent.behaviour {
@@ -1327,7 +1340,7 @@ impl World {
             };
             let max = crate::geometry::max_of_number;
             // When every agent has one entry with the same parameters, its radius is read from
-            // the snapshot (32 bytes an agent) instead of the records (344): the same radii.
+            // the snapshot (32 bytes an agent) instead of the records (288): the same radii.
             let (snapshot, radii) = (&self.snapshot, &self.radii);
             let uniform = match needs.avoid {
                 Uniform::Same(params)
@@ -1953,15 +1966,15 @@ impl NeighbourSource for GridSource<'_> {
 }
 
 /// Agents steered before any of them is moved, in [`step_agents`]: a block is walked twice
-/// while it is still in the processor's second-level cache (512 agents of 344 bytes, 172 KiB),
+/// while it is still in the processor's second-level cache (512 agents of 288 bytes, 144 KiB),
 /// so a crowd far beyond the caches is read from memory once a step, not once a pass.
 const STEP_BLOCK: usize = 512;
 
 /// Cache lines of the next block's agent that [`step_agents`] asks the processor to fetch
 /// while it moves the agent at the same place in this block: as many lines from the record's
-/// start as the record has bytes (six for 344 bytes: the whole record unless it starts in the
-/// last 24 bytes of a line, when its last 24 bytes, the name's and colour's, are left). The moves read only what the steering pass
-/// brought into the second-level cache, so memory would sit idle through them; the steering
+/// start as the record has bytes (five for 288 bytes: the whole record unless it starts past
+/// byte 32 of a line, when up to its last 24 bytes, the state's tail and the [`About`] pointer,
+/// are left). The moves read only what the steering pass brought into the second-level cache, so memory would sit idle through them; the steering
 /// pass then finds its block there. Asked for in the steering pass instead (half the lines in
 /// each pass, or the agents 8 and 24 ahead), it gained nothing.
 ///
@@ -2738,7 +2751,7 @@ mod tests {
     fn the_agent_record_stays_compact() {
         use std::mem::size_of;
         let sizes = [
-            ("Agent", size_of::<Agent>(), 344),
+            ("Agent", size_of::<Agent>(), 288),
             ("AgentMetrics", size_of::<AgentMetrics>(), 72),
             ("Gizmos", size_of::<Gizmos>(), 8),
             ("BehaviourState", size_of::<BehaviourState>(), 32),

@@ -62,10 +62,10 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
                     commands.push(Command::Solo { agent: agent_idx });
                 }
                 let (swatch, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-                ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
+                ui.painter().rect_filled(swatch, 2.0, color32(agent.about.color));
                 let is_selected = app.is_selected(Selection::Agent(agent_idx));
                 let finished = if agent.is_finished() { " ✔" } else { "" };
-                let text = format!("{}  ·  {}{finished}", agent.name, agent.behaviour.type_name());
+                let text = format!("{}  ·  {}{finished}", agent.about.name, agent.behaviour.type_name());
                 let response = ui.selectable_label(is_selected, text).on_hover_text(format!(
                     "radius {:.0}, max speed {:.0} units/s, max acceleration {:.0} units/s²{}",
                     agent.limits.radius,

@@ -85,8 +85,8 @@ fn agent_inspector(
     ui.heading("Agent");
 
     // Name, colour, limits and avoidance: one command for all of them.
-    let mut name = agent.name.clone();
-    let mut colour = [agent.color.0, agent.color.1, agent.color.2];
+    let mut name = agent.about.name.clone();
+    let mut colour = [agent.about.color.0, agent.about.color.1, agent.about.color.2];
     let Limits { mut radius, mut max_speed, mut max_acceleration } = agent.limits;
     let mut avoid_obstacles = agent.avoids_obstacles();
     let mut changed = false;

@@ -712,7 +712,7 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                         ui.horizontal(|ui| {
                             let (swatch, _) =
                                 ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                            ui.painter().rect_filled(swatch, 2.0, color32(agent.color));
+                            ui.painter().rect_filled(swatch, 2.0, color32(agent.about.color));
                             let name = ui.selectable_label(selected == Some(row), cell_text(&cell));
                             state.record_rect(format!("metrics_row:{row}"), name.rect);
                             if name.clicked() {

@@ -472,7 +472,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     if let Some(debug) = &app.planner_debug {
         // A side panel rather than a window: the world view shrinks beside it, so the panel never
         // hides the iteration it explains.
-        let name = app.world.agents.get(debug.agent).map_or("?", |a| a.name.as_str());
+        let name = app.world.agents.get(debug.agent).map_or("?", |a| a.about.name.as_str());
         let panel = egui::SidePanel::right("steerlab_step_through")
             .resizable(true)
             .default_width(330.0)

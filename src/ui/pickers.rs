@@ -78,7 +78,7 @@ fn references<'a>(app: &'a App, agent_idx: usize, behaviour: &Behaviour) -> Vec<
             .iter()
             .enumerate()
             .filter(|(idx, _)| *idx != agent_idx && Some(*idx) != except)
-            .map(|(idx, agent)| (Pick::Item(idx), agent.name.as_str()))
+            .map(|(idx, agent)| (Pick::Item(idx), agent.about.name.as_str()))
             .collect()
     };
     let mut rows = Vec::new();
@@ -198,7 +198,7 @@ pub fn reference_rows(
             .find(|(idx, _)| *idx == current)
             .map(|(_, name)| *name)
             .or_else(|| match current {
-                Pick::Item(idx) => app.world.agents.get(idx).map(|a| a.name.as_str()),
+                Pick::Item(idx) => app.world.agents.get(idx).map(|a| a.about.name.as_str()),
                 _ => None,
             })
             .unwrap_or("(missing)");

@@ -34,7 +34,7 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
                 if points.points().is_empty() {
                     continue;
                 }
-                plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
+                plot_ui.line(Line::new(points).name(&agent.about.name).color(color32(agent.about.color)));
             }
         });
 
@@ -45,7 +45,7 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
             for (agent_idx, agent) in shown(app) {
                 let points: PlotPoints =
                     app.history.series(agent_idx).map(|s| [s.time, s.speed as f64]).collect();
-                plot_ui.line(Line::new(points).name(&agent.name).color(color32(agent.color)));
+                plot_ui.line(Line::new(points).name(&agent.about.name).color(color32(agent.about.color)));
             }
         },
     );
@@ -61,8 +61,8 @@ fn legend(ui: &mut egui::Ui, app: &App) {
     ui.horizontal_wrapped(|ui| {
         for (_, agent) in shown(app) {
             let (swatch, _) = ui.allocate_exact_size(egui::vec2(14.0, 4.0), egui::Sense::hover());
-            ui.painter().rect_filled(swatch, 1.0, color32(agent.color));
-            ui.label(egui::RichText::new(&agent.name).small());
+            ui.painter().rect_filled(swatch, 1.0, color32(agent.about.color));
+            ui.label(egui::RichText::new(&agent.about.name).small());
         }
     });
 }

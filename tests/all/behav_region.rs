@@ -90,7 +90,12 @@ fn wanderers_contained_in_a_drawn_concave_region_never_leave_it() {
         world.step();
         for agent in &world.agents {
             let p = agent.kinematics.position;
-            assert_ne!(winding_number(p, &region), 0, "{} left the pen at step {step} at {p}", agent.name);
+            assert_ne!(
+                winding_number(p, &region),
+                0,
+                "{} left the pen at step {step} at {p}",
+                agent.about.name
+            );
             deepest_outside_notch = deepest_outside_notch.min(distance_to_boundary(p, &region));
         }
     }
@@ -109,7 +114,7 @@ fn an_open_path_used_as_a_region_is_closed_for_containment() {
         world.step();
         for agent in &world.agents {
             let p = agent.kinematics.position;
-            assert_ne!(winding_number(p, &region), 0, "{} left at step {step} at {p}", agent.name);
+            assert_ne!(winding_number(p, &region), 0, "{} left at step {step} at {p}", agent.about.name);
         }
     }
 }
@@ -347,7 +352,12 @@ fn in_the_shipped_containment_scene_no_agent_ever_leaves_the_pen() {
         world.step();
         for agent in &world.agents {
             let p = agent.kinematics.position;
-            assert_ne!(winding_number(p, &region), 0, "{} left the pen at step {step} at {p}", agent.name);
+            assert_ne!(
+                winding_number(p, &region),
+                0,
+                "{} left the pen at step {step} at {p}",
+                agent.about.name
+            );
             nearest_wall = nearest_wall.min(distance_to_boundary(p, &region));
         }
     }
@@ -403,7 +413,7 @@ fn formation_errors_after(settle: f64, seconds: f64) -> Vec<(String, f32)> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/formation.json");
     let mut world = steerlab::scene::load_scene(&path).unwrap();
     world.run_steps((settle / world.dt as f64).round() as u64);
-    let mut worst: Vec<(String, f32)> = world.agents.iter().map(|a| (a.name.clone(), 0.0)).collect();
+    let mut worst: Vec<(String, f32)> = world.agents.iter().map(|a| (a.about.name.clone(), 0.0)).collect();
     for _ in 0..(seconds / world.dt as f64).round() as u64 {
         world.step();
         for (agent, worst) in world.agents.iter().zip(worst.iter_mut()) {

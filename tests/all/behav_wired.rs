@@ -151,7 +151,7 @@ fn deleting_an_agent_deletes_its_pursuers_drops_entries_about_it_and_reindexes_t
     let mut world = parse_scene(PACK, "pack.json").unwrap();
     let note = delete(&mut world, Selection::Agent(0));
     assert_eq!(note, "deleted agent hare and the 2 agents that used it");
-    let names: Vec<&str> = world.agents.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
     assert_eq!(names, ["crow", "owl"]);
     // The crow's evade entry referred to the deleted hound: gone; its seek stays.
     assert!(world.agents[0].mix.more.is_empty());
@@ -170,7 +170,7 @@ fn deleting_an_unreferenced_agent_shifts_the_indices_after_it() {
     let mut world = parse_scene(PACK, "pack.json").unwrap();
     let owl_start = world.agents[4].kinematics.position;
     assert_eq!(delete(&mut world, Selection::Agent(2)), "deleted agent jackal");
-    assert_eq!(world.agents[2].name, "crow");
+    assert_eq!(world.agents[2].about.name, "crow");
     assert_eq!(world.agents[2].mix.more[0].behaviour.other_agent(), Some(1));
     assert_eq!(world.agents[3].behaviour.other_agent(), Some(2));
     assert_eq!(world.agents[3].kinematics.position, owl_start);
@@ -217,11 +217,11 @@ fn wanderers_of_a_scene_walk_by_their_own_seed_turning_smoothly_and_repeat_bit_f
             let turn = (pair[1] - pair[0] + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
                 - std::f32::consts::PI;
             // Never a twitch: max acceleration over speed bounds the turn per step.
-            assert!(turn.abs() < 0.07, "{} turned {turn} rad in one step", agent.name);
+            assert!(turn.abs() < 0.07, "{} turned {turn} rad in one step", agent.about.name);
             total_turn += turn.abs();
         }
         // Yet it wanders: more than a full turn's worth in 20 s.
-        assert!(total_turn > std::f32::consts::TAU, "{} turned only {total_turn} rad", agent.name);
+        assert!(total_turn > std::f32::consts::TAU, "{} turned only {total_turn} rad", agent.about.name);
         assert!(agent.kinematics.velocity.length() <= 120.0 + 1e-3);
     }
     // Bit for bit again, and again after a save and load (the seed is in the file).
@@ -366,7 +366,7 @@ fn one_flocking_step_through_the_spatial_hash_equals_the_kernel_over_every_other
     world.step();
     for (agent, want) in world.agents.iter().zip(&expected) {
         let got = agent.kinematics.position;
-        assert!(got.distance(*want) < 1e-3, "{}: {got} vs {want}", agent.name);
+        assert!(got.distance(*want) < 1e-3, "{}: {got} vs {want}", agent.about.name);
     }
 }
 
@@ -485,7 +485,7 @@ fn the_shipped_leader_followers_keep_off_the_rocks_each_other_and_the_leaders_bo
     let (world, metrics) = shipped("leader-following.json", 120.0);
     let followers: Vec<_> = metrics.iter().filter(|m| m.name.starts_with("follower")).collect();
     assert_eq!(followers.len(), 8);
-    let leader = world.agents.iter().find(|a| a.name == "leader").unwrap();
+    let leader = world.agents.iter().find(|a| a.about.name == "leader").unwrap();
     for m in followers {
         assert_eq!(m.collisions, 0, "{} touched a rock", m.name);
         let crowd = m.crowd.expect("followers have crowd metrics");
@@ -493,7 +493,7 @@ fn the_shipped_leader_followers_keep_off_the_rocks_each_other_and_the_leaders_bo
         let gap = m.leader.and_then(|l| l.min_leader_gap).expect("a leader gap");
         assert!(gap > 20.0, "{} came within {gap} u of the leader", m.name);
         // Still with the leader after two minutes: within a few follow distances of it.
-        let follower = world.agents.iter().find(|a| a.name == m.name).unwrap();
+        let follower = world.agents.iter().find(|a| a.about.name == m.name).unwrap();
         let apart = follower.kinematics.position.distance(leader.kinematics.position);
         assert!(apart < 150.0, "{} is {apart} u from the leader", m.name);
     }
@@ -515,7 +515,7 @@ fn in_the_shipped_pursuit_scene_pursuit_catches_first_and_the_hunter_corners_the
 fn in_the_shipped_pursuit_scene_the_evader_never_leaves_its_arena() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pursuit-evasion.json");
     let mut world = steerlab::scene::load_scene(&path).unwrap();
-    let evader = world.agents.iter().position(|a| a.name == "evader").unwrap();
+    let evader = world.agents.iter().position(|a| a.about.name == "evader").unwrap();
     // Before containment the evader ran to (6360, 2760) in 60 s, out of the frame.
     for step in 0..60 * 60 {
         world.step();
@@ -559,7 +559,7 @@ fn wings_named_in_the_scene_settle_on_their_slots_and_go_with_their_leader() {
         world.agents[1..].iter().zip([Vec3::new(-40.0, 30.0, 0.0), Vec3::new(-40.0, -30.0, 0.0)])
     {
         let error = agent.kinematics.position.distance(leader + slot);
-        assert!(error < 1.0, "{} is {error} from its slot after 10 s", agent.name);
+        assert!(error < 1.0, "{} is {error} from its slot after 10 s", agent.about.name);
     }
     let metrics = world.metrics();
     let formation = metrics[1].formation.expect("a wing has formation metrics");
@@ -829,13 +829,17 @@ fn hiders_named_in_the_scene_get_out_of_the_hunters_sight_and_the_metric_counts_
         .collect();
     for hider in &world.agents[1..] {
         let at = hider.kinematics.position;
-        assert!(steerlab::sim::sight_blocked(hunter, at, &spheres), "{} is in sight at {at}", hider.name);
+        assert!(
+            steerlab::sim::sight_blocked(hunter, at, &spheres),
+            "{} is in sight at {at}",
+            hider.about.name
+        );
         // Behind the obstacle, not inside it.
         for o in &world.obstacles {
             assert!(
                 at.distance(o.position) > o.radius + hider.limits.radius,
                 "{} inside an obstacle",
-                hider.name
+                hider.about.name
             );
         }
     }

@@ -146,7 +146,7 @@ fn both_ends_of_every_parameter_survive_save_and_load() {
             for f in [0.0, 1.0, 0.5] {
                 let value = value_at(&spec, f);
                 let back = saved_and_loaded(&world, agent_idx, spec.key, value);
-                assert_eq!(bits(back), bits(value), "{} of {}", spec.key, agent.name);
+                assert_eq!(bits(back), bits(value), "{} of {}", spec.key, agent.about.name);
             }
         }
     }
@@ -167,7 +167,7 @@ proptest! {
             }
             let value = value_at(&spec, f);
             let back = saved_and_loaded(&world, agent_idx, spec.key, value);
-            prop_assert_eq!(bits(back), bits(value), "{} of {}", spec.key, agent.name);
+            prop_assert_eq!(bits(back), bits(value), "{} of {}", spec.key, agent.about.name);
         }
     }
 }
@@ -243,7 +243,7 @@ fn typing_an_out_of_range_value_shows_a_refusal_and_changes_nothing() {
     // The side panel lists every agent above the inspector: keep the list as short as it was
     // when this test was written (the pursuer and evader last), so the slider is on screen.
     // (The fixture's later agents, from the hound on, are appended after it.)
-    let hound = world.agents.iter().position(|a| a.name == "hound").unwrap();
+    let hound = world.agents.iter().position(|a| a.about.name == "hound").unwrap();
     world.agents.truncate(hound);
     let predictive =
         world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();

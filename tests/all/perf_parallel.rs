@@ -31,8 +31,8 @@ fn crowd(mut world: World, copies: usize) -> World {
     for copy in 0..copies {
         for agent in &originals {
             let mut agent = agent.clone();
-            agent.start.position += glam::Vec3::new(copy as f32 * 3.5, (copy % 7) as f32 * -2.25, 0.0);
-            agent.name = format!("{} {copy}", agent.name);
+            agent.about.start.position += glam::Vec3::new(copy as f32 * 3.5, (copy % 7) as f32 * -2.25, 0.0);
+            agent.about.name = format!("{} {copy}", agent.about.name);
             world.agents.push(agent);
         }
     }

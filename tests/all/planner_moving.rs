@@ -52,7 +52,7 @@ fn moving_field(spheres: usize, max_speed: f32, seed: u64) -> World {
     let agent = &mut world.agents[0];
     agent.kinematics.position = Vec3::new(-80.0, 0.0, 0.0);
     agent.kinematics.velocity = Vec3::ZERO;
-    agent.start = agent.kinematics;
+    agent.about.start = agent.kinematics;
     agent.limits.radius = SHIP_RADIUS;
     agent.limits.max_speed = 120.0;
     agent.limits.max_acceleration = 200.0;
@@ -268,7 +268,7 @@ fn lone_ship(start: Vec3, waypoints: Vec<Vec3>, obstacles: &[(Vec3, f32, Vec3)])
     let agent = &mut world.agents[0];
     agent.kinematics.position = start;
     agent.kinematics.velocity = Vec3::ZERO;
-    agent.start = agent.kinematics;
+    agent.about.start = agent.kinematics;
     agent.limits.radius = SHIP_RADIUS;
     agent.limits.max_speed = 120.0;
     agent.limits.max_acceleration = 200.0;

@@ -91,11 +91,11 @@ fn geometry_free_world_fills_names_colours_and_automatic_bounds() {
     let world = parse_scene(GEOMETRY_FREE_SCENE, "chase.json").unwrap();
     assert_eq!(world.name, "Chase");
     assert_eq!(world.dt, DEFAULT_DT);
-    let names: Vec<&str> = world.agents.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
     assert_eq!(names, ["agent 1", "coward", "lander", "ship"]);
-    assert_eq!(world.agents[0].color, PALETTE[0]);
-    assert_eq!(world.agents[1].color, PALETTE[1]);
-    assert_eq!(world.agents[2].color, Rgb(0x43, 0x63, 0xd8));
+    assert_eq!(world.agents[0].about.color, PALETTE[0]);
+    assert_eq!(world.agents[1].about.color, PALETTE[1]);
+    assert_eq!(world.agents[2].about.color, Rgb(0x43, 0x63, 0xd8));
     assert!(world.agents[1].avoids_obstacles() && !world.agents[0].avoids_obstacles());
     assert_eq!(world.agents[0].behaviour, Behaviour::Seek { target: 0 });
     assert_eq!(world.agents[1].behaviour, Behaviour::Flee { target: 1 });
@@ -155,7 +155,7 @@ fn a_dangling_reference_is_refused_at_save_with_the_agent_named() {
 #[test]
 fn a_non_finite_number_in_the_world_is_refused_rather_than_written_as_null() {
     let mut world = parse_scene(GEOMETRY_FREE_SCENE, "chase.json").unwrap();
-    world.agents[2].start.velocity.y = f32::NAN;
+    world.agents[2].about.start.velocity.y = f32::NAN;
     let err = scene_to_json(&world).unwrap_err();
     assert_eq!(err.to_string().split(" (line").next(), Some("<scene>: agents[2].velocity[1]"));
     assert_eq!(err.reason, "`velocity` must hold finite numbers, got NaN");
@@ -291,7 +291,7 @@ fn full_world_survives_save_and_load() {
 #[test]
 fn parametric_agents_start_on_their_curve_at_t0() {
     let world = parse_scene(FULL_SCENE, "full.json").unwrap();
-    let circler = world.agents.iter().find(|a| a.name == "circler").unwrap();
+    let circler = world.agents.iter().find(|a| a.about.name == "circler").unwrap();
     let Behaviour::Parametric { curve, params } = &circler.behaviour else { panic!("not parametric") };
     assert_eq!(circler.kinematics.position, world.curves[*curve].curve.point(params.t0));
 }

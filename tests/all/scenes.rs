@@ -128,7 +128,7 @@ fn every_scene_loads_runs_round_trips_and_is_deterministic() {
             assert!(
                 k.position.is_finite() && k.velocity.is_finite() && k.orientation.is_finite(),
                 "{label}: {} went non-finite",
-                agent.name
+                agent.about.name
             );
         }
         let metrics = world.metrics();
@@ -176,7 +176,7 @@ fn predictive_stays_in_its_channel_after_settling() {
     let mut world = load("figure-eight.json");
     let settle = steps_for(&world, 5.0);
     world.run_steps(settle);
-    let idx = world.agents.iter().position(|a| a.name == "predictive").unwrap();
+    let idx = world.agents.iter().position(|a| a.about.name == "predictive").unwrap();
     let mut cursor = steerlab::geometry::PathCursor::default();
     let polyline = world.paths[0].polyline.clone();
     let radius = 18.0;
@@ -198,17 +198,17 @@ fn arrive_agents_come_to_rest_inside_their_target_radius() {
     world.run_steps(steps_for(&world, SECONDS));
     let metrics = world.metrics();
     for agent in world.agents.iter().filter(|a| a.behaviour.type_name() == "arrive") {
-        let m = metric_by_name(&metrics, &agent.name);
-        assert!(m.arrived_at.is_some(), "{} never arrived", agent.name);
+        let m = metric_by_name(&metrics, &agent.about.name);
+        assert!(m.arrived_at.is_some(), "{} never arrived", agent.about.name);
         let target = world.targets[agent.behaviour.target().unwrap()].position;
         let steerlab::sim::Behaviour::Arrive { params, .. } = &agent.behaviour else { unreachable!() };
         assert!(
             agent.kinematics.position.distance(target) < params.target_radius,
             "{} is outside",
-            agent.name
+            agent.about.name
         );
-        assert!(agent.kinematics.velocity.length() < 0.5, "{} is still moving", agent.name);
-        assert!(m.max_speed <= agent.limits.max_speed + 1e-3, "{} exceeded max speed", agent.name);
+        assert!(agent.kinematics.velocity.length() < 0.5, "{} is still moving", agent.about.name);
+        assert!(m.max_speed <= agent.limits.max_speed + 1e-3, "{} exceeded max speed", agent.about.name);
     }
 }
 
@@ -279,8 +279,8 @@ fn run_planner_scene(name: &str) -> (World, Vec<MetricsSummary>, Vec<(String, us
         .agents
         .iter()
         .map(|a| match &a.behaviour {
-            steerlab::sim::Behaviour::Planner { params } => (a.name.clone(), params.waypoints.len()),
-            other => panic!("{name}: {} is a {} agent, not a planner", a.name, other.type_name()),
+            steerlab::sim::Behaviour::Planner { params } => (a.about.name.clone(), params.waypoints.len()),
+            other => panic!("{name}: {} is a {} agent, not a planner", a.about.name, other.type_name()),
         })
         .collect();
     world.run_steps(steps_for(&world, SECONDS));
@@ -372,7 +372,7 @@ fn no_avoiding_agent_of_any_shipped_scene_ever_touches_an_obstacle() {
                         gap >= 0.0,
                         "{}: {} touches an obstacle at step {step} ({gap})",
                         path.display(),
-                        agent.name
+                        agent.about.name
                     );
                 }
             }

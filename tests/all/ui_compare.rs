@@ -15,7 +15,7 @@ fn shipped(scene: &str) -> App {
 
 /// Selects the agent named `name` and presses Compare; returns its index and the clones' indices.
 fn compare(app: &mut App, name: &str) -> (usize, Vec<usize>) {
-    let original = app.world.agents.iter().position(|a| a.name == name).unwrap();
+    let original = app.world.agents.iter().position(|a| a.about.name == name).unwrap();
     let before = app.world.agents.len();
     app.apply(Command::Select(Some(Selection::Agent(original))));
     app.apply(Command::Compare { agent: original });
@@ -31,17 +31,17 @@ fn run(app: &mut App, seconds: f32) -> Vec<MetricsSummary> {
 #[test]
 fn compare_races_a_hider_against_plain_flight_from_the_same_hunter() {
     let mut app = shipped("hiding.json");
-    let hunter = app.world.agents.iter().position(|a| a.name == "hunter").unwrap();
+    let hunter = app.world.agents.iter().position(|a| a.about.name == "hunter").unwrap();
     let (mouse, clones) = compare(&mut app, "mouse");
     assert_eq!(clones.len(), 1);
     let clone = &app.world.agents[clones[0]];
-    assert_eq!(clone.name, "mouse flee");
+    assert_eq!(clone.about.name, "mouse flee");
     assert_eq!(
         clone.behaviour,
         Behaviour::Evade { agent: hunter, params: PursuitParams { max_prediction: 0.0 } }
     );
     assert_eq!(clone.mix, app.world.agents[mouse].mix, "the rest of the list (avoidance) comes along");
-    assert_eq!(clone.start, app.world.agents[mouse].start);
+    assert_eq!(clone.about.start, app.world.agents[mouse].about.start);
     let metrics = run(&mut app, 60.0);
     let (hider, flee) =
         (metrics[mouse].hide.unwrap(), metrics[clones[0]].hide.expect("the clone's seen column"));
@@ -59,7 +59,7 @@ fn compare_holds_a_formation_slot_without_velocity_matching_beside_the_wing() {
     let (wing, clones) = compare(&mut app, "wing 5");
     assert_eq!(clones.len(), 1);
     let clone = &app.world.agents[clones[0]];
-    assert_eq!(clone.name, "wing 5 no velocity matching");
+    assert_eq!(clone.about.name, "wing 5 no velocity matching");
     let (Behaviour::OffsetPursuit { agent, params }, Behaviour::OffsetPursuit { agent: leader, params: own }) =
         (&clone.behaviour, &app.world.agents[wing].behaviour)
     else {
@@ -89,7 +89,7 @@ fn compare_turns_each_flocking_rule_off_in_a_clone_of_the_boid() {
     let mut app = shipped("flock.json");
     let (boid, clones) = compare(&mut app, "boid 500");
     let Behaviour::Flocking { params: own } = app.world.agents[boid].behaviour else { panic!() };
-    let names: Vec<&str> = clones.iter().map(|&i| app.world.agents[i].name.as_str()).collect();
+    let names: Vec<&str> = clones.iter().map(|&i| app.world.agents[i].about.name.as_str()).collect();
     assert_eq!(names, ["boid 500 no separation", "boid 500 no alignment", "boid 500 no cohesion"]);
     let weights: Vec<[f32; 3]> = clones
         .iter()
@@ -146,7 +146,7 @@ fn compare_races_a_leader_follower_against_one_that_never_clears_the_path() {
     let (follower, clones) = compare(&mut app, "follower");
     assert_eq!(clones.len(), 1);
     let clone = &app.world.agents[clones[0]];
-    assert_eq!(clone.name, "follower no clearing");
+    assert_eq!(clone.about.name, "follower no clearing");
     let Behaviour::LeaderFollowing { agent: 0, params } = clone.behaviour else {
         panic!("{:?}", clone.behaviour)
     };

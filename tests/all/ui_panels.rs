@@ -319,7 +319,7 @@ fn typing_in_the_name_field_renames_and_pasted_line_breaks_are_dropped() {
     assert_eq!(name, "seeker two");
     assert_eq!(
         (*color, *limits, *avoid_obstacles),
-        (app.world.agents[0].color, app.world.agents[0].limits, false)
+        (app.world.agents[0].about.color, app.world.agents[0].limits, false)
     );
 }
 
@@ -489,7 +489,7 @@ fn world_with_agents(n: usize) -> World {
     let template = world.agents[0].clone();
     while world.agents.len() < n {
         let mut agent = template.clone();
-        agent.name = format!("extra {}", world.agents.len());
+        agent.about.name = format!("extra {}", world.agents.len());
         world.agents.push(agent);
     }
     world

@@ -176,7 +176,7 @@ fn delete_removes_the_whole_group_and_its_dependants_in_one_undo_step() {
         Selection::Agent(3),
     ]));
     app.apply(Command::DeleteSelection);
-    let names: Vec<&str> = app.world.agents.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = app.world.agents.iter().map(|a| a.about.name.as_str()).collect();
     assert_eq!(names, ["on b"], "the followers of path a and target t2 went with them");
     assert_eq!(app.world.paths.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["b"]);
     assert_eq!(app.world.targets.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(), ["t1"]);
@@ -307,21 +307,21 @@ fn duplicate_copies_an_agent_with_its_behaviour_list_a_unique_name_and_an_unused
     app.apply(Command::Duplicate);
     assert_eq!(app.world.agents.len(), 3);
     let (original, copy) = (&app.world.agents[0], &app.world.agents[2]);
-    assert_eq!(copy.name, "follower 2");
+    assert_eq!(copy.about.name, "follower 2");
     assert_eq!(copy.behaviour, original.behaviour, "same main behaviour on the same path");
     assert_eq!(copy.mix.more.len(), original.mix.more.len(), "the avoidance entry came along");
     assert!(!copy.mix.more.is_empty());
-    assert_eq!(copy.start.position, original.start.position + PASTE_OFFSET);
-    let copy_colour = copy.color;
+    assert_eq!(copy.about.start.position, original.about.start.position + PASTE_OFFSET);
+    let copy_colour = copy.about.color;
     assert!(
-        app.world.agents[..2].iter().all(|a| a.color != copy_colour),
+        app.world.agents[..2].iter().all(|a| a.about.color != copy_colour),
         "the copy has a colour no other agent has"
     );
     assert_eq!(app.selected(), vec![Selection::Agent(2)], "the copy is selected");
     assert!(app.clipboard.is_none(), "duplicate leaves the clipboard alone");
     // A copy of the copy is "follower 3", not "follower 2 2".
     app.apply(Command::Duplicate);
-    assert_eq!(app.world.agents[3].name, "follower 3");
+    assert_eq!(app.world.agents[3].about.name, "follower 3");
     app.apply(Command::Undo);
     app.apply(Command::Undo);
     assert_eq!(app.world.agents.len(), 2, "each duplicate is one undo step");
@@ -357,7 +357,7 @@ fn copying_both_of_a_pursuit_pair_points_the_pasted_pursuer_at_the_pasted_quarry
     let mut app = app_with(world);
     app.apply(Command::SelectMany(vec![Selection::Agent(1), Selection::Agent(2)]));
     app.apply(Command::Duplicate);
-    let names: Vec<&str> = app.world.agents.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = app.world.agents.iter().map(|a| a.about.name.as_str()).collect();
     assert_eq!(names, ["follower", "seeker", "hunter", "seeker 2", "hunter 2"]);
     assert_eq!(app.world.agents[4].behaviour.other_agent(), Some(3), "hunter 2 pursues seeker 2");
     assert_eq!(app.world.agents[3].behaviour.target(), Some(0), "seeker 2 seeks the original flag");
@@ -499,10 +499,10 @@ proptest! {
             (0..4).filter(|&a| !chosen[8 + a] && !chosen[seeks[a]]).map(|a| format!("a{a}")).collect();
         prop_assert_eq!(app.world.targets.iter().map(|t| t.id.clone()).collect::<Vec<_>>(), targets);
         prop_assert_eq!(app.world.obstacles.iter().map(|o| o.start.0.x).collect::<Vec<_>>(), obstacles);
-        prop_assert_eq!(app.world.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>(), agents);
+        prop_assert_eq!(app.world.agents.iter().map(|a| a.about.name.clone()).collect::<Vec<_>>(), agents);
         // Every survivor still seeks the target it sought (by id, after re-indexing).
         for survivor in &app.world.agents {
-            let a: usize = survivor.name[1..].parse().unwrap();
+            let a: usize = survivor.about.name[1..].parse().unwrap();
             let id = survivor.behaviour.target().and_then(|t| app.world.targets.get(t)).map(|t| t.id.clone());
             prop_assert_eq!(id, Some(format!("t{}", seeks[a])));
         }
@@ -526,11 +526,11 @@ proptest! {
         }
         let agents = &app.world.agents;
         prop_assert_eq!(agents.len(), copied * (pastes + 1));
-        let names: BTreeSet<&str> = agents.iter().map(|a| a.name.as_str()).collect();
+        let names: BTreeSet<&str> = agents.iter().map(|a| a.about.name.as_str()).collect();
         prop_assert_eq!(names.len(), agents.len());
         // The originals share the palette's first colour; the (at most 10) pasted agents each
         // take one of the 11 others.
-        let pasted_colours: BTreeSet<String> = agents[copied..].iter().map(|a| a.color.to_hex()).collect();
+        let pasted_colours: BTreeSet<String> = agents[copied..].iter().map(|a| a.about.color.to_hex()).collect();
         prop_assert_eq!(pasted_colours.len(), copied * pastes);
         prop_assert!(!pasted_colours.contains(&Rgb(0xe6, 0x19, 0x4b).to_hex()));
     }

@@ -13,7 +13,7 @@ use crate::sim::{Behaviour, World};
 /// Returns a note for the status bar.
 pub fn delete(world: &mut World, selection: Selection) -> String {
     match selection {
-        Selection::Agent(i) => match world.agents.get(i).map(|a| a.name.clone()) {
+        Selection::Agent(i) => match world.agents.get(i).map(|a| a.about.name.clone()) {
             Some(name) => {
                 let dependants = delete_agent(world, i);
                 dependants_note("agent", &name, dependants)

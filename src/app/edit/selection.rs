@@ -64,7 +64,7 @@ pub fn scene_bounds(world: &World) -> (Vec3, Vec3) {
         add(obstacle.start.0, obstacle.radius);
     }
     for agent in &world.agents {
-        add(agent.start.position, agent.limits.radius);
+        add(agent.about.start.position, agent.limits.radius);
         if let Behaviour::Planner { params } = &agent.behaviour {
             for &w in &params.waypoints {
                 add(w, 10.0);
@@ -119,7 +119,7 @@ pub fn move_selection(world: &mut World, selection: Selection, position: Vec3) {
         Selection::Agent(i) => {
             if let Some(agent) = world.agents.get_mut(i) {
                 agent.kinematics.position = position;
-                agent.start.position = position;
+                agent.about.start.position = position;
             }
         }
         Selection::Obstacle(i) => {
