@@ -2022,6 +2022,11 @@ fn step_agents(
         && ctx.slot_headings.len() == ctx.grid.len()
         && ctx.flock_walks.is_empty()
         && ctx.avoid_walks.is_empty();
+    // The rare metrics an agent's move writes apart from its record (an evader's, a hider's, a
+    // flock's) are asked for beside what `prefetch_apart` asks for, unless the flock's or the
+    // avoidance's walks were taken before the step, which ask for their own (see
+    // `AgentMetrics::prefetch_rare`).
+    let walked = !ctx.flock_walks.is_empty() || !ctx.avoid_walks.is_empty();
     // The walks taken before the step are read at each agent's slot: read ahead in a big grid.
     let walks_ahead = ctx.flock_walks.len().max(ctx.avoid_walks.len()) >= WALK_AHEAD_MIN_AGENTS;
     let mut touched = 0u32;
@@ -2033,6 +2038,9 @@ fn step_agents(
         for offset in 0..block.len() {
             if let Some(ahead) = block.get(offset + APART_AHEAD) {
                 ahead.prefetch_apart();
+                if !walked {
+                    ahead.metrics.prefetch_rare();
+                }
             }
             let (Some(agent), Some(steering)) = (block.get_mut(offset), steerings.get_mut(offset)) else {
                 break;
