@@ -8,7 +8,7 @@
 //! `measured_steps`):
 //! `valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64 --toggle-collect='step_cpu::measured_steps'
 //! target/release/examples/step_cpu seek 1000000 --once`.
-use steerlab::bench::{ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel};
+use steerlab::bench::{crowds_alike, ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel};
 use steerlab::sim::World;
 
 #[inline(never)]
@@ -61,11 +61,13 @@ fn main() {
                 println!("{} {n}: {}", kernel.label(), world.agents[0].kinematics.position);
                 continue;
             }
-            // The same steps of the scene at every size (see `ns_per_agent_step_alike`).
+            // The same steps of the scene at every size, on crowds that hold 16,384 agents
+            // between them (see `ns_per_agent_step_alike` and `crowds_alike`).
+            let crowds = crowds_alike(kernel, n, 32);
             let mut best = f64::INFINITY;
             for _ in 0..5 {
                 let cpu = || thread_cpu_ns().unwrap_or(0);
-                best = best.min(ns_per_agent_step_alike(&world, 4_000_000, cpu));
+                best = best.min(ns_per_agent_step_alike(&crowds, 4_000_000, cpu));
             }
             print!("{n}: {best:.1}  ");
         }

@@ -150,8 +150,15 @@ pub fn circle_path(segments: usize) -> Polyline {
 /// A world of `n_agents` agents running `kernel`; path kernels use a closed path of
 /// `segments` segments. Agents start spread around the path (or the target) with small offsets.
 pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
+    world_variant(kernel, n_agents, segments, 0)
+}
+
+/// [`world_for`]'s world laid out from another seed (variant 0 is [`world_for`]'s): the same
+/// scene, its agents at other places (and wandering from other seeds), so that timing copies
+/// of several variants does not replay one crowd's branches (see [`crowds_alike`]).
+pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: u64) -> World {
     if matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance) {
-        return neighbour_crowd_world(kernel, n_agents);
+        return neighbour_crowd_world(kernel, n_agents, variant);
     }
     let mut world = World::default();
     world.name = format!("bench {}", kernel.label());
@@ -178,7 +185,7 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
             });
         }
     }
-    let mut rng = SplitMix(0x5EED);
+    let mut rng = SplitMix(0x5EED ^ variant_seed(variant));
     let limits = Limits { radius: 6.0, max_speed: 150.0, max_acceleration: 400.0 };
     let next = |i: usize, k: usize| (i + k) % n_agents.max(1);
     for i in 0..n_agents {
@@ -210,7 +217,7 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
             Kernel::Pursuit => Behaviour::Pursuit { agent: next(i, 1), params: PursuitParams::default() },
             Kernel::Evade => Behaviour::Evade { agent: next(i, 1), params: PursuitParams::default() },
             Kernel::Wander => Behaviour::Wander {
-                params: WanderParams { seed: (i % (1 << 24)) as u32, ..WanderParams::default() },
+                params: WanderParams { seed: wander_seed(i, n_agents, variant), ..WanderParams::default() },
             },
             Kernel::OffsetPursuit => {
                 Behaviour::OffsetPursuit { agent: next(i, 1), params: OffsetPursuitParams::default() }
@@ -233,15 +240,26 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
     world
 }
 
+/// What a bench world's seed is mixed with for `variant` (0 for variant 0: [`world_for`]'s).
+fn variant_seed(variant: u64) -> u64 {
+    variant.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Agent `i`'s wander seed in variant `variant` of a crowd of `n_agents`: variants' seeds
+/// follow one another (variant 0's are 0, 1, 2, …).
+fn wander_seed(i: usize, n_agents: usize, variant: u64) -> u32 {
+    ((i as u64).wrapping_add(variant.wrapping_mul(n_agents as u64)) % (1 << 24)) as u32
+}
+
 /// A crowd of `n_agents` for the agent–agent kernels, laid out as [`FlockBench`] lays out its
 /// boids (same seed, same square at [`FLOCK_DENSITY`]), so each agent has a handful of
 /// neighbours at every size: flocking with the benchmark's radii and weights plus wander
 /// (weight 0.5), or collision avoidance with its defaults.
-fn neighbour_crowd_world(kernel: Kernel, n_agents: usize) -> World {
+fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World {
     let mut world = World::default();
     world.name = format!("bench {}", kernel.label());
     let side = (n_agents.max(1) as f32 / FLOCK_DENSITY).sqrt();
-    let mut rng = SplitMix(7);
+    let mut rng = SplitMix(7 ^ variant_seed(variant));
     let limits = Limits { radius: 1.0, max_speed: 10.0, max_acceleration: 20.0 };
     for i in 0..n_agents {
         let position = Vec3::new((rng.next_f32() - 0.5) * side, (rng.next_f32() - 0.5) * side, 0.0);
@@ -261,7 +279,8 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize) -> World {
                     radius: FLOCK_RADIUS,
                     view_angle: std::f32::consts::TAU,
                 };
-                let wander = WanderParams { seed: (i % (1 << 24)) as u32, ..flock_wander_params() };
+                let wander =
+                    WanderParams { seed: wander_seed(i, n_agents, variant), ..flock_wander_params() };
                 let entry = Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 0.5, group: 0 });
                 (Behaviour::Flocking { params }, vec![entry])
             }
@@ -363,23 +382,50 @@ pub const TABLE_WARM_UP: u64 = 5;
 /// Steps the behaviour table measures on each copy of a warmed-up crowd.
 pub const TABLE_STEPS: u64 = 3;
 
-/// Nanoseconds per agent-step over the same steps of `world` whatever its size: steps
-/// [`TABLE_WARM_UP`] to [`TABLE_WARM_UP`] + [`TABLE_STEPS`], timed on as many copies of the
-/// world warmed up once as make about `budget` agent-steps (one copy for a big crowd, a
-/// thousand for a small one); `clock` reads nanoseconds (wall or on-CPU time).
+/// Agents that the timed copies of a small crowd hold between them, at least
+/// ([`crowds_alike`]).
+pub const DISTINCT_AGENTS: usize = 16_384;
+
+/// The crowds [`ns_per_agent_step_alike`] times for `kernel` at `n_agents`: variants of
+/// [`world_for`]'s world ([`world_variant`]) until they hold [`DISTINCT_AGENTS`] agents
+/// between them (one for 16,384 agents and more, 17 for 1,000).
+///
+/// Why: timed on copies of one crowd, a small crowd replays the same agent-steps copy after
+/// copy, and the processor's predictors learn them. Measured (one thread, on-CPU ns per
+/// agent-step, 1,000 agents, two rounds each, idle, 2026-11-26): copies of one crowd against
+/// copies of 10 crowds of the same size, wander 66.8-67.0 against 76.2-76.4, seek 35.3-35.4
+/// against 39.4-39.6, flee 33.9 against 37.9-39.4, where 10,000 agents read 77.6, 39.6 and
+/// 37.4: the step from 1,000 to 10,000 agents was the replay, not the caches.
+pub fn crowds_alike(kernel: Kernel, n_agents: usize, segments: usize) -> Vec<World> {
+    let variants = DISTINCT_AGENTS.div_ceil(n_agents.max(1));
+    (0..variants as u64).map(|variant| world_variant(kernel, n_agents, segments, variant)).collect()
+}
+
+/// Nanoseconds per agent-step over the same steps of `crowds` (variants of one scene, see
+/// [`crowds_alike`]) whatever their size: steps [`TABLE_WARM_UP`] to [`TABLE_WARM_UP`] +
+/// [`TABLE_STEPS`], timed on as many copies of the crowds, each warmed up once and taken in
+/// turn, as make about `budget` agent-steps (one copy for a big crowd, a thousand for a small
+/// one); `clock` reads nanoseconds (wall or on-CPU time).
 ///
 /// Why copies, not more steps: a crowd's cost changes as the scene plays out (arriving agents
 /// slow down and stop, evaders scatter), and a small crowd stepped for longer, to be timed as
 /// long as a big one, was measured in a later part of the scene. Arrive, for one, showed
 /// 1,000 agents at 29 ns against 50 at 1,000,000 (one thread, on-CPU, 2026-11-26): the small
 /// crowd had mostly arrived.
-pub fn ns_per_agent_step_alike(world: &World, budget: u64, clock: impl Fn() -> u64) -> f64 {
-    let agents = world.agents.len().max(1) as u64;
+pub fn ns_per_agent_step_alike(crowds: &[World], budget: u64, clock: impl Fn() -> u64) -> f64 {
+    let Some(first) = crowds.first() else { return f64::NAN };
+    let agents = first.agents.len().max(1) as u64;
     let copies = (budget / (agents * TABLE_STEPS)).clamp(1, 10_000);
-    let mut warmed = world.clone();
-    warmed.run_steps(TABLE_WARM_UP);
+    let warmed: Vec<World> = crowds
+        .iter()
+        .map(|crowd| {
+            let mut warmed = crowd.clone();
+            warmed.run_steps(TABLE_WARM_UP);
+            warmed
+        })
+        .collect();
     let mut elapsed = 0u64;
-    for _ in 0..copies {
+    for warmed in warmed.iter().cycle().take(copies as usize) {
         let mut copy = warmed.clone();
         let start = clock();
         copy.run_steps(TABLE_STEPS);
@@ -503,9 +549,9 @@ pub fn print_behaviour_table(out: &mut dyn Write, size: BenchSize) -> std::io::R
             let Ok(pool) = pool else { continue };
             write!(out, "{:<24}{:>9}", if n_threads == 1 { kernel.label() } else { "" }, n_threads)?;
             for &n in sizes {
-                let world = world_for(kernel, n, 32);
+                let crowds = crowds_alike(kernel, n, 32);
                 let budget = steps_for(n, size.quick) * n as u64;
-                let ns = pool.install(|| ns_per_agent_step_alike(&world, budget, wall_ns));
+                let ns = pool.install(|| ns_per_agent_step_alike(&crowds, budget, wall_ns));
                 write!(out, "{:>14.1}", ns)?;
             }
             writeln!(out)?;
@@ -1462,5 +1508,40 @@ mod tests {
             let median = median_advance(schedstat);
             eprintln!("schedstat advances by {median} ns at a time");
         }
+    }
+}
+
+#[cfg(test)]
+mod crowd_tests {
+    use super::*;
+
+    /// Variant 0 is `world_for`'s world; the others place every kernel's agents elsewhere,
+    /// and the crowds timed together hold at least `DISTINCT_AGENTS` agents.
+    #[test]
+    fn crowd_variants_differ_and_variant_zero_is_the_bench_world() {
+        let starts = |world: &World| world.agents.iter().map(|a| a.about.start.position).collect::<Vec<_>>();
+        for kernel in Kernel::ALL {
+            let world = world_for(kernel, 300, 8);
+            assert_eq!(starts(&world_variant(kernel, 300, 8, 0)), starts(&world), "{}", kernel.label());
+            let other = world_variant(kernel, 300, 8, 1);
+            assert_eq!(other.agents.len(), 300);
+            let moved = starts(&other).iter().zip(starts(&world)).filter(|(a, b)| *a != b).count();
+            assert!(moved > 290, "{}: {moved} of 300 agents placed elsewhere", kernel.label());
+        }
+        for n in [1, 1000, 16_383, 16_384, 100_000] {
+            let count = DISTINCT_AGENTS.div_ceil(n);
+            assert!(count * n >= DISTINCT_AGENTS && (count - 1) * n < DISTINCT_AGENTS, "{n}");
+        }
+        let crowds = crowds_alike(Kernel::Wander, 5_000, 8);
+        assert_eq!(crowds.len(), 4);
+        let seeds: std::collections::BTreeSet<u32> = crowds
+            .iter()
+            .flat_map(|w| w.agents.iter())
+            .filter_map(|a| match a.behaviour {
+                Behaviour::Wander { params } => Some(params.seed),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(seeds.len(), 20_000, "every wanderer of the four crowds draws from its own seed");
     }
 }
