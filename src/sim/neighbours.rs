@@ -562,13 +562,17 @@ impl crate::behaviours::neighbourhood::SlotRuns for NeighbourGrid {
 /// The integer cell of a scaled coordinate (saturating: NaN → 0, ±∞ → the extreme cells).
 #[inline]
 fn cell_coord(scaled: f32) -> i32 {
-    // `floor` without the libm call: truncate, then step down for negative non-integers.
+    // `floor` without the libm call: truncate, then step down for negative non-integers, by
+    // the comparison's outcome rather than a branch. A branch here is taken for about every
+    // other agent in no pattern a big crowd repeats (the sign of its coordinates), while a
+    // small crowd's are learned by the branch predictors from step to step: the grid's pass
+    // working out every agent's cell took 3.8 ns an agent at 10,000 agents, 18.8 at 100,000
+    // and 19.8 at 1,000,000 with the branch, 3.8-4.0 at all three without (one thread, on-CPU,
+    // the rebuild alone over a moving crowd; `World::step` of the flock at 1,000 / 10,000 /
+    // 100,000 / 1,000,000 boids 289.9 / 316.6 / 341.3 / 344.4 -> 284.5 / 301.5 / 321.4 /
+    // 328.9 ns, `examples/step_cpu flocking`). Tested against `f32::floor`.
     let truncated = scaled as i32;
-    if (truncated as f32) > scaled {
-        truncated.saturating_sub(1)
-    } else {
-        truncated
-    }
+    truncated.saturating_sub(i32::from((truncated as f32) > scaled))
 }
 
 #[cfg(test)]
@@ -603,6 +607,47 @@ mod tests {
         assert_eq!(out, vec![2, 3]);
         grid.neighbours_within(Vec3::new(-30.0, 0.0, 0.0), 4.0, &mut out);
         assert_eq!(out, vec![4]);
+    }
+
+    #[test]
+    fn cells_are_the_floor_saturating_at_the_extremes() {
+        // The oracle: `floor`, then Rust's saturating conversion (NaN to 0).
+        let floor = |x: f32| x.floor() as i32;
+        let mut specials = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.999_999_8,
+            -2.999_999_8,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            1e-40,
+            -1e-40,
+            2_147_483_520.0,
+            -2_147_483_648.0,
+            -2_147_483_904.0,
+            3e9,
+            -3e9,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut state = 99u32;
+        for _ in 0..10_000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            specials.push(f32::from_bits(state));
+        }
+        for x in specials {
+            assert_eq!(cell_coord(x), floor(x), "{x:e}");
+        }
     }
 
     #[test]
