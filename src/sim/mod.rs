@@ -2376,13 +2376,16 @@ fn crowd_sums(
         else {
             return;
         };
-        let others = run_positions.iter().zip(run_headings).zip(run_radii).enumerate();
-        for (offset, ((&other, &heading), &other_radius)) in others {
-            let near = (other - position).length_squared() <= reach_sq;
-            if near && start + offset != my_slot {
+        let near = |offset: usize, other: Vec3| {
+            ((other - position).length_squared() <= reach_sq) & (start + offset != my_slot)
+        };
+        neighbours::pick_within(run_positions, near, |offset| {
+            if let (Some(&other), Some(&heading), Some(&other_radius)) =
+                (run_positions.get(offset), run_headings.get(offset), run_radii.get(offset))
+            {
                 crowd.add(other, heading, other_radius);
             }
-        }
+        });
     });
     crowd.sums
 }
