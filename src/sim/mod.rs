@@ -2023,10 +2023,9 @@ fn step_agents(
         && ctx.flock_walks.is_empty()
         && ctx.avoid_walks.is_empty();
     // The rare metrics an agent's move writes apart from its record (an evader's, a hider's, a
-    // flock's) are asked for beside what `prefetch_apart` asks for, unless the flock's or the
-    // avoidance's walks were taken before the step, which ask for their own (see
-    // `AgentMetrics::prefetch_rare`).
-    let walked = !ctx.flock_walks.is_empty() || !ctx.avoid_walks.is_empty();
+    // flock's, an avoider's) are asked for beside what `prefetch_apart` asks for, unless the
+    // flock's walks were taken before the step (see `AgentMetrics::prefetch_rare`).
+    let walked = !ctx.flock_walks.is_empty();
     // The walks taken before the step are read at each agent's slot: read ahead in a big grid.
     let walks_ahead = ctx.flock_walks.len().max(ctx.avoid_walks.len()) >= WALK_AHEAD_MIN_AGENTS;
     let mut touched = 0u32;
