@@ -563,9 +563,9 @@ impl crate::behaviours::neighbourhood::SlotRuns for NeighbourGrid {
     }
 }
 
-/// Calls `visit(offset)` for every candidate of a run (in order) that `near(offset, candidate)` accepts, testing
-/// them all first without a branch on the outcome (a run of up to [`PICK_BATCH`] candidates:
-/// each one's offset is written, and the count of picked ones moves on by the test), then
+/// Calls `visit(offset)` for every candidate of a run (in order) that `near(offset, candidate)`
+/// accepts, testing them all first without a branch on the outcome (a run of up to `PICK_BATCH`
+/// candidates: each one's offset is written, and the count of picked ones moves on by the test), then
 /// visiting the picked ones; a longer run is tested one candidate at a time. Why: whether a
 /// candidate is near is in no pattern a big crowd repeats (a small crowd's the branch
 /// predictors learn from step to step), so a branch on it was mispredicted about one time in
