@@ -175,7 +175,7 @@ pub fn first_threat<S: NeighbourSource + ?Sized>(
         // 1,000 / 10,000 / 100,000 / 1,000,000 agents 876.5 / 953.5 / 985.5 / 1,014.1 -> 683.1
         // / 742.1 / 781.8 / 816.2 ns per agent-step (one thread, on-CPU, `examples/step_cpu
         // collision_avoidance`, idle, 2026-11-26); callgrind's branch simulation, 20,000
-        // agents: 38 -> 17 mispredicted branches an agent-step. The tests below hold it to the
+        // agents: 29 -> 17 mispredicted branches an agent-step. The tests below hold it to the
         // module's rules; `first_threat_is_the_plain_walk` to the walk with a branch a test.
         let overlapping = r.length_squared() < reach * reach;
         let speed_sq = u.length_squared();

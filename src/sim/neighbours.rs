@@ -575,7 +575,7 @@ impl crate::behaviours::neighbourhood::SlotRuns for NeighbourGrid {
 /// avoidance's `World::step` at 1,000 / 10,000 / 100,000 / 1,000,000 agents 1,073.1 / 1,168.7
 /// / 1,200.1 / 1,232.5 -> 876.5 / 953.5 / 985.5 / 1,014.1 ns per agent-step (one thread,
 /// on-CPU, `examples/step_cpu collision_avoidance`, idle, 2026-11-26); callgrind's branch
-/// simulation, 20,000 agents: 57 -> 38 mispredicted branches an agent-step.
+/// simulation, 20,000 agents: 57 -> 29 mispredicted branches an agent-step.
 #[inline(always)]
 pub fn pick_within<T: Copy>(candidates: &[T], near: impl Fn(usize, T) -> bool, mut visit: impl FnMut(usize)) {
     if candidates.len() <= PICK_BATCH {
