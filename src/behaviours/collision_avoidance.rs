@@ -167,7 +167,7 @@ pub fn first_threat<S: NeighbourSource + ?Sized>(
         }
         // Every test worked out, then one branch on whether this neighbour is the new earliest
         // threat (rarely taken): branches on the tests themselves went either way in no
-        // pattern a big crowd repeats (see `NeighbourGrid::pick_within`). A neighbour already
+        // pattern a big crowd repeats (see `sim::neighbours::pick_within`). A neighbour already
         // overlapping is the most urgent threat of all (time 0, the first found among them);
         // one closing in is a threat when its closest approach, within the horizon and before
         // the earliest so far, overlaps. (`t` of a neighbour at rest relative to the agent is
