@@ -155,13 +155,37 @@ pub fn first_threat<S: NeighbourSource + ?Sized>(
     p: &CollisionAvoidanceParams,
     fastest_other: f32,
 ) -> Option<Threat> {
-    let reach = 2.0 * radius.max(0.0) + p.margin.max(0.0);
-    let mut earliest = f32::INFINITY;
-    let mut threat: Option<Threat> = None;
+    let mut search = ThreatSearch::new(radius, p);
     let query = threat_radius_of(k.velocity, radius, p, fastest_other);
     neighbours.for_each_near(k.position, query, |n| {
-        let r = n.position - k.position;
-        let u = n.velocity - k.velocity;
+        search.offer(n.position - k.position, n.velocity - k.velocity, true);
+    });
+    search.threat()
+}
+
+/// The search of [`first_threat`] under way: the earliest threat among the neighbours offered
+/// so far, in the order offered. The world's collision avoidance walk offers them beside its
+/// crowd metrics' walk, in one walk over the grid.
+#[derive(Clone, Copy, Debug)]
+pub struct ThreatSearch {
+    reach: f32,
+    horizon: f32,
+    earliest: f32,
+    threat: Option<Threat>,
+}
+
+impl ThreatSearch {
+    /// A search for an agent of body `radius` with parameters `p`, no neighbour offered yet.
+    #[inline(always)]
+    pub fn new(radius: f32, p: &CollisionAvoidanceParams) -> ThreatSearch {
+        let reach = 2.0 * radius.max(0.0) + p.margin.max(0.0);
+        ThreatSearch { reach, horizon: p.horizon, earliest: f32::INFINITY, threat: None }
+    }
+
+    /// A neighbour at `r` relative to the agent, moving at `u` relative to it; one with
+    /// `counts` false changes nothing (the caller's own test, folded in without a branch).
+    #[inline(always)]
+    pub fn offer(&mut self, r: Vec3, u: Vec3, counts: bool) {
         if !r.is_finite() || !u.is_finite() {
             return;
         }
@@ -177,24 +201,31 @@ pub fn first_threat<S: NeighbourSource + ?Sized>(
         // collision_avoidance`, idle, 2026-11-26); callgrind's branch simulation, 20,000
         // agents: 29 -> 17 mispredicted branches an agent-step. The tests below hold it to the
         // module's rules; `first_threat_is_the_plain_walk` to the walk with a branch a test.
+        let reach = self.reach;
         let overlapping = r.length_squared() < reach * reach;
         let speed_sq = u.length_squared();
         let t = -r.dot(u) / speed_sq;
         let at_closest = r + u * t;
-        let first_overlap = overlapping & ((earliest > 0.0) | threat.is_none());
-        let closing = !overlapping
+        let first_overlap = counts & overlapping & ((self.earliest > 0.0) | self.threat.is_none());
+        let closing = counts
+            & !overlapping
             & (speed_sq > 0.0)
             & (t > 0.0)
-            & (t <= p.horizon)
-            & (t < earliest)
+            & (t <= self.horizon)
+            & (t < self.earliest)
             & (at_closest.length_squared() < reach * reach);
         if first_overlap | closing {
             let (at_closest, t) = if first_overlap { (r, 0.0) } else { (at_closest, t) };
-            earliest = t;
-            threat = Some(Threat { now: r, at_closest, t });
+            self.earliest = t;
+            self.threat = Some(Threat { now: r, at_closest, t });
         }
-    });
-    threat
+    }
+
+    /// The earliest threat offered (none: no threat).
+    #[inline(always)]
+    pub fn threat(self) -> Option<Threat> {
+        self.threat
+    }
 }
 
 /// The steering away from `threat` (none: no steering), at full `max_acceleration`, with its

@@ -391,13 +391,7 @@ impl NeighbourGrid {
         if self.order.is_empty() || radius.is_nan() || radius < 0.0 || !point.is_finite() {
             return;
         }
-        let lo_x = cell_coord((point.x - radius) * self.inv_cell);
-        let hi_x = cell_coord((point.x + radius) * self.inv_cell);
-        let lo_y = cell_coord((point.y - radius) * self.inv_cell);
-        let hi_y = cell_coord((point.y + radius) * self.inv_cell);
-        let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
-        let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
-        let wide = span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64;
+        let (lo_x, hi_x, lo_y, hi_y, wide) = self.query_cells(point, radius);
         // A dense grid's rows of the query clipped to the grid (each row one contiguous range),
         // worked out one by one; otherwise the listed runs. One call of `visit`, so that the
         // caller's loop over a run is inlined here with its sums kept in registers.
@@ -439,6 +433,39 @@ impl NeighbourGrid {
             next += 1;
             visit(run);
         }
+    }
+
+    /// The cells `lo_x..=hi_x` × `lo_y..=hi_y` of a query of `radius` around `point`, and
+    /// whether it is many cells wide (then it scans every slot).
+    #[inline(always)]
+    fn query_cells(&self, point: Vec3, radius: f32) -> (i32, i32, i32, i32, bool) {
+        let lo_x = cell_coord((point.x - radius) * self.inv_cell);
+        let hi_x = cell_coord((point.x + radius) * self.inv_cell);
+        let lo_y = cell_coord((point.y - radius) * self.inv_cell);
+        let hi_y = cell_coord((point.y + radius) * self.inv_cell);
+        let span_x = (hi_x as i64 - lo_x as i64 + 1) as u64;
+        let span_y = (hi_y as i64 - lo_y as i64 + 1) as u64;
+        let wide = span_x.saturating_mul(span_y) > MAX_QUERY_CELLS as u64;
+        (lo_x, hi_x, lo_y, hi_y, wide)
+    }
+
+    /// Whether [`Self::for_each_run`] walks a query of `radius` around `point` as a dense
+    /// grid's rows. Then a query of any smaller radius around the same point visits exactly the
+    /// agents this one visits within that radius, in the same order: its rows are among these,
+    /// each a part of one (its cells a part of these). Not so when the grid is hashed (a
+    /// smaller query may meet a bucket that two cells share at another turn) or the query
+    /// scans every slot, nor for a query `for_each_run` does not walk at all.
+    #[inline]
+    pub fn walks_rows(&self, point: Vec3, radius: f32) -> bool {
+        if self.dense.is_none()
+            || self.order.is_empty()
+            || radius.is_nan()
+            || radius < 0.0
+            || !point.is_finite()
+        {
+            return false;
+        }
+        !self.query_cells(point, radius).4
     }
 
     /// Calls `visit(slot, position)` for every indexed agent within `radius` of `point`
@@ -810,6 +837,44 @@ mod tests {
             pick_within(&values, near, |offset| visited.push(offset));
             let kept: Vec<usize> = (0..values.len()).filter(|&i| near(i, values[i])).collect();
             prop_assert_eq!(visited, kept);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// `walks_rows`' promise: when it holds for a query, a smaller query around the same
+        /// point visits what this one visits within the smaller radius, in the same order. A few
+        /// agents (a hashed grid of few buckets, where cells share them) packed around the
+        /// point, and a far outlier half the time (the grid hashed).
+        #[test]
+        fn a_smaller_query_within_rows_visits_the_larger_ones_in_order(
+            raw in proptest::collection::vec((-40.0f32..40.0, -40.0f32..40.0), 1..24),
+            cell in 2.0f32..20.0,
+            part in 0.0f32..=1.0,
+            outlier in proptest::bool::ANY,
+        ) {
+            let mut positions: Vec<Vec3> = raw.iter().map(|&(x, y)| Vec3::new(x, y, 0.0)).collect();
+            if outlier {
+                positions.push(Vec3::new(1e6, -1e6, 0.0));
+            }
+            let mut grid = NeighbourGrid::new();
+            grid.rebuild(&positions, cell);
+            let (large, small) = (2.0 * cell, 2.0 * cell * part);
+            for &point in positions.iter().take(8) {
+                let visited = |radius: f32| {
+                    let mut slots = Vec::new();
+                    grid.for_each_within(point, radius, |slot, _| slots.push(slot));
+                    slots
+                };
+                let within_small: Vec<usize> = visited(large)
+                    .into_iter()
+                    .filter(|&slot| (grid.sorted_positions()[slot] - point).length_squared() <= small * small)
+                    .collect();
+                prop_assert_eq!(grid.walks_rows(point, large), grid.dense.is_some());
+                if grid.walks_rows(point, large) {
+                    prop_assert_eq!(visited(small), within_small);
+                }
+            }
         }
     }
 
