@@ -3037,6 +3037,23 @@ mod tests {
         }
     }
 
+    /// A world of collision avoiders sharing `params`, one at each `(x, y, vx, vy, radius)`.
+    fn avoiders(agents: &[(f32, f32, f32, f32, f32)], params: CollisionAvoidanceParams) -> World {
+        let mut world = World::default();
+        for (idx, &(x, y, vx, vy, radius)) in agents.iter().enumerate() {
+            let start = Kinematics {
+                position: Vec3::new(x, y, 0.0),
+                velocity: Vec3::new(vx, vy, 0.0),
+                orientation: 0.0,
+            };
+            let limits = Limits { radius, max_speed: 40.0, max_acceleration: 80.0 };
+            let behaviour = Behaviour::CollisionAvoidance { params };
+            world.agents.push(Agent::new(format!("a{idx}"), Rgb(1, 2, 3), start, limits, behaviour));
+        }
+        world.reset();
+        world
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// Random crowds of collision avoiders, close enough to meet (positions, velocities,
@@ -3051,19 +3068,7 @@ mod tests {
             horizon in proptest::prop_oneof![0.0f32..10.0, proptest::strategy::Just(1e30f32)],
             margin in proptest::prop_oneof![0.0f32..200.0, proptest::strategy::Just(0.0f32)],
         ) {
-            let mut world = World::default();
-            let params = CollisionAvoidanceParams { horizon, margin };
-            for (idx, &(x, y, vx, vy, radius)) in agents.iter().enumerate() {
-                let start = Kinematics {
-                    position: Vec3::new(x, y, 0.0),
-                    velocity: Vec3::new(vx, vy, 0.0),
-                    orientation: 0.0,
-                };
-                let limits = Limits { radius, max_speed: 40.0, max_acceleration: 80.0 };
-                let behaviour = Behaviour::CollisionAvoidance { params };
-                world.agents.push(Agent::new(format!("a{idx}"), Rgb(1, 2, 3), start, limits, behaviour));
-            }
-            world.reset();
+            let world = avoiders(&agents, CollisionAvoidanceParams { horizon, margin });
             let (plain, _) = walk_run(&world, false, 1, 4);
             let (walked, taken) = walk_run(&world, true, 1, 4);
             proptest::prop_assert!(taken);
@@ -3088,20 +3093,9 @@ mod tests {
             horizon in 0.0f32..0.3,
             margin in 0.0f32..4.0,
         ) {
-            let mut world = World::default();
-            let params = CollisionAvoidanceParams { horizon, margin };
             let far = [(-5.0e4, 0.0, 0.0, 0.0, 1.0), (5.0e4, 5.0e4, 0.0, 0.0, 1.0)];
-            for (idx, &(x, y, vx, vy, radius)) in agents.iter().chain(&far).enumerate() {
-                let start = Kinematics {
-                    position: Vec3::new(x, y, 0.0),
-                    velocity: Vec3::new(vx, vy, 0.0),
-                    orientation: 0.0,
-                };
-                let limits = Limits { radius, max_speed: 40.0, max_acceleration: 80.0 };
-                let behaviour = Behaviour::CollisionAvoidance { params };
-                world.agents.push(Agent::new(format!("a{idx}"), Rgb(1, 2, 3), start, limits, behaviour));
-            }
-            world.reset();
+            let agents: Vec<_> = agents.iter().chain(&far).copied().collect();
+            let world = avoiders(&agents, CollisionAvoidanceParams { horizon, margin });
             let (plain, _) = walk_run(&world, false, 1, 4);
             let (walked, taken) = walk_run(&world, true, 1, 4);
             proptest::prop_assert!(taken);
