@@ -1516,10 +1516,16 @@ impl World {
             return;
         }
         self.avoid_walks.resize(n, AvoidWalk::default());
-        let (grid, kinematics) = (&self.grid, &self.slot_kinematics);
-        let (headings, radii) = (&self.slot_headings, &self.slot_radii);
+        let crowd = AvoidCrowd {
+            params: &params,
+            fastest,
+            grid: &self.grid,
+            kinematics: &self.slot_kinematics,
+            headings: &self.slot_headings,
+            radii: &self.slot_radii,
+        };
         walk_in_chunks(&mut self.avoid_walks, parallel, |first_slot, walks| {
-            walk_avoidance_slots(first_slot, walks, &params, fastest, grid, kinematics, headings, radii);
+            walk_avoidance_slots(first_slot, walks, &crowd);
         });
     }
 
@@ -1810,22 +1816,25 @@ struct AvoidWalk {
 /// 1,212 / 1,260 / 1,270.
 pub(crate) const AVOID_WALK_MIN_AGENTS: usize = 0;
 
+/// What a uniform collision avoidance's walks read ([`World::walk_avoidance`]): the shared
+/// parameters, the fastest agent's speed, the grid and the agents' start-of-step kinematics,
+/// headings and body radii in its slot order.
+struct AvoidCrowd<'a> {
+    params: &'a CollisionAvoidanceParams,
+    fastest: f32,
+    grid: &'a neighbours::NeighbourGrid,
+    kinematics: &'a [Kinematics],
+    headings: &'a [Vec3],
+    radii: &'a [f32],
+}
+
 /// The walks of slots `first_slot..` into `walks` ([`World::walk_avoidance`]): for each slot,
 /// what its agent's collision avoidance entry finds in `behaviour_steering` (from its
 /// start-of-step state and body radius, by slot: `kinematics` and `radii`), and the crowd
 /// metrics' sample that `crowd_sample` takes for it.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn walk_avoidance_slots(
-    first_slot: usize,
-    walks: &mut [AvoidWalk],
-    params: &CollisionAvoidanceParams,
-    fastest: f32,
-    grid: &neighbours::NeighbourGrid,
-    kinematics: &[Kinematics],
-    headings: &[Vec3],
-    radii: &[f32],
-) {
+fn walk_avoidance_slots(first_slot: usize, walks: &mut [AvoidWalk], crowd: &AvoidCrowd) {
+    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *crowd;
     let mine = kinematics
         .get(first_slot..)
         .unwrap_or_default()
@@ -1834,14 +1843,12 @@ fn walk_avoidance_slots(
     for (offset, (walk, (me, &radius))) in walks.iter_mut().zip(mine).enumerate() {
         let slot = first_slot + offset;
         let mine = AvoidSlot { slot, me, radius };
-        *walk = avoid_walk_in_one(mine, params, fastest, grid, kinematics, headings, radii).unwrap_or_else(
-            || {
-                let neighbours = SlotNeighbours { grid, kinematics, me: *me };
-                let threat = collision_avoidance::first_threat(me, radius, &neighbours, params, fastest);
-                let crowd = crowd_sums(slot, me.position, radius, grid, headings, radii);
-                AvoidWalk { crowd, threat }
-            },
-        );
+        *walk = avoid_walk_in_one(mine, crowd).unwrap_or_else(|| {
+            let neighbours = SlotNeighbours { grid, kinematics, me: *me };
+            let threat = collision_avoidance::first_threat(me, radius, &neighbours, params, fastest);
+            let sums = crowd_sums(slot, me.position, radius, grid, headings, radii);
+            AvoidWalk { crowd: sums, threat }
+        });
     }
 }
 
@@ -1871,18 +1878,10 @@ struct AvoidSlot<'a> {
 /// agent-step (one thread, on-CPU, `examples/step_cpu collision_avoidance`, idle, 2026-11-26,
 /// the same in a second round); callgrind's branch simulation, 20,000 agents: instructions
 /// 8,220 -> 6,764 an agent-step, mispredicted branches 17.1 -> 10.4.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn avoid_walk_in_one(
-    mine: AvoidSlot,
-    params: &CollisionAvoidanceParams,
-    fastest: f32,
-    grid: &neighbours::NeighbourGrid,
-    kinematics: &[Kinematics],
-    headings: &[Vec3],
-    radii: &[f32],
-) -> Option<AvoidWalk> {
+fn avoid_walk_in_one(mine: AvoidSlot, crowd: &AvoidCrowd) -> Option<AvoidWalk> {
     let AvoidSlot { slot, me, radius } = mine;
+    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *crowd;
     let position = me.position;
     let reach = grid.cell_size();
     let query = collision_avoidance::threat_radius_of(me.velocity, radius, params, fastest);
@@ -3054,6 +3053,18 @@ mod tests {
         world
     }
 
+    /// `world` stepped four times with its uniform collision avoidance walked before the step
+    /// (which it must be) and with each agent walking its own: the same bits.
+    fn walked_steps_as_each_walking_its_own(
+        world: &World,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let (plain, _) = walk_run(world, false, 1, 4);
+        let (walked, taken) = walk_run(world, true, 1, 4);
+        proptest::prop_assert!(taken);
+        proptest::prop_assert!(walked == plain);
+        Ok(())
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// Random crowds of collision avoiders, close enough to meet (positions, velocities,
@@ -3069,15 +3080,9 @@ mod tests {
             margin in proptest::prop_oneof![0.0f32..200.0, proptest::strategy::Just(0.0f32)],
         ) {
             let world = avoiders(&agents, CollisionAvoidanceParams { horizon, margin });
-            let (plain, _) = walk_run(&world, false, 1, 4);
-            let (walked, taken) = walk_run(&world, true, 1, 4);
-            proptest::prop_assert!(taken);
-            proptest::prop_assert!(walked == plain);
+            walked_steps_as_each_walking_its_own(&world)?;
         }
-    }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// As above, with the crowd packed (overlapping, so the first overlap found wins and
         /// the order of the walk shows) and two agents far away: the grid is hashed, and the
         /// walk before the step takes the threat and crowd walks one by one (one walk over a
@@ -3096,10 +3101,7 @@ mod tests {
             let far = [(-5.0e4, 0.0, 0.0, 0.0, 1.0), (5.0e4, 5.0e4, 0.0, 0.0, 1.0)];
             let agents: Vec<_> = agents.iter().chain(&far).copied().collect();
             let world = avoiders(&agents, CollisionAvoidanceParams { horizon, margin });
-            let (plain, _) = walk_run(&world, false, 1, 4);
-            let (walked, taken) = walk_run(&world, true, 1, 4);
-            proptest::prop_assert!(taken);
-            proptest::prop_assert!(walked == plain);
+            walked_steps_as_each_walking_its_own(&world)?;
         }
     }
 
