@@ -1833,8 +1833,8 @@ struct AvoidCrowd<'a> {
 /// start-of-step state and body radius, by slot: `kinematics` and `radii`), and the crowd
 /// metrics' sample that `crowd_sample` takes for it.
 #[inline(never)]
-fn walk_avoidance_slots(first_slot: usize, walks: &mut [AvoidWalk], crowd: &AvoidCrowd) {
-    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *crowd;
+fn walk_avoidance_slots(first_slot: usize, walks: &mut [AvoidWalk], shared: &AvoidCrowd) {
+    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *shared;
     let mine = kinematics
         .get(first_slot..)
         .unwrap_or_default()
@@ -1843,11 +1843,11 @@ fn walk_avoidance_slots(first_slot: usize, walks: &mut [AvoidWalk], crowd: &Avoi
     for (offset, (walk, (me, &radius))) in walks.iter_mut().zip(mine).enumerate() {
         let slot = first_slot + offset;
         let mine = AvoidSlot { slot, me, radius };
-        *walk = avoid_walk_in_one(mine, crowd).unwrap_or_else(|| {
+        *walk = avoid_walk_in_one(mine, shared).unwrap_or_else(|| {
             let neighbours = SlotNeighbours { grid, kinematics, me: *me };
             let threat = collision_avoidance::first_threat(me, radius, &neighbours, params, fastest);
-            let sums = crowd_sums(slot, me.position, radius, grid, headings, radii);
-            AvoidWalk { crowd: sums, threat }
+            let crowd = crowd_sums(slot, me.position, radius, grid, headings, radii);
+            AvoidWalk { crowd, threat }
         });
     }
 }
@@ -1866,10 +1866,9 @@ struct AvoidSlot<'a> {
 /// agent's threat radius, and [`crowd_sums`]' over those within the grid's cell size. The
 /// threat radius is never wider than the cell (the cell is the widest asked), so each of its
 /// neighbours is among the crowd walk's, and is offered to the threat search in the same order
-/// as its own walk would (when the query is walked as a dense grid's rows: see
-/// [`neighbours::NeighbourGrid::walks_rows`]); the others are offered as not counting. `None`
-/// when one walk cannot stand for the two: a threat radius wider than the cell (an infinite
-/// one) or a query that is not a dense grid's rows.
+/// as its own walk would (see [`neighbours::NeighbourGrid::for_each_run`]); the others are
+/// offered as not counting. `None` when one walk cannot stand for the two: a threat radius
+/// wider than the cell (an infinite one).
 ///
 /// Why: each walk's loops (over the rows, over a row's candidates, over the picked ones) end
 /// after a count a big crowd does not repeat, each end a mispredicted branch; one walk has half
@@ -1879,14 +1878,14 @@ struct AvoidSlot<'a> {
 /// the same in a second round); callgrind's branch simulation, 20,000 agents: instructions
 /// 8,220 -> 6,764 an agent-step, mispredicted branches 17.1 -> 10.4.
 #[inline(always)]
-fn avoid_walk_in_one(mine: AvoidSlot, crowd: &AvoidCrowd) -> Option<AvoidWalk> {
+fn avoid_walk_in_one(mine: AvoidSlot, shared: &AvoidCrowd) -> Option<AvoidWalk> {
     let AvoidSlot { slot, me, radius } = mine;
-    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *crowd;
+    let AvoidCrowd { params, fastest, grid, kinematics, headings, radii } = *shared;
     let position = me.position;
     let reach = grid.cell_size();
     let query = collision_avoidance::threat_radius_of(me.velocity, radius, params, fastest);
     let within_cell = query <= reach;
-    if !within_cell || !grid.walks_rows(position, reach) {
+    if !within_cell {
         return None;
     }
     let (reach_sq, query_sq) = (reach * reach, query * query);
@@ -1918,8 +1917,9 @@ fn avoid_walk_in_one(mine: AvoidSlot, crowd: &AvoidCrowd) -> Option<AvoidWalk> {
             if start + offset != slot {
                 crowd.add(other, heading, other_radius);
             }
-            let counts = other.is_finite() & ((other - position).length_squared() <= query_sq) & (*k != *me);
-            search.offer(other - position, k.velocity - me.velocity, counts);
+            let r = other - position;
+            let counts = other.is_finite() & (r.length_squared() <= query_sq) & (*k != *me);
+            search.offer(r, k.velocity - me.velocity, counts);
         });
     });
     Some(AvoidWalk { crowd: crowd.sums, threat: search.threat() })
@@ -3084,11 +3084,10 @@ mod tests {
         }
 
         /// As above, with the crowd packed (overlapping, so the first overlap found wins and
-        /// the order of the walk shows) and two agents far away: the grid is hashed, and the
-        /// walk before the step takes the threat and crowd walks one by one (one walk over a
-        /// hashed grid's buckets at the cell size may meet them in another order than the
-        /// threat radius's walk, when two of its cells share a bucket: a few agents, so a few
-        /// buckets).
+        /// the order of the walk shows) and two agents far away: the grid is hashed, with a
+        /// few buckets for a few agents, so that its cells share them (a walk meeting the
+        /// buckets in the order of its cells would meet them in another order at the cell size
+        /// than at the threat radius).
         #[test]
         fn packed_avoiders_in_a_hashed_grid_walked_before_the_step_step_as_each_walking_its_own(
             agents in proptest::collection::vec(
