@@ -8,7 +8,19 @@
 //! `measured_steps`):
 //! `valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64 --toggle-collect='step_cpu::measured_steps'
 //! target/release/examples/step_cpu seek 1000000 --once`.
-use steerlab::bench::{crowds_alike, ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel};
+//!
+//! Two more ways to time the same steps, to tell apart what a crowd's size costs:
+//! - `--cold`: every measured step starts with the caches emptied (a buffer three times the
+//!   last-level cache written first, untimed), so a small crowd is read from memory as a big one
+//!   is. Printed beside the usual figure, in which a small crowd stays in the caches.
+//! - `--space-order`: the crowds' records stored in space order (sorted by the cells of the
+//!   flock's radius, row by row: the neighbour grid's slot order) instead of the order they were
+//!   made in, random in space. What storing the agents in the grid's order would gain, at most
+//!   (re-sorting them as they move not counted). Printed beside the usual figure.
+use steerlab::bench::{
+    crowds_alike, ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel, FLOCK_RADIUS, TABLE_STEPS,
+    TABLE_WARM_UP,
+};
 use steerlab::sim::World;
 
 #[inline(never)]
@@ -43,10 +55,12 @@ fn main() {
     }
     let Some(kernel) = args.first().and_then(|label| Kernel::ALL.into_iter().find(|k| k.label() == label))
     else {
-        eprintln!("usage: step_cpu KERNEL N... [--once]");
+        eprintln!("usage: step_cpu KERNEL N... [--once | --cold | --space-order]");
         return;
     };
     let once = args.iter().any(|a| a == "--once");
+    let cold = args.iter().any(|a| a == "--cold");
+    let space_order = args.iter().any(|a| a == "--space-order");
     let sizes: Vec<usize> = args.iter().skip(1).filter_map(|s| s.parse().ok()).collect();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
         eprintln!("no thread pool");
@@ -64,13 +78,76 @@ fn main() {
             // The same steps of the scene at every size, on crowds that hold 16,384 agents
             // between them (see `ns_per_agent_step_alike` and `crowds_alike`).
             let crowds = crowds_alike(kernel, n, 32);
-            let mut best = f64::INFINITY;
-            for _ in 0..5 {
-                let cpu = || thread_cpu_ns().unwrap_or(0);
-                best = best.min(ns_per_agent_step_alike(&crowds, 4_000_000, cpu));
+            let cpu = || thread_cpu_ns().unwrap_or(0);
+            let best_of = |rounds: usize, time: &dyn Fn() -> f64| {
+                (0..rounds).map(|_| time()).fold(f64::INFINITY, f64::min)
+            };
+            let best = best_of(5, &|| ns_per_agent_step_alike(&crowds, 4_000_000, cpu));
+            if cold {
+                let cold = best_of(3, &|| cold_ns_per_agent_step(&crowds, 400_000));
+                print!("{n}: {best:.1} (cold {cold:.1})  ");
+            } else if space_order {
+                let Some(sorted) = crowds.iter().map(in_space_order).collect::<Option<Vec<World>>>() else {
+                    eprintln!("--space-order: {}'s agents name other agents by index", kernel.label());
+                    return;
+                };
+                let sorted = best_of(5, &|| ns_per_agent_step_alike(&sorted, 4_000_000, cpu));
+                print!("{n}: {best:.1} (space order {sorted:.1})  ");
+            } else {
+                print!("{n}: {best:.1}  ");
             }
-            print!("{n}: {best:.1}  ");
         }
     });
     println!();
+}
+
+/// `ns_per_agent_step_alike`'s steps of `crowds` (about `budget` agent-steps), each step timed
+/// after the caches were emptied: on-CPU nanoseconds per agent-step.
+fn cold_ns_per_agent_step(crowds: &[World], budget: u64) -> f64 {
+    let Some(first) = crowds.first() else { return f64::NAN };
+    let agents = first.agents.len().max(1) as u64;
+    let copies = (budget / (agents * TABLE_STEPS)).clamp(1, 10_000);
+    let warmed: Vec<World> = crowds
+        .iter()
+        .map(|crowd| {
+            let mut warmed = crowd.clone();
+            warmed.run_steps(TABLE_WARM_UP);
+            warmed
+        })
+        .collect();
+    // Three times the 32 MiB last-level cache of the machine the README's figures come from.
+    let mut flush = vec![0u64; 96 << 17];
+    let mut elapsed = 0u64;
+    for warmed in warmed.iter().cycle().take(copies as usize) {
+        let mut copy = warmed.clone();
+        for _ in 0..TABLE_STEPS {
+            for (i, word) in flush.iter_mut().enumerate().step_by(8) {
+                *word = word.wrapping_add(i as u64);
+            }
+            let start = thread_cpu_ns().unwrap_or(0);
+            copy.run_steps(1);
+            elapsed += thread_cpu_ns().unwrap_or(0).saturating_sub(start);
+        }
+    }
+    std::hint::black_box(&flush);
+    elapsed as f64 / (agents * TABLE_STEPS * copies) as f64
+}
+
+/// `world` with its agents stored row by row of the flock's cells (the neighbour grid's slot
+/// order; ties in the order they were made), or None when an agent names another by index
+/// (pursuit, evade, ...: reordering would change whom it follows).
+fn in_space_order(world: &World) -> Option<World> {
+    let names_others = |agent: &steerlab::sim::Agent| {
+        agent.behaviours().any(|b| b.other_agent().is_some() || b.second_agent().is_some())
+    };
+    if world.agents.iter().any(names_others) {
+        return None;
+    }
+    let mut sorted = world.clone();
+    let cell = |v: f32| (v / FLOCK_RADIUS).floor() as i64;
+    sorted.agents.sort_by_key(|agent| {
+        let p = agent.kinematics.position;
+        (cell(p.y), cell(p.x))
+    });
+    Some(sorted)
 }
