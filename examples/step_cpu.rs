@@ -18,8 +18,8 @@
 //!   made in, random in space. What storing the agents in the grid's order would gain, at most
 //!   (re-sorting them as they move not counted). Printed beside the usual figure.
 use steerlab::bench::{
-    crowds_alike, ns_per_agent_step_alike, thread_cpu_ns, world_for, Kernel, FLOCK_RADIUS, TABLE_STEPS,
-    TABLE_WARM_UP,
+    crowds_alike, ns_per_agent_step_alike, ns_per_agent_step_alike_timed, thread_cpu_ns, world_for, Kernel,
+    FLOCK_RADIUS, TABLE_STEPS,
 };
 use steerlab::sim::World;
 
@@ -104,22 +104,10 @@ fn main() {
 /// `ns_per_agent_step_alike`'s steps of `crowds` (about `budget` agent-steps), each step timed
 /// after the caches were emptied: on-CPU nanoseconds per agent-step.
 fn cold_ns_per_agent_step(crowds: &[World], budget: u64) -> f64 {
-    let Some(first) = crowds.first() else { return f64::NAN };
-    let agents = first.agents.len().max(1) as u64;
-    let copies = (budget / (agents * TABLE_STEPS)).clamp(1, 10_000);
-    let warmed: Vec<World> = crowds
-        .iter()
-        .map(|crowd| {
-            let mut warmed = crowd.clone();
-            warmed.run_steps(TABLE_WARM_UP);
-            warmed
-        })
-        .collect();
     // Three times the 32 MiB last-level cache of the machine the README's figures come from.
     let mut flush = vec![0u64; 96 << 17];
-    let mut elapsed = 0u64;
-    for warmed in warmed.iter().cycle().take(copies as usize) {
-        let mut copy = warmed.clone();
+    let ns = ns_per_agent_step_alike_timed(crowds, budget, |copy| {
+        let mut elapsed = 0u64;
         for _ in 0..TABLE_STEPS {
             for (i, word) in flush.iter_mut().enumerate().step_by(8) {
                 *word = word.wrapping_add(i as u64);
@@ -128,9 +116,10 @@ fn cold_ns_per_agent_step(crowds: &[World], budget: u64) -> f64 {
             copy.run_steps(1);
             elapsed += thread_cpu_ns().unwrap_or(0).saturating_sub(start);
         }
-    }
+        elapsed
+    });
     std::hint::black_box(&flush);
-    elapsed as f64 / (agents * TABLE_STEPS * copies) as f64
+    ns
 }
 
 /// `world` with its agents stored row by row of the flock's cells (the neighbour grid's slot

@@ -413,6 +413,21 @@ pub fn crowds_alike(kernel: Kernel, n_agents: usize, segments: usize) -> Vec<Wor
 /// 1,000 agents at 29 ns against 50 at 1,000,000 (one thread, on-CPU, 2026-11-26): the small
 /// crowd had mostly arrived.
 pub fn ns_per_agent_step_alike(crowds: &[World], budget: u64, clock: impl Fn() -> u64) -> f64 {
+    ns_per_agent_step_alike_timed(crowds, budget, |copy| {
+        let start = clock();
+        copy.run_steps(TABLE_STEPS);
+        clock().saturating_sub(start)
+    })
+}
+
+/// [`ns_per_agent_step_alike`] with the timing of each copy's [`TABLE_STEPS`] steps left to
+/// `take_steps`, which steps the copy and returns the nanoseconds it counts (`step_cpu --cold`
+/// empties the caches before each step, untimed).
+pub fn ns_per_agent_step_alike_timed(
+    crowds: &[World],
+    budget: u64,
+    mut take_steps: impl FnMut(&mut World) -> u64,
+) -> f64 {
     let Some(first) = crowds.first() else { return f64::NAN };
     let agents = first.agents.len().max(1) as u64;
     let copies = (budget / (agents * TABLE_STEPS)).clamp(1, 10_000);
@@ -427,9 +442,7 @@ pub fn ns_per_agent_step_alike(crowds: &[World], budget: u64, clock: impl Fn() -
     let mut elapsed = 0u64;
     for warmed in warmed.iter().cycle().take(copies as usize) {
         let mut copy = warmed.clone();
-        let start = clock();
-        copy.run_steps(TABLE_STEPS);
-        elapsed += clock().saturating_sub(start);
+        elapsed += take_steps(&mut copy);
     }
     elapsed as f64 / (agents * TABLE_STEPS * copies) as f64
 }
