@@ -2170,6 +2170,8 @@ fn step_agents(
                 ahead.prefetch_apart();
                 if !walked {
                     ahead.metrics.prefetch_rare();
+                } else {
+                    ahead.metrics.prefetch_crowd();
                 }
             }
             let (Some(agent), Some(steering)) = (block.get_mut(offset), steerings.get_mut(offset)) else {

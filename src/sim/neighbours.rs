@@ -14,7 +14,9 @@
 //! agent (a crowd of roughly even density) the bucket is the cell's row-major index in that box,
 //! so the cells of one row of a query are one contiguous range (three ranges per query instead of
 //! nine); otherwise (a sparse crowd, a far outlier) the cell is hashed into one of a power-of-two
-//! number of buckets, at least twice the agent count. Then it counting-sorts the agents by bucket: `order` lists agent indices bucket by bucket,
+//! number of buckets, at least twice the agent count. Then it counting-sorts the agents by bucket
+//! (on one thread, for a big crowd, block by block of buckets so that its writes stream:
+//! [`NeighbourGrid::place_in_blocks`]): `order` lists agent indices bucket by bucket,
 //! stable, so the same positions always give the same order (deterministic), and
 //! `sorted_positions` holds their positions in that order, so a query reads contiguous memory.
 //! A hashed query visits the buckets of the cells its circle's bounding box overlaps (each bucket once,
@@ -54,7 +56,27 @@ pub struct NeighbourGrid {
     cursor: Vec<u32>,
     /// Each agent's cell, scratch for the rebuild.
     cells: Vec<AgentCell>,
+    /// The agents spread over blocks of buckets, scratch for [`Self::place_in_blocks`].
+    spread: Vec<Spread>,
 }
+
+/// An agent on its way through [`NeighbourGrid::place_in_blocks`]: its index, bucket and
+/// position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spread {
+    agent: u32,
+    bucket: u32,
+    position: Vec3,
+}
+
+/// Buckets in one block of [`NeighbourGrid::place_in_blocks`] (their cursors: 16 KiB).
+const BLOCK_BUCKETS: usize = 4096;
+/// From this many buckets on, [`NeighbourGrid::rebuild`] on one thread sorts block by block
+/// ([`NeighbourGrid::place_in_blocks`]): the bucket counts alone are then a core's L2 cache
+/// (1 MiB). Measured gain: the rebuild alone over the flock's layout, moving (one thread,
+/// 1,000,000 agents, 2026-11-26): 25.7-27.8 -> 19.2-19.7 ns an agent; at 100,000 (below this)
+/// the blocks were 12.1 against 11.8-12.0 in one pass, at 400,000 within the noise.
+const BLOCK_SORT_MIN_BUCKETS: usize = 1 << 18;
 
 /// An agent's cell (the saturating conversion of its scaled x and y) and whether its position
 /// is finite (a non-finite one is in the box of none and, when dense, in a bucket of its own).
@@ -200,8 +222,86 @@ impl NeighbourGrid {
             self.order.resize(n, 0);
             self.sorted_positions.clear();
             self.sorted_positions.resize(n, Vec3::ZERO);
-            self.place(positions);
+            if buckets > BLOCK_SORT_MIN_BUCKETS {
+                self.place_in_blocks(positions);
+            } else {
+                self.place(positions);
+            }
         }
+    }
+
+    /// [`Self::place`] in two passes that stream, with the same result: the agents are first
+    /// spread, in agent order, over blocks of [`BLOCK_BUCKETS`] consecutive buckets (one
+    /// write stream a block), then each block, small enough for the cache, is counted and
+    /// placed on its own (its slots are contiguous and its agents come in agent order:
+    /// stable). Why: a big crowd's buckets, counts and slots are tens of megabytes, and the
+    /// one-pass sort wrote each agent at a random place of them.
+    fn place_in_blocks(&mut self, positions: &[Vec3]) {
+        let buckets = self.starts.len().saturating_sub(1);
+        let blocks = buckets.div_ceil(BLOCK_BUCKETS);
+        let mut block_starts = vec![0u32; blocks + 1];
+        for &bucket in &self.agent_bucket {
+            if let Some(count) = block_starts.get_mut(bucket as usize / BLOCK_BUCKETS + 1) {
+                *count += 1;
+            }
+        }
+        for b in 1..block_starts.len() {
+            let previous = block_starts.get(b - 1).copied().unwrap_or(0);
+            if let Some(start) = block_starts.get_mut(b) {
+                *start += previous;
+            }
+        }
+        let mut spread = std::mem::take(&mut self.spread);
+        spread.clear();
+        spread.resize(self.agent_bucket.len(), Spread::default());
+        let mut next = block_starts.clone();
+        for (agent_idx, (&bucket, &position)) in self.agent_bucket.iter().zip(positions).enumerate() {
+            if let Some(slot) = next.get_mut(bucket as usize / BLOCK_BUCKETS) {
+                if let Some(entry) = spread.get_mut(*slot as usize) {
+                    *entry = Spread { agent: agent_idx as u32, bucket, position };
+                }
+                *slot += 1;
+            }
+        }
+        // Each block's buckets: counted, their first slots written to `starts`, then used as
+        // the block's cursors.
+        let mut cursor = [0u32; BLOCK_BUCKETS];
+        for block in 0..blocks {
+            let lo = block * BLOCK_BUCKETS;
+            let first = block_starts.get(block).copied().unwrap_or(0);
+            let end = block_starts.get(block + 1).copied().unwrap_or(first);
+            let entries = spread.get(first as usize..end as usize).unwrap_or_default();
+            cursor.fill(0);
+            for entry in entries {
+                if let Some(count) = cursor.get_mut((entry.bucket as usize).wrapping_sub(lo)) {
+                    *count += 1;
+                }
+            }
+            let mut sum = first;
+            let width = BLOCK_BUCKETS.min(buckets - lo);
+            for (b, count) in cursor.iter_mut().enumerate().take(width) {
+                if let Some(start) = self.starts.get_mut(lo + b) {
+                    *start = sum;
+                }
+                let c = *count;
+                *count = sum;
+                sum += c;
+            }
+            for entry in entries {
+                if let Some(slot) = cursor.get_mut((entry.bucket as usize).wrapping_sub(lo)) {
+                    let s = *slot as usize;
+                    *slot += 1;
+                    if let (Some(o), Some(sp)) = (self.order.get_mut(s), self.sorted_positions.get_mut(s)) {
+                        *o = entry.agent;
+                        *sp = entry.position;
+                    }
+                }
+            }
+        }
+        if let Some(last) = self.starts.last_mut() {
+            *last = block_starts.last().copied().unwrap_or(0);
+        }
+        self.spread = spread;
     }
 
     /// The counting sort of [`Self::rebuild`] on one thread: each bucket's count, their running
@@ -717,6 +817,50 @@ mod tests {
         assert_eq!(out, vec![2]);
         grid.neighbours_within(Vec3::new(f32::NAN, 0.0, 0.0), 1.0, &mut out);
         assert!(out.is_empty());
+    }
+
+    /// The block-by-block sort gives the one-pass sort's grid, slot for slot, in both layouts
+    /// (a crowd of even density: dense; a crowd with far outliers: hashed), with non-finite
+    /// positions among them.
+    #[test]
+    fn the_sort_by_blocks_is_the_sort_in_one_pass() {
+        let mut state = 12345u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 40) as f32) / (1u64 << 24) as f32
+        };
+        for (n, outliers) in [(300_000usize, false), (140_000, true)] {
+            let side = (n as f32 / 0.01).sqrt();
+            let mut positions: Vec<Vec3> =
+                (0..n).map(|_| Vec3::new((next() - 0.5) * side, (next() - 0.5) * side, 0.0)).collect();
+            positions[17] = Vec3::new(f32::NAN, 0.0, 0.0);
+            positions[n / 2] = Vec3::new(f32::INFINITY, 3.0, 0.0);
+            if outliers {
+                positions[5] = Vec3::new(1e7, -1e7, 0.0);
+            }
+            // On one thread: the pool's threads sort in their own way (`place_in_parallel`).
+            let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+            let mut blocks = NeighbourGrid::new();
+            one_thread.install(|| blocks.rebuild(&positions, 10.0));
+            let buckets = blocks.starts.len() - 1;
+            assert!(buckets > BLOCK_SORT_MIN_BUCKETS, "{n} agents: {buckets} buckets take the blocks");
+            assert_eq!(blocks.dense.is_none(), outliers);
+            // The one-pass sort over the same buckets.
+            let mut one_pass = blocks.clone();
+            one_pass.starts.iter_mut().for_each(|s| *s = 0);
+            one_pass.order.iter_mut().for_each(|o| *o = u32::MAX);
+            one_pass.place(&positions);
+            assert_eq!(blocks.starts, one_pass.starts);
+            assert_eq!(blocks.order, one_pass.order);
+            let bits = |v: &[Vec3]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+            assert_eq!(bits(&blocks.sorted_positions), bits(&one_pass.sorted_positions));
+            // And every agent is in its own bucket's range.
+            for (b, w) in blocks.starts.windows(2).enumerate() {
+                for &agent in &blocks.order[w[0] as usize..w[1] as usize] {
+                    assert_eq!(blocks.bucket_of_point(positions[agent as usize]), b as u32);
+                }
+            }
+        }
     }
 
     #[test]
