@@ -16,7 +16,7 @@
 //! nine); otherwise (a sparse crowd, a far outlier) the cell is hashed into one of a power-of-two
 //! number of buckets, at least twice the agent count. Then it counting-sorts the agents by bucket
 //! (on one thread, for a big crowd, block by block of buckets so that its writes stream:
-//! [`NeighbourGrid::place_in_blocks`]): `order` lists agent indices bucket by bucket,
+//! `NeighbourGrid::place_in_blocks`): `order` lists agent indices bucket by bucket,
 //! stable, so the same positions always give the same order (deterministic), and
 //! `sorted_positions` holds their positions in that order, so a query reads contiguous memory.
 //! A hashed query visits the buckets of the cells its circle's bounding box overlaps (each bucket once,
