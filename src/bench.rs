@@ -303,7 +303,7 @@ pub fn crowd_world(mut world: World, n: usize) -> World {
     if templates.is_empty() {
         return world;
     }
-    world.agents.clear();
+    let mut agents = Vec::with_capacity(n);
     for i in 0..n {
         let Some(template) = templates.get(i % templates.len()) else { break };
         let mut agent = template.clone();
@@ -311,8 +311,10 @@ pub fn crowd_world(mut world: World, n: usize) -> World {
         agent.about.start.position = path.point_at_distance(distance);
         agent.about.start.velocity = path.direction_at_distance(distance) * 100.0;
         agent.about.name = format!("{} {}", template.about.name, i + 1);
-        world.agents.push(agent);
+        agents.push(agent);
     }
+    // Laid out by kind, as a scene read from a file is (see `Agents`' `From<Vec<Agent>>`).
+    world.agents = agents.into();
     world.reset();
     world
 }

@@ -20,7 +20,7 @@
 //! Measured gain of the lanes (10,000 agents, one thread, 2026-11-24, 2-core EPYC at load
 //! 3–11; callgrind instructions and on-CPU time per agent-step, `examples/predictive_cpu.rs`):
 //! 727 → 360 instructions and 71.6 → about 50 ns at 32 segments, 955 → 534 instructions and
-//! 85.8 → about 57.5 ns at 1,024 (the README's sixth pass gives each step).
+//! 85.8 → about 57.5 ns at 1,024 (`docs/performance-history.md`, its sixth pass, gives each step).
 
 use super::{circle_path, world_for, Kernel};
 use crate::behaviours::kinematic::heading_atan2_x4;

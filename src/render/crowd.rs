@@ -1330,8 +1330,8 @@ impl Picture {
 /// alternating rounds, the machine in its slow state): mean frame 16.30–16.67 ms against
 /// 16.42–17.32 before, lower in every round (−0.34 ms on average); world drawing 2.44–2.54
 /// against 2.76–2.84 ms. (Rasterising the layer earlier still, while the panels are laid out,
-/// was tried and not kept: +0.75 ms a frame on this project's 2-core machine; see the README's
-/// Performance section.)
+/// was tried and not kept: +0.75 ms a frame on this project's 2-core machine; see
+/// `docs/performance-history.md`.)
 pub struct Ahead {
     picture: Picture,
     /// Set by [`Ahead::prepare`]: whether the picture changed (and must be uploaded), or `None`
