@@ -2898,52 +2898,41 @@ fn bounce(position: &mut Vec3, velocity: &mut Vec3, radius: f32, bounds: Bounds)
 mod tests {
     use super::*;
 
-    /// A cloned crowd (its boxes laid out by kind, see `Agents`' `Clone`) is the crowd: every
-    /// agent the same to the last field, and the same after steps taken by both, for every
-    /// benchmark kernel (state boxes, lists of entries, rare and path metrics, agents that read
-    /// others) with gizmos on (so that the gizmo lists are cloned too).
-    #[test]
-    fn a_cloned_crowd_is_the_crowd_and_steps_as_it_does() {
+    /// For every benchmark kernel with gizmos on, after 3 steps: `copy` of the world has every
+    /// agent the same to the last field, and the same after 3 more steps taken by both, with the
+    /// same events.
+    fn copies_are_the_crowd_and_step_as_it_does(copy: impl Fn(&World) -> World) {
         for kernel in crate::bench::Kernel::ALL {
             let mut world = crate::bench::world_variant(kernel, 40, 8, 1);
             world.set_gizmos_enabled(true);
             world.run_steps(3);
-            let mut copy = world.clone();
-            assert_eq!(format!("{:?}", copy.agents), format!("{:?}", world.agents), "{}", kernel.label());
+            let mut copy = copy(&world);
+            let label = kernel.label();
+            assert_eq!(format!("{:?}", copy.agents.list), format!("{:?}", world.agents.list), "{label}");
             world.run_steps(3);
             copy.run_steps(3);
-            assert_eq!(format!("{:?}", copy.agents), format!("{:?}", world.agents), "{}", kernel.label());
-            assert_eq!(copy.events(), world.events(), "{}", kernel.label());
+            assert_eq!(format!("{:?}", copy.agents.list), format!("{:?}", world.agents.list), "{label}");
+            assert_eq!(copy.events(), world.events(), "{label}");
         }
     }
 
+    /// A cloned crowd (its boxes laid out by kind, see `Agents`' `Clone`) is the crowd, for
+    /// every kind of box: state boxes, lists of entries, rare and path metrics, agents that read
+    /// others, gizmo lists.
+    #[test]
+    fn a_cloned_crowd_is_the_crowd_and_steps_as_it_does() {
+        copies_are_the_crowd_and_step_as_it_does(World::clone);
+    }
+
     /// A list made into a crowd (as a scene read from a file is) is laid out anew by kind
-    /// (`From<Vec<Agent>>`): the same agents to the last field, stepping as the list's world.
+    /// (`From<Vec<Agent>>`) and is the list's crowd.
     #[test]
     fn a_list_made_a_crowd_is_the_list_and_steps_as_it_does() {
-        for kernel in crate::bench::Kernel::ALL {
-            let mut world = crate::bench::world_variant(kernel, 40, 8, 1);
-            world.set_gizmos_enabled(true);
-            world.run_steps(3);
-            let list: Vec<Agent> = world.agents.iter().cloned().collect();
+        copies_are_the_crowd_and_step_as_it_does(|world| {
             let mut made = world.clone();
-            made.agents = Agents::from(list);
-            assert_eq!(
-                format!("{:?}", made.agents.list),
-                format!("{:?}", world.agents.list),
-                "{}",
-                kernel.label()
-            );
-            world.run_steps(3);
-            made.run_steps(3);
-            assert_eq!(
-                format!("{:?}", made.agents.list),
-                format!("{:?}", world.agents.list),
-                "{}",
-                kernel.label()
-            );
-            assert_eq!(made.events(), world.events(), "{}", kernel.label());
-        }
+            made.agents = Agents::from(world.agents.iter().cloned().collect::<Vec<Agent>>());
+            made
+        });
     }
 
     /// The record every pass of a step walks stays within the size its measured speed was
