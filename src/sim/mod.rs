@@ -3131,6 +3131,22 @@ mod tests {
             params.cohesion = 1.5;
         }
         crowds.push((mixed, false));
+        // Every boid also avoiding collisions: the grid's cells are as wide as the avoidance's
+        // threat radius, wider than the flock's query, so the crowd metrics' sample is not the
+        // flock walk's (it is walked apart, over the wider cell).
+        let mut wide = world_for(Kernel::Flocking, 400, 0);
+        for agent in wide.agents.iter_mut() {
+            let avoid = Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() };
+            agent.mix.more.push(Entry::new(avoid, Slot::default()));
+        }
+        let mut probe = wide.clone();
+        probe.step();
+        let query = match &probe.agents[0].behaviour {
+            Behaviour::Flocking { params } => params.query_radius(),
+            _ => f32::NAN,
+        };
+        assert!(probe.grid.cell_size() > query, "{} against {query}", probe.grid.cell_size());
+        crowds.push((wide, true));
         for (idx, (world, uniform)) in crowds.iter().enumerate() {
             let (plain, _) = walk_run(world, false, 1, 25);
             for threads in 1..=3 {
