@@ -19,6 +19,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -122,6 +123,8 @@ pub fn fuzz(
     let mut report = FuzzReport::default();
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
+    // Where the cases run through the binary are written; removed when the run ends.
+    let case_dir = (config.process_every > 0 && config.binary.is_some()).then(CaseDir::new);
     for case in config.first..config.first.saturating_add(config.cases) {
         let bytes = make_case(config.seed, case, seeds);
         let case_started = Instant::now();
@@ -135,9 +138,9 @@ pub fn fuzz(
             Err(problem) => problems.push(problem),
         }
         if config.process_every > 0 && case % config.process_every == 0 {
-            if let Some(binary) = &config.binary {
+            if let (Some(binary), Some(dir)) = (&config.binary, &case_dir) {
                 report.process_cases += 1;
-                if let Err(problem) = check_in_process_of_its_own(binary, &bytes, config, case) {
+                if let Err(problem) = check_in_process_of_its_own(binary, &dir.0, &bytes, config, case) {
                     problems.push(format!("binary: {problem}"));
                 }
             }
@@ -158,6 +161,24 @@ pub fn fuzz(
     std::panic::set_hook(previous_hook);
     report.elapsed = started.elapsed();
     report
+}
+
+/// The directory a fuzz run writes its cases to before running them through the binary: one a
+/// run (two runs in one process, as tests are, never share a case file), removed when dropped.
+struct CaseDir(PathBuf);
+
+impl CaseDir {
+    fn new() -> CaseDir {
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        let run = RUNS.fetch_add(1, Ordering::Relaxed);
+        CaseDir(std::env::temp_dir().join(format!("steerlab-fuzz-{}-{run}", std::process::id())))
+    }
+}
+
+impl Drop for CaseDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -335,18 +356,18 @@ fn non_finite_metric(m: &MetricsSummary) -> Option<String> {
 /// Runs the case through the binary with a time limit.
 fn check_in_process_of_its_own(
     binary: &Path,
+    dir: &Path,
     bytes: &[u8],
     config: &FuzzConfig,
     case: u64,
 ) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!("steerlab-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|err| format!("scratch dir: {err}"))?;
+    std::fs::create_dir_all(dir).map_err(|err| format!("scratch dir: {err}"))?;
     let file = dir.join(CASE_LABEL);
     std::fs::write(&file, bytes).map_err(|err| format!("scratch file: {err}"))?;
     let seconds = format!("{}", f64::from(config.steps) / 60.0);
     let mut child = Command::new(binary)
         .args(["run", &file.to_string_lossy(), "--json", "--seconds", &seconds])
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -13,7 +13,7 @@ fn launch_with_scene(test: &str, text: &str) -> (Steerlab, PathBuf) {
     let dir = temp_dir(&format!("{test}-scene"));
     let file = dir.join("scene.json");
     std::fs::write(&file, text).unwrap();
-    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]).keeping(dir);
     app.wait_for(
         |s| s["title"].as_str().is_some_and(|t| t.contains("scene.json")) && s["loading"].is_null(),
         "the scene loaded",

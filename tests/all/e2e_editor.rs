@@ -6,10 +6,11 @@
 use std::path::PathBuf;
 
 use super::e2e_window::{serial, temp_dir, tools_available, wait_for_file, Steerlab};
+use crate::scratch::Scratch;
 
 /// A scene file with three obstacles in a row at y = 100 and a far one at y = -200 (no agents,
 /// so nothing moves), written to a fresh directory.
-fn obstacles_scene(test: &str, agents: usize) -> PathBuf {
+fn obstacles_scene(test: &str, agents: usize) -> (Scratch, PathBuf) {
     let dir = temp_dir(&format!("{test}-scene"));
     let agents: Vec<String> = (0..agents)
         .map(|i| {
@@ -31,7 +32,7 @@ fn obstacles_scene(test: &str, agents: usize) -> PathBuf {
     );
     let file = dir.join("rocks.json");
     std::fs::write(&file, text).unwrap();
-    file
+    (dir, file)
 }
 
 impl Steerlab {
@@ -73,8 +74,8 @@ impl Steerlab {
 }
 
 fn launch_rocks(test: &str, agents: usize) -> (Steerlab, PathBuf) {
-    let file = obstacles_scene(test, agents);
-    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    let (dir, file) = obstacles_scene(test, agents);
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]).keeping(dir);
     // The scene loads off the frame loop: keys pressed before it is in would act on the
     // built-in scene shown meanwhile.
     app.wait_for(

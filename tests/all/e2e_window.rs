@@ -12,6 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::scratch::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
 const SCREEN: (u32, u32) = (1280, 800);
 static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
@@ -128,19 +130,25 @@ pub(crate) struct Steerlab {
     display: VirtualDisplay,
     pub(crate) window: String,
     rects_file: PathBuf,
-    pub(crate) dir: PathBuf,
+    pub(crate) dir: Scratch,
+    /// Directories the test made for the app (its scene's), removed with it.
+    kept: Vec<Scratch>,
 }
 
-pub(crate) fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("steerlab-e2e-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for a window test (`steerlab-e2e-TEST-PID`), removed when it passes.
+pub(crate) fn temp_dir(test: &str) -> Scratch {
+    Scratch::new(&format!("e2e-{test}"))
 }
 
 impl Steerlab {
     pub(crate) fn launch(test: &str, args: &[&str]) -> Steerlab {
         Steerlab::launch_with(test, args, &[])
+    }
+
+    /// The app, keeping `dir` (where the test wrote its scene) as long as the app runs.
+    pub(crate) fn keeping(mut self, dir: Scratch) -> Steerlab {
+        self.kept.push(dir);
+        self
     }
 
     /// Launches with extra environment variables (they override the test's defaults, e.g. a
@@ -169,7 +177,7 @@ impl Steerlab {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start steerlab");
-        let mut app = Steerlab { child, display, window: String::new(), rects_file, dir };
+        let mut app = Steerlab { child, display, window: String::new(), rects_file, dir, kept: Vec::new() };
         app.window = app.find_window();
         app.wait_for(|s| s.get("rects").is_some(), "the first frame");
         app
@@ -347,7 +355,7 @@ pub(crate) fn read_json(path: &Path) -> serde_json::Value {
 pub(crate) fn launch_on(test: &str, scene: &str) -> (Steerlab, PathBuf) {
     let dir = temp_dir(&format!("{test}-scene"));
     let file = copy_scene(&dir, scene);
-    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]).keeping(dir);
     (app, file)
 }
 

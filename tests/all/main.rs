@@ -1,6 +1,6 @@
 //! Every integration test in one binary: each test file is a module here, so the suite links
-//! macroquad and egui once instead of once per file. Shared helpers live in `scene_fixtures` and
-//! `ui_support`.
+//! macroquad and egui once instead of once per file. Shared helpers live in `scene_fixtures`,
+//! `ui_support` and `scratch` (a test's directory, removed when it passes).
 
 mod behav_detour;
 mod behav_flocking;
@@ -44,6 +44,7 @@ mod scene_no_panic;
 mod scene_roundtrip;
 mod scene_save;
 mod scenes;
+mod scratch;
 mod tidy;
 mod ui_commands;
 mod ui_compare;

@@ -4,42 +4,13 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+use crate::scratch::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
 const SCENE: &str = "scenes/compare.json";
-
-/// A fresh directory for one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("steerlab-robust-cli-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Status code and standard error of `steerlab ARGS`.
 fn steerlab(args: &[&str]) -> (Option<i32>, String) {
@@ -89,7 +60,7 @@ fn output_onto_a_full_disk_is_one_line_and_status_1() {
 
 #[test]
 fn trace_onto_the_scene_being_run_is_refused_and_the_scene_survives() {
-    let scratch = Scratch::new("trace-self");
+    let scratch = Scratch::new("robust-cli-trace-self");
     let original = fs::read_to_string(SCENE).unwrap();
     // Under a .json name and under another name (same file reached by two spellings).
     let copy = scratch.path("copy.json");
@@ -100,7 +71,7 @@ fn trace_onto_the_scene_being_run_is_refused_and_the_scene_survives() {
     assert_one_error_line(&stderr, "refusing");
     let plain = scratch.path("scene.data");
     fs::write(&plain, &original).unwrap();
-    let dotted = scratch.0.join(".").join("scene.data");
+    let dotted = scratch.join(".").join("scene.data");
     let (code, stderr) =
         steerlab(&["run", plain.to_str().unwrap(), "--seconds", "1", "--trace", dotted.to_str().unwrap()]);
     assert_eq!(code, Some(2));
@@ -111,7 +82,7 @@ fn trace_onto_the_scene_being_run_is_refused_and_the_scene_survives() {
 
 #[test]
 fn trace_onto_another_existing_scene_is_refused() {
-    let scratch = Scratch::new("trace-other");
+    let scratch = Scratch::new("robust-cli-trace-other");
     let other = scratch.path("other.txt");
     fs::write(&other, "  {\"version\": 1}").unwrap();
     let (code, stderr) = steerlab(&["run", SCENE, "--seconds", "1", "--trace", other.to_str().unwrap()]);
@@ -122,7 +93,7 @@ fn trace_onto_another_existing_scene_is_refused() {
 
 #[test]
 fn trace_is_written_whole_with_no_temporary_left() {
-    let scratch = Scratch::new("trace-ok");
+    let scratch = Scratch::new("robust-cli-trace-ok");
     let trace = scratch.path("trace.csv");
     fs::write(&trace, "old,csv\n").unwrap();
     let (code, stderr) = steerlab(&["run", SCENE, "--seconds", "0.5", "--trace", trace.to_str().unwrap()]);
@@ -141,7 +112,7 @@ fn missing_file_says_cannot_open_no_such_file() {
 
 #[test]
 fn a_fifo_as_the_scene_is_refused_without_blocking() {
-    let scratch = Scratch::new("fifo");
+    let scratch = Scratch::new("robust-cli-fifo");
     let fifo = scratch.path("scene.json");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -154,7 +125,7 @@ fn a_fifo_as_the_scene_is_refused_without_blocking() {
 
 #[test]
 fn tiny_dt_and_too_many_steps_are_refused_before_running() {
-    let scratch = Scratch::new("steps");
+    let scratch = Scratch::new("robust-cli-steps");
     let tiny = scratch.path("tiny.json");
     fs::write(&tiny, r#"{"version":1,"dt":1e-40}"#).unwrap();
     let (code, stderr) = steerlab(&["run", tiny.to_str().unwrap(), "--seconds", "1"]);
@@ -193,7 +164,7 @@ fn window_commands_without_a_display_say_so_in_one_line() {
 
 #[test]
 fn names_with_line_breaks_stay_on_one_line() {
-    let scratch = Scratch::new("escape");
+    let scratch = Scratch::new("robust-cli-escape");
     let file = scratch.path("bad\nname\t.json");
     fs::write(&file, "{\"version\":1,\"targets\":[{\"id\":\"a\\nb\",\"position\":[0,0]}],\"agents\":[{\"position\":[0,0],\"behaviour\":{\"type\":\"seek\",\"target\":\"x\\ty\"}}]}").unwrap();
     let (code, stderr) = steerlab(&["run", file.to_str().unwrap()]);
@@ -225,7 +196,7 @@ fn a_tcp_display_that_does_not_answer_is_one_line_not_a_panic() {
 
 #[test]
 fn frames_on_a_broken_scene_is_one_located_line_before_any_window() {
-    let scratch = Scratch::new("frames-scene");
+    let scratch = Scratch::new("robust-cli-frames-scene");
     let file = scratch.path("broken.json");
     fs::write(
         &file,

@@ -60,3 +60,19 @@ fn a_case_whose_json_report_outgrows_the_pipe_is_read_while_it_runs_not_taken_fo
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(report.accepted >= 1, "at least one big case ran through the binary: {report:?}");
 }
+
+#[test]
+fn a_fuzz_run_through_the_binary_leaves_nothing_in_the_temporary_directory() {
+    // `steerlab fuzz` as a user runs it, its temporary directory one of the test's own: the
+    // cases it wrote for the binary are gone when it ends.
+    let tmp = crate::scratch::Scratch::new("fuzz-tmpdir");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["fuzz", "--cases", "6", "--steps", "10", "--process-every", "2"])
+        .env("TMPDIR", &*tmp)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("6 cases"), "{stdout}");
+    assert!(tmp.names().is_empty(), "left behind: {:?}", tmp.names());
+}

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::scratch::Scratch;
+
 use steerlab::app::commands::{self, resolve, Chord};
 use steerlab::app::tools::Key;
 use steerlab::app::{App, Command, CommandId, FileCommand, Focus, Selection};
@@ -12,20 +14,19 @@ use steerlab::scene::{load_scene, scene_to_json};
 use steerlab::ui::dialogs::ConfirmAnswer;
 use steerlab::ui::{UiOutput, UiState};
 
-fn scene_copy(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("steerlab-revert-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("hairpin.json");
+/// A copy of the hairpin scene in a fresh directory (removed with the returned guard).
+fn scene_copy(test: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::new(&format!("revert-{test}"));
+    let file = dir.path("hairpin.json");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/hairpin.json"), &file).unwrap();
-    file
+    (dir, file)
 }
 
 const CTRL_R: Chord = Chord { key: Key::Letter('R'), ctrl: true, shift: false };
 
 #[test]
 fn revert_is_offered_only_for_a_file_with_unsaved_changes() {
-    let file = scene_copy("offered");
+    let (_dir, file) = scene_copy("offered");
     let mut app = App::new(load_scene(&file).unwrap(), Some(file.clone()));
     assert!(!commands::enabled(CommandId::Revert, &app), "nothing to revert");
     assert_eq!(resolve(CTRL_R, &app, Focus::World), None);
@@ -46,7 +47,7 @@ fn revert_is_offered_only_for_a_file_with_unsaved_changes() {
 
 #[test]
 fn revert_asks_first_and_discard_reloads_the_file_exactly() {
-    let file = scene_copy("reloads");
+    let (_dir, file) = scene_copy("reloads");
     let saved = scene_to_json(&load_scene(&file).unwrap()).unwrap();
     let mut app = App::new(load_scene(&file).unwrap(), Some(file.clone()));
     let agents = app.world.agents.len();
