@@ -40,6 +40,10 @@ struct Flock {
     // scratch
     cell_of: Vec<u32>,
     starts: Vec<u32>,
+    /// Each cell's next free slot while the sort places the agents.
+    next: Vec<u32>,
+    /// The agent at each slot: written, never read here, as `World`'s grid writes it (its
+    /// gathers read it), so that the sort costs what ours does.
     order: Vec<u32>,
     slot_of: Vec<u32>,
     spx: Vec<f32>,
@@ -72,6 +76,7 @@ impl Flock {
             fixed,
             cell_of: vec![0; n],
             starts: vec![0; width * width + 1],
+            next: vec![0; width * width + 1],
             order: vec![0; n],
             slot_of: vec![0; n],
             spx: vec![0.0; n],
@@ -110,11 +115,11 @@ impl Flock {
         for c in 1..self.starts.len() {
             self.starts[c] += self.starts[c - 1];
         }
-        let mut next: Vec<u32> = self.starts.clone();
+        self.next.copy_from_slice(&self.starts);
         for i in 0..n {
             let c = self.cell_of[i] as usize;
-            let s = next[c] as usize;
-            next[c] += 1;
+            let s = self.next[c] as usize;
+            self.next[c] += 1;
             self.order[s] = i as u32;
             self.slot_of[i] = s as u32;
             self.spx[s] = self.px[i];
