@@ -82,16 +82,16 @@ fn main() {
             let best_of = |rounds: usize, time: &dyn Fn() -> f64| {
                 (0..rounds).map(|_| time()).fold(f64::INFINITY, f64::min)
             };
-            let best = best_of(5, &|| ns_per_agent_step_alike(&crowds, 4_000_000, cpu));
+            let best = best_of(5, &|| ns_per_agent_step_alike(&crowds, kernel.budget(4_000_000), cpu));
             if cold {
-                let cold = best_of(3, &|| cold_ns_per_agent_step(&crowds, 400_000));
+                let cold = best_of(3, &|| cold_ns_per_agent_step(&crowds, kernel.budget(400_000)));
                 print!("{n}: {best:.1} (cold {cold:.1})  ");
             } else if space_order {
                 let Some(sorted) = crowds.iter().map(in_space_order).collect::<Option<Vec<World>>>() else {
                     eprintln!("--space-order: {}'s agents name other agents by index", kernel.label());
                     return;
                 };
-                let sorted = best_of(5, &|| ns_per_agent_step_alike(&sorted, 4_000_000, cpu));
+                let sorted = best_of(5, &|| ns_per_agent_step_alike(&sorted, kernel.budget(4_000_000), cpu));
                 print!("{n}: {best:.1} (space order {sorted:.1})  ");
             } else {
                 print!("{n}: {best:.1}  ");

@@ -19,11 +19,11 @@ use crate::behaviours::{
     alignment::AlignmentParams, cohesion::CohesionParams, separation::SeparationParams, Kinematics, Limits,
 };
 use crate::behaviours::{
-    CollisionAvoidanceParams, ContainmentParams, FlockingParams, FlowFieldParams, HideParams,
-    InterposeParams, OffsetPursuitParams, PursuitParams,
+    AvoidParams, CollisionAvoidanceParams, ContainmentParams, FaceParams, FlockingParams, FlowFieldParams,
+    HideParams, InterposeParams, LeaderFollowingParams, OffsetPursuitParams, PursuitParams,
 };
 use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
-use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions};
+use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions, PlannerParams};
 use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, Entry, MetricsSummary, NamedCurve, NamedPath, Obstacle, ParametricParams,
@@ -71,11 +71,25 @@ pub enum Kernel {
     Flocking,
     /// Agent–agent collision avoidance, spread like [`Kernel::Flocking`] with random headings.
     CollisionAvoidance,
+    /// Leader following of the next agent round the ring (each agent follows agent `i + 1`).
+    LeaderFollowing,
+    /// Facing the next agent round the ring while wandering (face changes only the heading: it
+    /// is an entry beside a moving one).
+    Face,
+    /// Looking where it goes while wandering (a heading that turns at a bounded rate).
+    LookWhereYouAreGoing,
+    /// Projected path following with obstacle avoidance in the priority group before it, among
+    /// 16 pillars standing on the path.
+    AvoidObstacles,
+    /// The 3D waypoint planner's ship: three waypoints across the ring, 16 pillars (spheres) in
+    /// the way, a replan every 0.05 s (its interval's minimum), so that a plan falls into every
+    /// few steps measured and its cost counts.
+    Planner,
 }
 
 impl Kernel {
     /// Every kernel, in report order.
-    pub const ALL: [Kernel; 18] = [
+    pub const ALL: [Kernel; 23] = [
         Kernel::Seek,
         Kernel::Flee,
         Kernel::Arrive,
@@ -94,6 +108,11 @@ impl Kernel {
         Kernel::FlowField,
         Kernel::Flocking,
         Kernel::CollisionAvoidance,
+        Kernel::LeaderFollowing,
+        Kernel::Face,
+        Kernel::LookWhereYouAreGoing,
+        Kernel::AvoidObstacles,
+        Kernel::Planner,
     ];
 
     /// A short label.
@@ -117,6 +136,22 @@ impl Kernel {
             Kernel::FlowField => "flow_field",
             Kernel::Flocking => "flocking",
             Kernel::CollisionAvoidance => "collision_avoidance",
+            Kernel::LeaderFollowing => "leader_following",
+            Kernel::Face => "face",
+            Kernel::LookWhereYouAreGoing => "look_where_you_are_going",
+            Kernel::AvoidObstacles => "avoid_obstacles",
+            Kernel::Planner => "planner",
+        }
+    }
+
+    /// How many agent-steps a timing of this kernel takes, for `budget` agent-steps of the
+    /// others: the planner's ship costs about 5 µs an agent-step (a plan every third step), 50
+    /// times seek's, so it is timed over a tenth of the steps (at least one copy of the crowd
+    /// either way: see [`ns_per_agent_step_alike`]).
+    pub fn budget(self, budget: u64) -> u64 {
+        match self {
+            Kernel::Planner => budget / 10,
+            _ => budget,
         }
     }
 }
@@ -172,11 +207,16 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
         velocity: Vec3::ZERO,
         start: (Vec3::ZERO, Vec3::ZERO),
     });
-    if kernel == Kernel::Hide {
-        // Sixteen pillars inside the ring to hide behind.
+    // Sixteen pillars: inside the ring to hide behind or plan round, or on the path to avoid.
+    let pillars_at = match kernel {
+        Kernel::Hide | Kernel::Planner => Some(300.0),
+        Kernel::AvoidObstacles => Some(400.0),
+        _ => None,
+    };
+    if let Some(ring) = pillars_at {
         for i in 0..16 {
             let angle = i as f32 / 16.0 * std::f32::consts::TAU;
-            let position = Vec3::new(angle.cos(), angle.sin(), 0.0) * 300.0;
+            let position = Vec3::new(angle.cos(), angle.sin(), 0.0) * ring;
             world.obstacles.push(Obstacle {
                 position,
                 radius: 20.0,
@@ -232,9 +272,40 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
             Kernel::FlowField => {
                 Behaviour::FlowField { path: None, field: None, params: FlowFieldParams::default() }
             }
+            Kernel::LeaderFollowing => {
+                Behaviour::LeaderFollowing { agent: next(i, 1), params: LeaderFollowingParams::default() }
+            }
+            Kernel::Face => Behaviour::Face { agent: next(i, 1), params: FaceParams::default() },
+            Kernel::LookWhereYouAreGoing => Behaviour::LookWhereYouAreGoing { params: FaceParams::default() },
+            Kernel::AvoidObstacles => Behaviour::Projected { path: 0, params: ProjectedParams::default() },
+            Kernel::Planner => Behaviour::Planner {
+                params: PlannerParams {
+                    // Across the ring and back out: every leg passes the pillars.
+                    waypoints: [0.5f32, 0.75, 0.25]
+                        .map(|turn| {
+                            let across = angle + turn * std::f32::consts::TAU;
+                            Vec3::new(across.cos(), across.sin(), 0.0) * 400.0
+                        })
+                        .to_vec(),
+                    replan_interval: PlannerParams::REPLAN_INTERVAL.min,
+                    ..PlannerParams::default()
+                },
+            },
             Kernel::Flocking | Kernel::CollisionAvoidance => Behaviour::Seek { target: 0 },
         };
-        world.agents.push(Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour));
+        let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
+        match kernel {
+            // The heading turners beside a moving entry, wandering from their own seeds.
+            Kernel::Face | Kernel::LookWhereYouAreGoing => {
+                let wander =
+                    WanderParams { seed: wander_seed(i, n_agents, variant), ..WanderParams::default() };
+                agent.mix.more =
+                    vec![Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 1.0, group: 0 })];
+            }
+            Kernel::AvoidObstacles => agent.set_avoid_obstacles(true, AvoidParams::default()),
+            _ => {}
+        }
+        world.agents.push(agent);
     }
     world.reset();
     world
@@ -565,7 +636,7 @@ pub fn print_behaviour_table(out: &mut dyn Write, size: BenchSize) -> std::io::R
             write!(out, "{:<24}{:>9}", if n_threads == 1 { kernel.label() } else { "" }, n_threads)?;
             for &n in sizes {
                 let crowds = crowds_alike(kernel, n, 32);
-                let budget = steps_for(n, size.quick) * n as u64;
+                let budget = kernel.budget(steps_for(n, size.quick) * n as u64);
                 let ns = pool.install(|| ns_per_agent_step_alike(&crowds, budget, wall_ns));
                 write!(out, "{:>14.1}", ns)?;
             }
@@ -1529,6 +1600,73 @@ mod tests {
 #[cfg(test)]
 mod crowd_tests {
     use super::*;
+
+    /// The kernels that join a behaviour to a moving one do what their labels say: the ships
+    /// plan every 0.05 s and get past the pillars to waypoints; avoidance keeps followers off
+    /// the pillars standing on their path (without it they run into them); facers turn toward
+    /// the agent they face, not along their velocity; leader followers keep near their leader.
+    #[test]
+    fn the_added_kernels_do_what_their_labels_say() {
+        let run = |kernel: Kernel, seconds: u64| {
+            let mut world = world_for(kernel, 64, 32);
+            world.run_steps(seconds * 60);
+            world
+        };
+        let ships = run(Kernel::Planner, 12);
+        for summary in ships.metrics() {
+            let planner = summary.planner.expect("a ship's metrics");
+            assert!(planner.replans >= 200, "{}: {} replans in 12 s", summary.name, planner.replans);
+            assert!(planner.waypoints_reached >= 1, "{}: no waypoint reached", summary.name);
+            assert_eq!(summary.collisions, 0, "{}", summary.name);
+        }
+
+        let avoiding = run(Kernel::AvoidObstacles, 8);
+        let mut plain = world_for(Kernel::AvoidObstacles, 64, 32);
+        for agent in plain.agents.iter_mut() {
+            agent.set_avoid_obstacles(false, AvoidParams::default());
+        }
+        plain.run_steps(8 * 60);
+        let collisions = |world: &World| world.metrics().iter().map(|m| m.collisions).sum::<u32>();
+        assert!(
+            collisions(&plain) >= 32,
+            "without avoidance the followers hit the pillars: {}",
+            collisions(&plain)
+        );
+        assert!(
+            collisions(&avoiding) * 10 <= collisions(&plain),
+            "{} collisions with avoidance, {} without",
+            collisions(&avoiding),
+            collisions(&plain)
+        );
+
+        let heading_error = |world: &World, toward: &dyn Fn(usize) -> Vec3| {
+            let errors: Vec<f32> = (0..world.agents.len())
+                .map(|i| {
+                    let agent = &world.agents[i];
+                    let want = toward(i);
+                    let (sin, cos) = agent.kinematics.orientation.sin_cos();
+                    Vec2::new(cos, sin).angle_between(Vec2::new(want.x, want.y)).abs()
+                })
+                .collect();
+            errors.iter().sum::<f32>() / errors.len() as f32
+        };
+        let facers = run(Kernel::Face, 4);
+        let at = |world: &World, i: usize| world.agents[i].kinematics.position;
+        let n = facers.agents.len();
+        let to_next = |i: usize| at(&facers, (i + 1) % n) - at(&facers, i);
+        let along = |i: usize| facers.agents[i].kinematics.velocity;
+        assert!(heading_error(&facers, &to_next) < 0.2, "facers: {}", heading_error(&facers, &to_next));
+        assert!(heading_error(&facers, &along) > 0.5, "facers look along their velocity");
+        let lookers = run(Kernel::LookWhereYouAreGoing, 4);
+        let along = |i: usize| lookers.agents[i].kinematics.velocity;
+        assert!(heading_error(&lookers, &along) < 0.2, "lookers: {}", heading_error(&lookers, &along));
+
+        let followers = run(Kernel::LeaderFollowing, 10);
+        let gaps: Vec<f32> =
+            (0..n).map(|i| at(&followers, i).distance(at(&followers, (i + 1) % n))).collect();
+        let mean_gap = gaps.iter().sum::<f32>() / n as f32;
+        assert!(mean_gap < 150.0, "followers {mean_gap} from their leaders on average");
+    }
 
     /// Variant 0 is `world_for`'s world; the others place every kernel's agents elsewhere,
     /// and the crowds timed together hold at least `DISTINCT_AGENTS` agents.
