@@ -18,7 +18,12 @@
 //! |F(T + τ) − F(T)| = distance (derivative of the chord length:
 //! (F(T+τ) − F(T))·F'(T+τ)/|F(T+τ) − F(T)|; each step is clamped to [τ/2, 2τ] and the best
 //! iterate is kept), so the measured speed equals the set speed to f32 precision: about
-//! ε·(|T|·|F'| + |P|)/distance, under 2e-4 for typical curves and speeds.
+//! ε·(|T|·|F'| + |P|)/distance, under 2e-4 for typical curves and speeds. Where the curve turns
+//! back inside the step (the tangent at τ points against the tangent at T: a cusp, an
+//! out-and-back), a chord of `distance` can span far more curve than that, and the agent would
+//! jump across the turn; there τ is found by marching the arc as short chords instead
+//! (`march_arc`). The secant keeps the seed's behaviour at such points: |F'| → 0 makes its
+//! T increment huge, and it jumps (an astroid's cusps: 70× the set speed).
 //!
 //! Robustness, shared by both methods:
 //! - ΔT ≤ 0 (or not finite) is replaced by [`DEFAULT_DELTA_T`].
@@ -234,7 +239,9 @@ fn secant_increment(curve: &Curve, t: f32, p0: Vec3, length: f32, delta_t: f32) 
 }
 
 /// The arc-length method: τ with |F(T ± τ) − F(T)| = length, from the exact-derivative
-/// estimate refined by safeguarded Newton steps. Returns τ (unsigned) and F'(T).
+/// estimate refined by safeguarded Newton steps (a bisection step wherever Newton's would leave
+/// the bracket of τs known too short and too long), then checked for a turn back inside the
+/// step ([`march_arc`]). Returns τ (unsigned) and F'(T).
 fn arc_length_increment(
     curve: &Curve,
     t: f32,
@@ -255,6 +262,8 @@ fn arc_length_increment(
     // Chord lengths cannot be resolved better than the f32 spacing of the positions.
     let tolerance = 1e-5 * length + 4.0 * f32::EPSILON * p0.abs().max_element();
     let mut best = (f32::INFINITY, tau);
+    // τs known to give a chord too short (`short`) and too long (`long`).
+    let (mut short, mut long) = (0.0f32, f32::INFINITY);
     for _ in 0..ARC_LENGTH_ITERATIONS {
         let t_new = t + direction * tau;
         let chord = curve.point(t_new) - p0;
@@ -269,19 +278,79 @@ fn arc_length_increment(
         if error.abs() <= tolerance {
             break;
         }
+        if error > 0.0 {
+            long = long.min(tau);
+        } else {
+            short = short.max(tau);
+        }
         // d|chord|/dτ = direction · chord·F'(T ± τ) / |chord|.
         let slope = if chord_length > 0.0 {
             direction * chord.dot(curve.derivative(t_new)) / chord_length
         } else {
             curve.derivative(t_new).length()
         };
-        if !(slope.is_finite() && slope > 0.0) {
-            // The chord no longer grows with τ (longer than the curve allows): keep the best.
+        let newton = (tau - error / slope).clamp(0.5 * tau, 2.0 * tau);
+        tau = if slope > 0.0 && newton > short && newton < long {
+            newton
+        } else if long.is_finite() {
+            // The chord does not grow with τ here (the curve turned back), or Newton's step
+            // left the bracket: halve it.
+            0.5 * (short + long)
+        } else {
+            2.0 * tau
+        };
+        if !(tau.is_finite() && tau > 0.0) {
             break;
         }
-        tau = (tau - error / slope).clamp(0.5 * tau, 2.0 * tau);
     }
-    (best.1, derivative)
+    let tau = best.1;
+    // Where the curve turns back inside the step (a cusp, an out-and-back; the tangent at its
+    // end points against the one at its start), a chord of `length` spans more curve than that,
+    // and the agent would jump across the turn: measure the arc instead.
+    let end_tangent = curve.derivative(t + direction * tau);
+    if derivative.dot(end_tangent) < 0.0 || !end_tangent.is_finite() {
+        return (march_arc(curve, t, p0, length, direction, tau), derivative);
+    }
+    (tau, derivative)
+}
+
+/// Sub-chords for each pass of [`march_arc`] (two passes: over the step, then over the
+/// sub-step where the arc reaches `length`).
+const MARCH_CHORDS: usize = 32;
+
+/// The τ ≤ `tau` at which the arc of the curve from T, summed as chords, reaches `length`:
+/// marched over `tau` in [`MARCH_CHORDS`] sub-steps, then over the sub-step where the sum
+/// passes `length` in as many again, interpolated within the last. A curve that does not
+/// reach `length` within `tau` (it cannot, `tau`'s chord being at least about `length`, but
+/// rounding) gives `tau`.
+fn march_arc(curve: &Curve, t: f32, p0: Vec3, length: f32, direction: f32, tau: f32) -> f32 {
+    let (mut from, mut span, mut start, mut walked) = (0.0f32, tau, p0, 0.0f32);
+    for _ in 0..2 {
+        let step = span / MARCH_CHORDS as f32;
+        let mut found = None;
+        let mut previous = start;
+        for i in 1..=MARCH_CHORDS {
+            let at = from + step * i as f32;
+            let point = curve.point(t + direction * at);
+            let piece = (point - previous).length();
+            if !piece.is_finite() {
+                return tau;
+            }
+            if walked + piece >= length {
+                found = Some((at - step, previous));
+                break;
+            }
+            walked += piece;
+            previous = point;
+        }
+        let Some((at, point)) = found else { return tau };
+        (from, span, start) = (at, step, point);
+    }
+    // Within the last sub-step the curve is as good as straight: interpolate.
+    let last = curve.point(t + direction * (from + span));
+    let piece = (last - start).length();
+    let fraction = if piece > 0.0 { ((length - walked) / piece).clamp(0.0, 1.0) } else { 1.0 };
+    from + span * fraction
 }
 
 /// True when a chord of `chord_length` near `position` is below f32 position resolution.

@@ -516,6 +516,70 @@ fn cusp_with_zero_derivative_is_crossed_without_nan() {
     }
 }
 
+/// The arc of `curve` from `t0` to `t1`, summed over many short chords: an oracle for how much
+/// curve a step passed over, independent of the method's own arithmetic.
+fn arc_between(curve: &Curve, t0: f32, t1: f32) -> f32 {
+    let pieces = 512;
+    (0..pieces)
+        .map(|i| {
+            let a = t0 + (t1 - t0) * i as f32 / pieces as f32;
+            let b = t0 + (t1 - t0) * (i + 1) as f32 / pieces as f32;
+            (curve.point(b) - curve.point(a)).length()
+        })
+        .sum()
+}
+
+fn expr_curve(x: &str, y: &str, t_max: f32) -> Curve {
+    Curve::new(CurveKind::Expr { x: x.into(), y: y.into(), z: String::new(), t_min: 0.0, t_max })
+        .expect("a valid curve")
+}
+
+/// Where the curve turns back on itself inside a step (the astroid's four cusps, where the
+/// tangent reverses; an out-and-back line), arc length moves the agent along the curve at the
+/// set speed: every step passes over no more curve than the distance to travel, so it never
+/// jumps across the turn. Found by an audit: the chord alone reached `distance` across the
+/// turn, 80–200 units a step (11,928 u/s at a set speed of 100). The seed's secant still jumps
+/// there (kept as the seed wrote it, README "Parametric following"): this test records that.
+#[test]
+fn arc_length_follows_the_curve_through_cusps_and_turns_back_where_the_secant_jumps() {
+    let astroid = expr_curve("100*cos(t)^3", "100*sin(t)^3", TAU);
+    let out_and_back = expr_curve("0*t", "100*sin(t)", 7.0);
+    for (name, curve, seconds) in [("astroid", &astroid, 10.0f32), ("out and back", &out_and_back, 3.9)] {
+        let distance = 100.0 * DT;
+        let p = ParametricParams { speed: 100.0, method: ParametricMethod::ArcLength, ..Default::default() };
+        let mut state = ParametricState::start(&p);
+        let mut travelled = 0.0;
+        for step_index in 0..(seconds / DT) as usize {
+            let t = state.t;
+            step(curve, &mut state, &p, DT);
+            // The closed astroid wraps T: measure over the unwrapped step.
+            let t_new = if state.t < t { state.t + TAU } else { state.t };
+            let arc = arc_between(curve, t, t_new);
+            assert!(
+                arc <= distance * 1.01 && !state.finished,
+                "{name}, step {step_index} at T {t}: {arc} units of curve passed, {distance} to travel"
+            );
+            travelled += arc;
+        }
+        let expected = 100.0 * seconds;
+        assert!(
+            (travelled - expected).abs() < 0.01 * expected,
+            "{name}: {travelled} units of curve in {seconds} s at 100 u/s"
+        );
+    }
+    let secant = ParametricParams { speed: 100.0, method: ParametricMethod::Secant, ..Default::default() };
+    let mut state = ParametricState::start(&secant);
+    let longest = (0..600)
+        .map(|_| {
+            let t = state.t;
+            step(&astroid, &mut state, &secant, DT);
+            let t_new = if state.t < t { state.t + TAU } else { state.t };
+            arc_between(&astroid, t, t_new)
+        })
+        .fold(0.0f32, f32::max);
+    assert!(longest > 10.0 * 100.0 * DT, "the seed's secant jumps at the cusps: longest step {longest}");
+}
+
 #[test]
 fn non_positive_delta_t_falls_back_to_the_default() {
     let curve =
