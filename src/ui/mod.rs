@@ -385,6 +385,23 @@ impl UiOutput {
     }
 }
 
+/// Points a panel scrolls for one notch of the mouse wheel (egui's own choice for a line on
+/// native platforms).
+pub const SCROLL_POINTS_PER_NOTCH: f32 = 40.0;
+
+/// What the platform's miniquad reports for one wheel notch: 1 on X11 (Linux), 120 (a notch
+/// in Windows' units) elsewhere.
+pub const RAW_WHEEL_NOTCH: f32 = if cfg!(target_os = "linux") { 1.0 } else { 120.0 };
+
+/// egui-macroquad 0.17 hands egui the raw wheel delta divided by 90, as lines
+/// (`MouseWheelUnit::Line`); egui scrolls `line_scroll_speed` points a line.
+pub const EGUI_MACROQUAD_WHEEL_DIVISOR: f32 = 90.0;
+
+/// egui's `line_scroll_speed` that makes one wheel notch scroll [`SCROLL_POINTS_PER_NOTCH`].
+/// egui's default (40) gave 40/90 of a point a notch on X11: found by an audit in a real
+/// window (20 notches moved the Open dialog's list 11 px).
+pub const LINE_SCROLL_SPEED: f32 = SCROLL_POINTS_PER_NOTCH * EGUI_MACROQUAD_WHEEL_DIVISOR / RAW_WHEEL_NOTCH;
+
 /// Draws every panel for one frame and returns what the user asked for.
 ///
 /// `examples` lists the bundled scenes as (file name, description); the description is the
@@ -395,6 +412,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     let scale = if state.ui_scale.is_finite() { state.ui_scale.clamp(0.5, 3.0) } else { 1.0 };
     if (ctx.zoom_factor() - scale).abs() > 1e-3 {
         ctx.set_zoom_factor(scale);
+    }
+    if ctx.options(|o| o.line_scroll_speed) != LINE_SCROLL_SPEED {
+        ctx.options_mut(|o| o.line_scroll_speed = LINE_SCROLL_SPEED);
     }
 
     state.widget_rects.clear();

@@ -434,6 +434,45 @@ fn a_click_on_a_panel_adds_nothing_to_the_world() {
     );
 }
 
+/// Real wheel notches over the metrics table scroll it by lines, not by half a point (an audit:
+/// five notches moved the table 2 px; egui-macroquad hands egui 1/90 of a line a notch).
+#[test]
+fn wheel_notches_over_the_metrics_table_scroll_it_by_lines() {
+    if !tools_available("wheel_scroll") {
+        return;
+    }
+    let _serial = serial();
+    let agents: Vec<String> = (0..30)
+        .map(|i| {
+            format!(
+                r#"{{"name": "a{i}", "position": [{x}, -200], "behaviours": [{{"type": "seek", "target": "t"}}]}}"#,
+                x = i * 10 - 150
+            )
+        })
+        .collect();
+    let scene = format!(
+        r#"{{"version": 2, "targets": [{{"id": "t", "position": [0, 100]}}], "agents": [{}]}}"#,
+        agents.join(", ")
+    );
+    let dir = temp_dir("wheel_scroll-scene");
+    let file = dir.join("crowd.json");
+    std::fs::write(&file, scene).unwrap();
+    let app = Steerlab::launch("wheel_scroll", &[file.to_str().unwrap()]).keeping(dir);
+    app.key("space");
+    let top = |state: &serde_json::Value| state["rects"]["metrics_row:0"][1].as_f64();
+    let (px, py) = app.rect("metrics_panel");
+    let before = top(&app.state()).expect("the first metrics row");
+    app.xdotool(&["mousemove", "--sync", &format!("{}", px as i32), &format!("{}", py as i32)]);
+    app.settle();
+    for _ in 0..3 {
+        app.xdotool(&["click", "5"]);
+    }
+    let state =
+        app.wait_for(|s| top(s).is_some_and(|y| before - y >= 60.0), "three notches to scroll the table");
+    let moved = before - top(&state).unwrap();
+    assert!(moved <= 200.0, "three notches scrolled {moved} px");
+}
+
 #[test]
 fn space_pauses_and_the_world_stops_moving() {
     if !tools_available("space_pauses") {

@@ -545,6 +545,35 @@ fn a_long_metrics_table_is_capped_and_the_wheel_reaches_its_last_row() {
     );
 }
 
+/// One notch of a real mouse wheel scrolls a panel by about a line. On X11 miniquad reports a
+/// notch as 1 and egui-macroquad hands egui 1/90 of a line: with egui's default line speed a
+/// notch moved the metrics table half a point (an audit in a real window).
+#[test]
+fn one_wheel_notch_as_the_window_delivers_it_scrolls_the_metrics_table_a_line() {
+    let n = 20;
+    let app = App::new(world_with_agents(n), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let panel = state.widget_rects["metrics_panel"];
+    let first = state.widget_rects["metrics_row:0"];
+    let notch = egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, -steerlab::ui::RAW_WHEEL_NOTCH / steerlab::ui::EGUI_MACROQUAD_WHEEL_DIVISOR),
+        modifiers: egui::Modifiers::NONE,
+    };
+    let over = egui::Event::PointerMoved(panel.center());
+    let _ = frame(&ctx, &app, &mut state, vec![over.clone()]);
+    let _ = frame(&ctx, &app, &mut state, vec![over.clone(), notch]);
+    // egui spreads a notch over a few frames.
+    let _ = frames(&ctx, &app, &mut state, 30);
+    let moved = first.min.y - state.widget_rects["metrics_row:0"].min.y;
+    assert!(
+        (0.75 * steerlab::ui::SCROLL_POINTS_PER_NOTCH..=1.25 * steerlab::ui::SCROLL_POINTS_PER_NOTCH)
+            .contains(&moved),
+        "one notch scrolled the table {moved} points"
+    );
+}
+
 #[test]
 fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
     let app = App::new(world_with_agents(3), None);
