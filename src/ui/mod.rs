@@ -89,6 +89,8 @@ pub struct UiState {
     pub recent: Vec<PathBuf>,
     /// UI zoom factor (HiDPI), 0.5–3; applied with `ctx.set_zoom_factor`.
     pub ui_scale: f32,
+    /// The UI scale slider's value while it is dragged (applied to `ui_scale` on release).
+    pub ui_scale_dragged: Option<f32>,
     /// Duration of the last frame in milliseconds (set by the shell).
     pub frame_time_ms: f32,
     /// The simulated time and step count as the status bar last drew them (published to the
@@ -126,6 +128,7 @@ impl Default for UiState {
             metrics_cache: metrics::MetricsCache::default(),
             recent: Vec::new(),
             ui_scale: 1.0,
+            ui_scale_dragged: None,
             frame_time_ms: 0.0,
             status_clock: String::new(),
             recovery_available: false,

@@ -310,7 +310,7 @@ fn edit_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
 }
 
 fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
-    ui.menu_button("View", |ui| {
+    let button = ui.menu_button("View", |ui| {
         let mut snap = app.snap.on;
         let toggle =
             ui.checkbox(&mut snap, format!("Snap to grid ({})", commands::shortcut(CommandId::ToggleSnap)));
@@ -327,10 +327,22 @@ fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
         ui.separator();
         ui.horizontal(|ui| {
             ui.label("UI scale");
-            ui.add(egui::Slider::new(&mut state.ui_scale, 0.5..=3.0).max_decimals(2).suffix("×"))
+            // Applied when the drag ends: a scale applied mid-drag resizes the slider under the
+            // pointer, and the value runs away to an end (found by an audit in a real window).
+            let mut scale = state.ui_scale_dragged.unwrap_or(state.ui_scale);
+            let response = ui
+                .add(egui::Slider::new(&mut scale, 0.5..=3.0).max_decimals(2).suffix("×"))
                 .on_hover_text("Size of the panels and text (for high-resolution screens)");
+            state.record_rect("ui_scale", response.rect);
+            if response.dragged() {
+                state.ui_scale_dragged = Some(scale);
+            } else {
+                state.ui_scale = scale;
+                state.ui_scale_dragged = None;
+            }
         });
     });
+    state.record_rect("menu_button:View", button.response.rect);
 }
 
 /// The grid spacing for snapping.

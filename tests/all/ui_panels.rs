@@ -574,6 +574,43 @@ fn one_wheel_notch_as_the_window_delivers_it_scrolls_the_metrics_table_a_line() 
     );
 }
 
+/// Dragging View ▸ UI scale changes the scale when the drag ends, to where the pointer let go:
+/// applied mid-drag, the new scale resized the slider under the pointer and the value ran away
+/// to an end (an audit in a real window ended at 0.50×).
+#[test]
+fn the_ui_scale_slider_applies_its_value_when_the_drag_ends() {
+    let app = App::new(world_with_agents(2), None);
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let _ = click_widget(&ctx, &app, &mut state, "menu_button:View");
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let slider = state.widget_rects["ui_scale"];
+    // The slider's handle sits at 1.0 on 0.5..=3.0; drag it a quarter of the track right.
+    let start = egui::pos2(slider.left() + slider.width() * 0.2, slider.center().y);
+    let end = egui::pos2(start.x + slider.width() * 0.25, start.y);
+    let press = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let _ = frame(&ctx, &app, &mut state, vec![egui::Event::PointerMoved(start)]);
+    let _ = frame(&ctx, &app, &mut state, vec![press(start, true)]);
+    for i in 1..=10 {
+        let at = start + (end - start) * (i as f32 / 10.0);
+        let _ = frame(&ctx, &app, &mut state, vec![egui::Event::PointerMoved(at)]);
+        assert_eq!(ctx.zoom_factor(), 1.0, "the scale stays while the slider is dragged");
+        assert_eq!(state.ui_scale, 1.0);
+    }
+    let dragged = state.ui_scale_dragged.expect("the dragged value is kept");
+    assert!(dragged > 1.2, "the drag moved the value to {dragged}");
+    let _ = frame(&ctx, &app, &mut state, vec![press(end, false)]);
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert_eq!(state.ui_scale, dragged, "released where it was dragged to");
+    assert!((ctx.zoom_factor() - dragged).abs() < 1e-3, "zoom {}", ctx.zoom_factor());
+    assert!(state.ui_scale_dragged.is_none());
+}
+
 #[test]
 fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
     let app = App::new(world_with_agents(3), None);
