@@ -239,26 +239,19 @@ fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind) -> Option<CurveKind> {
     egui::Grid::new("builtin_curve_grid").num_columns(2).show(ui, |ui| match &mut edited {
         CurveKind::Circle { center, radius } => {
             changed |= vec3_row(ui, "centre", "Centre of the circle (world units)", center);
-            changed |= number_row(ui, "radius", "units", "Radius (world units)", radius, 1.0, 1.0);
+            changed |= number_row(ui, "radius", "u", "Radius (world units)", radius, 1.0, 1.0);
         }
         CurveKind::Ellipse { center, radius_x, radius_y } => {
             changed |= vec3_row(ui, "centre", "Centre of the ellipse (world units)", center);
             changed |=
-                number_row(ui, "radius x", "units", "Half-width along x (world units)", radius_x, 1.0, 1.0);
+                number_row(ui, "radius x", "u", "Half-width along x (world units)", radius_x, 1.0, 1.0);
             changed |=
-                number_row(ui, "radius y", "units", "Half-height along y (world units)", radius_y, 1.0, 1.0);
+                number_row(ui, "radius y", "u", "Half-height along y (world units)", radius_y, 1.0, 1.0);
         }
         CurveKind::Lemniscate { center, size } => {
             changed |= vec3_row(ui, "centre", "Centre of the figure eight (world units)", center);
-            changed |= number_row(
-                ui,
-                "size",
-                "units",
-                "Half-width of the figure eight (world units)",
-                size,
-                1.0,
-                1.0,
-            );
+            changed |=
+                number_row(ui, "size", "u", "Half-width of the figure eight (world units)", size, 1.0, 1.0);
         }
         CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
             changed |= vec3_row(ui, "centre", "Centre of the figure (world units)", center);
@@ -270,9 +263,8 @@ fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind) -> Option<CurveKind> {
         }
         CurveKind::Helix { center, radius, pitch, turns } => {
             changed |= vec3_row(ui, "centre", "Centre of the helix's base (world units)", center);
-            changed |=
-                number_row(ui, "radius", "units", "Radius of the helix (world units)", radius, 1.0, 1.0);
-            changed |= number_row(ui, "pitch", "units", "Rise per turn (world units)", pitch, f32::MIN, 1.0);
+            changed |= number_row(ui, "radius", "u", "Radius of the helix (world units)", radius, 1.0, 1.0);
+            changed |= number_row(ui, "pitch", "u", "Rise per turn (world units)", pitch, f32::MIN, 1.0);
             changed |= number_row(ui, "turns", "", "Number of turns", turns, 0.1, 0.05);
         }
         CurveKind::Spline { points, closed } => {

@@ -142,6 +142,33 @@ impl FileDialog {
         self.refresh();
     }
 
+    /// Goes to a path typed in the folder field: a folder is listed; a file's path (an
+    /// existing file, or a new name in an existing folder) lists its folder with the name filled
+    /// in, so that OK takes it. Returns whether a file was named. (Typing a whole file path
+    /// there used to list it as a folder: "Not a directory", found by an audit.)
+    pub fn go_to_typed(&mut self, typed: &str) -> bool {
+        let path = PathBuf::from(typed.trim());
+        let file = match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) if !path.is_dir() => {
+                let parent =
+                    if parent.as_os_str().is_empty() { self.dir.clone() } else { self.dir.join(parent) };
+                parent.is_dir().then(|| (parent, name.to_string_lossy().into_owned()))
+            }
+            _ => None,
+        };
+        match file {
+            Some((parent, name)) => {
+                self.change_dir(parent);
+                self.file_name = name;
+                true
+            }
+            None => {
+                self.change_dir(self.dir.join(path));
+                false
+            }
+        }
+    }
+
     /// Goes to the parent directory.
     pub fn go_up(&mut self) {
         if let Some(parent) = self.dir.parent().map(Path::to_path_buf) {
@@ -204,6 +231,7 @@ fn file_dialog_contents(
 ) -> Option<FileDialogResult> {
     let mut result = None;
     let mut go_to: Option<PathBuf> = None;
+    let mut typed: Option<String> = None;
     ui.horizontal(|ui| {
         if ui.button("⬆").on_hover_text("Parent directory").clicked() {
             go_to = dialog.dir.parent().map(Path::to_path_buf);
@@ -217,7 +245,7 @@ fn file_dialog_contents(
             trim_line_breaks(&mut dialog.dir_text);
         }
         if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-            go_to = Some(PathBuf::from(dialog.dir_text.trim()));
+            typed = Some(dialog.dir_text.clone());
         }
     });
     let extension = dialog.mode.extension();
@@ -298,6 +326,13 @@ fn file_dialog_contents(
     });
     // The dialog owns Enter (confirm, unless it just went to a typed folder) and Esc (cancel).
     let (enter, escape) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
+    if let Some(typed) = typed {
+        // A file's path typed and Enter: take it at once, as Enter in the name field does.
+        if dialog.go_to_typed(&typed) {
+            result = dialog.chosen_path().ok().map(FileDialogResult::Chosen);
+        }
+        return result;
+    }
     if escape {
         result = Some(FileDialogResult::Cancelled);
     } else if enter && go_to.is_none() && result.is_none() {

@@ -368,7 +368,7 @@ fn path_inspector(
         ui.end_row();
         let doc = "Channel half-width drawn around the path and used by the time-outside-radius metric (world units)";
         ui.label("radius").on_hover_text(doc);
-        let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).clamp_existing_to_range(false).suffix(" units").speed(0.5);
+        let drag = egui::DragValue::new(&mut radius).range(1.0..=500.0).clamp_existing_to_range(false).suffix(" u").speed(0.5);
         if ui.add(drag).on_hover_text(doc).changed() && radius != path.radius {
             commands.push(Command::SetPathRadius { path: path_idx, radius });
         }
@@ -377,7 +377,7 @@ fn path_inspector(
         ui.label(format!("{}", points.len()));
         ui.end_row();
         ui.label("length");
-        ui.label(format!("{:.1} units", path.polyline.length()));
+        ui.label(format!("{:.1} u", path.polyline.length()));
         ui.end_row();
     });
     if let Some(point_idx) = point {
@@ -418,7 +418,7 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
                 egui::DragValue::new(&mut radius)
                     .range(1.0..=1000.0)
                     .clamp_existing_to_range(false)
-                    .suffix(" units")
+                    .suffix(" u")
                     .speed(0.5),
             )
             .on_hover_text(doc)

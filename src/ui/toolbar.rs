@@ -352,7 +352,7 @@ fn grid_size(ui: &mut egui::Ui, app: &App, out: &mut UiOutput) {
         let mut size = app.snap.size;
         let range = crate::app::select::GRID_SIZE_RANGE;
         let slider = ui
-            .add(egui::Slider::new(&mut size, range).logarithmic(true).suffix(" units").max_decimals(1))
+            .add(egui::Slider::new(&mut size, range).logarithmic(true).suffix(" u").max_decimals(1))
             .on_hover_text("Spacing of the snapping grid, world units (not saved in the scene)");
         if slider.changed() && size.is_finite() && size != app.snap.size {
             out.commands.push(Command::SetGridSize(size));

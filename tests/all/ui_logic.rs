@@ -331,6 +331,33 @@ fn the_file_dialog_adds_the_extension_when_saving_and_needs_a_listed_file_when_o
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A whole path typed into the folder field: a file's path lists its folder with the name
+/// filled in (Open then takes it; Save takes a new name in an existing folder); a folder's path
+/// lists the folder; a relative path is read from the folder shown. An audit typed a scene's
+/// full path there and got "Not a directory".
+#[test]
+fn a_file_path_typed_into_the_folder_field_chooses_the_file() {
+    let dir = scratch_dir("typed");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub").join("deep.json"), "{}").unwrap();
+    let mut open = FileDialog::new(FileDialogMode::Open, dir.join("sub"), "");
+    let typed = dir.join("b.json");
+    assert!(open.go_to_typed(typed.to_str().unwrap()));
+    assert_eq!(open.file_name, "b.json");
+    assert!(open.error.is_none(), "{:?}", open.error);
+    assert_eq!(open.chosen_path().unwrap(), std::fs::canonicalize(&dir).unwrap().join("b.json"));
+    assert!(open.go_to_typed("sub/deep.json"), "relative to the folder shown");
+    assert!(open.chosen_path().unwrap().ends_with("sub/deep.json"));
+    assert!(!open.go_to_typed(dir.to_str().unwrap()), "a folder is listed, not chosen");
+    assert!(open.lists_file("b.json"));
+    let mut save = FileDialog::new(FileDialogMode::Save, dir.clone(), "track");
+    assert!(save.go_to_typed(dir.join("sub").join("new-name").to_str().unwrap()));
+    assert!(save.chosen_path().unwrap().ends_with("sub/new-name.json"));
+    assert!(!save.go_to_typed(dir.join("missing").join("x.json").to_str().unwrap()));
+    assert!(save.error.is_some(), "a folder that is not there says so");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn merging_outputs_keeps_both_passes_commands_and_flags() {
     let mut first = UiOutput { commands: vec![Command::Step] };
