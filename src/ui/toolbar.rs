@@ -133,8 +133,10 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
     if reset.clicked() {
         out.commands.push(Command::Reset);
     }
+    room_for_a_slider(ui);
     timeline(ui, app, state, out);
     let mut scale = app.time_scale;
+    room_for_a_slider(ui);
     let slider = ui
         .add(egui::Slider::new(&mut scale, 0.1..=8.0).logarithmic(true).suffix("×").max_decimals(2))
         .on_hover_text(format!(
@@ -142,6 +144,7 @@ fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
             commands::keys_label(CommandId::Slower),
             commands::keys_label(CommandId::Faster)
         ));
+    state.record_rect("time_scale", slider.rect);
     if slider.changed() && scale.is_finite() && scale != app.time_scale {
         out.commands.push(Command::SetTimeScale(scale));
     }
@@ -373,6 +376,19 @@ fn menu_item(ui: &mut egui::Ui, app: &App, state: &mut UiState, id: CommandId) -
 
 /// The timeline slider: every recorded step of the run, from the start (or the last edit) to the
 /// furthest step simulated; dragging it goes there (paused), metrics and plots following.
+/// Starts a new toolbar row when a slider and its value box would not fit on this one: a wrapped
+/// row moves a widget down only when the widget itself does not fit, and a slider with its box
+/// is laid out as one (in an 800-pixel window the speed slider ran off the right edge, found by
+/// an audit).
+fn room_for_a_slider(ui: &mut egui::Ui) {
+    let spacing = ui.spacing();
+    let width = spacing.slider_width + spacing.interact_size.x * 1.5 + spacing.item_spacing.x * 2.0;
+    // In a wrapping row `available_width` is the whole row's; what is left is from the cursor.
+    if ui.max_rect().right() - ui.cursor().left() < width {
+        ui.end_row();
+    }
+}
+
 fn timeline(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
     let (first, furthest) = app.timeline.range().unwrap_or((app.world.steps, app.world.steps));
     let dt = f64::from(app.world.dt);

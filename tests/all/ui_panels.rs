@@ -611,6 +611,33 @@ fn the_ui_scale_slider_applies_its_value_when_the_drag_ends() {
     assert!(state.ui_scale_dragged.is_none());
 }
 
+/// In a narrow window every toolbar control stays inside it: the timeline and the speed slider
+/// wrap to another row rather than run off the right edge (an audit: at 800 pixels the speed
+/// slider and its value were cut off, at 640 the timeline too).
+#[test]
+fn in_a_narrow_window_the_toolbar_wraps_and_keeps_every_control_inside() {
+    let app = App::new(world_with_agents(2), None);
+    for width in [1280.0, 800.0, 640.0, 480.0] {
+        let mut state = UiState::default();
+        let ctx = egui::Context::default();
+        for _ in 0..3 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, 800.0))),
+                ..Default::default()
+            };
+            let _ = ctx.run(input, |ctx| {
+                let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
+            });
+        }
+        for name in
+            ["play", "step", "step_back", "reset", "timeline", "time_scale", "view", "compare", "snap"]
+        {
+            let rect = state.widget_rects[name];
+            assert!(rect.max.x <= width + 0.5, "{width} px: {name} at {rect:?} runs off the edge");
+        }
+    }
+}
+
 #[test]
 fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
     let app = App::new(world_with_agents(3), None);
