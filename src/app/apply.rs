@@ -514,9 +514,8 @@ impl App {
         }
     }
 
-    /// Replaces the world with an empty scene (undoable).
+    /// Replaces the world with an empty scene, with a fresh undo history (as for an opened one).
     fn new_scene(&mut self) {
-        self.checkpoint(None);
         let mut world = World::default();
         world.name = "Untitled".to_string();
         world.description = "A new scene.".to_string();

@@ -577,9 +577,10 @@ impl App {
         app
     }
 
-    /// Replaces the world with a loaded one (the old one can be had back with undo).
+    /// Replaces the world with a loaded one and starts a fresh undo history: the undo steps
+    /// belong to the scene they were made in (undoing into the old scene would put it under the
+    /// new file's name, and Save would write it there).
     pub fn open_world(&mut self, world: World, file: Option<PathBuf>) {
-        self.checkpoint(None);
         self.world = world;
         self.file = file;
         self.example = None;
@@ -598,7 +599,12 @@ impl App {
         self.info(format!("opened {}; Save asks where to keep your copy", self.display_name()));
     }
 
+    /// What every new scene starts with (opened, restored, reverted, new): no undo or redo
+    /// steps, no selection, no recorded run, trails or plots.
     fn after_world_replaced(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+        self.group.clear();
         self.world.set_gizmos_enabled(true);
         self.world.reset();
         self.hidden.clear();

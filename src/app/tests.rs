@@ -761,3 +761,62 @@ fn g_cycles_the_selected_agent_and_l_makes_the_camera_follow_it() {
     app.advance(1.0 / 60.0 * 30.0);
     assert_eq!(app.camera.center, held, "off again: the camera stays put");
 }
+
+fn shipped_scene(name: &str) -> World {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    crate::scene::load_scene(&path).unwrap()
+}
+
+fn scene_json(app: &App) -> String {
+    crate::scene::scene_to_json(&app.world).unwrap()
+}
+
+#[test]
+fn undo_after_opening_another_scene_never_brings_back_the_old_scene_under_the_new_name() {
+    // Opening a file, restoring the autosave, reverting and New each start a fresh history.
+    type Replace = fn(&mut App);
+    let replacements: [(&str, Replace, &str); 4] = [
+        (
+            "open",
+            |app| app.open_world(shipped_scene("seek-flee.json"), Some("seek-flee.json".into())),
+            "seek-flee.json",
+        ),
+        (
+            "restore the autosave",
+            |app| {
+                app.open_world(shipped_scene("seek-flee.json"), None);
+                app.dirty = true;
+            },
+            "untitled",
+        ),
+        (
+            "revert",
+            |app| app.open_world(shipped_scene("compare.json"), Some("compare.json".into())),
+            "compare.json",
+        ),
+        ("new", |app| app.apply(Command::NewScene), "untitled"),
+    ];
+    for (how, replace, name) in replacements {
+        let mut app = app_with(shipped_scene("compare.json"));
+        app.file = Some("compare.json".into());
+        app.apply(Command::AddObstacle { position: Vec3::new(0.0, 300.0, 0.0), radius: 20.0 });
+        app.apply(Command::AddObstacle { position: Vec3::new(100.0, 300.0, 0.0), radius: 20.0 });
+        app.apply(Command::Undo);
+        assert!(app.can_undo() && app.can_redo(), "{how}: both stacks hold a step");
+        replace(&mut app);
+        let opened = scene_json(&app);
+        let title = app.title();
+        assert!(title.trim_start_matches('*').starts_with(name), "{how}: {title}");
+        assert!(!app.can_undo() && !app.can_redo(), "{how}: the old scene's steps are gone");
+        app.apply(Command::Undo);
+        assert_eq!(scene_json(&app), opened, "{how}: undo keeps the opened scene");
+        app.apply(Command::Redo);
+        assert_eq!(scene_json(&app), opened, "{how}: redo keeps the opened scene");
+        assert_eq!(app.title(), title, "{how}: the name and the unsaved mark stay");
+        // Edits in the new scene undo as before, down to the scene as opened.
+        app.apply(Command::AddTarget { position: Vec3::ZERO });
+        app.apply(Command::Undo);
+        assert_eq!(scene_json(&app), opened, "{how}");
+        assert!(!app.can_undo(), "{how}");
+    }
+}

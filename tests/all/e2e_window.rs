@@ -770,6 +770,43 @@ fn opening_a_file_over_unsaved_changes_asks_once() {
 }
 
 #[test]
+fn undo_after_opening_another_file_keeps_it_and_ctrl_s_does_not_overwrite_it_with_the_old_scene() {
+    if !tools_available("undo_after_open") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("undo_after_open", "compare.json");
+    let other = copy_scene(file.parent().unwrap(), "seek-flee.json");
+    // The scene as the window would write it (Ctrl+S on an unchanged scene may rewrite it).
+    let as_written =
+        |path: &Path| steerlab::scene::scene_to_json(&steerlab::scene::load_scene(path).unwrap()).unwrap();
+    let original = as_written(&other);
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 300.0));
+    app.wait_for(|s| s["dirty"] == true, "an obstacle added");
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:seek-flee.json"));
+    app.click(app.rect("file_dialog:ok"));
+    app.click(app.rect("confirm:discard"));
+    let opened = app.wait_for(
+        |s| s["title"].as_str().is_some_and(|t| t.starts_with("seek-flee.json")),
+        "seek-flee.json opened",
+    );
+    app.key("ctrl+z");
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["title"], opened["title"], "undo left the name and the unsaved mark alone");
+    assert_eq!(state["agents"], opened["agents"], "undo brought back no other scene");
+    assert_eq!(state["obstacles"], opened["obstacles"]);
+    app.key("ctrl+s");
+    app.settle();
+    app.settle();
+    assert!(as_written(&other) == original, "Ctrl+S wrote another scene into seek-flee.json");
+}
+
+#[test]
 fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
     if !tools_available("autosave") {
         return;
