@@ -364,6 +364,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let mut output = ui::UiOutput::default();
         let mut pointer_over_ui = false;
         let mut text_focus = false;
+        let mut popup_open = false;
         let mut free_rect = None;
         let modal_before = ui_state.modal_open() || loading.is_some();
         let loading_view = loading.as_ref().filter(|l| l.dialog_due(get_time())).map(|l| l.view());
@@ -387,19 +388,17 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys.
-            text_focus = ctx
-                .memory(|m| m.focused())
-                .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
+            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys,
+            // and so does an open menu, combo box or popup.
+            text_focus = ui::text_field_focused(ctx);
+            popup_open = ui::popup_open(ctx);
         });
         // Who has the keyboard, decided once per frame for every key handler.
-        let focus = if modal_before || ui_state.modal_open() || loading.is_some() {
-            Focus::Modal
-        } else if text_focus || text_focus_last_frame {
-            Focus::TextField
-        } else {
-            Focus::World
-        };
+        let focus = Focus::of(
+            modal_before || ui_state.modal_open() || loading.is_some(),
+            text_focus || text_focus_last_frame,
+            popup_open,
+        );
         text_focus_last_frame = text_focus;
         if let Some(profile) = &mut profile {
             profile.add(0, &mut phase_start);

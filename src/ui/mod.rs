@@ -385,6 +385,24 @@ impl UiOutput {
     }
 }
 
+/// Whether a text field has the keyboard: a focused `TextEdit`, or a `DragValue` being typed
+/// into (the shell reads it after the panels ran, for [`crate::app::Focus::of`]).
+pub fn text_field_focused(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| m.focused()).is_some_and(|id| egui::text_edit::TextEditState::load(ctx, id).is_some())
+}
+
+/// Whether a menu, combo box, colour picker or other popup is open, or was at the end of the last
+/// frame (so the Esc that closes one does not also reach the world). egui 0.31 keeps a combo
+/// box's or a colour picker's popup in `Memory::any_popup_open`, but a menu only in its bar's
+/// own state; every popup and menu is shown in an area of `Order::Foreground`, which the panels
+/// never use otherwise (the loading dialog's `Modal` is one too, and is modal anyway).
+pub fn popup_open(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| {
+        m.any_popup_open()
+            || m.areas().visible_layer_ids().iter().any(|layer| layer.order == egui::Order::Foreground)
+    })
+}
+
 /// Draws every panel for one frame and returns what the user asked for.
 ///
 /// `examples` lists the bundled scenes as (file name, description); the description is the

@@ -555,3 +555,55 @@ fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
     let out = click_widget(&ctx, &app, &mut state, "solo:2");
     assert_eq!(out.commands, vec![Command::Solo { agent: 2 }]);
 }
+
+/// Presses `keys` in the world with the focus the panels give now (as the shell decides it).
+fn press(ctx: &egui::Context, app: &mut App, keys: Vec<steerlab::app::Key>) -> steerlab::app::Focus {
+    let focus =
+        steerlab::app::Focus::of(false, steerlab::ui::text_field_focused(ctx), steerlab::ui::popup_open(ctx));
+    let input = steerlab::app::InputFrame { keys, focus, ..Default::default() };
+    let _ = steerlab::app::tools::handle_input(app, &input);
+    focus
+}
+
+#[test]
+fn with_the_file_menu_or_a_combo_box_open_hotkeys_do_nothing_to_the_world() {
+    use steerlab::app::{Focus, Key};
+    let mut app = App::new(world_with_everything(), None);
+    app.running = false;
+    app.apply(Command::Select(Some(Selection::Obstacle(0))));
+    let obstacles = app.world.obstacles.len();
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    assert!(!steerlab::ui::popup_open(&ctx));
+
+    let _ = click_widget(&ctx, &app, &mut state, "menu_button:File");
+    assert!(state.widget_rects.contains_key("menu:File"), "the File menu is open");
+    let focus = press(&ctx, &mut app, vec![Key::Digit(3), Key::Delete, Key::Space]);
+    assert_eq!(focus, Focus::Popup);
+    assert_eq!(app.tool, Tool::Select, "3 chose no tool behind the menu");
+    assert_eq!(app.world.obstacles.len(), obstacles, "Delete deleted nothing behind the menu");
+    assert!(!app.running, "Space started nothing behind the menu");
+
+    // A click outside closes the menu; the world has the keys again.
+    let _ = click_at(&ctx, &app, &mut state, egui::pos2(900.0, 500.0));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert!(!state.widget_rects.contains_key("menu:File"));
+    assert_eq!(press(&ctx, &mut app, vec![Key::Digit(3)]), Focus::World);
+    assert_eq!(app.tool, Tool::Obstacle);
+
+    // The inspector's behaviour combo box of an agent.
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let agents = app.world.agents.len();
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let _ = click_widget(&ctx, &app, &mut state, "behaviour_kind");
+    assert_eq!(press(&ctx, &mut app, vec![Key::Delete, Key::Backspace]), Focus::Popup);
+    assert_eq!(app.world.agents.len(), agents, "Delete deleted no agent behind the combo box");
+    let _ = click_at(&ctx, &app, &mut state, egui::pos2(900.0, 500.0));
+    let _ = frames(&ctx, &app, &mut state, 2);
+
+    // A focused text field keeps the keys too.
+    let _ = click_widget(&ctx, &app, &mut state, "agent_name");
+    assert_eq!(press(&ctx, &mut app, vec![Key::Delete, Key::Digit(1)]), Focus::TextField);
+    assert_eq!(app.world.agents.len(), agents);
+    assert_eq!(app.tool, Tool::Obstacle);
+}
