@@ -385,6 +385,38 @@ impl UiOutput {
     }
 }
 
+/// Takes the letters of Ctrl, Alt and Cmd chords out of this frame's egui events, so a chord
+/// never types into a text field. On X11 miniquad reports Ctrl+C as the character 'c' before
+/// the key press, and egui-miniquad checks the character against the modifiers of the key event
+/// before it (Ctrl itself, pressed without modifiers), so the letter gets through beside egui's
+/// Copy, Paste or select-all.
+///
+/// `typed` are the characters the window system reported this frame, in order (the shell reads
+/// them from macroquad with their modifiers). The ones that reached egui arrived as one-character
+/// `Text` events in the same order; a pasted text (egui adds one for Ctrl+V, after the 'v') is
+/// another `Text` event in between, passed over. Call once a frame, before the panels run.
+pub fn drop_chord_text(events: &mut Vec<egui::Event>, typed: &[crate::app::TypedChar]) {
+    let mut cursor = 0;
+    let mut doomed = Vec::new();
+    for typed_char in typed.iter().filter(|t| t.reached_egui) {
+        let mut buffer = [0u8; 4];
+        let text: &str = typed_char.character.encode_utf8(&mut buffer);
+        let found = events
+            .iter()
+            .skip(cursor)
+            .position(|event| matches!(event, egui::Event::Text(t) if t == text))
+            .map(|offset| cursor + offset);
+        let Some(index) = found else { break };
+        if typed_char.chord {
+            doomed.push(index);
+        }
+        cursor = index + 1;
+    }
+    for index in doomed.into_iter().rev() {
+        events.remove(index);
+    }
+}
+
 /// Whether a text field has the keyboard: a focused `TextEdit`, or a `DragValue` being typed
 /// into (the shell reads it after the panels ran, for [`crate::app::Focus::of`]).
 pub fn text_field_focused(ctx: &egui::Context) -> bool {

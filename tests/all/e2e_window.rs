@@ -721,6 +721,38 @@ fn tab_in_a_text_field_stays_there_and_space_after_tab_opens_no_menu() {
 }
 
 #[test]
+fn ctrl_chords_in_a_text_field_type_no_letters() {
+    if !tools_available("chord_text") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("chord_text", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.click(app.rect("agent:0"));
+    app.click(app.rect("agent_name"));
+    let name = |app: &Steerlab| app.state()["names"][0].as_str().unwrap_or_default().to_string();
+    app.key("ctrl+a");
+    app.type_text("cv");
+    app.wait_for(|s| s["names"][0] == "cv", "Ctrl+A selected the name and typing replaced it");
+    // The audit's sequence: with nothing selected Ctrl+C copies nothing and Ctrl+V pastes it.
+    for chord in ["End", "ctrl+c", "ctrl+v", "ctrl+a"] {
+        app.key(chord);
+    }
+    app.settle();
+    assert_eq!(name(&app), "cv", "a chord typed its letter");
+    // The first letter typed after a chord is a letter.
+    app.type_text("x");
+    app.wait_for(|s| s["names"][0] == "x", "typing over the selection");
+    for chord in ["ctrl+a", "ctrl+c", "End", "ctrl+v", "alt+b"] {
+        app.key(chord);
+    }
+    app.wait_for(|s| s["names"][0] == "xx", "Ctrl+C copied the selected name, Ctrl+V pasted it");
+    app.settle();
+    assert_eq!(name(&app), "xx", "Alt+B typed nothing");
+}
+
+#[test]
 fn enter_finishes_a_path_and_the_next_clicks_start_another() {
     if !tools_available("path_finish") {
         return;
