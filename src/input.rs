@@ -12,7 +12,10 @@ use macroquad::input::{
 use macroquad::math::Vec2;
 use macroquad::window::{screen_height, screen_width};
 
-use crate::app::{Focus, InputFrame, Key, MouseButton};
+use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
+use macroquad::miniquad::{self, KeyMods};
+
+use crate::app::{Focus, InputFrame, Key, MouseButton, TypedChar};
 
 const BUTTONS: [(MqButton, MouseButton); 3] = [
     (MqButton::Left, MouseButton::Left),
@@ -140,5 +143,78 @@ fn normalise_wheel(raw: f32) -> f32 {
         raw / 120.0
     } else {
         raw
+    }
+}
+
+/// The characters the window system types, each with the modifiers held when it came, read from
+/// macroquad's event queue as egui-macroquad reads it: [`TypedChars::take`] once a frame, just
+/// before the egui pass, sees the same events egui is about to receive.
+pub struct TypedChars {
+    subscriber: usize,
+    /// Whether the modifiers of the last key event held Ctrl or Cmd, as egui-miniquad last set
+    /// them (it drops characters while they do).
+    egui_command: bool,
+}
+
+impl TypedChars {
+    /// Starts listening (call once the window is open).
+    pub fn new() -> TypedChars {
+        TypedChars { subscriber: register_input_subscriber(), egui_command: false }
+    }
+
+    /// The characters typed since the last call, in order.
+    pub fn take(&mut self) -> Vec<TypedChar> {
+        let mut recorder = Recorder { typed: Vec::new(), egui_command: self.egui_command };
+        repeat_all_miniquad_input(&mut recorder, self.subscriber);
+        self.egui_command = recorder.egui_command;
+        recorder.typed
+    }
+}
+
+impl Default for TypedChars {
+    fn default() -> Self {
+        TypedChars::new()
+    }
+}
+
+struct Recorder {
+    typed: Vec<TypedChar>,
+    egui_command: bool,
+}
+
+impl Recorder {
+    /// Ctrl, or Cmd on macOS, in egui-miniquad's translation of `mods`.
+    fn command(mods: KeyMods) -> bool {
+        mods.ctrl || (mods.logo && cfg!(target_os = "macos"))
+    }
+}
+
+impl miniquad::EventHandler for Recorder {
+    fn update(&mut self) {}
+    fn draw(&mut self) {}
+    fn char_event(&mut self, character: char, mods: KeyMods, _repeat: bool) {
+        self.typed.push(typed_char(character, mods, self.egui_command));
+    }
+    fn key_down_event(&mut self, _key: KeyCode, mods: KeyMods, _repeat: bool) {
+        self.egui_command = Recorder::command(mods);
+    }
+    fn key_up_event(&mut self, _key: KeyCode, mods: KeyMods) {
+        self.egui_command = Recorder::command(mods);
+    }
+}
+
+/// What one character event means: typed with `mods` held, while egui-miniquad's own idea of
+/// Ctrl/Cmd was `egui_command`.
+pub fn typed_char(character: char, mods: KeyMods, egui_command: bool) -> TypedChar {
+    // egui-miniquad's `is_printable_char`.
+    let private_use = ('\u{e000}'..='\u{f8ff}').contains(&character)
+        || ('\u{f0000}'..='\u{ffffd}').contains(&character)
+        || ('\u{100000}'..='\u{10fffd}').contains(&character);
+    let printable = !private_use && !character.is_ascii_control();
+    TypedChar {
+        character,
+        // Option on macOS types letters (Option+E, é), so it is no chord there.
+        chord: mods.ctrl || mods.logo || (mods.alt && !cfg!(target_os = "macos")),
+        reached_egui: printable && !egui_command,
     }
 }

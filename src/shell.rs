@@ -335,6 +335,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let mut profile = FrameProfile::enabled().then(FrameProfile::default);
     let mut phase_start = std::time::Instant::now();
     let mut step_budget = StepBudget::default();
+    let mut typed_chars = input::TypedChars::new();
     let mut steps_after_warm_up = 0u64;
     let mut cpu_after_warm_up = None;
     // The simulation steps of a frame run while the frame is presented ([`overlap`]).
@@ -364,11 +365,19 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let mut output = ui::UiOutput::default();
         let mut pointer_over_ui = false;
         let mut text_focus = false;
+        let mut popup_open = false;
         let mut free_rect = None;
         let modal_before = ui_state.modal_open() || loading.is_some();
         let loading_view = loading.as_ref().filter(|l| l.dialog_due(get_time())).map(|l| l.view());
         let mut cancel_loading = false;
+        // The characters typed since the last frame, read just before egui receives them.
+        let mut typed = Some(typed_chars.take());
         egui_macroquad::ui(|ctx| {
+            // A chord's letter must not type (egui may run this closure twice a frame; the
+            // events are this frame's on the first run only).
+            if let Some(typed) = typed.take() {
+                ctx.input_mut(|i| ui::drop_chord_text(&mut i.events, &typed));
+            }
             // Keyboard focus on a button or slider (egui gives it on Tab) would let Space both
             // press that widget and reach the world: outside dialogs only text fields keep focus.
             if !modal_before {
@@ -387,19 +396,17 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             let rect = ctx.available_rect();
             free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys.
-            text_focus = ctx
-                .memory(|m| m.focused())
-                .is_some_and(|id| egui_macroquad::egui::text_edit::TextEditState::load(ctx, id).is_some());
+            // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys,
+            // and so does an open menu, combo box or popup.
+            text_focus = ui::text_field_focused(ctx);
+            popup_open = ui::popup_open(ctx);
         });
         // Who has the keyboard, decided once per frame for every key handler.
-        let focus = if modal_before || ui_state.modal_open() || loading.is_some() {
-            Focus::Modal
-        } else if text_focus || text_focus_last_frame {
-            Focus::TextField
-        } else {
-            Focus::World
-        };
+        let focus = Focus::of(
+            modal_before || ui_state.modal_open() || loading.is_some(),
+            text_focus || text_focus_last_frame,
+            popup_open,
+        );
         text_focus_last_frame = text_focus;
         if let Some(profile) = &mut profile {
             profile.add(0, &mut phase_start);
@@ -642,6 +649,8 @@ fn write_widget_rects(
         "timeline": app.timeline.range().map(|(first, furthest)| [first, furthest]),
         "positions": app.world.agents.iter().map(|a| [a.kinematics.position.x, a.kinematics.position.y]).collect::<Vec<_>>(),
         "orientations": app.world.agents.iter().map(|a| a.kinematics.orientation).collect::<Vec<_>>(),
+        // The first 64 agents' names.
+        "names": app.world.agents.iter().take(64).map(|a| a.about.name.as_str()).collect::<Vec<_>>(),
         // The agents whose gizmos are recorded now (the first 64 of them).
         "gizmo_agents": app.world.agents.iter().enumerate().filter(|(_, a)| !a.gizmos.items().is_empty()).map(|(i, _)| i).take(64).collect::<Vec<_>>(),
         "plan_time_us": app.plan_time_us,

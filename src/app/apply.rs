@@ -296,7 +296,7 @@ impl App {
                         let idx = self.world.agents.len() - 1;
                         self.world.reset_agent(idx);
                         self.previous_positions.push(self.world.agents[idx].kinematics.position);
-                        self.trails.resize(self.world.agents.len());
+                        self.agents_appended();
                         self.selection = Some(Selection::Agent(idx));
                     }
                     Err(why) => self.set_error(why),
@@ -306,7 +306,7 @@ impl App {
                 if self.world.agents.get(agent).is_some() {
                     self.checkpoint(None);
                     let added = edit::compare(&mut self.world, agent);
-                    self.trails.resize(self.world.agents.len());
+                    self.agents_appended();
                     self.previous_positions =
                         self.world.agents.iter().map(|a| a.kinematics.position).collect();
                     self.info(format!(
@@ -514,9 +514,8 @@ impl App {
         }
     }
 
-    /// Replaces the world with an empty scene (undoable).
+    /// Replaces the world with an empty scene, with a fresh undo history (as for an opened one).
     fn new_scene(&mut self) {
-        self.checkpoint(None);
         let mut world = World::default();
         world.name = "Untitled".to_string();
         world.description = "A new scene.".to_string();

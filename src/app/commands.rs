@@ -4,9 +4,9 @@
 //! test) are all read from [`COMMANDS`], so a key is declared once.
 //!
 //! Modality is decided here and nowhere else: keys reach the table only while the world has the
-//! keyboard ([`Focus::World`]). A text field, a focused widget or an open modal dialog keeps
-//! every key for itself (the dialog owns Enter and Esc). The shell computes the [`Focus`] from the
-//! panels once per frame.
+//! keyboard ([`Focus::World`]). A text field, a focused widget, an open menu, combo box or other
+//! popup, or an open modal dialog keeps every key for itself (the dialog owns Enter and Esc). The
+//! shell asks the panels what is open once per frame and [`Focus::of`] decides.
 
 use std::path::PathBuf;
 
@@ -21,9 +21,29 @@ pub enum Focus {
     World,
     /// A text field (or a number being typed) has focus: keys type into it.
     TextField,
+    /// A menu, combo box, colour picker or other popup is open: keys go to it (egui's arrows,
+    /// Enter and Esc), never to the world behind it, where they would act unseen.
+    Popup,
     /// A modal dialog is open (file dialog, unsaved changes, recovery): it takes every key,
     /// Enter confirms and Esc cancels.
     Modal,
+}
+
+impl Focus {
+    /// Who has the keyboard: a modal dialog (or a scene loading) first, then a text field (one
+    /// focused now or at the end of the last frame: egui moves focus on Tab before the panels
+    /// run, and the Tab still belongs to the field), then an open popup, else the world.
+    pub fn of(modal: bool, text_field: bool, popup: bool) -> Focus {
+        if modal {
+            Focus::Modal
+        } else if text_field {
+            Focus::TextField
+        } else if popup {
+            Focus::Popup
+        } else {
+            Focus::World
+        }
+    }
 }
 
 /// File and window commands: carried out by the shell's UI, which asks about unsaved changes

@@ -10,7 +10,7 @@ mod fields;
 mod paths;
 mod selection;
 
-pub use delete::delete;
+pub use delete::{delete, Deleted};
 pub use fields::{add_field_covering, delete_field, paint, paint_target, NEW_FIELD_MAX_SIDE};
 pub use paths::{append_path_points, insert_path_point, restart_followers, set_curve, set_path_closed};
 pub use selection::{

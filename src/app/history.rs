@@ -33,6 +33,12 @@ impl Trails {
     pub fn resize(&mut self, agents: usize) {
         self.trails.resize_with(agents, VecDeque::new);
     }
+    /// Follows the agents to their new places after agents were added, removed or brought back
+    /// (`old[i]`: where agent `i` was before, None for one new to the trails): each keeps its
+    /// own trail, a new one starts without one.
+    pub fn remap(&mut self, old: &[Option<usize>]) {
+        self.trails = remapped(&mut self.trails, old);
+    }
     /// Samples every agent's position every [`TRAIL_EVERY`] steps.
     pub fn record(&mut self, world: &World) {
         if !world.steps.is_multiple_of(TRAIL_EVERY) {
@@ -54,6 +60,11 @@ impl Trails {
     pub fn trail(&self, agent: usize) -> impl Iterator<Item = Vec3> + '_ {
         self.trails.get(agent).into_iter().flatten().copied()
     }
+}
+
+/// Entry `i` of the result is `entries[old[i]]` (taken out of it), or empty.
+fn remapped<T>(entries: &mut [VecDeque<T>], old: &[Option<usize>]) -> Vec<VecDeque<T>> {
+    old.iter().map(|&o| o.and_then(|o| entries.get_mut(o)).map(std::mem::take).unwrap_or_default()).collect()
 }
 
 /// One plot sample.
@@ -96,6 +107,12 @@ impl History {
                 cross_track: agent.metrics.last_cross_track(),
             });
         }
+    }
+    /// Follows the agents to their new places (as [`Trails::remap`]; only the first
+    /// [`HISTORY_AGENTS`] are plotted).
+    pub fn remap(&mut self, old: &[Option<usize>]) {
+        let plotted = old.get(..HISTORY_AGENTS).unwrap_or(old);
+        self.series = remapped(&mut self.series, plotted);
     }
     /// Drops the samples taken after `time` (the timeline went back).
     pub fn truncate_after(&mut self, time: f64) {

@@ -31,7 +31,7 @@ pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
 pub use select::Snap;
-pub use tools::{InputFrame, Key, MouseButton, Tool};
+pub use tools::{InputFrame, Key, MouseButton, Tool, TypedChar};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).
 pub const MAX_STEPS_PER_FRAME: u32 = 64;
@@ -438,6 +438,8 @@ struct Snapshot {
     world: World,
     selection: Option<Selection>,
     group: Vec<Selection>,
+    /// The editor's ids of the world's agents (see `App::agent_ids`).
+    agent_ids: Vec<u64>,
     /// Edits with the same key merge into this snapshot (slider drags).
     merge_key: Option<(usize, u8)>,
     /// About what this snapshot adds to the undo steps' memory: its world without the fields,
@@ -514,6 +516,10 @@ pub struct App {
     /// The camera follows the selected agent.
     pub follow: bool,
     accumulator: f64,
+    /// An id for each agent of the world, which stays with it while agents are added, deleted
+    /// and brought back by undo (indices shift), so trails and plots stay with their agents.
+    agent_ids: Vec<u64>,
+    next_agent_id: u64,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
     undo_bytes_limit: usize,
@@ -569,6 +575,8 @@ impl App {
             timeline: timeline::Timeline::default(),
             follow: false,
             accumulator: 0.0,
+            agent_ids: Vec::new(),
+            next_agent_id: 0,
             undo: Vec::new(),
             redo: Vec::new(),
             undo_bytes_limit: UNDO_BYTES_LIMIT,
@@ -577,9 +585,10 @@ impl App {
         app
     }
 
-    /// Replaces the world with a loaded one (the old one can be had back with undo).
+    /// Replaces the world with a loaded one and starts a fresh undo history: the undo steps
+    /// belong to the scene they were made in (undoing into the old scene would put it under the
+    /// new file's name, and Save would write it there).
     pub fn open_world(&mut self, world: World, file: Option<PathBuf>) {
-        self.checkpoint(None);
         self.world = world;
         self.file = file;
         self.example = None;
@@ -598,18 +607,72 @@ impl App {
         self.info(format!("opened {}; Save asks where to keep your copy", self.display_name()));
     }
 
+    /// What every new scene starts with (opened, restored, reverted, new): no undo or redo
+    /// steps, no selection, no recorded run, trails or plots.
     fn after_world_replaced(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+        self.group.clear();
         self.world.set_gizmos_enabled(true);
         self.world.reset();
         self.hidden.clear();
         self.timeline.clear();
         self.trails.clear();
         self.history.clear();
+        self.agent_ids.clear();
+        self.agents_appended();
         self.tool_state = tools::ToolState::default();
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
         self.accumulator = 0.0;
         self.planner_debug = None;
         self.fit_view();
+    }
+
+    /// Gives the agents added at the end of the world their ids (and no trail or plot yet).
+    pub(crate) fn agents_appended(&mut self) {
+        let ids = self.agent_ids.clone();
+        self.set_agent_ids(ids);
+    }
+
+    /// Takes `ids` as the ids of the world's agents, in order (extended with new ids for agents
+    /// beyond them), and moves the trails and plots along with their agents.
+    pub(crate) fn set_agent_ids(&mut self, mut ids: Vec<u64>) {
+        let n = self.world.agents.len();
+        ids.truncate(n);
+        while ids.len() < n {
+            ids.push(self.next_agent_id);
+            self.next_agent_id += 1;
+        }
+        let before: std::collections::HashMap<u64, usize> =
+            self.agent_ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+        let old: Vec<Option<usize>> = ids.iter().map(|id| before.get(id).copied()).collect();
+        self.trails.remap(&old);
+        self.history.remap(&old);
+        self.agent_ids = ids;
+    }
+
+    /// The agent the camera follows (its id and name): follow is on and an agent is selected.
+    fn followed(&self) -> Option<(u64, String)> {
+        let agent = self.selected_agent().filter(|_| self.follow)?;
+        Some((*self.agent_ids.get(agent)?, self.world.agents.get(agent)?.about.name.clone()))
+    }
+
+    /// After agents went or came back: the agent the camera `followed` is selected again when
+    /// nothing else to follow is; when it is gone, follow stops, and the returned note says so.
+    fn keep_following(&mut self, followed: Option<(u64, String)>) -> Option<String> {
+        let (id, name) = followed?;
+        match self.agent_ids.iter().position(|&i| i == id) {
+            Some(agent) => {
+                if self.selected_agent().is_none() {
+                    self.selection = Some(Selection::Agent(agent));
+                }
+                None
+            }
+            None => {
+                self.follow = false;
+                Some(format!("the camera stopped following {name}, which is gone"))
+            }
+        }
     }
 
     /// The scene's file name, "NAME (example)" for a copy of a shipped example, or "untitled".
@@ -719,7 +782,9 @@ impl App {
         self.undo_bytes_limit = bytes;
     }
 
-    fn restore(&mut self, snapshot: Snapshot) {
+    /// Puts `snapshot` back; returns a note when the camera stopped following an agent it took away.
+    fn restore(&mut self, snapshot: Snapshot) -> Option<String> {
+        let followed = self.followed();
         self.world = snapshot.world;
         self.selection = snapshot.selection.filter(|s| edit::selection_exists(&self.world, *s));
         self.group = snapshot.group;
@@ -728,10 +793,11 @@ impl App {
         self.tool_state = tools::ToolState::default();
         self.world.set_gizmos_enabled(true);
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
-        self.trails.resize(self.world.agents.len());
+        self.set_agent_ids(snapshot.agent_ids);
         self.dirty = true;
         self.timeline.clear();
         self.close_stale_planner_debug();
+        self.keep_following(followed)
     }
 
     /// Closes the step-through when its agent is gone or no longer a planner.
@@ -751,6 +817,7 @@ impl App {
             world: self.world.clone(),
             selection: self.selection,
             group: self.group.clone(),
+            agent_ids: self.agent_ids.clone(),
             merge_key: None,
             bytes: snapshot_bytes(&self.world, before),
         }
@@ -761,8 +828,8 @@ impl App {
         if let Some(snapshot) = self.undo.pop() {
             let current = self.snapshot_now(self.redo.last().map(|s| &s.world));
             self.redo.push(current);
-            self.restore(snapshot);
-            self.info("undone");
+            let stopped = self.restore(snapshot);
+            self.info(stopped.map_or_else(|| "undone".to_string(), |s| format!("undone; {s}")));
         }
     }
 
@@ -772,8 +839,8 @@ impl App {
             let current = self.snapshot_now(self.undo.last().map(|s| &s.world));
             self.undo.push(current);
             self.trim_undo();
-            self.restore(snapshot);
-            self.info("redone");
+            let stopped = self.restore(snapshot);
+            self.info(stopped.map_or_else(|| "redone".to_string(), |s| format!("redone; {s}")));
         }
     }
 

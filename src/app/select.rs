@@ -176,10 +176,19 @@ fn doomed_name(n: usize) -> String {
 /// Deletes every item (and, as a single delete does, the agents that depend on a deleted path,
 /// curve, target or agent). Indices shift as things go, so the items are first turned into
 /// names that do not: ids for paths, targets and curves, a marker name for agents; obstacles
-/// (nothing refers to them, and nothing else removes them) go by falling index. Returns a note.
-pub fn delete_many(world: &mut World, items: &[Selection]) -> String {
+/// (nothing refers to them, and nothing else removes them) go by falling index. Returns a note
+/// and, for each agent left, its index before.
+pub fn delete_many(world: &mut World, items: &[Selection]) -> (String, Vec<usize>) {
+    let mut survivors: Vec<usize> = (0..world.agents.len()).collect();
+    let mut delete = |world: &mut World, item: Selection| {
+        let deleted = edit::delete(world, item);
+        let mut kept = deleted.kept.iter();
+        survivors.retain(|_| kept.next() != Some(&false));
+        deleted.note
+    };
     if let [one] = items {
-        return edit::delete(world, *one);
+        let note = delete(world, *one);
+        return (note, survivors);
     }
     let agents_before = world.agents.len();
     let mut doomed_agents = 0;
@@ -220,47 +229,48 @@ pub fn delete_many(world: &mut World, items: &[Selection]) -> String {
     // Waypoints first, by falling index: removing one changes no other index.
     waypoints.sort_unstable();
     for &(agent, waypoint) in waypoints.iter().rev() {
-        edit::delete(world, Selection::Waypoint { agent, waypoint });
+        delete(world, Selection::Waypoint { agent, waypoint });
     }
     points.sort_unstable_by_key(|point| std::cmp::Reverse(point.1));
     for (id, point) in points {
         if let Some(path) = world.paths.iter().position(|p| p.id == id) {
-            edit::delete(world, Selection::PathPoint { path, point });
+            delete(world, Selection::PathPoint { path, point });
         }
     }
     obstacles.sort_unstable();
     obstacles.dedup();
     for &i in obstacles.iter().rev() {
-        edit::delete(world, Selection::Obstacle(i));
+        delete(world, Selection::Obstacle(i));
     }
     for id in paths {
         if let Some(i) = world.paths.iter().position(|p| p.id == id) {
-            edit::delete(world, Selection::Path(i));
+            delete(world, Selection::Path(i));
         }
     }
     for id in targets {
         if let Some(i) = world.targets.iter().position(|t| t.id == id) {
-            edit::delete(world, Selection::Target(i));
+            delete(world, Selection::Target(i));
         }
     }
     for id in curves {
         if let Some(i) = world.curves.iter().position(|c| c.id == id) {
-            edit::delete(world, Selection::Curve(i));
+            delete(world, Selection::Curve(i));
         }
     }
     for n in 0..doomed_agents {
         let name = doomed_name(n);
         if let Some(i) = world.agents.iter().position(|a| a.about.name == name) {
-            edit::delete(world, Selection::Agent(i));
+            delete(world, Selection::Agent(i));
         }
     }
     let agents_gone = agents_before - world.agents.len();
     let others = items.len() - doomed_agents;
-    match (others, agents_gone) {
+    let note = match (others, agents_gone) {
         (0, agents) => format!("deleted {}", plural(agents, "agent")),
         (others, 0) => format!("deleted {}", plural(others, "item")),
         (others, agents) => format!("deleted {} and {}", plural(others, "item"), plural(agents, "agent")),
-    }
+    };
+    (note, survivors)
 }
 
 impl App {
@@ -271,16 +281,21 @@ impl App {
             return;
         }
         self.checkpoint(None);
-        let note = delete_many(&mut self.world, &items);
+        let followed = self.followed();
+        let (note, survivors) = delete_many(&mut self.world, &items);
         // Indices may have shifted: the recorded plan no longer names its agent safely.
         self.planner_debug = None;
         self.selection = None;
         self.group.clear();
         self.hover = None;
         self.tool_state.drag = None;
-        self.trails.resize(self.world.agents.len());
+        let ids = survivors.iter().filter_map(|&i| self.agent_ids.get(i).copied()).collect();
+        self.set_agent_ids(ids);
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
-        self.info(note);
+        match self.keep_following(followed) {
+            Some(stopped) => self.info(format!("{note}; {stopped}")),
+            None => self.info(note),
+        }
     }
 
     /// Moves everything selected by `delta` in one undo step.
@@ -347,7 +362,7 @@ impl App {
             Ok(pasted) => {
                 self.checkpoint(None);
                 self.world = world;
-                self.trails.resize(self.world.agents.len());
+                self.agents_appended();
                 self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
                 self.info(format!("pasted {}", plural(pasted.len(), "item")));
                 self.select_many(pasted);

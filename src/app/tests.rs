@@ -761,3 +761,155 @@ fn g_cycles_the_selected_agent_and_l_makes_the_camera_follow_it() {
     app.advance(1.0 / 60.0 * 30.0);
     assert_eq!(app.camera.center, held, "off again: the camera stays put");
 }
+
+fn shipped_scene(name: &str) -> World {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
+    crate::scene::load_scene(&path).unwrap()
+}
+
+fn scene_json(app: &App) -> String {
+    crate::scene::scene_to_json(&app.world).unwrap()
+}
+
+#[test]
+fn undo_after_opening_another_scene_never_brings_back_the_old_scene_under_the_new_name() {
+    // Opening a file, restoring the autosave, reverting and New each start a fresh history.
+    type Replace = fn(&mut App);
+    let replacements: [(&str, Replace, &str); 4] = [
+        (
+            "open",
+            |app| app.open_world(shipped_scene("seek-flee.json"), Some("seek-flee.json".into())),
+            "seek-flee.json",
+        ),
+        (
+            "restore the autosave",
+            |app| {
+                app.open_world(shipped_scene("seek-flee.json"), None);
+                app.dirty = true;
+            },
+            "untitled",
+        ),
+        (
+            "revert",
+            |app| app.open_world(shipped_scene("compare.json"), Some("compare.json".into())),
+            "compare.json",
+        ),
+        ("new", |app| app.apply(Command::NewScene), "untitled"),
+    ];
+    for (how, replace, name) in replacements {
+        let mut app = app_with(shipped_scene("compare.json"));
+        app.file = Some("compare.json".into());
+        app.apply(Command::AddObstacle { position: Vec3::new(0.0, 300.0, 0.0), radius: 20.0 });
+        app.apply(Command::AddObstacle { position: Vec3::new(100.0, 300.0, 0.0), radius: 20.0 });
+        app.apply(Command::Undo);
+        assert!(app.can_undo() && app.can_redo(), "{how}: both stacks hold a step");
+        replace(&mut app);
+        let opened = scene_json(&app);
+        let title = app.title();
+        assert!(title.trim_start_matches('*').starts_with(name), "{how}: {title}");
+        assert!(!app.can_undo() && !app.can_redo(), "{how}: the old scene's steps are gone");
+        app.apply(Command::Undo);
+        assert_eq!(scene_json(&app), opened, "{how}: undo keeps the opened scene");
+        app.apply(Command::Redo);
+        assert_eq!(scene_json(&app), opened, "{how}: redo keeps the opened scene");
+        assert_eq!(app.title(), title, "{how}: the name and the unsaved mark stay");
+        // Edits in the new scene undo as before, down to the scene as opened.
+        app.apply(Command::AddTarget { position: Vec3::ZERO });
+        app.apply(Command::Undo);
+        assert_eq!(scene_json(&app), opened, "{how}");
+        assert!(!app.can_undo(), "{how}");
+    }
+}
+
+/// Every agent's trail and plot end where the agent is (or it has none yet): run a multiple of
+/// both sampling intervals, then edit while paused.
+fn trails_are_their_own(app: &App, what: &str) {
+    for (i, agent) in app.world.agents.iter().enumerate() {
+        let name = &agent.about.name;
+        if let Some(last) = app.trails.trail(i).last() {
+            assert_eq!(last, agent.kinematics.position, "{what}: {name} has another agent's trail");
+        }
+        if let Some(last) = app.history.series(i).last() {
+            let speed = agent.kinematics.velocity.length();
+            assert_eq!(last.speed, speed, "{what}: {name} has another agent's plot");
+        }
+    }
+}
+
+fn run_and_pause(app: &mut App, steps: u64) {
+    assert_eq!(steps % (history::TRAIL_EVERY * history::HISTORY_EVERY), 0);
+    for _ in 0..steps {
+        app.step_once();
+    }
+    app.running = false;
+}
+
+#[test]
+fn deleting_agents_takes_their_trails_and_plots_along_and_the_others_keep_their_own() {
+    // parametric.json: the rose curve and its two agents; planner-crowd.json: "north".
+    let mut app = app_with(shipped_scene("parametric.json"));
+    run_and_pause(&mut app, 90);
+    let rose = app.world.curves.iter().position(|c| c.id == "rose").unwrap();
+    let agents = app.world.agents.len();
+    app.apply(Command::Select(Some(Selection::Curve(rose))));
+    app.apply(Command::DeleteSelection);
+    assert_eq!(app.world.agents.len(), agents - 2);
+    trails_are_their_own(&app, "after deleting the rose");
+    assert!(app.trails.trail_len(6) > 0, "the loop agents keep their trails");
+    app.apply(Command::Undo);
+    trails_are_their_own(&app, "after undo");
+    assert_eq!(app.trails.trail_len(6), 0, "the rose agents come back without a trail");
+    assert!(app.trails.trail_len(8) > 0);
+    app.apply(Command::Redo);
+    trails_are_their_own(&app, "after redo");
+    run_and_pause(&mut app, 18);
+    trails_are_their_own(&app, "running on");
+    // Insertions go at the end: copies, duplicates and Compare clones start without a trail.
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::Duplicate);
+    app.apply(Command::Copy);
+    app.apply(Command::Paste { at: None });
+    app.apply(Command::Compare { agent: 1 });
+    trails_are_their_own(&app, "after pasting and comparing");
+    assert!(app.world.agents.len() > agents - 2 + 2);
+    assert_eq!(app.trails.trail_len(app.world.agents.len() - 1), 0);
+
+    let mut app = app_with(shipped_scene("planner-crowd.json"));
+    run_and_pause(&mut app, 90);
+    let south = app.trails.trail(1).collect::<Vec<_>>();
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::DeleteSelection);
+    assert_eq!(app.world.agents[0].about.name, "south");
+    assert_eq!(app.trails.trail(0).collect::<Vec<_>>(), south, "south keeps its own trail");
+    trails_are_their_own(&app, "after deleting north");
+}
+
+#[test]
+fn follow_stops_and_says_so_when_its_agent_is_deleted_or_undone_away() {
+    let mut app = app_with(shipped_scene("planner-crowd.json"));
+    app.apply(Command::Select(Some(Selection::Agent(1))));
+    app.apply(Command::ToggleFollow);
+    assert!(app.follow);
+    app.apply(Command::DeleteSelection);
+    assert!(!app.follow, "follow stops with its agent");
+    let text = app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(text.contains("stopped following south"), "{text}");
+    // Undo brings south back; following it, an undo that takes it away again stops follow too.
+    app.apply(Command::Undo);
+    assert_eq!(app.world.agents.len(), 2);
+    app.apply(Command::Select(Some(Selection::Agent(1))));
+    app.apply(Command::ToggleFollow);
+    app.apply(Command::AddAgent { position: Vec3::new(0.0, 0.0, 0.0), kind: BehaviourKind::Wander });
+    assert_eq!(app.selected_agent(), Some(2), "the camera follows the new agent");
+    app.apply(Command::Undo);
+    assert!(!app.follow, "undoing the followed agent's addition stops follow");
+    assert!(app.message.as_ref().is_some_and(|m| m.text.contains("stopped following")));
+    // A planner's waypoint deleted while following the planner: it stays followed.
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::ToggleFollow);
+    app.apply(Command::AddWaypoint { agent: 0, position: Vec3::new(50.0, 50.0, 0.0) });
+    app.apply(Command::Select(Some(Selection::Waypoint { agent: 0, waypoint: 0 })));
+    app.apply(Command::DeleteSelection);
+    assert!(app.follow);
+    assert_eq!(app.selected_agent(), Some(0), "the planner stays selected and followed");
+}

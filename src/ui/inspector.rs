@@ -199,9 +199,9 @@ fn behaviour_editor(
     egui::Grid::new("behaviour_kind").num_columns(2).show(ui, |ui| {
         ui.label("type")
             .on_hover_text("What the agent does; switching keeps the path, target or curve it uses");
-        egui::ComboBox::from_id_salt("behaviour_kind").selected_text(current_kind.label()).show_ui(
-            ui,
-            |ui| {
+        let kind_combo = egui::ComboBox::from_id_salt("behaviour_kind")
+            .selected_text(current_kind.label())
+            .show_ui(ui, |ui| {
                 for kind in BehaviourKind::ALL {
                     match default_behaviour(&app.world, kind, selection, Some(agent_idx), position) {
                         Ok(new_behaviour) => {
@@ -220,8 +220,8 @@ fn behaviour_editor(
                         }
                     }
                 }
-            },
-        );
+            });
+        state.record_rect("behaviour_kind", kind_combo.response.rect);
         ui.end_row();
         if let Some(changed) =
             super::pickers::reference_rows(ui, app, agent_idx, behaviour, "main", &mut state.widget_rects)

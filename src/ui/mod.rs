@@ -405,6 +405,56 @@ pub const EGUI_MACROQUAD_WHEEL_DIVISOR: f32 = 90.0;
 /// window (20 notches moved the Open dialog's list 11 px).
 pub const LINE_SCROLL_SPEED: f32 = SCROLL_POINTS_PER_NOTCH * EGUI_MACROQUAD_WHEEL_DIVISOR / RAW_WHEEL_NOTCH;
 
+/// Takes the letters of Ctrl, Alt and Cmd chords out of this frame's egui events, so a chord
+/// never types into a text field. On X11 miniquad reports Ctrl+C as the character 'c' before
+/// the key press, and egui-miniquad checks the character against the modifiers of the key event
+/// before it (Ctrl itself, pressed without modifiers), so the letter gets through beside egui's
+/// Copy, Paste or select-all.
+///
+/// `typed` are the characters the window system reported this frame, in order (the shell reads
+/// them from macroquad with their modifiers). The ones that reached egui arrived as one-character
+/// `Text` events in the same order; a pasted text (egui adds one for Ctrl+V, after the 'v') is
+/// another `Text` event in between, passed over. Call once a frame, before the panels run.
+pub fn drop_chord_text(events: &mut Vec<egui::Event>, typed: &[crate::app::TypedChar]) {
+    let mut cursor = 0;
+    let mut doomed = Vec::new();
+    for typed_char in typed.iter().filter(|t| t.reached_egui) {
+        let mut buffer = [0u8; 4];
+        let text: &str = typed_char.character.encode_utf8(&mut buffer);
+        let found = events
+            .iter()
+            .skip(cursor)
+            .position(|event| matches!(event, egui::Event::Text(t) if t == text))
+            .map(|offset| cursor + offset);
+        let Some(index) = found else { break };
+        if typed_char.chord {
+            doomed.push(index);
+        }
+        cursor = index + 1;
+    }
+    for index in doomed.into_iter().rev() {
+        events.remove(index);
+    }
+}
+
+/// Whether a text field has the keyboard: a focused `TextEdit`, or a `DragValue` being typed
+/// into (the shell reads it after the panels ran, for [`crate::app::Focus::of`]).
+pub fn text_field_focused(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| m.focused()).is_some_and(|id| egui::text_edit::TextEditState::load(ctx, id).is_some())
+}
+
+/// Whether a menu, combo box, colour picker or other popup is open, or was at the end of the last
+/// frame (so the Esc that closes one does not also reach the world). egui 0.31 keeps a combo
+/// box's or a colour picker's popup in `Memory::any_popup_open`, but a menu only in its bar's
+/// own state; every popup and menu is shown in an area of `Order::Foreground`, which the panels
+/// never use otherwise (the loading dialog's `Modal` is one too, and is modal anyway).
+pub fn popup_open(ctx: &egui::Context) -> bool {
+    ctx.memory(|m| {
+        m.any_popup_open()
+            || m.areas().visible_layer_ids().iter().any(|layer| layer.order == egui::Order::Foreground)
+    })
+}
+
 /// Draws every panel for one frame and returns what the user asked for.
 ///
 /// `examples` lists the bundled scenes as (file name, description); the description is the

@@ -170,7 +170,7 @@ fn deleting_the_region_drops_the_containment_entries_and_its_points_keep_it_a_re
     assert_eq!(world.paths[0].polyline.points().len(), 7);
     assert!(matches!(world.agents[0].behaviour, Behaviour::Containment { region: 0, .. }));
     // Deleting the path deletes the agents whose main entry is containment in it.
-    let note = delete(&mut world, Selection::Path(0));
+    let note = delete(&mut world, Selection::Path(0)).note;
     assert!(world.agents.is_empty(), "{note}");
 }
 

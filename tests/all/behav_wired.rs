@@ -149,7 +149,9 @@ const PACK: &str = r#"{
 #[test]
 fn deleting_an_agent_deletes_its_pursuers_drops_entries_about_it_and_reindexes_the_rest() {
     let mut world = parse_scene(PACK, "pack.json").unwrap();
-    let note = delete(&mut world, Selection::Agent(0));
+    let deleted = delete(&mut world, Selection::Agent(0));
+    assert_eq!(deleted.kept.iter().filter(|kept| !**kept).count(), 3, "the hare and the two that used it");
+    let note = deleted.note;
     assert_eq!(note, "deleted agent hare and the 2 agents that used it");
     let names: Vec<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
     assert_eq!(names, ["crow", "owl"]);
@@ -169,7 +171,7 @@ fn deleting_an_agent_deletes_its_pursuers_drops_entries_about_it_and_reindexes_t
 fn deleting_an_unreferenced_agent_shifts_the_indices_after_it() {
     let mut world = parse_scene(PACK, "pack.json").unwrap();
     let owl_start = world.agents[4].kinematics.position;
-    assert_eq!(delete(&mut world, Selection::Agent(2)), "deleted agent jackal");
+    assert_eq!(delete(&mut world, Selection::Agent(2)).note, "deleted agent jackal");
     assert_eq!(world.agents[2].about.name, "crow");
     assert_eq!(world.agents[2].mix.more[0].behaviour.other_agent(), Some(1));
     assert_eq!(world.agents[3].behaviour.other_agent(), Some(2));
@@ -573,7 +575,7 @@ fn wings_named_in_the_scene_settle_on_their_slots_and_go_with_their_leader() {
         w.agents.iter().map(|a| a.kinematics.position).collect::<Vec<_>>()
     };
     assert_eq!(run(WINGS), run(&scene_to_json(&parse_scene(WINGS, "wings.json").unwrap()).unwrap()));
-    let note = delete(&mut world, Selection::Agent(0));
+    let note = delete(&mut world, Selection::Agent(0)).note;
     assert_eq!(note, "deleted agent leader and the 2 agents that used it");
 }
 
@@ -799,7 +801,7 @@ fn an_interposer_named_in_the_scene_stays_between_its_two_agents() {
     repeats_through_save_and_load(STANDOFF, 300);
     // Deleting either agent takes the interposer with it.
     let mut world = parse_scene(STANDOFF, "standoff.json").unwrap();
-    assert_eq!(delete(&mut world, Selection::Agent(1)), "deleted agent blue and the agent that used it");
+    assert_eq!(delete(&mut world, Selection::Agent(1)).note, "deleted agent blue and the agent that used it");
     assert_eq!(world.agents.len(), 1);
 }
 

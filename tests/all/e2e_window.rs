@@ -760,6 +760,38 @@ fn tab_in_a_text_field_stays_there_and_space_after_tab_opens_no_menu() {
 }
 
 #[test]
+fn ctrl_chords_in_a_text_field_type_no_letters() {
+    if !tools_available("chord_text") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("chord_text", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.click(app.rect("agent:0"));
+    app.click(app.rect("agent_name"));
+    let name = |app: &Steerlab| app.state()["names"][0].as_str().unwrap_or_default().to_string();
+    app.key("ctrl+a");
+    app.type_text("cv");
+    app.wait_for(|s| s["names"][0] == "cv", "Ctrl+A selected the name and typing replaced it");
+    // The audit's sequence: with nothing selected Ctrl+C copies nothing and Ctrl+V pastes it.
+    for chord in ["End", "ctrl+c", "ctrl+v", "ctrl+a"] {
+        app.key(chord);
+    }
+    app.settle();
+    assert_eq!(name(&app), "cv", "a chord typed its letter");
+    // The first letter typed after a chord is a letter.
+    app.type_text("x");
+    app.wait_for(|s| s["names"][0] == "x", "typing over the selection");
+    for chord in ["ctrl+a", "ctrl+c", "End", "ctrl+v", "alt+b"] {
+        app.key(chord);
+    }
+    app.wait_for(|s| s["names"][0] == "xx", "Ctrl+C copied the selected name, Ctrl+V pasted it");
+    app.settle();
+    assert_eq!(name(&app), "xx", "Alt+B typed nothing");
+}
+
+#[test]
 fn enter_finishes_a_path_and_the_next_clicks_start_another() {
     if !tools_available("path_finish") {
         return;
@@ -806,6 +838,43 @@ fn opening_a_file_over_unsaved_changes_asks_once() {
     let state = app.state();
     assert!(state["rects"].get("confirm:discard").is_none(), "asked a second time");
     assert_eq!(state["modal"], false);
+}
+
+#[test]
+fn undo_after_opening_another_file_keeps_it_and_ctrl_s_does_not_overwrite_it_with_the_old_scene() {
+    if !tools_available("undo_after_open") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("undo_after_open", "compare.json");
+    let other = copy_scene(file.parent().unwrap(), "seek-flee.json");
+    // The scene as the window would write it (Ctrl+S on an unchanged scene may rewrite it).
+    let as_written =
+        |path: &Path| steerlab::scene::scene_to_json(&steerlab::scene::load_scene(path).unwrap()).unwrap();
+    let original = as_written(&other);
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 300.0));
+    app.wait_for(|s| s["dirty"] == true, "an obstacle added");
+    app.key("ctrl+o");
+    app.click(app.rect("file_dialog:entry:seek-flee.json"));
+    app.click(app.rect("file_dialog:ok"));
+    app.click(app.rect("confirm:discard"));
+    let opened = app.wait_for(
+        |s| s["title"].as_str().is_some_and(|t| t.starts_with("seek-flee.json")),
+        "seek-flee.json opened",
+    );
+    app.key("ctrl+z");
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["title"], opened["title"], "undo left the name and the unsaved mark alone");
+    assert_eq!(state["agents"], opened["agents"], "undo brought back no other scene");
+    assert_eq!(state["obstacles"], opened["obstacles"]);
+    app.key("ctrl+s");
+    app.settle();
+    app.settle();
+    assert!(as_written(&other) == original, "Ctrl+S wrote another scene into seek-flee.json");
 }
 
 #[test]

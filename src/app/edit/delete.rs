@@ -9,13 +9,37 @@ use super::{restart_followers, set_behaviour};
 use crate::geometry::Polyline;
 use crate::sim::{Behaviour, World};
 
+/// What a deletion did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deleted {
+    /// A note for the status bar.
+    pub note: String,
+    /// For each agent before the deletion, whether it is still there (the others keep their
+    /// order), so what the editor keeps per agent (trails, plots) can follow them.
+    pub kept: Vec<bool>,
+}
+
 /// Deletes a selection; agents that depend on a deleted path, curve or target go too.
-/// Returns a note for the status bar.
-pub fn delete(world: &mut World, selection: Selection) -> String {
+pub fn delete(world: &mut World, selection: Selection) -> Deleted {
+    let mut kept = vec![true; world.agents.len()];
+    let note = delete_and_mark(world, selection, &mut kept);
+    Deleted { note, kept }
+}
+
+/// Removes the agents for which `goes` holds (marking them in `kept`).
+fn remove_agents(world: &mut World, kept: &mut [bool], goes: impl Fn(&crate::sim::Agent) -> bool) {
+    for (flag, agent) in kept.iter_mut().zip(world.agents.iter()) {
+        *flag = !goes(agent);
+    }
+    let mut flags = kept.iter();
+    world.agents.retain(|_| flags.next() == Some(&true));
+}
+
+fn delete_and_mark(world: &mut World, selection: Selection, kept: &mut [bool]) -> String {
     match selection {
         Selection::Agent(i) => match world.agents.get(i).map(|a| a.about.name.clone()) {
             Some(name) => {
-                let dependants = delete_agent(world, i);
+                let dependants = delete_agent(world, i, kept);
                 dependants_note("agent", &name, dependants)
             }
             None => String::new(),
@@ -30,7 +54,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             let Some(named) = world.paths.get(path) else { return String::new() };
             let mut points = named.polyline.points().to_vec();
             if points.len() <= 2 {
-                return delete(world, Selection::Path(path));
+                return delete_and_mark(world, Selection::Path(path), kept);
             }
             if point < points.len() {
                 points.remove(point);
@@ -48,7 +72,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             }
             let removed = world.paths.remove(i);
             let before = world.agents.len();
-            world.agents.retain(|a| a.behaviour.path() != Some(i));
+            remove_agents(world, kept, |a| a.behaviour.path() == Some(i));
             repoint(world, i, Behaviour::path_mut);
             dependants_note("path", &removed.id, before - world.agents.len())
         }
@@ -58,7 +82,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             }
             let removed = world.targets.remove(i);
             let before = world.agents.len();
-            world.agents.retain(|a| a.behaviour.target() != Some(i));
+            remove_agents(world, kept, |a| a.behaviour.target() == Some(i));
             repoint(world, i, Behaviour::target_mut);
             dependants_note("target", &removed.id, before - world.agents.len())
         }
@@ -68,7 +92,7 @@ pub fn delete(world: &mut World, selection: Selection) -> String {
             }
             let removed = world.curves.remove(i);
             let before = world.agents.len();
-            world.agents.retain(|a| a.behaviour.curve() != Some(i));
+            remove_agents(world, kept, |a| a.behaviour.curve() == Some(i));
             repoint(world, i, Behaviour::curve_mut);
             dependants_note("curve", &removed.id, before - world.agents.len())
         }
@@ -114,8 +138,8 @@ fn repoint(world: &mut World, removed: usize, reference: fn(&mut Behaviour) -> O
 
 /// Deletes agent `idx` and every agent whose main behaviour (transitively) refers to it; drops
 /// the list entries of the remaining agents that refer to a deleted agent and re-indexes the
-/// others. Returns how many agents went besides `idx`.
-fn delete_agent(world: &mut World, idx: usize) -> usize {
+/// others. Marks the agents that went in `kept`. Returns how many agents went besides `idx`.
+fn delete_agent(world: &mut World, idx: usize, kept: &mut [bool]) -> usize {
     let mut gone = vec![false; world.agents.len()];
     if let Some(flag) = gone.get_mut(idx) {
         *flag = true;
@@ -147,6 +171,9 @@ fn delete_agent(world: &mut World, idx: usize) -> usize {
             next += 1;
             next - 1
         }));
+    }
+    for (flag, &g) in kept.iter_mut().zip(&gone) {
+        *flag = !g;
     }
     let mut flags = gone.iter();
     world.agents.retain(|_| flags.next() == Some(&false));
