@@ -14,7 +14,8 @@
 //! (`error: cannot open FILE: no such file` when the file cannot be read). Output that cannot
 //! be written ends quietly when the reader has gone (a closed pipe: `run … | head`) and with one
 //! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
-//! scene being run or any other JSON file. Window commands without a display say so in one line.
+//! scene being run or any other JSON file; `shot --out` must end in `.png`, is checked before a
+//! window opens and is written atomically too. Window commands without a display say so in one line.
 
 #![deny(unsafe_code)]
 
@@ -524,10 +525,8 @@ fn shot(
     if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
         return fail(format!("--seconds must be between 0 and 3600, got {seconds}"));
     }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return fail(format!("{}: no such directory", dir.display()));
-        }
+    if let Some(problem) = refuse_shot_target(out) {
+        return fail(problem);
     }
     let view = match view {
         ShotView::Top => steerlab::app::ViewMode::Top,
@@ -544,16 +543,52 @@ fn shot(
     if let Some(problem) = display_problem() {
         return fail(problem);
     }
-    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through };
+    let written = std::sync::Arc::new(std::sync::OnceLock::new());
+    let mode =
+        shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through, written: written.clone() };
     macroquad::Window::from_config(
         shell::window_conf(size),
         shell::run(world, Some(scene.to_path_buf()), mode),
     );
-    if out.is_file() {
-        ExitCode::SUCCESS
-    } else {
-        fail(format!("{}: the picture was not written", out.display()))
+    let shown = escape_controls(&out.display().to_string()).into_owned();
+    match written.get() {
+        Some(Ok(())) => emit(&format!("wrote {shown}\n")),
+        Some(Err(reason)) => fail(format!("cannot write {shown}: {reason}")),
+        None => fail(format!("{shown}: the picture was not written")),
     }
+}
+
+/// Why `shot` must not write its picture to `out`, found before a window opens: the name does
+/// not end in `.png` (the picture is always PNG), it names a directory or something other than
+/// a regular file (a device, a FIFO), its folder does not exist, or a file cannot be created
+/// there. The picture itself is written atomically (`shell::capture::write_png`).
+fn refuse_shot_target(out: &Path) -> Option<String> {
+    let shown = escape_controls(&out.display().to_string()).into_owned();
+    if out.file_name().is_none() || out.to_string_lossy().ends_with(std::path::is_separator) {
+        return Some(format!("--out {shown}: does not name a file"));
+    }
+    if !out.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("png")) {
+        return Some(format!("--out {shown}: the picture is PNG; the name must end in .png"));
+    }
+    if let Ok(metadata) = std::fs::metadata(out) {
+        if metadata.is_dir() {
+            return Some(format!("--out {shown}: it is a directory"));
+        }
+        if !metadata.is_file() {
+            return Some(format!("--out {shown}: not a regular file"));
+        }
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            let dir = escape_controls(&dir.display().to_string()).into_owned();
+            return Some(format!("--out {shown}: no such directory {dir}"));
+        }
+    }
+    // A file can be made beside the target (the temporary file is removed at once).
+    if let Err(err) = AtomicFile::create(out) {
+        return Some(format!("cannot write {shown}: {}", io_reason(&err)));
+    }
+    None
 }
 
 fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode {

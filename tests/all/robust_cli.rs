@@ -225,3 +225,106 @@ fn frames_on_a_broken_scene_is_one_located_line_before_any_window() {
     assert_eq!(code, Some(2), "{stderr}");
     assert_one_error_line(&stderr, "needs a display");
 }
+
+/// `steerlab shot SCENE --out OUT` without a display: status and standard error.
+fn shot_without_display(out: &std::ffi::OsStr) -> (Option<i32>, String) {
+    let output = Command::new(BIN)
+        .args(["shot", SCENE, "--out"])
+        .arg(out)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn shot_out_that_is_not_a_png_file_is_one_line_before_any_window() {
+    // These used to reach macroquad's `export_png` and panic (status 101) after a 0-byte file.
+    let scratch = Scratch::new("robust-cli-shot-out");
+    fs::create_dir(scratch.path("adir")).unwrap();
+    fs::create_dir(scratch.path("adir.png")).unwrap();
+    let at = |name: &str| scratch.path(name).into_os_string();
+    let cases: Vec<(std::ffi::OsString, &str)> = vec![
+        (at("pic.jpg"), "the name must end in .png"),
+        (at("pic"), "the name must end in .png"),
+        (at("x.json"), "the name must end in .png"),
+        (at("adir"), "the name must end in .png"),
+        ("/dev/null".into(), "the name must end in .png"),
+        ("/dev/full".into(), "the name must end in .png"),
+        (at("adir.png"), "adir.png: it is a directory"),
+        (at("no/such/pic.png"), "no such directory"),
+        (at("slash.png/"), "does not name a file"),
+    ];
+    for (out, expected) in &cases {
+        let (code, stderr) = shot_without_display(out);
+        assert_eq!(code, Some(2), "{out:?}: {stderr}");
+        assert_one_error_line(&stderr, expected);
+        assert!(stderr.contains("--out"), "{stderr}");
+    }
+    #[cfg(unix)]
+    {
+        let fifo = scratch.path("fifo.png");
+        if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            let (code, stderr) = shot_without_display(fifo.as_os_str());
+            assert_eq!(code, Some(2), "{stderr}");
+            assert_one_error_line(&stderr, "fifo.png: not a regular file");
+        }
+    }
+    // Nothing was created or left behind.
+    let mut expected = vec!["adir", "adir.png"];
+    if scratch.path("fifo.png").exists() {
+        expected.push("fifo.png");
+    }
+    assert_eq!(scratch.names(), expected);
+}
+
+#[test]
+fn shot_writes_its_png_whole_under_the_exact_name_given() {
+    // A name that is not UTF-8 used to be written under its lossy spelling (`n\u{fffd}.png`).
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if !crate::e2e_window::have("xvfb-run") {
+            if std::env::var("STEERLAB_E2E").is_ok_and(|v| v == "1") {
+                panic!("STEERLAB_E2E=1 but xvfb-run is not installed");
+            }
+            eprintln!("shot_writes_its_png_whole_under_the_exact_name_given: skipped (no xvfb-run)");
+            return;
+        }
+        let _serial = crate::e2e_window::serial();
+        let scratch = Scratch::new("robust-cli-shot-png");
+        let out = scratch.join(std::ffi::OsStr::from_bytes(b"n\xff.png"));
+        fs::write(&out, "old").unwrap();
+        let output = Command::new("xvfb-run")
+            .args([
+                "-a",
+                "-s",
+                "-screen 0 1280x800x24",
+                BIN,
+                "shot",
+                "scenes/arrive.json",
+                "--seconds",
+                "0.1",
+                "--out",
+            ])
+            .arg(&out)
+            .env("STEERLAB_CONFIG_DIR", scratch.path("config"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let png = fs::read(&out).unwrap();
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG: {} bytes", png.len());
+        let names: Vec<Vec<u8>> =
+            fs::read_dir(&*scratch).unwrap().map(|e| e.unwrap().file_name().as_bytes().to_vec()).collect();
+        assert!(names.contains(&b"n\xff.png".to_vec()), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.ends_with(b".tmp") || n.starts_with("n\u{fffd}".as_bytes())),
+            "{names:?}"
+        );
+    }
+}
