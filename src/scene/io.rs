@@ -288,25 +288,35 @@ pub fn load_scene_with_progress(path: &Path, progress: &LoadProgress) -> Result<
 
 /// Builds the world of a scene file's bytes (UTF-8 checked here). `label` names it in errors.
 pub fn parse_scene_bytes(bytes: Vec<u8>, label: &str) -> Result<World, SceneError> {
-    let label = label.to_string();
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => {
-            let valid_up_to = err.utf8_error().valid_up_to();
-            let valid =
-                err.as_bytes().get(..valid_up_to).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
-            let TextPosition { line, column } = position_of_offset(valid, valid.len());
-            return Err(SceneError {
-                file: label,
-                json_path: "$".into(),
-                line,
-                column,
-                reason: "the file is not valid UTF-8 text".into(),
-                io_action: None,
-            });
+    let text = text_of_bytes(bytes, label)?;
+    parse_scene(&text, label)
+}
+
+/// Reads a file as JSON with the loader's checks — a regular file of at most
+/// [`MAX_FILE_BYTES`], UTF-8, JSON syntax (errors located as the loader's are) — without
+/// reading it as a scene: the fuzzer's seeds.
+pub fn read_json_file(path: &Path) -> Result<Value, SceneError> {
+    let label = path.display().to_string();
+    let text = text_of_bytes(read_scene_bytes(path)?, &label)?;
+    let text = strip_bom(&text);
+    serde_json::from_str(text).map_err(|err| syntax_error(&label, text, &err))
+}
+
+/// The bytes as text, or an error at the first byte that is not UTF-8.
+fn text_of_bytes(bytes: Vec<u8>, label: &str) -> Result<String, SceneError> {
+    String::from_utf8(bytes).map_err(|err| {
+        let valid_up_to = err.utf8_error().valid_up_to();
+        let valid = err.as_bytes().get(..valid_up_to).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
+        let TextPosition { line, column } = position_of_offset(valid, valid.len());
+        SceneError {
+            file: label.to_string(),
+            json_path: "$".into(),
+            line,
+            column,
+            reason: "the file is not valid UTF-8 text".into(),
+            io_action: None,
         }
-    };
-    parse_scene(&text, &label)
+    })
 }
 
 /// The world's scene as pretty JSON, validated first (errors are labelled [`UNSAVED_LABEL`]
