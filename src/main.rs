@@ -425,7 +425,7 @@ fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> 
         writeln!(
             out,
             "{t:.6},{},{},{},{},{},{},{},{}",
-            csv_field(&agent.about.name),
+            steerlab::ui::metrics::csv_field(&agent.about.name),
             k.position.x,
             k.position.y,
             k.position.z,
@@ -438,14 +438,6 @@ fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> 
     Ok(())
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// The metrics as an aligned text table, one row per agent: the columns and cells of the
 /// window's Metrics panel (`ui::metrics`, the one column table), so both show the same thing.
 fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
@@ -455,8 +447,12 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
     // Text columns (name, behaviour) are left-aligned, numbers right-aligned.
     let left: Vec<bool> =
         columns.iter().map(|c| metrics.first().is_some_and(|m| matches!(c.cell(m), Cell::Text(_)))).collect();
-    let rows: Vec<Vec<String>> =
-        metrics.iter().map(|m| columns.iter().map(|c| cell_text(&c.cell(m))).collect()).collect();
+    // Names come from the file: control characters are escaped as in error lines, so a name
+    // cannot break a row or send the terminal an escape sequence.
+    let rows: Vec<Vec<String>> = metrics
+        .iter()
+        .map(|m| columns.iter().map(|c| escape_controls(&cell_text(&c.cell(m))).into_owned()).collect())
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -465,7 +461,7 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
     }
     let mut out = format!(
         "{} — {} agents, {:.2} s simulated in {} steps of {:.4} s\n",
-        if world.name.is_empty() { "scene" } else { &world.name },
+        if world.name.is_empty() { "scene".into() } else { escape_controls(&world.name) },
         world.agents.len(),
         world.time(),
         world.steps,

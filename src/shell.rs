@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use macroquad::prelude::*;
 
 use steerlab::app::{tools, App, Command, FileCommand, Focus, ShellCommand, ViewMode};
-use steerlab::scene::{load_scene, parse_scene, save_scene, SceneError};
+use steerlab::scene::{escape_controls, load_scene, parse_scene, save_scene, SceneError};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
 
@@ -515,8 +515,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
             if frame_times.len() as u32 >= frames + 30 {
                 let simulated = (app.world.steps - steps_after_warm_up) as f64 * f64::from(app.world.dt);
-                let scene =
-                    file.as_deref().and_then(Path::file_name).map(|n| n.to_string_lossy().to_string());
+                let scene = file
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map(|n| escape_controls(&n.to_string_lossy()).into_owned());
                 let cpu_ms = cpu_after_warm_up
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));

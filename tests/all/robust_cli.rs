@@ -328,3 +328,53 @@ fn shot_writes_its_png_whole_under_the_exact_name_given() {
         );
     }
 }
+
+/// A scene whose name and agent names hold control characters, a comma and a quote.
+const CONTROL_NAMES: &str = r#"{"version": 2, "name": "N\nA\u001bM", "agents": [
+  {"name": "line\nbreak", "position": [0, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "cr\rx", "position": [10, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "esc\u001b[31mred", "position": [20, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "nul\u0000", "position": [30, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "comma,\"q\"", "position": [40, 0], "behaviours": [{"type": "wander"}]}]}"#;
+
+#[test]
+fn names_with_control_characters_are_escaped_in_the_table_and_quoted_in_the_trace() {
+    let scratch = Scratch::new("robust-cli-control-names");
+    let scene = scratch.path("names.json");
+    fs::write(&scene, CONTROL_NAMES).unwrap();
+    let trace = scratch.path("names.csv");
+    let output = Command::new(BIN)
+        .args(["run", scene.to_str().unwrap(), "--seconds", "0.1", "--trace", trace.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let table = String::from_utf8(output.stdout).unwrap();
+    // The title, the header and one line per agent; no control character but the line ends.
+    assert_eq!(table.lines().count(), 2 + 5, "{table}");
+    assert!(!table.chars().any(|c| c.is_control() && c != '\n'), "{table:?}");
+    assert!(table.starts_with("N\\nA\\u{1b}M — 5 agents"), "{table}");
+    for name in ["line\\nbreak", "cr\\rx", "esc\\u{1b}[31mred", "nul\\u{0}", "comma,\"q\""] {
+        assert!(table.lines().any(|l| l.starts_with(name)), "{name} in {table}");
+    }
+    // The trace keeps names as they are, quoted where RFC 4180 asks: CR, LF, comma, quote.
+    let csv = fs::read_to_string(&trace).unwrap();
+    for row in [
+        "0.000000,\"line\nbreak\",0,",
+        "0.000000,\"cr\rx\",10,",
+        "0.000000,esc\u{1b}[31mred,20,",
+        "0.000000,nul\u{0},30,",
+        "0.000000,\"comma,\"\"q\"\"\",40,",
+    ] {
+        assert!(csv.contains(row), "{row:?} in {csv:?}");
+    }
+    // JSON escapes them as JSON does.
+    let output = Command::new(BIN)
+        .args(["run", scene.to_str().unwrap(), "--seconds", "0.1", "--json"])
+        .output()
+        .unwrap();
+    let json = String::from_utf8(output.stdout).unwrap();
+    assert!(!json.chars().any(|c| c.is_control() && c != '\n'), "{json:?}");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value[1]["name"], "cr\rx");
+    assert_eq!(value[3]["name"], "nul\u{0}");
+}
