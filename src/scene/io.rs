@@ -188,13 +188,19 @@ pub fn read_scene_bytes(path: &Path) -> Result<Vec<u8>, SceneError> {
         return Err(SceneError::io_reason(&label, "open", "not a regular file (a pipe or a device)".into()));
     }
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(SceneError::io_reason(
-            &label,
-            "open",
-            format!("the file is {} MB, at most {} MB", metadata.len() >> 20, MAX_FILE_BYTES >> 20),
-        ));
+        return Err(SceneError::io_reason(&label, "open", too_big(metadata.len())));
     }
     fs::read(path).map_err(|err| SceneError::io(&label, "read", &err))
+}
+
+/// Why a file of `len` bytes is refused: in whole MB, or in bytes when the MB figures of the
+/// size and the limit would read the same ("the file is 256 MB, at most 256 MB").
+fn too_big(len: u64) -> String {
+    if len >> 20 > MAX_FILE_BYTES >> 20 {
+        format!("the file is {} MB, at most {} MB", len >> 20, MAX_FILE_BYTES >> 20)
+    } else {
+        format!("the file is {len} bytes, at most {MAX_FILE_BYTES} bytes ({} MB)", MAX_FILE_BYTES >> 20)
+    }
 }
 
 /// Loads a scene file and builds its world.
@@ -642,6 +648,21 @@ mod tests {
         let err = load_scene_with_progress(Path::new(SCENE), &progress).err().map(|e| e.to_string());
         assert!(err.as_deref().is_some_and(|e| e.contains(CANCELLED)), "{err:?}");
         assert_eq!(progress.done.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_file_just_over_the_limit_gives_sizes_that_differ() {
+        let dir = std::env::temp_dir().join(format!("steerlab-io-too-big-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.json");
+        // Sparse: no disk is used.
+        fs::File::create(&path).unwrap().set_len(MAX_FILE_BYTES + 3).unwrap();
+        let err = read_scene_bytes(&path).map(|_| ()).map_err(|e| e.reason);
+        assert_eq!(err, Err("the file is 268435459 bytes, at most 268435456 bytes (256 MB)".to_string()));
+        fs::File::create(&path).unwrap().set_len(MAX_FILE_BYTES + (5 << 20)).unwrap();
+        let err = read_scene_bytes(&path).map(|_| ()).map_err(|e| e.reason);
+        assert_eq!(err, Err("the file is 261 MB, at most 256 MB".to_string()));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A reader that sets the cancel flag while it serves its first read.
