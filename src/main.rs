@@ -128,8 +128,9 @@ enum Command {
         /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
         #[arg(long)]
         flock: bool,
-        /// Only the planner: the seed's loop, the complete fallback and the dense-field checker.
-        #[arg(long)]
+        /// Only the planner: the seed's loop, the complete fallback and the dense-field checker
+        /// (not with --flock, --full or --yuka, which it would ignore).
+        #[arg(long, conflicts_with_all = ["flock", "full", "yuka"])]
         planner: bool,
         /// Also 1,000,000 agents in the behaviour table (a few minutes, about 1 GB).
         #[arg(long)]

@@ -378,3 +378,13 @@ fn names_with_control_characters_are_escaped_in_the_table_and_quoted_in_the_trac
     assert_eq!(value[1]["name"], "cr\rx");
     assert_eq!(value[3]["name"], "nul\u{0}");
 }
+
+#[test]
+fn bench_planner_refuses_the_options_it_would_ignore() {
+    // `--flock --planner` used to run the flock part alone and say nothing of the planner.
+    for other in ["--flock", "--full", "--yuka=/tmp"] {
+        let (code, stderr) = steerlab(&["bench", "--quick", "--planner", other]);
+        assert_eq!(code, Some(2), "{other}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains("cannot be used with"), "{stderr}");
+    }
+}
