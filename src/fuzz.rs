@@ -67,6 +67,23 @@ impl Default for FuzzConfig {
     }
 }
 
+impl FuzzConfig {
+    /// Why the run cannot be made as asked: its case numbers (`first` to `first + cases - 1`)
+    /// would go past the last `u64` (the run would otherwise stop short, or run no case at all).
+    pub fn problem(&self) -> Option<String> {
+        let last = self.cases.checked_sub(1).map_or(Some(self.first), |more| self.first.checked_add(more));
+        last.is_none().then(|| {
+            format!(
+                "--first {} with --cases {} numbers cases past {}; at most {} from there",
+                self.first,
+                self.cases,
+                u64::MAX,
+                u64::MAX - self.first + 1
+            )
+        })
+    }
+}
+
 /// One case that broke a rule.
 #[derive(Clone, Debug)]
 pub struct FuzzFailure {
@@ -128,7 +145,8 @@ pub fn fuzz(
     std::panic::set_hook(Box::new(|_| {}));
     // Where the cases run through the binary are written; removed when the run ends.
     let case_dir = (config.process_every > 0 && config.binary.is_some()).then(CaseDir::new);
-    for case in config.first..config.first.saturating_add(config.cases) {
+    // `first + cases - 1` may be the last u64 itself (`FuzzConfig::problem` refuses beyond).
+    for case in (0..config.cases).map_while(|more| config.first.checked_add(more)) {
         let bytes = make_case(config.seed, case, seeds);
         let case_started = Instant::now();
         let outcome = std::panic::catch_unwind(|| check_in_process(&bytes, config.steps))

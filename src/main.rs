@@ -589,6 +589,9 @@ fn refuse_shot_target(out: &Path) -> Option<String> {
 }
 
 fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode {
+    if let Some(problem) = config.problem() {
+        return fail(problem);
+    }
     let seeds = match steerlab::fuzz::seed_scenes(scenes) {
         Ok(seeds) => seeds,
         Err(err) => return fail(err),

@@ -148,3 +148,25 @@ fn seed_scenes_that_are_fifos_devices_or_broken_are_refused_in_the_loaders_words
         assert!(!stderr.contains("os error") && !stderr.contains("panicked"), "{stderr:?}");
     }
 }
+
+#[test]
+fn case_numbers_past_the_last_u64_are_refused_not_run_short() {
+    // `--cases 5 --first 18446744073709551615` used to run no case at all, with status 0.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["fuzz", "--cases", "5", "--first", "18446744073709551615", "--process-every", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: --first 18446744073709551615 with --cases 5 numbers cases past 18446744073709551615; \
+         at most 1 from there\n"
+    );
+    // The very last case can still be run on its own.
+    let seeds = seed_scenes(Path::new("scenes")).unwrap();
+    let last = FuzzConfig { cases: 1, first: u64::MAX, steps: 5, ..Default::default() };
+    assert_eq!(last.problem(), None);
+    assert_eq!(fuzz(&last, &seeds, |_| {}).cases, 1);
+    assert!(FuzzConfig { cases: 2, ..last }.problem().is_some());
+}
