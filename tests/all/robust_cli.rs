@@ -388,3 +388,56 @@ fn bench_planner_refuses_the_options_it_would_ignore() {
         assert!(stderr.starts_with("error: ") && stderr.contains("cannot be used with"), "{stderr}");
     }
 }
+
+/// `steerlab bench --quick --flock --yuka DIR` with `sh` as the peer's Node, killed (and the
+/// test failed) if it has not ended after a minute: status and standard output.
+fn bench_with_peer(dir: &Path, timeout_seconds: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(["bench", "--quick", "--flock", "--yuka"])
+        .arg(dir)
+        .env("STEERLAB_NODE", "sh")
+        .env("STEERLAB_PEER_TIMEOUT", timeout_seconds)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("bench --yuka {} hangs", dir.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    (child.wait().unwrap().code(), reader.join().unwrap())
+}
+
+#[test]
+fn bench_yuka_stops_a_script_that_never_ends_and_escapes_what_it_echoes() {
+    let scratch = Scratch::new("robust-cli-yuka");
+    let endless = scratch.path("endless");
+    fs::create_dir(&endless).unwrap();
+    fs::write(endless.join("flock.mjs"), "exec sleep 1000\n").unwrap();
+    fs::write(endless.join("bench.mjs"), "exec sleep 1000\n").unwrap();
+    let (code, stdout) = bench_with_peer(&endless, "1");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("flock.mjs 1000 20 10 0.01` in "), "{stdout}");
+    assert!(stdout.contains("was still running after 1 s and was stopped"), "{stdout}");
+
+    let noisy = scratch.path("noisy");
+    fs::create_dir(&noisy).unwrap();
+    fs::write(noisy.join("flock.mjs"), "printf 'a\\033[31mred\\rover\\nline2\\n'\n").unwrap();
+    fs::write(noisy.join("bench.mjs"), "\n").unwrap();
+    let (code, stdout) = bench_with_peer(&noisy, "60");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
+    assert!(stdout.contains("printed no `… ns/agent-step`: a\\u{1b}[31mred\\rover\\nline2)"), "{stdout}");
+}
