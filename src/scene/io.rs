@@ -32,8 +32,8 @@ use super::format::{
     FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
-    find_duplicate_key, format_path, locate_key, locate_value, parse_path, path_at, position_of_offset,
-    position_of_serde, PathSegment, TextPosition,
+    find_duplicate_key, format_path, locate_key, locate_value, number_start_of_serde, parse_path, path_at,
+    position_of_offset, position_of_serde, PathSegment, TextPosition,
 };
 use super::pretty::pretty_json;
 use super::validate::validate_scene;
@@ -494,12 +494,15 @@ fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSeg
 }
 
 fn syntax_error(file: &str, text: &str, err: &serde_json::Error) -> SceneError {
+    let message = err.to_string();
     let position = if err.line() == 0 {
         TextPosition { line: 1, column: 1 }
+    } else if message.starts_with("number out of range") {
+        // serde stops at the number's last digit; other errors about a value point at its start.
+        number_start_of_serde(text, err.line(), err.column())
     } else {
         position_of_serde(text, err.line(), err.column())
     };
-    let message = err.to_string();
     let suffix = format!(" at line {} column {}", err.line(), err.column());
     let mut reason = message.strip_suffix(&suffix).unwrap_or(&message).to_string();
     if text.trim().is_empty() {
