@@ -32,8 +32,8 @@ use super::format::{
     FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
-    find_duplicate_key, format_path, locate_key, locate_value, number_start_of_serde, parse_path, path_at,
-    position_of_offset, position_of_serde, PathSegment, TextPosition,
+    find_duplicate_key, format_path, locate_key, locate_value, number_at, number_start_of_serde, parse_path,
+    path_at, position_of_offset, position_of_serde, PathSegment, TextPosition,
 };
 use super::pretty::pretty_json;
 use super::validate::validate_scene;
@@ -125,10 +125,34 @@ impl SceneError {
     /// An error at `json_path`, located in `text` (at the key when `at_key`, else at the value;
     /// falling back to the nearest enclosing value that is in the text).
     fn located(file: &str, text: &str, json_path: String, reason: String, at_key: bool) -> SceneError {
+        let reason = match number_at(text, &json_path) {
+            Some(number) if !at_key => as_written(reason, number),
+            _ => reason,
+        };
         let exact = if at_key { locate_key(text, &json_path) } else { locate_value(text, &json_path) };
         let position = exact.or_else(|| nearest_enclosing(text, &json_path));
         let TextPosition { line, column } = position.unwrap_or(TextPosition { line: 1, column: 1 });
         SceneError { file: file.to_string(), json_path, line, column, reason, io_action: None }
+    }
+}
+
+/// A reason that ends `got VALUE` about the number `written`, with the number as the file
+/// writes it when single precision (the format's numbers) made it 0 or infinite, so the value
+/// shown is not a 0 or an infinity the file never held: `got 5e-324 (0 in single precision)`,
+/// `got 1e39 (too large for single precision)`. Other reasons are returned as they are.
+fn as_written(reason: String, written: &str) -> String {
+    let Ok(value) = written.parse::<f64>() else { return reason };
+    let single = value as f32;
+    let what = if value != 0.0 && single == 0.0 {
+        "0 in single precision"
+    } else if value.is_finite() && single.is_infinite() {
+        "too large for single precision"
+    } else {
+        return reason;
+    };
+    match reason.rsplit_once(", got ") {
+        Some((before, _)) => format!("{before}, got {written} ({what})"),
+        None => reason,
     }
 }
 

@@ -109,6 +109,17 @@ pub fn locate_value(text: &str, path: &str) -> Option<TextPosition> {
     Some(position_of_offset(text, entry.start))
 }
 
+/// The text of the number at `path` as the file writes it (`5e-324`), None when the value there
+/// is not a number.
+pub fn number_at<'t>(text: &'t str, path: &str) -> Option<&'t str> {
+    let segments = parse_path(path)?;
+    let entry = scan(text, Want::Path(segments)).found?;
+    let rest = text.get(entry.start..)?;
+    let len = rest.find(|c: char| !is_number_char(c)).unwrap_or(rest.len());
+    let number = rest.get(..len)?;
+    number.starts_with(|c: char| c == '-' || c.is_ascii_digit()).then_some(number)
+}
+
 /// The position of the first character of the number that serde_json's position (its last
 /// character, as serde reports "number out of range") falls in; serde's position itself when
 /// it is not inside a number.
