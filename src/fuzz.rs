@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use crate::scene::parse_scene_bytes;
 use crate::scene::BEHAVIOUR_TYPES;
+use crate::scene::{escape_controls, parse_scene_bytes, SceneError};
 use crate::sim::{
     CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary, ParametricMetrics,
     PathMetrics, PlannerMetrics, PursuitMetrics,
@@ -67,6 +67,23 @@ impl Default for FuzzConfig {
     }
 }
 
+impl FuzzConfig {
+    /// Why the run cannot be made as asked: its case numbers (`first` to `first + cases - 1`)
+    /// would go past the last `u64` (the run would otherwise stop short, or run no case at all).
+    pub fn problem(&self) -> Option<String> {
+        let last = self.cases.checked_sub(1).map_or(Some(self.first), |more| self.first.checked_add(more));
+        last.is_none().then(|| {
+            format!(
+                "--first {} with --cases {} numbers cases past {}; at most {} from there",
+                self.first,
+                self.cases,
+                u64::MAX,
+                u64::MAX - self.first + 1
+            )
+        })
+    }
+}
+
 /// One case that broke a rule.
 #[derive(Clone, Debug)]
 pub struct FuzzFailure {
@@ -95,20 +112,23 @@ pub struct FuzzReport {
     pub slowest_case: Duration,
 }
 
-/// Reads the seed scenes: every `.json` file of `dir`, sorted by name.
+/// Reads the seed scenes: every `.json` file of `dir`, sorted by name, each read as JSON with
+/// the scene loader's checks ([`crate::scene::read_json_file`]: a FIFO, a device or a file over
+/// the size limit is refused before reading). Errors are one line in the loader's words:
+/// `cannot open FILE: not a regular file (a pipe or a device)`, `FILE: $ (line L, column C): …`.
 pub fn seed_scenes(dir: &Path) -> Result<Vec<(String, Value)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|err| format!("cannot read {}: {err}", dir.display()))?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|err| SceneError::io(&dir.display().to_string(), "read", &err).to_string())?;
     let mut files: Vec<PathBuf> =
         entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
     files.sort();
     let mut scenes = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|err| format!("{}: {err}", file.display()))?;
-        let value = serde_json::from_str(&text).map_err(|err| format!("{}: {err}", file.display()))?;
+        let value = crate::scene::read_json_file(&file).map_err(|err| err.to_string())?;
         scenes.push((file.display().to_string(), value));
     }
     if scenes.is_empty() {
-        return Err(format!("no scenes in {}", dir.display()));
+        return Err(format!("no .json scenes in {}", escape_controls(&dir.display().to_string())));
     }
     Ok(scenes)
 }
@@ -125,7 +145,8 @@ pub fn fuzz(
     std::panic::set_hook(Box::new(|_| {}));
     // Where the cases run through the binary are written; removed when the run ends.
     let case_dir = (config.process_every > 0 && config.binary.is_some()).then(CaseDir::new);
-    for case in config.first..config.first.saturating_add(config.cases) {
+    // `first + cases - 1` may be the last u64 itself (`FuzzConfig::problem` refuses beyond).
+    for case in (0..config.cases).map_while(|more| config.first.checked_add(more)) {
         let bytes = make_case(config.seed, case, seeds);
         let case_started = Instant::now();
         let outcome = std::panic::catch_unwind(|| check_in_process(&bytes, config.steps))

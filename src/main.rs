@@ -14,7 +14,8 @@
 //! (`error: cannot open FILE: no such file` when the file cannot be read). Output that cannot
 //! be written ends quietly when the reader has gone (a closed pipe: `run … | head`) and with one
 //! line and status 1 otherwise (a full disk). `--trace` is written atomically and never over the
-//! scene being run or any other JSON file. Window commands without a display say so in one line.
+//! scene being run or any other JSON file; `shot --out` must end in `.png`, is checked before a
+//! window opens and is written atomically too. Window commands without a display say so in one line.
 
 #![deny(unsafe_code)]
 
@@ -127,8 +128,9 @@ enum Command {
         /// Only the flocking kernel (1k, 10k and 100k boids), to run beside Yuka's flock.mjs.
         #[arg(long)]
         flock: bool,
-        /// Only the planner: the seed's loop, the complete fallback and the dense-field checker.
-        #[arg(long)]
+        /// Only the planner: the seed's loop, the complete fallback and the dense-field checker
+        /// (not with --flock, --full or --yuka, which it would ignore).
+        #[arg(long, conflicts_with_all = ["flock", "full", "yuka"])]
         planner: bool,
         /// Also 1,000,000 agents in the behaviour table (a few minutes, about 1 GB).
         #[arg(long)]
@@ -424,7 +426,7 @@ fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> 
         writeln!(
             out,
             "{t:.6},{},{},{},{},{},{},{},{}",
-            csv_field(&agent.about.name),
+            steerlab::ui::metrics::csv_field(&agent.about.name),
             k.position.x,
             k.position.y,
             k.position.z,
@@ -437,14 +439,6 @@ fn write_trace_rows(out: &mut impl Write, world: &World) -> std::io::Result<()> 
     Ok(())
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// The metrics as an aligned text table, one row per agent: the columns and cells of the
 /// window's Metrics panel (`ui::metrics`, the one column table), so both show the same thing.
 fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
@@ -454,8 +448,12 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
     // Text columns (name, behaviour) are left-aligned, numbers right-aligned.
     let left: Vec<bool> =
         columns.iter().map(|c| metrics.first().is_some_and(|m| matches!(c.cell(m), Cell::Text(_)))).collect();
-    let rows: Vec<Vec<String>> =
-        metrics.iter().map(|m| columns.iter().map(|c| cell_text(&c.cell(m))).collect()).collect();
+    // Names come from the file: control characters are escaped as in error lines, so a name
+    // cannot break a row or send the terminal an escape sequence.
+    let rows: Vec<Vec<String>> = metrics
+        .iter()
+        .map(|m| columns.iter().map(|c| escape_controls(&cell_text(&c.cell(m))).into_owned()).collect())
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -464,7 +462,7 @@ fn metrics_table(world: &World, metrics: &[MetricsSummary]) -> String {
     }
     let mut out = format!(
         "{} — {} agents, {:.2} s simulated in {} steps of {:.4} s\n",
-        if world.name.is_empty() { "scene" } else { &world.name },
+        if world.name.is_empty() { "scene".into() } else { escape_controls(&world.name) },
         world.agents.len(),
         world.time(),
         world.steps,
@@ -524,10 +522,8 @@ fn shot(
     if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
         return fail(format!("--seconds must be between 0 and 3600, got {seconds}"));
     }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return fail(format!("{}: no such directory", dir.display()));
-        }
+    if let Some(problem) = refuse_shot_target(out) {
+        return fail(problem);
     }
     let view = match view {
         ShotView::Top => steerlab::app::ViewMode::Top,
@@ -544,19 +540,58 @@ fn shot(
     if let Some(problem) = display_problem() {
         return fail(problem);
     }
-    let mode = shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through };
+    let written = std::sync::Arc::new(std::sync::OnceLock::new());
+    let mode =
+        shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through, written: written.clone() };
     macroquad::Window::from_config(
         shell::window_conf(size),
         shell::run(world, Some(scene.to_path_buf()), mode),
     );
-    if out.is_file() {
-        ExitCode::SUCCESS
-    } else {
-        fail(format!("{}: the picture was not written", out.display()))
+    let shown = escape_controls(&out.display().to_string()).into_owned();
+    match written.get() {
+        Some(Ok(())) => emit(&format!("wrote {shown}\n")),
+        Some(Err(reason)) => fail(format!("cannot write {shown}: {reason}")),
+        None => fail(format!("{shown}: the picture was not written")),
     }
 }
 
+/// Why `shot` must not write its picture to `out`, found before a window opens: the name does
+/// not end in `.png` (the picture is always PNG), it names a directory or something other than
+/// a regular file (a device, a FIFO), its folder does not exist, or a file cannot be created
+/// there. The picture itself is written atomically (`shell::capture::write_png`).
+fn refuse_shot_target(out: &Path) -> Option<String> {
+    let shown = escape_controls(&out.display().to_string()).into_owned();
+    if out.file_name().is_none() || out.to_string_lossy().ends_with(std::path::is_separator) {
+        return Some(format!("--out {shown}: does not name a file"));
+    }
+    if !out.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("png")) {
+        return Some(format!("--out {shown}: the picture is PNG; the name must end in .png"));
+    }
+    if let Ok(metadata) = std::fs::metadata(out) {
+        if metadata.is_dir() {
+            return Some(format!("--out {shown}: it is a directory"));
+        }
+        if !metadata.is_file() {
+            return Some(format!("--out {shown}: not a regular file"));
+        }
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            let dir = escape_controls(&dir.display().to_string()).into_owned();
+            return Some(format!("--out {shown}: no such directory {dir}"));
+        }
+    }
+    // A file can be made beside the target (the temporary file is removed at once).
+    if let Err(err) = AtomicFile::create(out) {
+        return Some(format!("cannot write {shown}: {}", io_reason(&err)));
+    }
+    None
+}
+
 fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode {
+    if let Some(problem) = config.problem() {
+        return fail(problem);
+    }
     let seeds = match steerlab::fuzz::seed_scenes(scenes) {
         Ok(seeds) => seeds,
         Err(err) => return fail(err),

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use macroquad::prelude::*;
 
 use steerlab::app::{tools, App, Command, FileCommand, Focus, ShellCommand, ViewMode};
-use steerlab::scene::{load_scene, parse_scene, save_scene, SceneError};
+use steerlab::scene::{escape_controls, load_scene, parse_scene, save_scene, SceneError};
 use steerlab::sim::World;
 use steerlab::{input, render, ui};
 
@@ -170,6 +170,9 @@ pub enum Mode {
         view: ViewMode,
         /// Open the planner step-through of this agent at this iteration (0-based).
         step_through: Option<(usize, usize)>,
+        /// Set once the picture is written, or with the reason it could not be (for
+        /// `cannot write FILE: REASON`); unset if the window closed before.
+        written: std::sync::Arc<std::sync::OnceLock<Result<(), String>>>,
     },
 }
 
@@ -519,8 +522,10 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
             if frame_times.len() as u32 >= frames + 30 {
                 let simulated = (app.world.steps - steps_after_warm_up) as f64 * f64::from(app.world.dt);
-                let scene =
-                    file.as_deref().and_then(Path::file_name).map(|n| n.to_string_lossy().to_string());
+                let scene = file
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map(|n| escape_controls(&n.to_string_lossy()).into_owned());
                 let cpu_ms = cpu_after_warm_up
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
@@ -572,12 +577,13 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         if let Some(profile) = &mut profile {
             profile.add(4, &mut phase_start);
         }
-        if let Mode::Shot { out, .. } = &mode {
+        if let Mode::Shot { out, written, .. } = &mode {
             shot_frames += 1;
             // egui needs a couple of frames to lay out its panels and fit the view to them.
             if shot_frames == 4 {
-                get_screen_data().export_png(&out.to_string_lossy());
-                let _ = writeln!(std::io::stdout(), "wrote {}", out.display());
+                let image = get_screen_data();
+                let (width, height) = (u32::from(image.width), u32::from(image.height));
+                let _ = written.set(capture::write_png(out, width, height, &image.bytes));
                 // The worker's (empty) job is over before the window closes.
                 drop(overlap.finish());
                 break;

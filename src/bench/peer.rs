@@ -6,19 +6,34 @@
 //! `npm install` done. The scripts are run with Node (`node`, or the program named by
 //! `STEERLAB_NODE`) in `DIR`, with the same crowd size, step count and set-up as the steerlab
 //! figure beside them; each prints one line with its ns per agent-step, which [`parse_run`]
-//! reads. A peer that cannot be run (no Node, no scripts, a line that does not parse) gives an
-//! error the report prints in place of the figure; it never stops the report.
+//! reads. A peer that cannot be run (no Node, no scripts, a line that does not parse, a script
+//! still running after [`Peer::timeout`], which is then killed) gives a one-line error — what
+//! it echoes of the script's output with control characters escaped — that the report prints in
+//! place of the figure; it never stops the report.
 
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::scene::escape_controls;
 
 /// Where the peer's scripts are and which Node runs them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Peer {
     dir: PathBuf,
     node: OsString,
+    timeout: Duration,
 }
+
+/// How long one peer script may run before it is killed, unless `STEERLAB_PEER_TIMEOUT` says
+/// otherwise: generous, for Yuka's flock of 100,000 in a full run takes minutes.
+pub const PEER_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// Most characters of a script's output echoed in an error.
+const ECHO_CHARS: usize = 200;
 
 /// One run of a peer script: its time per agent-step and, for the flock, its neighbours a boid.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,11 +70,24 @@ fn path_following_args(n_agents: usize, steps: u64, segments: usize) -> Vec<Stri
 }
 
 impl Peer {
-    /// The peer whose scripts are in `dir`, run by `STEERLAB_NODE` if set, else `node`.
+    /// The peer whose scripts are in `dir`, run by `STEERLAB_NODE` if set, else `node`, each
+    /// script for at most `STEERLAB_PEER_TIMEOUT` seconds if set (a positive number), else
+    /// [`PEER_TIMEOUT`].
     pub fn new(dir: &Path) -> Peer {
         let node =
             std::env::var_os("STEERLAB_NODE").filter(|n| !n.is_empty()).unwrap_or_else(|| "node".into());
-        Peer { dir: dir.to_path_buf(), node }
+        let timeout = std::env::var("STEERLAB_PEER_TIMEOUT")
+            .ok()
+            .and_then(|text| text.trim().parse::<f64>().ok())
+            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+            .filter(|timeout| !timeout.is_zero())
+            .unwrap_or(PEER_TIMEOUT);
+        Peer { dir: dir.to_path_buf(), node, timeout }
+    }
+
+    /// How long one script may run before it is killed.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// Yuka's flock (`flock.mjs`) of `n_boids` for `steps` steps, as `steerlab bench --flock`
@@ -75,20 +103,82 @@ impl Peer {
     }
 
     fn run(&self, args: &[String]) -> Result<PeerRun, String> {
-        let shown = format!("{} {}", self.node.to_string_lossy(), args.join(" "));
-        let output = Command::new(&self.node)
+        let shown =
+            escape_controls(&format!("{} {}", self.node.to_string_lossy(), args.join(" "))).into_owned();
+        let dir = escape_controls(&self.dir.display().to_string()).into_owned();
+        let mut child = Command::new(&self.node)
             .args(args)
             .current_dir(&self.dir)
-            .output()
-            .map_err(|err| format!("`{shown}` in {}: {err}", self.dir.display()))?;
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let why = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message");
-            return Err(format!("`{shown}` in {} failed ({}): {why}", self.dir.display(), output.status));
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|err| format!("`{shown}` in {dir}: {err}"))?;
+        // Read both pipes as the script writes, so a chatty script never blocks on a full pipe.
+        let stdout = read_on_thread(child.stdout.take());
+        let stderr = read_on_thread(child.stderr.take());
+        let deadline = Instant::now() + self.timeout;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "`{shown}` in {dir} was still running after {:.0} s and was stopped \
+                         (STEERLAB_PEER_TIMEOUT sets the limit in seconds)",
+                        self.timeout.as_secs_f64()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                Err(err) => {
+                    let _ = child.kill();
+                    return Err(format!("`{shown}` in {dir}: {err}"));
+                }
+            }
+        };
+        // The script has ended; its pipes close unless it left a process of its own holding them.
+        let collect = |output: mpsc::Receiver<Vec<u8>>| {
+            String::from_utf8_lossy(&output.recv_timeout(Duration::from_secs(2)).unwrap_or_default())
+                .into_owned()
+        };
+        let (stdout, stderr) = (collect(stdout), collect(stderr));
+        if !status.success() {
+            let why = echo(stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message"));
+            return Err(format!("`{shown}` in {dir} failed ({status}): {why}"));
         }
-        parse_run(&stdout).ok_or_else(|| format!("`{shown}` printed no `… ns/agent-step`: {}", stdout.trim()))
+        parse_run(&stdout)
+            .ok_or_else(|| format!("`{shown}` printed no `… ns/agent-step`: {}", echo(stdout.trim())))
     }
+}
+
+/// Most bytes of a script's output kept (the rest is read and dropped).
+const OUTPUT_BYTES: u64 = 1 << 20;
+
+/// Reads `pipe` on a thread until it closes; its first [`OUTPUT_BYTES`] arrive on the channel.
+fn read_on_thread(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (send, receive) = mpsc::channel();
+    if let Some(mut pipe) = pipe {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.by_ref().take(OUTPUT_BYTES).read_to_end(&mut bytes);
+            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
+            let _ = send.send(bytes);
+        });
+    } else {
+        let _ = send.send(Vec::new());
+    }
+    receive
+}
+
+/// A script's output as an error may echo it: control characters escaped (one line, no escape
+/// sequences for the terminal), at most [`ECHO_CHARS`] characters.
+fn echo(text: &str) -> String {
+    let mut shown: String = escape_controls(text).chars().take(ECHO_CHARS).collect();
+    if escape_controls(text).chars().count() > ECHO_CHARS {
+        shown.push('…');
+    }
+    shown
 }
 
 /// Reads a peer script's line: the number before ` ns/agent-step` and, if present, the number
@@ -152,7 +242,8 @@ mod tests {
 
     #[test]
     fn a_peer_that_cannot_run_is_an_error_not_a_panic() {
-        let peer = Peer { dir: std::env::temp_dir(), node: "steerlab-no-such-node".into() };
+        let peer =
+            Peer { dir: std::env::temp_dir(), node: "steerlab-no-such-node".into(), timeout: PEER_TIMEOUT };
         let err = peer.flock(10, 1).expect_err("no such program");
         assert!(err.contains("steerlab-no-such-node flock.mjs 10 1"), "{err}");
         assert_eq!(figure(&Some(Err(err))), "error");

@@ -220,7 +220,8 @@ pub struct ShipState {
     pub planned_length: f32,
     /// Straight-line length from the start through the user waypoints.
     pub straight_length: f32,
-    /// True once every waypoint is reached.
+    /// True once no waypoint remains: each was reached or dropped as unreachable
+    /// ([`ShipState::status`] tells which; only `arrived` counts as arrival in the metrics).
     pub finished: bool,
     /// What each entry of `planned` is; `User(i)` indexes `remaining`.
     pub kinds: Vec<WaypointKind>,

@@ -32,8 +32,8 @@ use super::format::{
     FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
-    find_duplicate_key, format_path, locate_key, locate_value, parse_path, path_at, position_of_offset,
-    position_of_serde, PathSegment, TextPosition,
+    find_duplicate_key, format_path, locate_key, locate_value, number_at, number_start_of_serde, parse_path,
+    path_at, position_of_offset, position_of_serde, PathSegment, TextPosition,
 };
 use super::pretty::pretty_json;
 use super::validate::validate_scene;
@@ -125,10 +125,34 @@ impl SceneError {
     /// An error at `json_path`, located in `text` (at the key when `at_key`, else at the value;
     /// falling back to the nearest enclosing value that is in the text).
     fn located(file: &str, text: &str, json_path: String, reason: String, at_key: bool) -> SceneError {
+        let reason = match number_at(text, &json_path) {
+            Some(number) if !at_key => as_written(reason, number),
+            _ => reason,
+        };
         let exact = if at_key { locate_key(text, &json_path) } else { locate_value(text, &json_path) };
         let position = exact.or_else(|| nearest_enclosing(text, &json_path));
         let TextPosition { line, column } = position.unwrap_or(TextPosition { line: 1, column: 1 });
         SceneError { file: file.to_string(), json_path, line, column, reason, io_action: None }
+    }
+}
+
+/// A reason that ends `got VALUE` about the number `written`, with the number as the file
+/// writes it when single precision (the format's numbers) made it 0 or infinite, so the value
+/// shown is not a 0 or an infinity the file never held: `got 5e-324 (0 in single precision)`,
+/// `got 1e39 (too large for single precision)`. Other reasons are returned as they are.
+fn as_written(reason: String, written: &str) -> String {
+    let Ok(value) = written.parse::<f64>() else { return reason };
+    let single = value as f32;
+    let what = if value != 0.0 && single == 0.0 {
+        "0 in single precision"
+    } else if value.is_finite() && single.is_infinite() {
+        "too large for single precision"
+    } else {
+        return reason;
+    };
+    match reason.rsplit_once(", got ") {
+        Some((before, _)) => format!("{before}, got {written} ({what})"),
+        None => reason,
     }
 }
 
@@ -188,13 +212,19 @@ pub fn read_scene_bytes(path: &Path) -> Result<Vec<u8>, SceneError> {
         return Err(SceneError::io_reason(&label, "open", "not a regular file (a pipe or a device)".into()));
     }
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(SceneError::io_reason(
-            &label,
-            "open",
-            format!("the file is {} MB, at most {} MB", metadata.len() >> 20, MAX_FILE_BYTES >> 20),
-        ));
+        return Err(SceneError::io_reason(&label, "open", too_big(metadata.len())));
     }
     fs::read(path).map_err(|err| SceneError::io(&label, "read", &err))
+}
+
+/// Why a file of `len` bytes is refused: in whole MB, or in bytes when the MB figures of the
+/// size and the limit would read the same ("the file is 256 MB, at most 256 MB").
+fn too_big(len: u64) -> String {
+    if len >> 20 > MAX_FILE_BYTES >> 20 {
+        format!("the file is {} MB, at most {} MB", len >> 20, MAX_FILE_BYTES >> 20)
+    } else {
+        format!("the file is {len} bytes, at most {MAX_FILE_BYTES} bytes ({} MB)", MAX_FILE_BYTES >> 20)
+    }
 }
 
 /// Loads a scene file and builds its world.
@@ -288,25 +318,35 @@ pub fn load_scene_with_progress(path: &Path, progress: &LoadProgress) -> Result<
 
 /// Builds the world of a scene file's bytes (UTF-8 checked here). `label` names it in errors.
 pub fn parse_scene_bytes(bytes: Vec<u8>, label: &str) -> Result<World, SceneError> {
-    let label = label.to_string();
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => {
-            let valid_up_to = err.utf8_error().valid_up_to();
-            let valid =
-                err.as_bytes().get(..valid_up_to).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
-            let TextPosition { line, column } = position_of_offset(valid, valid.len());
-            return Err(SceneError {
-                file: label,
-                json_path: "$".into(),
-                line,
-                column,
-                reason: "the file is not valid UTF-8 text".into(),
-                io_action: None,
-            });
+    let text = text_of_bytes(bytes, label)?;
+    parse_scene(&text, label)
+}
+
+/// Reads a file as JSON with the loader's checks — a regular file of at most
+/// [`MAX_FILE_BYTES`], UTF-8, JSON syntax (errors located as the loader's are) — without
+/// reading it as a scene: the fuzzer's seeds.
+pub fn read_json_file(path: &Path) -> Result<Value, SceneError> {
+    let label = path.display().to_string();
+    let text = text_of_bytes(read_scene_bytes(path)?, &label)?;
+    let text = strip_bom(&text);
+    serde_json::from_str(text).map_err(|err| syntax_error(&label, text, &err))
+}
+
+/// The bytes as text, or an error at the first byte that is not UTF-8.
+fn text_of_bytes(bytes: Vec<u8>, label: &str) -> Result<String, SceneError> {
+    String::from_utf8(bytes).map_err(|err| {
+        let valid_up_to = err.utf8_error().valid_up_to();
+        let valid = err.as_bytes().get(..valid_up_to).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
+        let TextPosition { line, column } = position_of_offset(valid, valid.len());
+        SceneError {
+            file: label.to_string(),
+            json_path: "$".into(),
+            line,
+            column,
+            reason: "the file is not valid UTF-8 text".into(),
+            io_action: None,
         }
-    };
-    parse_scene(&text, &label)
+    })
 }
 
 /// The world's scene as pretty JSON, validated first (errors are labelled [`UNSAVED_LABEL`]
@@ -478,12 +518,15 @@ fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSeg
 }
 
 fn syntax_error(file: &str, text: &str, err: &serde_json::Error) -> SceneError {
+    let message = err.to_string();
     let position = if err.line() == 0 {
         TextPosition { line: 1, column: 1 }
+    } else if message.starts_with("number out of range") {
+        // serde stops at the number's last digit; other errors about a value point at its start.
+        number_start_of_serde(text, err.line(), err.column())
     } else {
         position_of_serde(text, err.line(), err.column())
     };
-    let message = err.to_string();
     let suffix = format!(" at line {} column {}", err.line(), err.column());
     let mut reason = message.strip_suffix(&suffix).unwrap_or(&message).to_string();
     if text.trim().is_empty() {
@@ -632,6 +675,21 @@ mod tests {
         let err = load_scene_with_progress(Path::new(SCENE), &progress).err().map(|e| e.to_string());
         assert!(err.as_deref().is_some_and(|e| e.contains(CANCELLED)), "{err:?}");
         assert_eq!(progress.done.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_file_just_over_the_limit_gives_sizes_that_differ() {
+        let dir = std::env::temp_dir().join(format!("steerlab-io-too-big-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.json");
+        // Sparse: no disk is used.
+        fs::File::create(&path).unwrap().set_len(MAX_FILE_BYTES + 3).unwrap();
+        let err = read_scene_bytes(&path).map(|_| ()).map_err(|e| e.reason);
+        assert_eq!(err, Err("the file is 268435459 bytes, at most 268435456 bytes (256 MB)".to_string()));
+        fs::File::create(&path).unwrap().set_len(MAX_FILE_BYTES + (5 << 20)).unwrap();
+        let err = read_scene_bytes(&path).map(|_| ()).map_err(|e| e.reason);
+        assert_eq!(err, Err("the file is 261 MB, at most 256 MB".to_string()));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A reader that sets the cancel flag while it serves its first read.

@@ -109,6 +109,36 @@ pub fn locate_value(text: &str, path: &str) -> Option<TextPosition> {
     Some(position_of_offset(text, entry.start))
 }
 
+/// The text of the number at `path` as the file writes it (`5e-324`), None when the value there
+/// is not a number.
+pub fn number_at<'t>(text: &'t str, path: &str) -> Option<&'t str> {
+    let segments = parse_path(path)?;
+    let entry = scan(text, Want::Path(segments)).found?;
+    let rest = text.get(entry.start..)?;
+    let len = rest.find(|c: char| !is_number_char(c)).unwrap_or(rest.len());
+    let number = rest.get(..len)?;
+    number.starts_with(|c: char| c == '-' || c.is_ascii_digit()).then_some(number)
+}
+
+/// The position of the first character of the number that serde_json's position (its last
+/// character, as serde reports "number out of range") falls in; serde's position itself when
+/// it is not inside a number.
+pub fn number_start_of_serde(text: &str, line: usize, byte_column: usize) -> TextPosition {
+    let mut offset = offset_of_line_byte_column(text, line, byte_column);
+    let bytes = text.as_bytes();
+    if bytes.get(offset).is_some_and(|&b| is_number_char(char::from(b))) {
+        while offset > 0 && bytes.get(offset - 1).is_some_and(|&b| is_number_char(char::from(b))) {
+            offset -= 1;
+        }
+    }
+    position_of_offset(text, offset)
+}
+
+/// A character a JSON number is written with.
+fn is_number_char(c: char) -> bool {
+    c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')
+}
+
 /// Line and column of the key whose value is at `path` (the opening quote), or of the value
 /// itself when the path ends in an index or is the root.
 pub fn locate_key(text: &str, path: &str) -> Option<TextPosition> {

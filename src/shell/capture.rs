@@ -3,7 +3,7 @@
 //! [`RECORD_MAX_SECONDS`] long). Frames are read from the frame buffer on the frame loop
 //! (`get_screen_data()` after egui has drawn) and encoded on a writer thread, so recording
 //! does not stall the window. Every file is written under a temporary name and renamed, so a
-//! reader never sees half a PNG.
+//! reader never sees half a PNG ([`write_png`], which `steerlab shot` uses too).
 //!
 //! Pictures go to `$STEERLAB_PICTURES_DIR`, else `~/Pictures/steerlab`, else the current
 //! folder: `steerlab-SCENE-NNN.png` for screenshots and `steerlab-SCENE-rec-NNN/frame-NNNN.png`
@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
+use image::ImageEncoder as _;
 use macroquad::prelude::get_screen_data;
+use steerlab::scene::{io_reason, AtomicFile};
 
 /// Frames per second of a recording (window time).
 pub const RECORD_FPS: f64 = 10.0;
@@ -61,26 +63,31 @@ struct Frame {
 }
 
 fn write_frame(frame: &Frame) -> Result<(), String> {
-    let row = frame.width as usize * 4;
-    let mut flipped = Vec::with_capacity(frame.rgba.len());
-    for line in frame.rgba.chunks_exact(row.max(1)).rev() {
+    write_png(&frame.path, frame.width, frame.height, &frame.rgba)
+}
+
+/// Writes a picture as a PNG at `path`, whole or not at all: `rgba` holds `height` rows of
+/// `width` RGBA pixels bottom-up, as the frame buffer holds them. The PNG is encoded into a
+/// temporary file beside `path` that is renamed over it ([`AtomicFile`]); on any error the
+/// temporary file is removed and whatever was at `path` is untouched. The error is the reason
+/// in a few words ("the disk is full"), for `cannot write FILE: REASON`.
+pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
+    let row = width as usize * 4;
+    if width == 0 || height == 0 || rgba.len() != row * height as usize {
+        return Err(format!("the frame buffer holds {} bytes, not a {width}x{height} picture", rgba.len()));
+    }
+    let mut flipped = Vec::with_capacity(rgba.len());
+    for line in rgba.chunks_exact(row).rev() {
         flipped.extend_from_slice(line);
     }
-    let name = frame.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = frame.path.with_file_name(format!(".{name}.part"));
-    image::save_buffer_with_format(
-        &tmp,
-        &flipped,
-        frame.width,
-        frame.height,
-        image::ColorType::Rgba8,
-        image::ImageFormat::Png,
-    )
-    .map_err(|err| err.to_string())?;
-    std::fs::rename(&tmp, &frame.path).map_err(|err| {
-        let _ = std::fs::remove_file(&tmp);
-        err.to_string()
-    })
+    let mut file = AtomicFile::create(path).map_err(|err| io_reason(&err))?;
+    image::codecs::png::PngEncoder::new(&mut file)
+        .write_image(&flipped, width, height, image::ColorType::Rgba8)
+        .map_err(|err| match err {
+            image::ImageError::IoError(err) => io_reason(&err),
+            err => err.to_string(),
+        })?;
+    file.commit().map_err(|err| io_reason(&err))
 }
 
 /// A report from the writer thread.
@@ -246,5 +253,59 @@ impl Capture {
     /// Reports of written screenshots and failures since the last call.
     pub fn written(&self) -> Vec<Written> {
         self.written.try_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(label: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("steerlab-capture-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn write_png_writes_the_rows_top_down_and_replaces_the_old_file_whole() {
+        let dir = scratch("ok");
+        let path = dir.join("pic.png");
+        std::fs::write(&path, "old").unwrap();
+        // Two rows bottom-up: red below, blue above.
+        let rgba = [255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255];
+        write_png(&path, 2, 2, &rgba).unwrap();
+        let picture = image::open(&path).unwrap().to_rgba8();
+        assert_eq!(picture.dimensions(), (2, 2));
+        assert_eq!(picture.get_pixel(0, 0).0, [0, 0, 255, 255]);
+        assert_eq!(picture.get_pixel(1, 1).0, [255, 0, 0, 255]);
+        assert_eq!(names(&dir), ["pic.png"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn write_png_that_fails_leaves_no_file_and_says_why_in_words() {
+        let dir = scratch("fail");
+        // A buffer of the wrong size is an error, not the encoder's assertion.
+        let short = write_png(&dir.join("short.png"), 4, 4, &[0; 12]);
+        assert!(short.as_ref().is_err_and(|e| e.contains("not a 4x4 picture")), "{short:?}");
+        // The rename fails on a directory in the way; the directory and nothing else is left.
+        std::fs::create_dir(dir.join("taken.png")).unwrap();
+        let taken = write_png(&dir.join("taken.png"), 1, 1, &[0; 4]);
+        assert!(taken.is_err(), "{taken:?}");
+        assert!(!taken.unwrap_err().contains("os error"));
+        let missing = write_png(&dir.join("no/such/dir.png"), 1, 1, &[0; 4]);
+        assert_eq!(missing, Err("no such file".to_string()));
+        assert_eq!(names(&dir), ["taken.png"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -510,7 +510,8 @@ pub struct MetricsSummary {
     pub collisions: u32,
     /// Smallest gap between body and obstacle surfaces (null without obstacles).
     pub min_clearance: Option<f32>,
-    /// Arrival time in seconds (null if it never arrived).
+    /// Arrival time in seconds (null if it never arrived; a planner ship arrives only when its
+    /// status is `arrived`, not when it finished by dropping unreachable waypoints).
     pub arrived_at: Option<f64>,
     /// Path-follower metrics.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]

@@ -697,8 +697,8 @@ impl Agent {
         }
     }
 
-    /// Whether the agent's behaviour has finished (arrived, end of an open path or curve, all
-    /// planner waypoints reached).
+    /// Whether the agent's behaviour has finished (arrived, end of an open path or curve, no
+    /// planner waypoint left: each reached or dropped as unreachable).
     pub fn is_finished(&self) -> bool {
         match &self.state {
             BehaviourState::Stateless
@@ -711,6 +711,17 @@ impl Agent {
             BehaviourState::Projected(s) => s.finished,
             BehaviourState::Predictive(s) => s.finished,
             BehaviourState::Planner(s) => s.finished,
+        }
+    }
+
+    /// Whether the agent has finished by getting where it was going, what the metrics'
+    /// `arrived_at` records: [`Agent::is_finished`], except that a planner ship counts only when
+    /// its status is `arrived` — a ship that dropped waypoints as unreachable has finished
+    /// without arriving.
+    pub fn has_arrived_at_end(&self) -> bool {
+        match &self.state {
+            BehaviourState::Planner(s) => s.status() == crate::planner::ShipStatus::Arrived,
+            _ => self.is_finished(),
         }
     }
 }
@@ -2885,7 +2896,7 @@ fn has_arrived(agent: &Agent, ctx: &StepContext) -> bool {
             ctx.targets.get(*target).is_some_and(|t| t.position.distance(position) < agent.limits.radius)
         }
         Behaviour::Flee { .. } => false,
-        _ => agent.is_finished(),
+        _ => agent.has_arrived_at_end(),
     }
 }
 

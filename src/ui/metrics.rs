@@ -493,7 +493,10 @@ pub fn sorted_rows(summaries: &[MetricsSummary], sort: Option<(MetricColumn, boo
     rows
 }
 
-fn csv_field(text: &str) -> String {
+/// One CSV field as RFC 4180 writes it: in double quotes (a quote inside doubled) when it holds
+/// a comma, a double quote, a carriage return or a line feed; as it is otherwise. The metrics CSV
+/// and `steerlab run --trace` both write names through it.
+pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

@@ -79,7 +79,7 @@ fn bad_painted_grids_are_refused_with_their_json_path_line_and_column() {
         // A number too big for an f32 is infinite.
         (
             field_scene(Some("[[1,0],[1,0],[1,0],[1e39,0],[0,1],[0,1],[0,1],[0,1],[-1,0],[-1,0],[-1,0],[-1,0]]")),
-            "painted.json: fields[0].vectors[3][0] (line 7, column 38): `vector` must be a finite number, got infinity (a number too large to be finite)",
+            "painted.json: fields[0].vectors[3][0] (line 7, column 38): `vector` must be a finite number, got 1e39 (too large for single precision)",
         ),
         (
             field_scene(Some("[[1,0],[1,0]]")),

@@ -367,3 +367,37 @@ fn a_waypoint_sealed_in_a_shell_is_reported_unreachable_in_the_metrics_and_the_s
     assert_eq!(metrics[0].collisions, 0);
     assert!(world.agents[0].kinematics.velocity.length() < 0.5, "holds position");
 }
+
+#[test]
+fn a_ship_whose_waypoints_are_all_inside_obstacles_finishes_without_arriving() {
+    // It used to report status `unreachable`, no waypoint reached, and `arrived_at` 0.0167 (the
+    // table's "arrived (s) 0.02"): finishing by dropping waypoints counted as arriving.
+    let scene = r#"{"version": 2,
+        "obstacles": [{"position": [0, 0, 0], "radius": 100}, {"position": [300, 0, 0], "radius": 100}],
+        "agents": [
+          {"name": "inside", "position": [-300, 0, 0], "behaviours": [{"type": "planner", "waypoints": [[0, 0, 0], [300, 0, 0]]}]},
+          {"name": "last inside", "position": [-300, 0, 0], "behaviours": [{"type": "planner", "waypoints": [[-250, 50, 0], [300, 0, 0]]}]},
+          {"name": "reachable", "position": [-300, 0, 0], "behaviours": [{"type": "planner", "waypoints": [[-300, 150, 0]]}]}]}"#;
+    let mut world = steerlab::scene::parse_scene(scene, "inside.json").unwrap();
+    world.run_steps(60 * 20);
+    let metrics = world.metrics();
+    let status = |i: usize| metrics[i].planner.as_ref().map(|p| (p.status, p.waypoints_reached));
+    use steerlab::planner::ShipStatus::{Arrived, Unreachable};
+    assert_eq!(status(0), Some((Unreachable, 0)));
+    assert_eq!(metrics[0].arrived_at, None, "{:?}", metrics[0]);
+    assert!(world.agents[0].is_finished() && !world.agents[0].has_arrived_at_end());
+    // Reaching a waypoint and then dropping the last one is not arriving either.
+    assert_eq!(status(1), Some((Unreachable, 1)));
+    assert_eq!(metrics[1].arrived_at, None, "{:?}", metrics[1]);
+    // A ship that reaches its last waypoint arrives, as before.
+    assert_eq!(status(2), Some((Arrived, 1)));
+    assert!(metrics[2].arrived_at.is_some_and(|t| t > 0.5), "{:?}", metrics[2]);
+    // The window's metrics panel and the command line's table show the same field.
+    let cells: Vec<String> = metrics
+        .iter()
+        .map(|m| steerlab::ui::metrics::cell_text(&steerlab::ui::metrics::MetricColumn::ArrivedAt.cell(m)))
+        .collect();
+    assert_eq!(cells[0], "—");
+    assert_eq!(cells[1], "—");
+    assert_ne!(cells[2], "—");
+}

@@ -225,3 +225,219 @@ fn frames_on_a_broken_scene_is_one_located_line_before_any_window() {
     assert_eq!(code, Some(2), "{stderr}");
     assert_one_error_line(&stderr, "needs a display");
 }
+
+/// `steerlab shot SCENE --out OUT` without a display: status and standard error.
+fn shot_without_display(out: &std::ffi::OsStr) -> (Option<i32>, String) {
+    let output = Command::new(BIN)
+        .args(["shot", SCENE, "--out"])
+        .arg(out)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn shot_out_that_is_not_a_png_file_is_one_line_before_any_window() {
+    // These used to reach macroquad's `export_png` and panic (status 101) after a 0-byte file.
+    let scratch = Scratch::new("robust-cli-shot-out");
+    fs::create_dir(scratch.path("adir")).unwrap();
+    fs::create_dir(scratch.path("adir.png")).unwrap();
+    let at = |name: &str| scratch.path(name).into_os_string();
+    let cases: Vec<(std::ffi::OsString, &str)> = vec![
+        (at("pic.jpg"), "the name must end in .png"),
+        (at("pic"), "the name must end in .png"),
+        (at("x.json"), "the name must end in .png"),
+        (at("adir"), "the name must end in .png"),
+        ("/dev/null".into(), "the name must end in .png"),
+        ("/dev/full".into(), "the name must end in .png"),
+        (at("adir.png"), "adir.png: it is a directory"),
+        (at("no/such/pic.png"), "no such directory"),
+        (at("slash.png/"), "does not name a file"),
+    ];
+    for (out, expected) in &cases {
+        let (code, stderr) = shot_without_display(out);
+        assert_eq!(code, Some(2), "{out:?}: {stderr}");
+        assert_one_error_line(&stderr, expected);
+        assert!(stderr.contains("--out"), "{stderr}");
+    }
+    #[cfg(unix)]
+    {
+        let fifo = scratch.path("fifo.png");
+        if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            let (code, stderr) = shot_without_display(fifo.as_os_str());
+            assert_eq!(code, Some(2), "{stderr}");
+            assert_one_error_line(&stderr, "fifo.png: not a regular file");
+        }
+    }
+    // Nothing was created or left behind.
+    let mut expected = vec!["adir", "adir.png"];
+    if scratch.path("fifo.png").exists() {
+        expected.push("fifo.png");
+    }
+    assert_eq!(scratch.names(), expected);
+}
+
+#[test]
+fn shot_writes_its_png_whole_under_the_exact_name_given() {
+    // A name that is not UTF-8 used to be written under its lossy spelling (`n\u{fffd}.png`).
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        if !crate::e2e_window::have("xvfb-run") {
+            if std::env::var("STEERLAB_E2E").is_ok_and(|v| v == "1") {
+                panic!("STEERLAB_E2E=1 but xvfb-run is not installed");
+            }
+            eprintln!("shot_writes_its_png_whole_under_the_exact_name_given: skipped (no xvfb-run)");
+            return;
+        }
+        let _serial = crate::e2e_window::serial();
+        let scratch = Scratch::new("robust-cli-shot-png");
+        let out = scratch.join(std::ffi::OsStr::from_bytes(b"n\xff.png"));
+        fs::write(&out, "old").unwrap();
+        let output = Command::new("xvfb-run")
+            .args([
+                "-a",
+                "-s",
+                "-screen 0 1280x800x24",
+                BIN,
+                "shot",
+                "scenes/arrive.json",
+                "--seconds",
+                "0.1",
+                "--out",
+            ])
+            .arg(&out)
+            .env("STEERLAB_CONFIG_DIR", scratch.path("config"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let png = fs::read(&out).unwrap();
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG: {} bytes", png.len());
+        let names: Vec<Vec<u8>> =
+            fs::read_dir(&*scratch).unwrap().map(|e| e.unwrap().file_name().as_bytes().to_vec()).collect();
+        assert!(names.contains(&b"n\xff.png".to_vec()), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.ends_with(b".tmp") || n.starts_with("n\u{fffd}".as_bytes())),
+            "{names:?}"
+        );
+    }
+}
+
+/// A scene whose name and agent names hold control characters, a comma and a quote.
+const CONTROL_NAMES: &str = r#"{"version": 2, "name": "N\nA\u001bM", "agents": [
+  {"name": "line\nbreak", "position": [0, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "cr\rx", "position": [10, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "esc\u001b[31mred", "position": [20, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "nul\u0000", "position": [30, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "comma,\"q\"", "position": [40, 0], "behaviours": [{"type": "wander"}]}]}"#;
+
+#[test]
+fn names_with_control_characters_are_escaped_in_the_table_and_quoted_in_the_trace() {
+    let scratch = Scratch::new("robust-cli-control-names");
+    let scene = scratch.path("names.json");
+    fs::write(&scene, CONTROL_NAMES).unwrap();
+    let trace = scratch.path("names.csv");
+    let output = Command::new(BIN)
+        .args(["run", scene.to_str().unwrap(), "--seconds", "0.1", "--trace", trace.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let table = String::from_utf8(output.stdout).unwrap();
+    // The title, the header and one line per agent; no control character but the line ends.
+    assert_eq!(table.lines().count(), 2 + 5, "{table}");
+    assert!(!table.chars().any(|c| c.is_control() && c != '\n'), "{table:?}");
+    assert!(table.starts_with("N\\nA\\u{1b}M — 5 agents"), "{table}");
+    for name in ["line\\nbreak", "cr\\rx", "esc\\u{1b}[31mred", "nul\\u{0}", "comma,\"q\""] {
+        assert!(table.lines().any(|l| l.starts_with(name)), "{name} in {table}");
+    }
+    // The trace keeps names as they are, quoted where RFC 4180 asks: CR, LF, comma, quote.
+    let csv = fs::read_to_string(&trace).unwrap();
+    for row in [
+        "0.000000,\"line\nbreak\",0,",
+        "0.000000,\"cr\rx\",10,",
+        "0.000000,esc\u{1b}[31mred,20,",
+        "0.000000,nul\u{0},30,",
+        "0.000000,\"comma,\"\"q\"\"\",40,",
+    ] {
+        assert!(csv.contains(row), "{row:?} in {csv:?}");
+    }
+    // JSON escapes them as JSON does.
+    let output = Command::new(BIN)
+        .args(["run", scene.to_str().unwrap(), "--seconds", "0.1", "--json"])
+        .output()
+        .unwrap();
+    let json = String::from_utf8(output.stdout).unwrap();
+    assert!(!json.chars().any(|c| c.is_control() && c != '\n'), "{json:?}");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value[1]["name"], "cr\rx");
+    assert_eq!(value[3]["name"], "nul\u{0}");
+}
+
+#[test]
+fn bench_planner_refuses_the_options_it_would_ignore() {
+    // `--flock --planner` used to run the flock part alone and say nothing of the planner.
+    for other in ["--flock", "--full", "--yuka=/tmp"] {
+        let (code, stderr) = steerlab(&["bench", "--quick", "--planner", other]);
+        assert_eq!(code, Some(2), "{other}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains("cannot be used with"), "{stderr}");
+    }
+}
+
+/// `steerlab bench --quick --flock --yuka DIR` with `sh` as the peer's Node, killed (and the
+/// test failed) if it has not ended after a minute: status and standard output.
+fn bench_with_peer(dir: &Path, timeout_seconds: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(["bench", "--quick", "--flock", "--yuka"])
+        .arg(dir)
+        .env("STEERLAB_NODE", "sh")
+        .env("STEERLAB_PEER_TIMEOUT", timeout_seconds)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("bench --yuka {} hangs", dir.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    (child.wait().unwrap().code(), reader.join().unwrap())
+}
+
+#[test]
+fn bench_yuka_stops_a_script_that_never_ends_and_escapes_what_it_echoes() {
+    let scratch = Scratch::new("robust-cli-yuka");
+    let endless = scratch.path("endless");
+    fs::create_dir(&endless).unwrap();
+    fs::write(endless.join("flock.mjs"), "exec sleep 1000\n").unwrap();
+    fs::write(endless.join("bench.mjs"), "exec sleep 1000\n").unwrap();
+    let (code, stdout) = bench_with_peer(&endless, "1");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("flock.mjs 1000 20 10 0.01` in "), "{stdout}");
+    assert!(stdout.contains("was still running after 1 s and was stopped"), "{stdout}");
+
+    let noisy = scratch.path("noisy");
+    fs::create_dir(&noisy).unwrap();
+    fs::write(noisy.join("flock.mjs"), "printf 'a\\033[31mred\\rover\\nline2\\n'\n").unwrap();
+    fs::write(noisy.join("bench.mjs"), "\n").unwrap();
+    let (code, stdout) = bench_with_peer(&noisy, "60");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
+    assert!(stdout.contains("printed no `… ns/agent-step`: a\\u{1b}[31mred\\rover\\nline2)"), "{stdout}");
+}

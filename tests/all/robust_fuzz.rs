@@ -76,3 +76,97 @@ fn a_fuzz_run_through_the_binary_leaves_nothing_in_the_temporary_directory() {
     assert!(stdout.contains("6 cases"), "{stdout}");
     assert!(tmp.names().is_empty(), "left behind: {:?}", tmp.names());
 }
+
+/// `steerlab fuzz --cases 1 --scenes DIR` with a time limit: status and standard error.
+fn fuzz_on_seeds(dir: &Path) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["fuzz", "--cases", "1", "--process-every", "0", "--scenes"])
+        .arg(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fuzz --scenes {} hangs", dir.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn seed_scenes_that_are_fifos_devices_or_broken_are_refused_in_the_loaders_words() {
+    // A FIFO among the seeds used to block the fuzzer for ever, and a link to /dev/zero to eat
+    // memory without end; the errors were not the product's one-line format either.
+    let scratch = crate::scratch::Scratch::new("fuzz-seeds");
+    let dir = |name: &str| {
+        let dir = scratch.path(name);
+        std::fs::create_dir(&dir).unwrap();
+        dir
+    };
+    let mut cases: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    #[cfg(unix)]
+    {
+        let fifo = dir("fifo");
+        if std::process::Command::new("mkfifo")
+            .arg(fifo.join("pipe.json"))
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            cases.push((fifo, "pipe.json: not a regular file"));
+        }
+        let zero = dir("zero");
+        std::os::unix::fs::symlink("/dev/zero", zero.join("zero.json")).unwrap();
+        cases.push((zero, "zero.json: not a regular file"));
+    }
+    let folder = dir("folder");
+    std::fs::create_dir(folder.join("sub.json")).unwrap();
+    cases.push((folder, "sub.json: it is a directory"));
+    let broken = dir("broken");
+    std::fs::write(broken.join("a.json"), "{\"version\": 2,\n  \"agents\": [}").unwrap();
+    cases.push((broken, "a.json: agents[0] (line 2, column 14): expected a JSON value"));
+    let empty = dir("empty");
+    std::fs::write(empty.join("e.json"), "").unwrap();
+    cases.push((empty, "e.json: $ (line 1, column 1): the file is empty"));
+    let nothing = dir("nothing");
+    cases.push((nothing, "no .json scenes in"));
+    cases.push((scratch.path("missing"), "cannot read "));
+    for (seeds, expected) in &cases {
+        let (code, stderr) = fuzz_on_seeds(seeds);
+        assert_eq!(code, Some(2), "{}: {stderr}", seeds.display());
+        assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expected),
+            "expected `{expected}`: {stderr:?}"
+        );
+        assert!(!stderr.contains("os error") && !stderr.contains("panicked"), "{stderr:?}");
+    }
+}
+
+#[test]
+fn case_numbers_past_the_last_u64_are_refused_not_run_short() {
+    // `--cases 5 --first 18446744073709551615` used to run no case at all, with status 0.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["fuzz", "--cases", "5", "--first", "18446744073709551615", "--process-every", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: --first 18446744073709551615 with --cases 5 numbers cases past 18446744073709551615; \
+         at most 1 from there\n"
+    );
+    // The very last case can still be run on its own.
+    let seeds = seed_scenes(Path::new("scenes")).unwrap();
+    let last = FuzzConfig { cases: 1, first: u64::MAX, steps: 5, ..Default::default() };
+    assert_eq!(last.problem(), None);
+    assert_eq!(fuzz(&last, &seeds, |_| {}).cases, 1);
+    assert!(FuzzConfig { cases: 2, ..last }.problem().is_some());
+}

@@ -73,7 +73,7 @@ fn every_error_names_the_file_as_given() {
 /// for semantic errors, the key for unknown and duplicate keys, the object for missing fields.
 #[test]
 fn error_positions_point_at_the_offending_text() {
-    let starts: [(&str, &str); 22] = [
+    let starts: [(&str, &str); 24] = [
         ("wrong_version", "3"),
         ("unknown_top_level_field", "\"gravity\""),
         ("unknown_agent_field", "\"colour\""),
@@ -90,6 +90,8 @@ fn error_positions_point_at_the_offending_text() {
         ("negative_path_radius", "-20"),
         ("absurd_coordinate", "4000000000"),
         ("number_too_large_for_f32", "1e39"),
+        ("non_finite_number", "1e999"),
+        ("dt_rounds_to_zero", "5e-324"),
         ("vector_wrong_length", "[300, 200, 0, 1]"),
         ("string_for_number", "\"fast\""),
         ("bad_colour", "\"red\""),
