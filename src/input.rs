@@ -15,7 +15,8 @@ use macroquad::window::{screen_height, screen_width};
 use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
 use macroquad::miniquad::{self, KeyMods};
 
-use crate::app::{Focus, InputFrame, Key, MouseButton, TypedChar};
+use crate::app::{Focus, InputFrame, Key, MouseButton};
+use crate::ui::TypedChar;
 
 const BUTTONS: [(MqButton, MouseButton); 3] = [
     (MqButton::Left, MouseButton::Left),

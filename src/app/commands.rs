@@ -21,7 +21,7 @@ pub enum Focus {
     World,
     /// A text field (or a number being typed) has focus: keys type into it.
     TextField,
-    /// A menu, combo box, colour picker or other popup is open: keys go to it (egui's arrows,
+    /// A menu, combo box, colour picker or other popup is open: keys go to it (its arrows,
     /// Enter and Esc), never to the world behind it, where they would act unseen.
     Popup,
     /// A modal dialog is open (file dialog, unsaved changes, recovery): it takes every key,
@@ -31,7 +31,7 @@ pub enum Focus {
 
 impl Focus {
     /// Who has the keyboard: a modal dialog (or a scene loading) first, then a text field (one
-    /// focused now or at the end of the last frame: egui moves focus on Tab before the panels
+    /// focused now or at the end of the last frame: the panels move focus on Tab before they
     /// run, and the Tab still belongs to the field), then an open popup, else the world.
     pub fn of(modal: bool, text_field: bool, popup: bool) -> Focus {
         if modal {

@@ -31,7 +31,7 @@ pub use edit::BehaviourKind;
 pub use history::{History, Trails};
 pub use planner_debug::{PlannerDebug, StepMove};
 pub use select::Snap;
-pub use tools::{InputFrame, Key, MouseButton, Tool, TypedChar};
+pub use tools::{InputFrame, Key, MouseButton, Tool};
 
 /// The most fixed steps run for one frame (so a slow frame can't snowball).
 pub const MAX_STEPS_PER_FRAME: u32 = 64;

@@ -223,22 +223,6 @@ pub struct InputFrame {
     pub screen: Vec2,
 }
 
-/// A character the window system reported as typed (the shell feeds them to the panels' text
-/// fields through egui, then corrects what egui received with these: see
-/// `ui::drop_chord_text`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TypedChar {
-    /// The character.
-    pub character: char,
-    /// Ctrl, Alt or the logo (Cmd) key was held: a chord, which must type nothing (miniquad on
-    /// X11 reports Ctrl+C as the character 'c' as well as the key press).
-    pub chord: bool,
-    /// egui received it as a `Text` event (egui-miniquad passes printable characters unless the
-    /// modifiers of the last key event it saw held Ctrl or Cmd; the chord's own key press comes
-    /// after its character, so a chord's first letter gets through).
-    pub reached_egui: bool,
-}
-
 /// A drag in progress.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drag {

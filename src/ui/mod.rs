@@ -396,14 +396,30 @@ pub const SCROLL_POINTS_PER_NOTCH: f32 = 40.0;
 /// in Windows' units) elsewhere.
 pub const RAW_WHEEL_NOTCH: f32 = if cfg!(target_os = "linux") { 1.0 } else { 120.0 };
 
-/// egui-macroquad 0.17 hands egui the raw wheel delta divided by 90, as lines
-/// (`MouseWheelUnit::Line`); egui scrolls `line_scroll_speed` points a line.
-pub const EGUI_MACROQUAD_WHEEL_DIVISOR: f32 = 90.0;
+/// The shell's egui bridge (version 0.17, see Cargo.toml) hands egui the raw wheel delta divided
+/// by 90, as lines (`MouseWheelUnit::Line`); egui scrolls `line_scroll_speed` points a line.
+pub const EGUI_BRIDGE_WHEEL_DIVISOR: f32 = 90.0;
 
 /// egui's `line_scroll_speed` that makes one wheel notch scroll [`SCROLL_POINTS_PER_NOTCH`].
 /// egui's default (40) gave 40/90 of a point a notch on X11: found by an audit in a real
 /// window (20 notches moved the Open dialog's list 11 px).
-pub const LINE_SCROLL_SPEED: f32 = SCROLL_POINTS_PER_NOTCH * EGUI_MACROQUAD_WHEEL_DIVISOR / RAW_WHEEL_NOTCH;
+pub const LINE_SCROLL_SPEED: f32 = SCROLL_POINTS_PER_NOTCH * EGUI_BRIDGE_WHEEL_DIVISOR / RAW_WHEEL_NOTCH;
+
+/// A character the window system reported as typed (the shell feeds them to the panels' text
+/// fields through egui, then corrects what egui received with these: see
+/// [`drop_chord_text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypedChar {
+    /// The character.
+    pub character: char,
+    /// Ctrl, Alt or the logo (Cmd) key was held: a chord, which must type nothing (miniquad on
+    /// X11 reports Ctrl+C as the character 'c' as well as the key press).
+    pub chord: bool,
+    /// egui received it as a `Text` event (egui-miniquad passes printable characters unless the
+    /// modifiers of the last key event it saw held Ctrl or Cmd; the chord's own key press comes
+    /// after its character, so a chord's first letter gets through).
+    pub reached_egui: bool,
+}
 
 /// Takes the letters of Ctrl, Alt and Cmd chords out of this frame's egui events, so a chord
 /// never types into a text field. On X11 miniquad reports Ctrl+C as the character 'c' before
@@ -412,10 +428,10 @@ pub const LINE_SCROLL_SPEED: f32 = SCROLL_POINTS_PER_NOTCH * EGUI_MACROQUAD_WHEE
 /// Copy, Paste or select-all.
 ///
 /// `typed` are the characters the window system reported this frame, in order (the shell reads
-/// them from macroquad with their modifiers). The ones that reached egui arrived as one-character
+/// them from the window's event queue with their modifiers). The ones that reached egui arrived as one-character
 /// `Text` events in the same order; a pasted text (egui adds one for Ctrl+V, after the 'v') is
 /// another `Text` event in between, passed over. Call once a frame, before the panels run.
-pub fn drop_chord_text(events: &mut Vec<egui::Event>, typed: &[crate::app::TypedChar]) {
+pub fn drop_chord_text(events: &mut Vec<egui::Event>, typed: &[TypedChar]) {
     let mut cursor = 0;
     let mut doomed = Vec::new();
     for typed_char in typed.iter().filter(|t| t.reached_egui) {

@@ -558,7 +558,7 @@ fn one_wheel_notch_as_the_window_delivers_it_scrolls_the_metrics_table_a_line() 
     let first = state.widget_rects["metrics_row:0"];
     let notch = egui::Event::MouseWheel {
         unit: egui::MouseWheelUnit::Line,
-        delta: egui::vec2(0.0, -steerlab::ui::RAW_WHEEL_NOTCH / steerlab::ui::EGUI_MACROQUAD_WHEEL_DIVISOR),
+        delta: egui::vec2(0.0, -steerlab::ui::RAW_WHEEL_NOTCH / steerlab::ui::EGUI_BRIDGE_WHEEL_DIVISOR),
         modifiers: egui::Modifiers::NONE,
     };
     let over = egui::Event::PointerMoved(panel.center());
@@ -712,7 +712,7 @@ fn stroke(
     letter: char,
     mods: macroquad::miniquad::KeyMods,
     clipboard: &str,
-) -> (Vec<egui::Event>, Vec<steerlab::app::TypedChar>) {
+) -> (Vec<egui::Event>, Vec<steerlab::ui::TypedChar>) {
     let typed = steerlab::input::typed_char(letter, mods, false);
     let key = egui::Key::from_name(&letter.to_ascii_uppercase().to_string()).unwrap();
     let modifiers =
@@ -732,7 +732,7 @@ fn type_strokes(
     ctx: &egui::Context,
     app: &mut App,
     state: &mut UiState,
-    strokes: &[(Vec<egui::Event>, Vec<steerlab::app::TypedChar>)],
+    strokes: &[(Vec<egui::Event>, Vec<steerlab::ui::TypedChar>)],
     filter: bool,
 ) -> String {
     for (events, typed) in strokes {
@@ -790,7 +790,7 @@ fn ctrl_c_ctrl_v_ctrl_a_and_alt_letters_type_nothing_into_a_text_field() {
 
 #[test]
 fn only_the_characters_of_chords_leave_the_events_and_ones_egui_never_got_are_passed_over() {
-    use steerlab::app::TypedChar;
+    use steerlab::ui::TypedChar;
     let text = |t: &str| egui::Event::Text(t.to_string());
     let typed = |character, chord, reached_egui| TypedChar { character, chord, reached_egui };
     // Ctrl held for two Ctrl+C (egui already knows Ctrl at the second and drops its 'c'), then
