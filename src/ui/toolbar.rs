@@ -70,6 +70,7 @@ pub fn toolbar(
             // Out of range (typed) is refused by the command with a status message, not clamped.
             let declaration = &crate::app::tools::BRUSH_RADIUS;
             let mut radius = app.brush_radius;
+            room_for_a_slider(ui);
             ui.label(declaration.label).on_hover_text(declaration.help);
             let response = ui
                 .add(
@@ -376,7 +377,8 @@ fn menu_item(ui: &mut egui::Ui, app: &App, state: &mut UiState, id: CommandId) -
 
 /// The timeline slider: every recorded step of the run, from the start (or the last edit) to the
 /// furthest step simulated; dragging it goes there (paused), metrics and plots following.
-/// Starts a new toolbar row when a slider and its value box would not fit on this one: a wrapped
+/// Starts a new toolbar row when a slider and its value box would not fit on this one (every
+/// slider of the wrapped toolbar row asks first): a wrapped
 /// row moves a widget down only when the widget itself does not fit, and a slider with its box
 /// is laid out as one (in an 800-pixel window the speed slider ran off the right edge, found by
 /// an audit).
