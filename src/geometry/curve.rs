@@ -13,11 +13,15 @@
 //! parentheses deeper than [`MAX_EXPRESSION_DEPTH`], or is not usable over its range: at
 //! [`RANGE_SAMPLES`]` + 1` evenly spaced values of t (both ends included) each component and
 //! its derivative must be finite and each coordinate within ±[`MAX_CURVE_COORDINATE`]; the
-//! error names the first t where that fails. Numbers may be written in scientific notation
+//! error names the first t where that fails. Between two such samples, a sign change of the
+//! derivative (a peak, or an even pole like `1/(t-1)^2`) or a move against the derivative (an
+//! odd pole like `100/(t-1)`, which no sample hits) is bisected down to f32 resolution and the
+//! points found are checked the same way (`check_between`): a pole is refused wherever it
+//! lies, a finite step (`floor(t)`) is kept. Numbers may be written in scientific notation
 //! (`1e3`, `2.5E-2`).
 //!
 //! Evaluation never produces NaN or infinity for a finite T: a component that evaluates to a
-//! non-finite number (a pole between two checked samples, or absurd parameters) falls back to
+//! non-finite number (a pole narrower than f32's resolution, or absurd parameters) falls back to
 //! 0 for that component, a visible jump to the axis that keeps followers and renderer free of NaN.
 
 use exmex::prelude::*;
@@ -288,21 +292,37 @@ impl Curve {
     fn check_expr_range(&self, x: &str, y: &str, z: &str) -> Result<(), CurveError> {
         let Some(components) = &self.expr else { return Ok(()) };
         let texts = [("x", x), ("y", y), ("z", z)];
-        for (component, (name, text)) in components.iter().zip(texts) {
-            for i in 0..=RANGE_SAMPLES {
+        let samples: Vec<f32> = (0..=RANGE_SAMPLES)
+            .map(|i| {
                 let fraction = i as f32 / RANGE_SAMPLES as f32;
-                let t = if i == RANGE_SAMPLES {
+                if i == RANGE_SAMPLES {
                     self.t_max
                 } else {
                     self.t_min + (self.t_max - self.t_min) * fraction
-                };
-                if let Err(problem) = component.check_at(f64::from(t)) {
-                    return Err(CurveError::BadExpression {
-                        component: name,
-                        expression: text.to_string(),
-                        reason: format!("{name}(t) {problem} at t = {t}"),
-                    });
                 }
+            })
+            .collect();
+        for (component, (name, text)) in components.iter().zip(texts) {
+            let bad = |reason: String| CurveError::BadExpression {
+                component: name,
+                expression: text.to_string(),
+                reason,
+            };
+            let mut probes = Vec::with_capacity(samples.len());
+            for &t in &samples {
+                let probe = component.probe(f64::from(t));
+                probe.check().map_err(|problem| bad(format!("{name}(t) {problem} at t = {t}")))?;
+                probes.push(probe);
+            }
+            if component.constant {
+                continue;
+            }
+            for pair in probes.windows(2) {
+                component.check_between(&pair[0], &pair[1]).map_err(|(t, problem)| {
+                    bad(format!(
+                        "{name}(t) {problem} at t = {t}, between evenly spaced checks (a pole or a peak)"
+                    ))
+                })?;
             }
         }
         Ok(())
@@ -485,16 +505,110 @@ impl ExprComponent {
 
     /// Why the component is unusable at `t` ("is not finite (NaN)", …), if it is.
     fn check_at(&self, t: f64) -> Result<(), String> {
-        let value = self.value_f64(t);
+        self.probe(t).check()
+    }
+
+    /// The value and slope at `t` (four evaluations).
+    fn probe(&self, t: f64) -> Probe {
+        Probe { t, value: self.value_f64(t), slope: self.derivative_f64(t) }
+    }
+
+    /// Looks between two checked samples `a.t` < `b.t` for what the samples miss: a pole (the
+    /// value leaves every bound between them) or a peak beyond the coordinate limit.
+    ///
+    /// Two signs of something hidden, for a function smooth at the samples' spacing:
+    /// - the slope changes sign: an extremum lies between (or an even pole, `1/(t-1)^2`).
+    ///   Bisection on the slope's sign closes in on it, and the points it ends on are checked
+    ///   like samples. It stops early once the slope is monotonic across the bracket and the
+    ///   value cannot reach the limit within it at the steeper end's slope: a smooth peak is
+    ///   settled in a step or two, while at a pole the slope grows toward the middle (never
+    ///   monotonic), so bisection goes on to the pole;
+    /// - the slope has one sign at both ends and the values moved the other way: the function
+    ///   jumped (an odd pole, `1/(t-1)`, or a step). Bisection keeps the half that still moves
+    ///   against the slope, checking each midpoint's value. A finite step (`floor(t)`) passes.
+    ///
+    /// Bisection stops at f32 resolution: the simulation evaluates curves at f32 parameters,
+    /// so a pole narrower than that is never met (and the points around it are checked). The
+    /// error is the first failing point, rounded to f32.
+    fn check_between(&self, a: &Probe, b: &Probe) -> Result<(), (f32, String)> {
+        let sign = |x: f64| {
+            if x > 0.0 {
+                1
+            } else if x < 0.0 {
+                -1
+            } else {
+                0
+            }
+        };
+        let limit = f64::from(MAX_CURVE_COORDINATE);
+        let resolution = f64::from(f32::EPSILON) * a.t.abs().max(b.t.abs()).max(1.0);
+        let check = |t: f64| -> Result<(), (f32, String)> {
+            let single = t as f32;
+            self.check_at(f64::from(single)).map_err(|problem| (single, problem))
+        };
+        let (da, db) = (sign(a.slope), sign(b.slope));
+        if da != 0 && db == -da {
+            // An extremum between: keep the half where the slope changes sign.
+            let (mut lo, mut hi) = (*a, *b);
+            while hi.t - lo.t > resolution {
+                let mid = self.probe(0.5 * (lo.t + hi.t));
+                let monotonic = (lo.slope - mid.slope) * (mid.slope - hi.slope) >= 0.0;
+                let steepest = lo.slope.abs().max(hi.slope.abs());
+                let reach = lo.value.abs().max(hi.value.abs()) + steepest * (hi.t - lo.t);
+                if monotonic && reach <= limit && mid.check().is_ok() {
+                    return Ok(());
+                }
+                if sign(mid.slope) == da {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            check(lo.t)?;
+            return check(hi.t);
+        }
+        if da != 0 && db == da && sign(b.value - a.value) == -da {
+            // A jump against the slope: keep the half that still jumps.
+            let (mut lo, mut hi) = ((a.t, a.value), (b.t, b.value));
+            while hi.0 - lo.0 > resolution {
+                let t = 0.5 * (lo.0 + hi.0);
+                let value = self.value_f64(t);
+                if !value.is_finite() || value.abs() > limit {
+                    return check(t);
+                }
+                if sign(value - lo.1) == -da {
+                    hi = (t, value);
+                } else {
+                    lo = (t, value);
+                }
+            }
+            check(lo.0)?;
+            return check(hi.0);
+        }
+        Ok(())
+    }
+}
+
+/// A component's value and slope at one t.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    t: f64,
+    value: f64,
+    slope: f64,
+}
+
+impl Probe {
+    /// Why the component is unusable here ("is not finite (NaN)", …), if it is.
+    fn check(&self) -> Result<(), String> {
+        let Probe { value, slope, .. } = *self;
         if !value.is_finite() {
             return Err(format!("is not finite ({})", describe_non_finite(value)));
         }
         if value.abs() > f64::from(MAX_CURVE_COORDINATE) {
             return Err(format!("is {value:.3e}, beyond the coordinate limit of ±{MAX_CURVE_COORDINATE:e}"));
         }
-        let derivative = self.derivative_f64(t);
-        if !(derivative as f32).is_finite() {
-            return Err(format!("has no finite derivative ({})", describe_non_finite(derivative)));
+        if !(slope as f32).is_finite() {
+            return Err(format!("has no finite derivative ({})", describe_non_finite(slope)));
         }
         Ok(())
     }

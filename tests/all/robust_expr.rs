@@ -146,3 +146,96 @@ fn parser_internals_never_reach_the_user() {
         }
     }
 }
+
+/// The t an error names ("… at t = 1.0000001, between …").
+fn failing_t(reason: &str) -> f64 {
+    let after = reason.rsplit("at t = ").next().unwrap();
+    after.split([',', ' ']).next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn poles_between_the_checked_points_are_found_and_refused_where_they_are() {
+    // (expression, range, where its pole is). No evenly spaced sample lands near enough to
+    // any of these poles to see a value past the limit: 100/(t-1) is 6.4e5 at the sample
+    // closest to t = 1. Each used to load, and agents jumped to the axis near the pole.
+    let tau = std::f64::consts::TAU;
+    let cases: [(&str, f32, f32, f64); 6] = [
+        ("100/(t-1)", 0.0, tau as f32, 1.0),
+        ("0.001/(t-1)", 0.0, tau as f32, 1.0),
+        ("0.01/(t-1)^2", 0.0, tau as f32, 1.0),
+        ("tan(t)", 0.0, 3.0, std::f64::consts::FRAC_PI_2),
+        ("1/sin(t)", 0.5, 6.0, std::f64::consts::PI),
+        ("1e-12/(t-0.3)^3", 0.0, 1.0, 0.3),
+    ];
+    for (text, t_min, t_max, pole) in cases {
+        let reason = load_error(text, t_min, t_max);
+        assert!(reason.contains("between evenly spaced checks"), "{text}: {reason}");
+        let t = failing_t(&reason);
+        assert!((t - pole).abs() < 1e-3, "{text}: the pole is at {pole}, the error says {t}: {reason}");
+        let editor = validate_expr_curve(text, "0", "", &t_min.to_string(), &t_max.to_string()).unwrap_err();
+        assert!(editor.contains("between evenly spaced checks"), "{text}: {editor}");
+        // In y and z too.
+        let as_y =
+            Curve::new(CurveKind::Expr { x: "t".into(), y: text.into(), z: String::new(), t_min, t_max });
+        assert!(as_y.unwrap_err().to_string().contains("y(t)"), "{text}");
+        let as_z = Curve::new(CurveKind::Expr { x: "t".into(), y: "0".into(), z: text.into(), t_min, t_max });
+        assert!(as_z.unwrap_err().to_string().contains("z(t)"), "{text}");
+    }
+}
+
+#[test]
+fn a_narrow_peak_past_the_limit_between_the_checked_points_is_refused() {
+    // 2e6 high at t = 1.0032, a thousandth wide, halfway between two samples: the nearest samples (2π/1024 apart) see about 250.
+    let reason = load_error("2e6*exp(0-((t-1.0032)*1000)^2)", 0.0, 6.2831855);
+    assert!(reason.contains("beyond the coordinate limit"), "{reason}");
+    assert!((failing_t(&reason) - 1.0032).abs() < 1e-3, "{reason}");
+    // The same peak within the limit is kept.
+    assert!(expr("9e5*exp(0-((t-1.0032)*1000)^2)", 0.0, 6.2831855).is_ok());
+}
+
+#[test]
+fn steps_fast_waves_and_smooth_curves_are_kept() {
+    for (text, t_min, t_max) in [
+        ("floor(t)*10", 0.0, 6.2831855),
+        ("100*sin(1000*t)", 0.0, 6.2831855),
+        ("t^3-t", -2.0, 2.0),
+        ("9.9e5*cos(t)", 0.0, 6.2831855),
+        ("1/(t-1)", 2.0, 5.0),
+        ("abs(t-1)*50", 0.0, 2.0),
+    ] {
+        assert!(expr(text, t_min, t_max).is_ok(), "{text}: {:?}", expr(text, t_min, t_max).err());
+    }
+}
+
+mod pole_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// a/(t−p) with the pole p inside the range is refused, at a t where the formula
+        /// itself (the oracle, in f64 here) is past the coordinate limit or not finite.
+        #[test]
+        fn a_simple_pole_anywhere_in_the_range_is_refused_where_the_formula_exceeds_the_limit(
+            a in 1e-3f64..1e3, p in 0.01f64..0.99, t_max in 1.0f32..10.0,
+        ) {
+            let p = p * f64::from(t_max);
+            let text = format!("{a}/(t-{p})");
+            let err = expr(&text, 0.0, t_max).unwrap_err().to_string();
+            let t = failing_t(&err);
+            let value = a / (t - p);
+            prop_assert!(!value.is_finite() || value.abs() > 1e6, "{text}: {err}: a/(t-p) = {value}");
+        }
+
+        /// A smooth wave whose analytic bound is within the limit is kept.
+        #[test]
+        fn a_bounded_wave_is_kept(
+            amp in 1.0f64..4e5, freq in 0.1f64..200.0, phase in 0.0f64..6.3, slope in -1e4f64..1e4,
+        ) {
+            let text = format!("{amp}*sin({freq}*t+{phase})+{slope}*t");
+            // |x| ≤ amp + |slope|·10 < 5e5 on [0, 10].
+            prop_assert!(expr(&text, 0.0, 10.0).is_ok(), "{}", text);
+        }
+    }
+}
