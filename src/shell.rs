@@ -196,6 +196,31 @@ fn recent_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join("recent.txt"))
 }
 
+fn preferences_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("preferences.json"))
+}
+
+/// The preferences file's choices, or the defaults when there is none (reading never fails:
+/// see [`ui::Preferences::from_json`]).
+fn load_preferences() -> ui::Preferences {
+    preferences_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map_or_else(ui::Preferences::default, |text| ui::Preferences::from_json(&text))
+}
+
+/// Writes the preferences file atomically; a failure is reported once on stderr (the window
+/// goes on with the choices in memory).
+fn save_preferences(preferences: &ui::Preferences) {
+    let Some(file) = preferences_path() else { return };
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(err) = write_atomically(&file, &preferences.to_json()) {
+        static REPORTED: std::sync::Once = std::sync::Once::new();
+        REPORTED.call_once(|| eprintln!("steerlab: cannot write {}: {err}", file.display()));
+    }
+}
+
 fn load_recent() -> Vec<PathBuf> {
     recent_path()
         .and_then(|p| std::fs::read_to_string(p).ok())
@@ -315,10 +340,15 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         _ => None,
     };
     let mut frame_times: Vec<f32> = Vec::new();
+    // The UI scale and panels the user left (interactive only: pictures and frame figures do
+    // not depend on them).
+    let mut saved_preferences = ui::Preferences::of(&ui_state);
     if interactive {
         ui_state.recovery_available = recovery_path().is_some_and(|p| p.is_file());
         prevent_quit();
         first_launch_hint(&mut app);
+        saved_preferences = load_preferences();
+        saved_preferences.apply(&mut ui_state);
     }
     egui_macroquad::cfg(|ctx| ctx.set_visuals(egui_macroquad::egui::Visuals::light()));
 
@@ -446,6 +476,11 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             if is_quit_requested() {
                 ui_state.request_quit();
             }
+        }
+        let preferences = ui::Preferences::of(&ui_state);
+        if interactive && preferences != saved_preferences {
+            save_preferences(&preferences);
+            saved_preferences = preferences;
         }
         if apply_ui_output(&mut app, &mut ui_state, output, &mut loading, &mut capture) {
             // A clean quit (saved, or changes discarded on purpose) leaves no autosave behind:
@@ -633,7 +668,11 @@ fn write_widget_rects(
     let rects: serde_json::Map<String, serde_json::Value> = state
         .widget_rects
         .iter()
-        .map(|(name, r)| (name.clone(), serde_json::json!([r.min.x, r.min.y, r.max.x, r.max.y])))
+        .map(|(name, r)| {
+            // In screen pixels, where a script clicks (the rectangles are in egui's points).
+            let [min, max] = [r.min, r.max].map(|p| p.to_vec2() * state.pixels_per_point);
+            (name.clone(), serde_json::json!([min.x, min.y, max.x, max.y]))
+        })
         .collect();
     let value = serde_json::json!({
         "frame": frame,
@@ -645,6 +684,8 @@ fn write_widget_rects(
         "obstacle_positions": app.world.obstacles.iter().map(|o| [o.position.x, o.position.y]).collect::<Vec<_>>(),
         "tool": app.tool.label(),
         "modal": state.modal_open(),
+        "ui_scale": state.ui_scale,
+        "panels": state.panels,
         "help": state.help_open,
         "dirty": app.dirty,
         "time_scale": app.time_scale,

@@ -435,7 +435,7 @@ fn handle_pointer(app: &mut App, input: &InputFrame) {
             if impulse.length() > 1e-3 {
                 let name = agent.about.name.clone();
                 app.apply(Command::Push { agent: push.agent, impulse });
-                app.info(format!("pushed {name} by {:.0} units/s", impulse.length()));
+                app.info(format!("pushed {name} by {:.0} u/s", impulse.length()));
             }
         } else {
             app.tool_state.push = Some(push);

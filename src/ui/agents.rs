@@ -67,7 +67,7 @@ pub fn agents_list(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Com
                 let finished = if agent.is_finished() { " ✔" } else { "" };
                 let text = format!("{}  ·  {}{finished}", agent.about.name, agent.behaviour.type_name());
                 let response = ui.selectable_label(is_selected, text).on_hover_text(format!(
-                    "radius {:.0}, max speed {:.0} units/s, max acceleration {:.0} units/s²{}",
+                    "radius {:.0}, max speed {:.0} u/s, max acceleration {:.0} u/s²{}",
                     agent.limits.radius,
                     agent.limits.max_speed,
                     agent.limits.max_acceleration,

@@ -171,7 +171,7 @@ fn agent_inspector(
     ui.separator();
     let k = &agent.kinematics;
     ui.label(format!(
-        "position ({:.1}, {:.1}, {:.1}) · speed {:.1} units/s{}",
+        "position ({:.1}, {:.1}, {:.1}) · speed {:.1} u/s{}",
         k.position.x,
         k.position.y,
         k.position.z,

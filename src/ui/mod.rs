@@ -37,6 +37,7 @@ pub mod mix_editor;
 pub mod params;
 pub mod pickers;
 pub mod plots;
+pub mod preferences;
 pub mod status;
 pub mod step_through;
 pub mod toolbar;
@@ -45,12 +46,13 @@ pub use curve_editor::{validate_expr_curve, ExprEditor};
 pub use file_dialog::{FileDialog, FileDialogMode};
 pub use metrics::{metrics_csv, MetricColumn};
 pub use params::{behaviour_params, param_command, with_param, ParamSpec, ParamValue};
+pub use preferences::Preferences;
 
 /// How many recent files the File menu keeps.
 pub const RECENT_LIMIT: usize = 10;
 
 /// Which panels are shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Panels {
     /// The left panel with the agents list and the inspector.
     pub scene: bool,
@@ -112,9 +114,12 @@ pub struct UiState {
     pub expr_editor: Option<ExprEditor>,
     /// Requests from the keyboard or the window, handled at the next [`show`].
     pub queued: Vec<Request>,
-    /// Screen rectangles of the main widgets from the last frame, by name (`tool:Select`,
-    /// `play`, `agent:0` …), for headless tests and window scripts.
+    /// Rectangles of the main widgets from the last frame, by name (`tool:Select`, `play`,
+    /// `agent:0` …), for headless tests and window scripts, in egui points: multiply by
+    /// [`UiState::pixels_per_point`] for the screen's pixels.
     pub widget_rects: BTreeMap<String, egui::Rect>,
+    /// Screen pixels per egui point in the last frame (the UI scale times the display's own).
+    pub pixels_per_point: f32,
     after_save: Option<Request>,
     awaiting_save: bool,
 }
@@ -140,6 +145,7 @@ impl Default for UiState {
             expr_editor: None,
             queued: Vec::new(),
             widget_rects: BTreeMap::new(),
+            pixels_per_point: 1.0,
             after_save: None,
             awaiting_save: false,
         }
@@ -478,7 +484,7 @@ pub fn popup_open(ctx: &egui::Context) -> bool {
 /// does with the output.
 pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(String, String)]) -> UiOutput {
     let mut out = UiOutput::default();
-    let scale = if state.ui_scale.is_finite() { state.ui_scale.clamp(0.5, 3.0) } else { 1.0 };
+    let scale = preferences::clamp_ui_scale(state.ui_scale);
     if (ctx.zoom_factor() - scale).abs() > 1e-3 {
         ctx.set_zoom_factor(scale);
     }
@@ -487,6 +493,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     }
 
     state.widget_rects.clear();
+    state.pixels_per_point = ctx.pixels_per_point();
     let confirm_was_open = state.confirm.is_some();
     state.continue_after_save(app, &mut out);
     for request in std::mem::take(&mut state.queued) {

@@ -18,7 +18,7 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
     let height = ((ui.available_height() - 40.0) * 0.5).max(80.0);
     let link = ui.id().with("plots_time_axis");
 
-    ui.strong("Cross-track error (units)")
+    ui.strong("Cross-track error (u)")
         .on_hover_text("Distance from each path follower to its path's centre line");
     Plot::new("plot_cross_track")
         .height(height)
@@ -38,7 +38,7 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
             }
         });
 
-    ui.strong("Speed (units/s)");
+    ui.strong("Speed (u/s)");
     Plot::new("plot_speed").height(height).x_axis_label("time (s)").link_axis(link, [true, false]).show(
         ui,
         |plot_ui| {

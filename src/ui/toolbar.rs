@@ -323,10 +323,16 @@ fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
         }
         grid_size(ui, app, out);
         ui.separator();
-        ui.checkbox(&mut state.panels.scene, "Agents and inspector");
-        ui.checkbox(&mut state.panels.display, "Display toggles");
-        ui.checkbox(&mut state.panels.metrics, "Metrics");
-        ui.checkbox(&mut state.panels.plots, "Plots");
+        let panels = &mut state.panels;
+        let toggles = [
+            ("scene", ui.checkbox(&mut panels.scene, "Agents and inspector")),
+            ("display", ui.checkbox(&mut panels.display, "Display toggles")),
+            ("metrics", ui.checkbox(&mut panels.metrics, "Metrics")),
+            ("plots", ui.checkbox(&mut panels.plots, "Plots")),
+        ];
+        for (name, response) in toggles {
+            state.record_rect(format!("view:{name}"), response.rect);
+        }
         ui.checkbox(&mut state.help_open, format!("Help ({})", commands::shortcut(CommandId::Help)));
         ui.separator();
         ui.horizontal(|ui| {
@@ -335,7 +341,11 @@ fn view_menu(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutp
             // pointer, and the value runs away to an end (found by an audit in a real window).
             let mut scale = state.ui_scale_dragged.unwrap_or(state.ui_scale);
             let response = ui
-                .add(egui::Slider::new(&mut scale, 0.5..=3.0).max_decimals(2).suffix("×"))
+                .add(
+                    egui::Slider::new(&mut scale, super::preferences::UI_SCALE_RANGE)
+                        .max_decimals(2)
+                        .suffix("×"),
+                )
                 .on_hover_text("Size of the panels and text (for high-resolution screens)");
             state.record_rect("ui_scale", response.rect);
             if response.dragged() {

@@ -37,7 +37,7 @@ fn obstacles_scene(test: &str, agents: usize) -> (Scratch, PathBuf) {
 
 impl Steerlab {
     /// Presses the left button at one point, moves in steps to another and releases there.
-    fn drag(&self, from: (f32, f32), to: (f32, f32)) {
+    pub(crate) fn drag(&self, from: (f32, f32), to: (f32, f32)) {
         let at = |(x, y): (f32, f32)| [format!("{}", x.round() as i32), format!("{}", y.round() as i32)];
         let [x, y] = at(from);
         self.xdotool(&["mousemove", "--sync", &x, &y]);

@@ -936,6 +936,73 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
     );
 }
 
+/// A widget's rectangle as the app published it: (left, top, right, bottom).
+fn full_rect(state: &serde_json::Value, name: &str) -> (f32, f32, f32, f32) {
+    let r = &state["rects"][name];
+    let f = |i: usize| r[i].as_f64().unwrap_or_else(|| panic!("no rect {name}: {state}")) as f32;
+    (f(0), f(1), f(2), f(3))
+}
+
+#[test]
+fn the_ui_scale_and_the_open_panels_come_back_after_a_quit_and_a_relaunch() {
+    if !tools_available("preferences") {
+        return;
+    }
+    let _serial = serial();
+    let config = temp_dir("preferences-config");
+    let config_text = config.to_str().unwrap().to_string();
+    let envs = [("STEERLAB_CONFIG_DIR", config_text.as_str())];
+    let scene = temp_dir("preferences-scene");
+    let file = copy_scene(&scene, "hairpin.json");
+
+    let mut app = Steerlab::launch_with("preferences", &[file.to_str().unwrap()], &envs);
+    let first = app.state();
+    assert_eq!(first["ui_scale"], 1.0);
+    assert_eq!(first["panels"]["plots"], false);
+    let (_, top, _, bottom) = full_rect(&first, "menu_button:View");
+    let button_height = bottom - top;
+    // View ▸ Plots on, then the UI scale slider's handle dragged from 1× (a fifth along its
+    // 100-point rail; the value box follows the rail) to about 2×.
+    app.click(app.rect("menu_button:View"));
+    app.click(app.rect("view:plots"));
+    app.wait_for(|s| s["panels"]["plots"] == true, "the plots panel");
+    let (left, top, _, bottom) = full_rect(&app.state(), "ui_scale");
+    let middle = (top + bottom) / 2.0;
+    app.drag((left + 20.0, middle), (left + 60.0, middle));
+    let state = app.wait_for(|s| s["ui_scale"].as_f64().is_some_and(|v| v > 1.5), "a larger UI scale");
+    let scale = state["ui_scale"].as_f64().unwrap();
+    app.key("Escape");
+    app.click(app.rect("menu_button:File"));
+    app.click(app.rect("menu:quit"));
+    app.wait_exit();
+    drop(app);
+    let written = read_json(&config.join("preferences.json"));
+    assert!(written["ui_scale"].as_f64().is_some_and(|s| (s - scale).abs() < 1e-6), "{written}");
+    assert_eq!(written["panels"]["plots"], true, "{written}");
+
+    // The relaunch opens with that scale and the plots panel, and the View button is drawn
+    // that much larger.
+    let app = Steerlab::launch_with("preferences", &[file.to_str().unwrap()], &envs);
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["ui_scale"].as_f64(), Some(scale), "{state}");
+    assert_eq!(state["panels"]["plots"], true, "{state}");
+    let (_, top, _, bottom) = full_rect(&state, "menu_button:View");
+    let ratio = f64::from((bottom - top) / button_height);
+    assert!(
+        (ratio - scale).abs() < 0.15 * scale,
+        "the View button is {ratio}× as tall at a scale of {scale}"
+    );
+    drop(app);
+
+    // A file spoilt by hand does not stop the window: it opens with the defaults.
+    std::fs::write(config.join("preferences.json"), "{\"ui_scale\": \"huge\", \"panels\": [").unwrap();
+    let app = Steerlab::launch_with("preferences", &[file.to_str().unwrap()], &envs);
+    let state = app.state();
+    assert_eq!(state["ui_scale"], 1.0, "{state}");
+    assert_eq!(state["panels"]["plots"], false, "{state}");
+}
+
 #[test]
 fn left_steps_back_along_the_run_and_the_timeline_slider_scrubs_it() {
     if !tools_available("timeline") {
