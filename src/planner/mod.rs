@@ -333,14 +333,16 @@ impl ShipState {
 
     /// The ship's status for `run --json`, the inspector and the step-through: `flying` while
     /// waypoints remain, `unreachable` once a waypoint was reported unreachable and the ship holds
-    /// position, `arrived` when every waypoint was reached.
+    /// position, `arrived` when every waypoint was reached, `idle` when it was given none.
     pub fn status(&self) -> ShipStatus {
         if !self.finished {
             ShipStatus::Flying
-        } else if self.unreachable.is_empty() {
-            ShipStatus::Arrived
-        } else {
+        } else if !self.unreachable.is_empty() {
             ShipStatus::Unreachable
+        } else if self.waypoints_reached == 0 {
+            ShipStatus::Idle
+        } else {
+            ShipStatus::Arrived
         }
     }
 
@@ -350,6 +352,7 @@ impl ShipState {
             ShipStatus::Flying => "flying".to_string(),
             ShipStatus::Arrived => "arrived".to_string(),
             ShipStatus::Unreachable => "unreachable, holding position".to_string(),
+            ShipStatus::Idle => "no waypoints, holding position".to_string(),
         };
         for u in &self.unreachable {
             line.push_str(&format!("; waypoint {} {}", u.index + 1, u.reason.describe()));
@@ -369,6 +372,9 @@ pub enum ShipStatus {
     Arrived,
     /// At least one waypoint was reported unreachable; the ship holds position.
     Unreachable,
+    /// The ship was given no waypoint: it holds position and never arrives (add one with the
+    /// Target tool).
+    Idle,
 }
 
 /// One step of the ship: (re)plan when due, drop reached waypoints, thrust toward the next one.

@@ -401,3 +401,28 @@ fn a_ship_whose_waypoints_are_all_inside_obstacles_finishes_without_arriving() {
     assert_eq!(cells[1], "—");
     assert_ne!(cells[2], "—");
 }
+
+#[test]
+fn a_ship_given_no_waypoint_holds_position_and_never_arrives() {
+    // It used to report `arrived` at its first step (arrived_at 0.0167 s, an Arrived event):
+    // with nothing to reach, "no waypoint left" was read as "every waypoint reached".
+    let scene = r#"{"version": 2,
+        "agents": [{"name": "idle", "position": [10, 20, 30], "behaviours": [{"type": "planner", "waypoints": []}]}]}"#;
+    let mut world = steerlab::scene::parse_scene(scene, "idle.json").unwrap();
+    let mut arrivals = 0;
+    for _ in 0..120 {
+        world.step();
+        arrivals += world.events().iter().filter(|e| e.kind == steerlab::sim::EventKind::Arrived).count();
+    }
+    let metrics = world.metrics();
+    let planner = metrics[0].planner.as_ref().unwrap();
+    assert_eq!(planner.status, steerlab::planner::ShipStatus::Idle, "{planner:?}");
+    assert_eq!(metrics[0].arrived_at, None, "{:?}", metrics[0]);
+    assert_eq!(arrivals, 0);
+    assert!(world.agents[0].is_finished() && !world.agents[0].has_arrived_at_end());
+    assert!(world.agents[0].kinematics.position.distance(Vec3::new(10.0, 20.0, 30.0)) < 1.0, "holds position");
+    let steerlab::sim::BehaviourState::Planner(ship) = &world.agents[0].state else { panic!() };
+    assert_eq!(ship.status_line(), "no waypoints, holding position");
+    let json = serde_json::to_value(planner.status).unwrap();
+    assert_eq!(json, "idle");
+}
