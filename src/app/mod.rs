@@ -248,7 +248,7 @@ pub enum Command {
         /// Avoid obstacles.
         avoid_obstacles: bool,
     },
-    /// Add an agent with the behaviour chosen in the toolbar.
+    /// Add an agent with the behaviour chosen in the Agent tool's options.
     AddAgent {
         /// Where.
         position: Vec3,

@@ -70,7 +70,7 @@ impl Tool {
             Tool::Target => {
                 "Target: click to place a target for seek, flee and arrive; with a planner ship selected, click to append a waypoint"
             }
-            Tool::Agent => "Agent: click to place an agent with the behaviour chosen in the toolbar",
+            Tool::Agent => "Agent: click to place an agent with the behaviour chosen in the tool's bar over the view",
             Tool::Curve => "Curve: drag from the centre to size a curve; for a spline click points, Enter finishes",
             Tool::Paint => {
                 "Paint: drag to paint a flow field (the selected agent's, else the first; the first stroke starts one over the view); each stroke is one undo step"

@@ -592,6 +592,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             });
         state.record_rect("step_panel", panel.response.rect);
     }
+    toolbar::tool_options_area(ctx, app, state, &mut out);
     if state.help_open {
         let mut open = true;
         // Never taller than the window: the contents scroll instead of being cut off.

@@ -1,6 +1,7 @@
-//! The top bar: the File, Edit and View menus, the tool buttons (with the behaviour or curve
-//! kind for new things, or the Paint tool's brush radius, when that tool is active), and the transport (play, step, reset, time
-//! scale), the 2D/3D toggle, Fit, Compare, Help and the UI scale.
+//! The top bar: the File, Edit and View menus, the tool buttons and the transport (play, step,
+//! reset, time scale), the 2D/3D toggle, Fit, Compare, Help and the UI scale; and the active
+//! tool's options (the behaviour or curve kind for new things, or the Paint tool's brush), shown
+//! over the world view's corner ([`tool_options_area`]).
 
 use crate::app::camera::ViewMode;
 use crate::app::commands::{self, CommandId};
@@ -36,70 +37,92 @@ pub fn toolbar(
                 out.commands.push(Command::SetTool(tool));
             }
         }
-        if app.tool == Tool::Agent {
-            let mut kind = app.new_agent_kind;
-            egui::ComboBox::from_id_salt("new_agent_kind")
-                .selected_text(kind.label())
-                .show_ui(ui, |ui| {
-                    for option in BehaviourKind::ALL {
-                        ui.selectable_value(&mut kind, option, option.label());
-                    }
-                })
-                .response
-                .on_hover_text("Behaviour of the agents the Agent tool places");
-            if kind != app.new_agent_kind {
-                out.commands.push(Command::SetNewAgentKind(kind));
-            }
-        }
-        if app.tool == Tool::Curve {
-            let mut kind = app.new_curve_kind;
-            egui::ComboBox::from_id_salt("new_curve_kind")
-                .selected_text(kind.label())
-                .show_ui(ui, |ui| {
-                    for option in CurveTool::ALL {
-                        ui.selectable_value(&mut kind, option, option.label());
-                    }
-                })
-                .response
-                .on_hover_text("Kind of curve the Curve tool makes");
-            if kind != app.new_curve_kind {
-                out.commands.push(Command::SetNewCurveKind(kind));
-            }
-        }
-        if app.tool == Tool::Paint {
-            // Out of range (typed) is refused by the command with a status message, not clamped.
-            let declaration = &crate::app::tools::BRUSH_RADIUS;
-            let mut radius = app.brush_radius;
-            room_for_a_slider(ui);
-            ui.label(declaration.label).on_hover_text(declaration.help);
-            let response = ui
-                .add(
-                    egui::Slider::new(&mut radius, declaration.min..=declaration.max)
-                        .logarithmic(true)
-                        .clamping(egui::SliderClamping::Never)
-                        .max_decimals(1)
-                        .suffix(format!(" {}", declaration.unit)),
-                )
-                .on_hover_text(declaration.help);
-            state.record_rect("brush_radius", response.rect);
-            if response.changed() && radius != app.brush_radius {
-                out.commands.push(Command::SetBrushRadius(radius));
-            }
-            if let Some(field) = crate::app::edit::paint_target(&app.world, app.selected_agent()) {
-                let id = app.world.fields.get(field).map_or("", |f| f.id.as_str());
-                let delete = ui.small_button(format!("✖ {id}")).on_hover_text(format!(
-                    "Delete the painted field {id}, the one the brush paints (the selected agent's, else the \
-                     scene's first); entries that read it read a noise field or their path. Undo brings it back."
-                ));
-                state.record_rect("delete_field", delete.rect);
-                if delete.clicked() {
-                    out.commands.push(Command::DeleteField(field));
-                }
-            }
-        }
         ui.separator();
         transport(ui, app, state, out);
     });
+}
+
+/// The active tool's options (the Agent tool's behaviour, the Curve tool's kind, the Paint
+/// tool's brush), in a small bar over the world view's top-left corner rather than in the
+/// toolbar: choosing a tool never changes the toolbar's height, so the world view never moves
+/// under the pointer. Call after every panel is laid out (the corner is the free area's).
+pub fn tool_options_area(ctx: &egui::Context, app: &App, state: &mut UiState, out: &mut UiOutput) {
+    if !matches!(app.tool, Tool::Agent | Tool::Curve | Tool::Paint) {
+        return;
+    }
+    let corner = ctx.available_rect().left_top() + egui::vec2(8.0, 8.0);
+    let area = egui::Area::new(egui::Id::new("steerlab_tool_options")).fixed_pos(corner).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(app.tool.label()).strong());
+                tool_options(ui, app, state, out);
+            });
+        });
+    });
+    state.record_rect("tool_options", area.response.rect);
+}
+
+fn tool_options(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {
+    if app.tool == Tool::Agent {
+        let mut kind = app.new_agent_kind;
+        egui::ComboBox::from_id_salt("new_agent_kind")
+            .selected_text(kind.label())
+            .show_ui(ui, |ui| {
+                for option in BehaviourKind::ALL {
+                    ui.selectable_value(&mut kind, option, option.label());
+                }
+            })
+            .response
+            .on_hover_text("Behaviour of the agents the Agent tool places");
+        if kind != app.new_agent_kind {
+            out.commands.push(Command::SetNewAgentKind(kind));
+        }
+    }
+    if app.tool == Tool::Curve {
+        let mut kind = app.new_curve_kind;
+        egui::ComboBox::from_id_salt("new_curve_kind")
+            .selected_text(kind.label())
+            .show_ui(ui, |ui| {
+                for option in CurveTool::ALL {
+                    ui.selectable_value(&mut kind, option, option.label());
+                }
+            })
+            .response
+            .on_hover_text("Kind of curve the Curve tool makes");
+        if kind != app.new_curve_kind {
+            out.commands.push(Command::SetNewCurveKind(kind));
+        }
+    }
+    if app.tool == Tool::Paint {
+        // Out of range (typed) is refused by the command with a status message, not clamped.
+        let declaration = &crate::app::tools::BRUSH_RADIUS;
+        let mut radius = app.brush_radius;
+        ui.label(declaration.label).on_hover_text(declaration.help);
+        let response = ui
+            .add(
+                egui::Slider::new(&mut radius, declaration.min..=declaration.max)
+                    .logarithmic(true)
+                    .clamping(egui::SliderClamping::Never)
+                    .max_decimals(1)
+                    .suffix(format!(" {}", declaration.unit)),
+            )
+            .on_hover_text(declaration.help);
+        state.record_rect("brush_radius", response.rect);
+        if response.changed() && radius != app.brush_radius {
+            out.commands.push(Command::SetBrushRadius(radius));
+        }
+        if let Some(field) = crate::app::edit::paint_target(&app.world, app.selected_agent()) {
+            let id = app.world.fields.get(field).map_or("", |f| f.id.as_str());
+            let delete = ui.small_button(format!("✖ {id}")).on_hover_text(format!(
+                "Delete the painted field {id}, the one the brush paints (the selected agent's, else the \
+                 scene's first); entries that read it read a noise field or their path. Undo brings it back."
+            ));
+            state.record_rect("delete_field", delete.rect);
+            if delete.clicked() {
+                out.commands.push(Command::DeleteField(field));
+            }
+        }
+    }
 }
 
 fn transport(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut UiOutput) {

@@ -420,7 +420,10 @@ fn a_ship_given_no_waypoint_holds_position_and_never_arrives() {
     assert_eq!(metrics[0].arrived_at, None, "{:?}", metrics[0]);
     assert_eq!(arrivals, 0);
     assert!(world.agents[0].is_finished() && !world.agents[0].has_arrived_at_end());
-    assert!(world.agents[0].kinematics.position.distance(Vec3::new(10.0, 20.0, 30.0)) < 1.0, "holds position");
+    assert!(
+        world.agents[0].kinematics.position.distance(Vec3::new(10.0, 20.0, 30.0)) < 1.0,
+        "holds position"
+    );
     let steerlab::sim::BehaviourState::Planner(ship) = &world.agents[0].state else { panic!() };
     assert_eq!(ship.status_line(), "no waypoints, holding position");
     let json = serde_json::to_value(planner.status).unwrap();

@@ -639,6 +639,45 @@ fn in_a_narrow_window_the_toolbar_wraps_and_keeps_every_control_inside() {
 }
 
 #[test]
+fn choosing_a_tool_with_options_never_moves_the_world_view_and_its_options_sit_in_the_view() {
+    // The Paint tool's brush used to make the toolbar wrap to a new row, so the world view
+    // dropped by a row's height under the pointer the moment the tool was chosen.
+    for width in [1280.0, 800.0] {
+        let mut app = App::new(world_with_agents(2), None);
+        let mut state = UiState::default();
+        let ctx = egui::Context::default();
+        let mut run = |app: &App, state: &mut UiState| {
+            for _ in 0..3 {
+                let input = egui::RawInput {
+                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, 800.0))),
+                    ..Default::default()
+                };
+                let _ = ctx.run(input, |ctx| {
+                    let _ = steerlab::ui::show(ctx, app, state, &examples());
+                });
+            }
+        };
+        run(&app, &mut state);
+        let panel = state.widget_rects["scene_panel"];
+        assert!(!state.widget_rects.contains_key("tool_options"), "the Select tool has no options");
+        for (tool, option) in
+            [(Tool::Paint, "brush_radius"), (Tool::Agent, "tool_options"), (Tool::Curve, "tool_options")]
+        {
+            app.tool = tool;
+            run(&app, &mut state);
+            assert_eq!(state.widget_rects["scene_panel"], panel, "{width} px, {tool:?}: the view moved");
+            let options = state.widget_rects["tool_options"];
+            let control = state.widget_rects[option];
+            assert!(options.contains_rect(control), "{width} px, {tool:?}: {option} outside its bar");
+            assert!(
+                options.min.x >= panel.max.x && options.min.y >= panel.min.y && options.max.x <= width,
+                "{width} px, {tool:?}: the options {options:?} are not over the world view (panel {panel:?})"
+            );
+        }
+    }
+}
+
+#[test]
 fn show_and_solo_buttons_in_the_agents_list_return_their_commands() {
     let app = App::new(world_with_agents(3), None);
     let mut state = UiState::default();
