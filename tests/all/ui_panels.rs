@@ -646,7 +646,7 @@ fn choosing_a_tool_with_options_never_moves_the_world_view_and_its_options_sit_i
         let mut app = App::new(world_with_agents(2), None);
         let mut state = UiState::default();
         let ctx = egui::Context::default();
-        let mut run = |app: &App, state: &mut UiState| {
+        let run = |app: &App, state: &mut UiState| {
             for _ in 0..3 {
                 let input = egui::RawInput {
                     screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, 800.0))),
