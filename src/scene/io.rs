@@ -80,9 +80,11 @@ impl fmt::Display for SceneError {
 }
 
 /// `text` with control characters (and the Unicode line and paragraph separators) written as
-/// escapes (`\n`, `\t`, `\u{1b}`), so a message stays on one line.
+/// escapes (`\n`, `\t`, `\u{1b}`), so a message stays on one line; and the invisible format
+/// characters that reorder or hide what follows them on a terminal ([`is_hidden_format`]), so a
+/// name shows as what it holds.
 pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let needs_escape = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    let needs_escape = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}' || is_hidden_format(c);
     if !text.chars().any(needs_escape) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -97,6 +99,24 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Invisible format characters: the bidirectional embeddings, overrides and isolates (U+202A–E,
+/// U+2066–9, the marks U+200E–F and U+061C), which make a terminal show the text after them
+/// reversed, and the zero-width ones (U+200B–D, U+2060–4, U+FEFF, the soft hyphen U+00AD and
+/// U+180E), which make two different names look the same.
+pub fn is_hidden_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}'
+            | '\u{061c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
 /// Largest scene file read, in bytes.

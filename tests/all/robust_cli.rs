@@ -335,7 +335,8 @@ const CONTROL_NAMES: &str = r#"{"version": 2, "name": "N\nA\u001bM", "agents": [
   {"name": "cr\rx", "position": [10, 0], "behaviours": [{"type": "wander"}]},
   {"name": "esc\u001b[31mred", "position": [20, 0], "behaviours": [{"type": "wander"}]},
   {"name": "nul\u0000", "position": [30, 0], "behaviours": [{"type": "wander"}]},
-  {"name": "comma,\"q\"", "position": [40, 0], "behaviours": [{"type": "wander"}]}]}"#;
+  {"name": "comma,\"q\"", "position": [40, 0], "behaviours": [{"type": "wander"}]},
+  {"name": "rtl\u202eevil\u200bzw", "position": [50, 0], "behaviours": [{"type": "wander"}]}]}"#;
 
 #[test]
 fn names_with_control_characters_are_escaped_in_the_table_and_quoted_in_the_trace() {
@@ -350,10 +351,20 @@ fn names_with_control_characters_are_escaped_in_the_table_and_quoted_in_the_trac
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     let table = String::from_utf8(output.stdout).unwrap();
     // The title, the header and one line per agent; no control character but the line ends.
-    assert_eq!(table.lines().count(), 2 + 5, "{table}");
+    assert_eq!(table.lines().count(), 2 + 6, "{table}");
     assert!(!table.chars().any(|c| c.is_control() && c != '\n'), "{table:?}");
-    assert!(table.starts_with("N\\nA\\u{1b}M — 5 agents"), "{table}");
-    for name in ["line\\nbreak", "cr\\rx", "esc\\u{1b}[31mred", "nul\\u{0}", "comma,\"q\""] {
+    // A right-to-left override would show the rest of its line reversed; a zero-width space
+    // would hide itself.
+    assert!(!table.chars().any(steerlab::scene::is_hidden_format), "{table:?}");
+    assert!(table.starts_with("N\\nA\\u{1b}M — 6 agents"), "{table}");
+    for name in [
+        "line\\nbreak",
+        "cr\\rx",
+        "esc\\u{1b}[31mred",
+        "nul\\u{0}",
+        "comma,\"q\"",
+        "rtl\\u{202e}evil\\u{200b}zw",
+    ] {
         assert!(table.lines().any(|l| l.starts_with(name)), "{name} in {table}");
     }
     // The trace keeps names as they are, quoted where RFC 4180 asks: CR, LF, comma, quote.
