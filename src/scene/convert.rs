@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 
 use glam::Vec3;
+use rayon::prelude::*;
 
 use super::format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
@@ -76,9 +77,13 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     let migrated = migrate(scene.clone());
     let scene = &migrated;
 
+    // Curves are built on every core (an expression's range check can take milliseconds); the
+    // error reported is the first in the file's order, whichever thread found it.
+    let built: Vec<Result<Curve, CurveError>> =
+        scene.curves.par_iter().map(|spec| Curve::new(curve_kind(spec))).collect();
     let mut curves = Vec::with_capacity(scene.curves.len());
-    for (i, spec) in scene.curves.iter().enumerate() {
-        let curve = Curve::new(curve_kind(spec)).map_err(|err| curve_error(i, &err))?;
+    for (i, (spec, curve)) in scene.curves.iter().zip(built).enumerate() {
+        let curve = curve.map_err(|err| curve_error(i, &err))?;
         curves.push(NamedCurve { id: spec.id().to_string(), curve });
     }
     let paths: Vec<NamedPath> = scene

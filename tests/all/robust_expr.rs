@@ -239,3 +239,23 @@ mod pole_props {
         }
     }
 }
+
+#[test]
+fn of_several_bad_curves_the_first_in_the_file_is_reported_though_they_are_built_in_parallel() {
+    let curves: Vec<String> = (0..12)
+        .map(|i| {
+            // Curves 3 and 8 have poles; 8's is found faster (no bisection, a sample hits it).
+            let x = match i {
+                3 => "100/(t-1)".to_string(),
+                8 => "1/t".to_string(),
+                _ => format!("{i}*sin(1000*t)"),
+            };
+            format!(r#"{{"id":"c{i}","kind":"expr","x":"{x}","y":"0","t_min":0,"t_max":6.2831855}}"#)
+        })
+        .collect();
+    let scene = format!(r#"{{"version":2,"curves":[{}]}}"#, curves.join(","));
+    for _ in 0..20 {
+        let err = parse_scene(&scene, "s.json").map(|_| ()).unwrap_err();
+        assert_eq!(err.json_path, "curves[3].x", "{err}");
+    }
+}
