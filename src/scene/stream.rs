@@ -353,7 +353,12 @@ pub(crate) struct BudgetScope {
 impl BudgetScope {
     /// Starts a read with the whole budget.
     pub(crate) fn begin() -> BudgetScope {
-        let budget = Budget { points: MAX_POINTS, vectors: MAX_FIELD_CELLS };
+        BudgetScope::with_limits(MAX_POINTS, MAX_FIELD_CELLS)
+    }
+
+    /// Starts a read that may hold `points` points and `vectors` field vectors.
+    fn with_limits(points: usize, vectors: usize) -> BudgetScope {
+        let budget = Budget { points, vectors };
         BudgetScope { previous: BUDGET.with(|cell| cell.replace(Some(budget))) }
     }
 }
@@ -1398,4 +1403,496 @@ pub(crate) fn without_position(err: &serde_json::Error) -> String {
     }
     let suffix = format!(" at line {} column {}", err.line(), err.column());
     message.strip_suffix(&suffix).unwrap_or(&message).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::DeserializeOwned;
+    use serde_json::json;
+
+    use crate::behaviours::ParametricMethod;
+    use crate::scene::{behaviour_from_value, curve_from_value, entry_from_value, BehaviourSpec, EntrySpec};
+
+    /// Reads `text` as `T` the way the loader does: the path of an error and its reason.
+    fn read<T: DeserializeOwned>(text: &str) -> Result<T, (String, String)> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+            (format_path(&segments_of(err.path())), tidy_message(&without_position(err.inner())))
+        })
+    }
+
+    /// Reads `value` as `T` through a `Value`, as the loader did before it streamed.
+    fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+        serde_path_to_error::deserialize(value)
+            .map_err(|err| (format_path(&segments_of(err.path())), tidy_message(&err.inner().to_string())))
+    }
+
+    fn err<T>(path: &str, reason: &str) -> Result<T, (String, String)> {
+        Err((path.to_string(), reason.to_string()))
+    }
+
+    thread_local! {
+        static BUILT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// An item that counts how many of its kind were built.
+    #[derive(Debug)]
+    struct Counted;
+
+    impl<'de> Deserialize<'de> for Counted {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            IgnoredAny::deserialize(deserializer)?;
+            BUILT.with(|built| built.set(built.get() + 1));
+            Ok(Counted)
+        }
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Lists {
+        #[serde(default, deserialize_with = "three_counted")]
+        items: Vec<Counted>,
+        #[serde(default, deserialize_with = "two_targets")]
+        targets: Vec<TargetSpec>,
+        #[serde(default, deserialize_with = "paths")]
+        paths: Vec<PathSpec>,
+        #[serde(default, deserialize_with = "fields")]
+        fields: Vec<FieldSpec>,
+    }
+
+    fn three_counted<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Counted>, D::Error> {
+        capped(deserializer, "items", 3, false)
+    }
+
+    fn two_targets<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<TargetSpec>, D::Error> {
+        capped(deserializer, "targets", 2, true)
+    }
+
+    #[test]
+    fn a_list_past_its_limit_is_refused_at_the_list_with_the_whole_count() {
+        let text = r#"{"items": [1, 2, 3, 4, [5, 6], {"seven": 7}, 8]}"#;
+        assert_eq!(read::<Lists>(text).map(|_| ()), err("items", "too many items: 7, at most 3"));
+        let text = r#"{"items": [1, 2, 3]}"#;
+        assert_eq!(read::<Lists>(text).map(|lists| lists.items.len()), Ok(3));
+    }
+
+    #[test]
+    fn items_past_the_limit_are_counted_not_built() {
+        BUILT.with(|built| built.set(0));
+        let text = format!(r#"{{"items": [{}]}}"#, vec!["0"; 1000].join(","));
+        assert!(read::<Lists>(&text).is_err());
+        assert_eq!(BUILT.with(Cell::get), 3);
+    }
+
+    #[test]
+    fn an_item_is_read_strictly_and_its_errors_come_before_the_count() {
+        let text = r#"{"targets": [{"id": "a", "position": [0, 0]}, {"id": 5, "position": [0, 0]}, 3]}"#;
+        assert_eq!(
+            read::<Lists>(text).map(|_| ()),
+            err("targets[1].id", "invalid type: integer `5`, expected a string")
+        );
+        let text = r#"{"targets": [{"id": "a", "position": [0, 0]}, ["b", [0, 0]]]}"#;
+        assert_eq!(read::<Lists>(text).map(|_| ()), err("targets[1]", OBJECT_AS_ARRAY));
+        let text =
+            r#"{"targets": [{"id": "a", "position": [0, 0]}, {"id": "b", "position": [0, 0]}, 3, "x"]}"#;
+        assert_eq!(read::<Lists>(text).map(|_| ()), err("targets", "too many targets: 4, at most 2"));
+        let text = r#"{"targets": [{"id": "a", "position": [0, 0]}, {"id": "b", "position": [0, 0]}]}"#;
+        assert_eq!(read::<Lists>(text).map(|lists| lists.targets.len()), Ok(2));
+    }
+
+    #[test]
+    fn points_past_the_budget_are_refused_at_the_list_that_crosses_it() {
+        let path =
+            |id: &str, n: usize| format!(r#"{{"id": "{id}", "points": [{}]}}"#, vec!["[0, 0]"; n].join(","));
+        let text = format!(r#"{{"paths": [{}, {}]}}"#, path("a", 3), path("b", 3));
+        let scope = BudgetScope::with_limits(5, 5);
+        assert_eq!(read::<Lists>(&text).map(|_| ()), err("paths[1].points", &too_many_points()));
+        drop(scope);
+        // Outside a scope nothing is counted while reading (validate counts afterwards).
+        assert_eq!(read::<Lists>(&text).map(|lists| lists.paths.len()), Ok(2));
+        let _scope = BudgetScope::with_limits(6, 0);
+        assert_eq!(read::<Lists>(&text).map(|lists| lists.paths.len()), Ok(2));
+    }
+
+    #[test]
+    fn a_scope_puts_back_the_budget_it_replaced() {
+        let outer = BudgetScope::with_limits(7, 8);
+        {
+            let _inner = BudgetScope::begin();
+            assert_eq!(Allowance::Points.left(), MAX_POINTS);
+        }
+        assert_eq!((Allowance::Points.left(), Allowance::Vectors.left()), (7, 8));
+        drop(outer);
+        assert_eq!(Allowance::Points.left(), usize::MAX);
+    }
+
+    #[test]
+    fn field_vectors_draw_on_their_own_budget() {
+        let field = r#"{"id": "f", "origin": [0, 0], "columns": 2, "rows": 1, "vectors": [[1, 0], [0, 1]]}"#;
+        let text = format!(r#"{{"fields": [{field}, {field}]}}"#);
+        let scope = BudgetScope::with_limits(0, 3);
+        assert_eq!(read::<Lists>(&text).map(|_| ()), err("fields[1].vectors", &too_many_vectors()));
+        drop(scope);
+        let _scope = BudgetScope::with_limits(0, 2);
+        let text = format!(r#"{{"fields": [{field}]}}"#);
+        assert_eq!(read::<Lists>(&text).map(|lists| lists.fields.len()), Ok(1));
+    }
+
+    #[test]
+    fn pairs_give_the_messages_of_a_value_read_array() {
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Two(#[serde(deserialize_with = "pair")] [String; 2]);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Array(#[allow(dead_code)] [String; 2]);
+        for value in [
+            json!(["a", "b"]),
+            json!(["a"]),
+            json!([]),
+            json!(["a", "b", "c"]),
+            json!(["a", "b", 3, {"x": 1}]),
+            json!([1, "b"]),
+            json!(["a", null]),
+            json!("ab"),
+            json!({"0": "a"}),
+            json!(null),
+        ] {
+            let streamed = read::<Two>(&value.to_string()).map(|Two(pair)| pair);
+            let as_before = read_value::<Array>(value.clone()).map(|Array(pair)| pair);
+            assert_eq!(streamed, as_before, "{value}");
+        }
+    }
+
+    #[test]
+    fn strict_refuses_an_object_written_as_an_array_after_its_own_errors() {
+        #[derive(Debug, Deserialize)]
+        struct One(#[serde(deserialize_with = "strict")] TargetSpec);
+        assert_eq!(read::<One>(r#"["t", [0, 0]]"#).map(|_| ()), err("$", OBJECT_AS_ARRAY));
+        assert_eq!(
+            read::<One>(r#"["t", [0, "x"]]"#).map(|_| ()),
+            err("[1][1]", "invalid type: string \"x\", expected a number")
+        );
+        assert_eq!(
+            read::<One>(r#""t""#).map(|_| ()),
+            err("$", "invalid type: string \"t\", expected an object TargetSpec")
+        );
+        assert_eq!(
+            read::<One>(r#"{"id": "t", "position": [0, 0]}"#).map(|One(target)| target.id),
+            Ok("t".into())
+        );
+    }
+
+    #[test]
+    fn names_answer_as_the_value_reader_did_then_maps_are_refused() {
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Name(#[serde(deserialize_with = "strict")] ParametricMethod);
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct Plain(ParametricMethod);
+        for value in [
+            json!("secant"),
+            json!("arc_length"),
+            json!("euler"),
+            json!(5),
+            json!(-1.5),
+            json!(true),
+            json!(null),
+            json!(["secant"]),
+            json!({}),
+            json!({"secant": 5}),
+            json!({"secant": [1]}),
+            json!({"bogus": null}),
+            json!({"bogus": 5, "x": 1}),
+            json!({"secant": null, "arc_length": null}),
+        ] {
+            let streamed = read::<Name>(&value.to_string()).map(|Name(method)| method);
+            let as_before = read_value::<Plain>(value.clone()).map(|Plain(method)| method);
+            assert_eq!(streamed, as_before, "{value}");
+        }
+        // The one form serde reads and the format does not have.
+        for value in [json!({"secant": null}), json!({"arc_length": null})] {
+            assert_eq!(read::<Name>(&value.to_string()), err("$", NAME_AS_MAP));
+        }
+    }
+
+    /// Reads a curve as the loader does: streamed, then read again with its tag known when the
+    /// tag was not first.
+    fn read_curve(text: &str) -> Result<CurveSpec, (Vec<PathSegment>, String)> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+            let first = (segments_of(err.path()), tidy_message(&without_position(err.inner())));
+            reread_tagged::<CurveSpec, BehaviourSpec>(text, TaggedAt::Curve).unwrap_or(first)
+        })
+    }
+
+    fn read_entry(text: &str) -> Result<EntrySpec, (Vec<PathSegment>, String)> {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+            let first = (segments_of(err.path()), tidy_message(&without_position(err.inner())));
+            reread_tagged::<CurveSpec, BehaviourSpec>(text, TaggedAt::Entry).unwrap_or(first)
+        })
+    }
+
+    fn key(name: &str) -> PathSegment {
+        PathSegment::Key(name.to_string())
+    }
+
+    #[test]
+    fn a_field_before_the_tag_is_held_and_its_error_names_its_path() {
+        let text = r#"{"id": 5, "kind": "circle", "radius": 1}"#;
+        assert_eq!(
+            read::<CurveSpec>(text).map(|_| ()),
+            err("$", "id: invalid type: integer `5`, expected a string")
+        );
+        assert_eq!(
+            read_curve(text).map(|_| ()),
+            Err((vec![key("id")], "invalid type: integer `5`, expected a string".to_string()))
+        );
+    }
+
+    #[test]
+    fn after_the_tag_errors_stream_with_their_exact_path() {
+        let text = r#"{"type": "planner", "waypoints": [[0, 0], [1, "x"]]}"#;
+        assert_eq!(
+            read::<BehaviourSpec>(text).map(|_| ()),
+            err("waypoints[1][1]", "invalid type: string \"x\", expected a number")
+        );
+        let text = r#"{"type": "seek", "target": "t", "colour": 2}"#;
+        assert_eq!(
+            read::<BehaviourSpec>(text).map(|_| ()),
+            err("colour", "unknown field `colour`, expected `target`")
+        );
+    }
+
+    /// Single-problem objects, tag first and last: the streamed reading (read again where the
+    /// loader would) gives what the `Value` reading gave.
+    #[test]
+    fn tagged_objects_read_as_the_value_reader_read_them() {
+        let curves = [
+            json!({"kind": "circle", "id": "c", "radius": 5}),
+            json!({"kind": "circle", "id": "c"}),
+            json!({"kind": "circle", "id": "c", "radius": 5, "points": [[0, 0]]}),
+            json!({"kind": "spline", "id": "s", "points": [[0, 0], [1, 1, 1]], "closed": true}),
+            json!({"kind": "spline", "id": "s", "points": [[0, 0], [1]]}),
+            json!({"kind": "spline", "id": "s", "points": {"a": 1}}),
+            json!({"kind": "spline", "id": "s", "points": [[0, 0], [1, 1]], "closed": "yes"}),
+            json!({"kind": "expr", "id": "e", "x": 5, "y": "t"}),
+            json!({"kind": "lissajous", "id": "l", "amplitude": [1, 2, 3, 4], "freq_x": 1, "freq_y": 2}),
+            json!({"kind": "pentagram", "id": "p"}),
+            json!({"kind": 7, "id": "p"}),
+            json!({"kind": null, "id": "p"}),
+            json!({"kind": ["circle"], "id": "p"}),
+            json!({"id": "p", "radius": 1}),
+            json!("circle"),
+            json!([1, 2]),
+            json!(2.5),
+            json!(null),
+        ];
+        for curve in curves {
+            let as_before = curve_from_value(curve.clone());
+            for text in [tag_first_text(&curve, "kind"), tag_last_text(&curve, "kind")] {
+                assert_eq!(read_curve(&text), as_before, "{text}");
+            }
+        }
+        let entries = [
+            json!({"type": "seek", "target": "t"}),
+            json!({"type": "seek", "target": "t", "weight": 2, "group": 1}),
+            json!({"type": "seek", "target": 5}),
+            json!({"type": "seek", "target": "t", "weight": "heavy"}),
+            json!({"type": "seek", "target": "t", "group": -1}),
+            json!({"type": "seek", "target": "t", "group": 1.5}),
+            json!({"type": "seek"}),
+            json!({"type": "zigzag", "target": "t"}),
+            json!({"type": "planner", "waypoints": [[0, 0], [1, "x"]]}),
+            json!({"type": "planner", "waypoints": [[0, 0], [1, 2]], "smoothing": true}),
+            json!({"type": "parametric", "curve": "c", "method": "euler"}),
+            json!({"type": "parametric", "curve": "c", "method": {"secant": 5}}),
+            json!({"type": "parametric", "curve": "c", "method": 3}),
+            json!({"type": "interpose", "agents": ["a", "b", "c"]}),
+            json!({"type": "interpose", "agents": ["a"]}),
+            json!({"type": "wander", "seed": 99999999999u64}),
+            json!({"target": "t"}),
+        ];
+        for entry in entries {
+            let as_before = entry_from_value(entry.clone());
+            for text in [tag_first_text(&entry, "type"), tag_last_text(&entry, "type")] {
+                assert_eq!(read_entry(&text), as_before, "{text}");
+            }
+        }
+        let behaviour = json!({"type": "seek", "target": "t", "weight": 1});
+        let as_before = behaviour_from_value(behaviour.clone());
+        assert!(as_before.is_err());
+        assert_eq!(
+            read::<BehaviourSpec>(&behaviour.to_string()).map_err(|(_, reason)| reason),
+            as_before.map_err(|(_, reason)| reason)
+        );
+    }
+
+    /// `value` as text with `tag` as its first key.
+    fn tag_first_text(value: &Value, tag: &str) -> String {
+        ordered_text(value, tag, true)
+    }
+
+    /// `value` as text with `tag` as its last key.
+    fn tag_last_text(value: &Value, tag: &str) -> String {
+        ordered_text(value, tag, false)
+    }
+
+    fn ordered_text(value: &Value, tag: &str, first: bool) -> String {
+        let Value::Object(fields) = value else { return value.to_string() };
+        let mut parts: Vec<String> = fields
+            .iter()
+            .filter(|(key, _)| key.as_str() != tag)
+            .map(|(key, value)| format!("{}: {value}", Value::from(key.as_str())))
+            .collect();
+        if let Some(tag_value) = fields.get(tag) {
+            let part = format!("{}: {tag_value}", Value::from(tag));
+            if first {
+                parts.insert(0, part);
+            } else {
+                parts.push(part);
+            }
+        }
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    #[test]
+    fn entries_read_weight_and_group_wherever_they_are() {
+        let entry = read::<EntrySpec>(r#"{"weight": 2, "type": "seek", "group": 3, "target": "t"}"#);
+        let expected = EntrySpec {
+            behaviour: BehaviourSpec::Seek(crate::scene::KinematicSpec { target: "t".into() }),
+            weight: 2.0,
+            group: 3,
+        };
+        assert_eq!(entry.map_err(|(_, reason)| reason), Ok(expected));
+    }
+
+    #[test]
+    fn a_spline_with_points_before_its_kind_counts_them_once() {
+        let spline = |n: usize| {
+            format!(r#"{{"points": [{}], "kind": "spline", "id": "s"}}"#, vec!["[1, 2]"; n].join(","))
+        };
+        let _scope = BudgetScope::with_limits(3, 0);
+        let read_three = read::<CurveSpec>(&spline(3));
+        assert!(matches!(read_three, Ok(CurveSpec::Spline(ref s)) if s.points.len() == 3), "{read_three:?}");
+        assert_eq!(read::<CurveSpec>(&spline(4)).map(|_| ()), err("points", &too_many_points()));
+    }
+
+    #[test]
+    fn a_long_field_before_the_tag_is_not_held() {
+        let long = vec!["0"; PENDING_VALUES + 10].join(",");
+        // A type that is not a list is refused as before, from the kind of value alone.
+        let text = format!(r#"{{"target": [{long}], "type": "seek"}}"#);
+        assert_eq!(
+            read::<BehaviourSpec>(&text).map(|_| ()),
+            err("$", "target: invalid type: sequence, expected a string")
+        );
+        // An unknown field, as before.
+        let text = format!(r#"{{"junk": {{"a": [{long}]}}, "type": "seek", "target": "t"}}"#);
+        assert_eq!(
+            read::<BehaviourSpec>(&text).map(|_| ()),
+            err("$", "junk: unknown field `junk`, expected `target`")
+        );
+        // A list the field would read is refused for its length.
+        let text = format!(r#"{{"center": [{long}], "kind": "circle", "id": "c", "radius": 1}}"#);
+        let (path, reason) = read::<CurveSpec>(&text).map(|_| ()).unwrap_err();
+        assert_eq!(path, "$");
+        assert!(reason.starts_with("center: too long to hold until the object's `kind` is read"), "{reason}");
+    }
+
+    #[test]
+    fn non_objects_and_bad_tags_are_described() {
+        assert_eq!(
+            read::<CurveSpec>(r#""circle""#).map(|_| ()),
+            err("$", "expected an object with a `kind` field, got the string \"circle\"")
+        );
+        assert_eq!(
+            read::<BehaviourSpec>(r#"{"type": 1.5e3}"#).map(|_| ()),
+            err("type", "expected a string naming the behaviour type, got the number 1500.0")
+        );
+        assert_eq!(
+            read::<BehaviourSpec>(r#"{"target": "t"}"#).map(|_| ()),
+            err("$", &missing_tag::<BehaviourSpec>())
+        );
+    }
+
+    /// The syntax pass gives the errors (message, line, column) and the version that reading
+    /// the whole text as a `Value` gives.
+    fn same_as_value(text: &str) {
+        let as_value =
+            serde_json::from_str::<Value>(text).map_err(|err| (err.to_string(), err.line(), err.column()));
+        let checked = check_syntax(text).map_err(|err| (err.to_string(), err.line(), err.column()));
+        match (as_value, checked) {
+            (Ok(value), Ok(summary)) => {
+                assert_eq!(summary.is_object, value.is_object(), "{text}");
+                let version = value.get("version").cloned().map(Held::Value);
+                assert_eq!(summary.version, version, "{text}");
+            }
+            (Err(expected), Err(actual)) => assert_eq!(actual, expected, "{text}"),
+            (expected, actual) => {
+                panic!("{text}: {:?} against {:?}", expected.map(|_| ()), actual.map(|_| ()))
+            }
+        }
+    }
+
+    #[test]
+    fn the_syntax_pass_fails_where_a_value_reading_fails() {
+        for text in [
+            "",
+            "   ",
+            "{",
+            "{\"version\": 2,}",
+            "[1, 2,]",
+            "{\"a\": 1e999}",
+            "{\"version\": [1e999]}",
+            "{\"a\": \"\\q\"}",
+            "{\"a\": \"\\ud800\"}",
+            "{\"a\": \"\u{1}\"}",
+            "{1: 2}",
+            "{\"version\": 2} x",
+            "{\"version\": 2, \"version\": [3, {\"a\": null}]}",
+            "nul",
+            "-",
+            "01",
+            "[1.]",
+            "\"abc",
+            "{\"a\" 1}",
+            "{\"version\": 2.0}",
+            "{\"version\": -0}",
+            "[]",
+            "7",
+        ] {
+            same_as_value(text);
+        }
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(200), "]".repeat(200));
+        same_as_value(&deep);
+        let deep_fits = format!("{{\"a\": {}{}}}", "[".repeat(126), "]".repeat(126));
+        same_as_value(&deep_fits);
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+            #[test]
+            fn the_syntax_pass_agrees_with_a_value_reading_on_json_like_text(
+                text in r#"[\[\]{}",: 0-9.eE+\-a-z\\]{0,40}"#
+            ) {
+                same_as_value(&text);
+            }
+
+            #[test]
+            fn the_syntax_pass_agrees_on_damaged_scenes(cut in 0usize..400, byte in 0u8..128, at in 0usize..400) {
+                let scene = include_str!("../../scenes/arrive.json");
+                let mut bytes = scene.as_bytes().to_vec();
+                let at = at.min(bytes.len().saturating_sub(1));
+                bytes[at] = byte;
+                bytes.truncate(bytes.len().saturating_sub(cut));
+                if let Ok(text) = String::from_utf8(bytes) {
+                    same_as_value(&text);
+                }
+            }
+        }
+    }
 }
