@@ -51,7 +51,7 @@ use super::locate::{
     path_at, position_of_offset, position_of_serde, value_text, PathSegment, TextPosition,
 };
 use super::pretty::pretty_json;
-use super::stream::{check_syntax, reread_tagged, without_position, BudgetScope, Container, Held, TaggedAt};
+use super::stream::{check_syntax, reread_tagged, without_position, Container, Held, TaggedAt};
 use super::validate::validate_scene;
 use crate::sim::World;
 
@@ -435,12 +435,9 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
         }
     }
 
-    let scene = {
-        let _budget = BudgetScope::begin();
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize::<_, SceneFile>(&mut deserializer)
-            .map_err(|err| shape_error(file, text, &err))?
-    };
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let scene: SceneFile =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|err| shape_error(file, text, &err))?;
     validate_scene(&scene).map_err(|(path, reason)| SceneError::located(file, text, path, reason, false))?;
     Ok(scene)
 }

@@ -7,9 +7,11 @@
 //!   errors still come before every other error.
 //! - Lists are capped ([`paths`], [`agents`], ...): past the limit of `validate` the rest of the
 //!   list is counted, not built, and the error is the one `validate` gives (`too many agents:
-//!   N, at most 100000` at `agents`). The points of paths and splines and the vectors of painted
-//!   fields draw on one budget per read ([`BudgetScope`]), so `paths[1].points` is refused at
-//!   the point that passes `MAX_POINTS` in all.
+//!   N, at most 100000` at `agents`). One path's or spline's points are refused past
+//!   `MAX_POINTS` ([`points`]), one field's vectors past `MAX_FIELD_CELLS`. Paths (splines,
+//!   fields) whose points (vectors) pass the limit together are kept up to the one that passes
+//!   it and the rest of the list is read without being kept, so `validate` refuses the scene
+//!   where it always did (`paths[1].points`) and a read holds at most twice the limit of each.
 //! - [`strict`] refuses, while reading, the two forms serde accepts and the format does not have:
 //!   an object written as an array of its fields, and a name written as a map
 //!   (`{"secant": null}`); errors inside such a value come first, as they did when the check ran
@@ -28,7 +30,6 @@
 //! Errors of one problem are the same as before; where a file has several, the first in the text
 //! is reported (the `Value` reader visited an object's keys in sorted order).
 
-use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -328,156 +329,92 @@ impl<'de> Visitor<'de> for HeldSeed<'_> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Budgets.
-
-/// What is left of the points and field vectors one read may hold.
-#[derive(Clone, Copy, Debug)]
-struct Budget {
-    points: usize,
-    vectors: usize,
-}
-
-thread_local! {
-    /// The budget of the read running on this thread (none: no limit while reading).
-    static BUDGET: Cell<Option<Budget>> = const { Cell::new(None) };
-}
-
-/// While it lives, reads on this thread hold at most [`MAX_POINTS`] points of paths and
-/// splines and [`MAX_FIELD_CELLS`] field vectors in all, and refuse the list that passes either
-/// at its first item past the limit. Outside a scope (plain serde users) nothing is counted
-/// while reading; `validate` checks the totals afterwards in any case.
-pub(crate) struct BudgetScope {
-    previous: Option<Budget>,
-}
-
-impl BudgetScope {
-    /// Starts a read with the whole budget.
-    pub(crate) fn begin() -> BudgetScope {
-        BudgetScope::with_limits(MAX_POINTS, MAX_FIELD_CELLS)
-    }
-
-    /// Starts a read that may hold `points` points and `vectors` field vectors.
-    fn with_limits(points: usize, vectors: usize) -> BudgetScope {
-        let budget = Budget { points, vectors };
-        BudgetScope { previous: BUDGET.with(|cell| cell.replace(Some(budget))) }
-    }
-}
-
-impl Drop for BudgetScope {
-    fn drop(&mut self) {
-        BUDGET.with(|cell| cell.set(self.previous));
-    }
-}
-
-/// Which part of the budget a list draws on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Allowance {
-    /// Not counted (planner waypoints).
-    Free,
-    /// Points of paths and splines.
-    Points,
-    /// Vectors of painted fields.
-    Vectors,
-}
-
-impl Allowance {
-    /// What is left (`usize::MAX` when not counted).
-    fn left(self) -> usize {
-        let budget = BUDGET.with(Cell::get);
-        match (self, budget) {
-            (Allowance::Points, Some(budget)) => budget.points,
-            (Allowance::Vectors, Some(budget)) => budget.vectors,
-            _ => usize::MAX,
-        }
-    }
-
-    /// Records what is left.
-    fn set_left(self, left: usize) {
-        BUDGET.with(|cell| {
-            if let Some(mut budget) = cell.get() {
-                match self {
-                    Allowance::Points => budget.points = left,
-                    Allowance::Vectors => budget.vectors = left,
-                    Allowance::Free => {}
-                }
-                cell.set(Some(budget));
-            }
-        });
-    }
-
-    fn refused(self) -> String {
-        match self {
-            Allowance::Vectors => too_many_vectors(),
-            Allowance::Points | Allowance::Free => too_many_points(),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Lists.
 
-/// `paths`, at most [`MAX_PATHS`].
+/// A limit on what a list's items hold together (the points of paths or of splines, the vectors
+/// of painted fields).
+struct Total<T> {
+    /// What one item holds.
+    of: fn(&T) -> usize,
+    /// The most the list's items may hold together.
+    limit: usize,
+}
+
+/// `paths`, at most [`MAX_PATHS`]; kept up to the path whose points pass [`MAX_POINTS`].
 pub(crate) fn paths<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<PathSpec>, D::Error> {
-    capped(deserializer, "paths", MAX_PATHS, true)
+    let total = Total { of: |path: &PathSpec| path.points.len(), limit: MAX_POINTS };
+    capped(deserializer, "paths", MAX_PATHS, true, Some(total))
 }
 
-/// `curves`, at most [`MAX_CURVES`].
+/// `curves`, at most [`MAX_CURVES`]; kept up to the spline whose points pass [`MAX_POINTS`].
 pub(crate) fn curves<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<CurveSpec>, D::Error> {
-    capped(deserializer, "curves", MAX_CURVES, false)
+    let of = |curve: &CurveSpec| match curve {
+        CurveSpec::Spline(spline) => spline.points.len(),
+        _ => 0,
+    };
+    capped(deserializer, "curves", MAX_CURVES, false, Some(Total { of, limit: MAX_POINTS }))
 }
 
-/// `fields`, at most [`MAX_FIELDS`].
+/// `fields`, at most [`MAX_FIELDS`]; kept up to the field whose vectors pass
+/// [`MAX_FIELD_CELLS`].
 pub(crate) fn fields<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FieldSpec>, D::Error> {
-    capped(deserializer, "fields", MAX_FIELDS, true)
+    let total = Total { of: |field: &FieldSpec| field.vectors.len(), limit: MAX_FIELD_CELLS };
+    capped(deserializer, "fields", MAX_FIELDS, true, Some(total))
 }
 
 /// `targets`, at most [`MAX_TARGETS`].
 pub(crate) fn targets<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<TargetSpec>, D::Error> {
-    capped(deserializer, "targets", MAX_TARGETS, true)
+    capped(deserializer, "targets", MAX_TARGETS, true, None)
 }
 
 /// `obstacles`, at most [`MAX_OBSTACLES`].
 pub(crate) fn obstacles<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<ObstacleSpec>, D::Error> {
-    capped(deserializer, "obstacles", MAX_OBSTACLES, true)
+    capped(deserializer, "obstacles", MAX_OBSTACLES, true, None)
 }
 
 /// `agents`, at most [`MAX_AGENTS`].
 pub(crate) fn agents<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<AgentSpec>, D::Error> {
-    capped(deserializer, "agents", MAX_AGENTS, true)
+    capped(deserializer, "agents", MAX_AGENTS, true, None)
 }
 
-/// The points of a path or a spline, drawing on the read's budget of points.
+/// The points of one path or spline: refused at the point past [`MAX_POINTS`] (the most all
+/// paths and splines may hold together).
 pub(crate) fn points<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<SceneVec>, D::Error> {
-    deserializer.deserialize_seq(ListVisitor::<SceneVec>::new(Allowance::Points))
+    deserializer.deserialize_seq(Bounded::<SceneVec>::new(MAX_POINTS, too_many_points))
 }
 
-/// The vectors of a painted field (`[x, y]` each), drawing on the read's budget of vectors.
+/// The vectors of one painted field (`[x, y]` each): refused at the vector past
+/// [`MAX_FIELD_CELLS`] (one per cell).
 pub(crate) fn field_vectors<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<[f32; 2]>, D::Error> {
     deserializer
-        .deserialize_seq(ListVisitor::<Pair<f32>>::new(Allowance::Vectors))
+        .deserialize_seq(Bounded::<Pair<f32>>::new(MAX_FIELD_CELLS, too_many_vectors))
         .map(|pairs| pairs.into_iter().map(|Pair(pair)| pair).collect())
 }
 
 /// A list of `limit` items at most: past it, the rest is counted without being built and the
 /// list is refused with [`too_many`] at the list's path. `strict`: items read with [`strict`].
+/// `total`: once the items kept hold more than its limit together, the rest of the list is read
+/// (for its errors) but not kept; `validate` then refuses the scene at the item that passed the
+/// limit, as it always has.
 fn capped<'de, D, T>(
     deserializer: D,
     list: &'static str,
     limit: usize,
     strict: bool,
+    total: Option<Total<T>>,
 ) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    deserializer.deserialize_seq(CappedVisitor { list, limit, strict, marker: PhantomData })
+    deserializer.deserialize_seq(CappedVisitor { list, limit, strict, total })
 }
 
 struct CappedVisitor<T> {
     list: &'static str,
     limit: usize,
     strict: bool,
-    marker: PhantomData<T>,
+    total: Option<Total<T>>,
 }
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for CappedVisitor<T> {
@@ -489,22 +426,30 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for CappedVisitor<T> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let mut items = Vec::new();
-        while items.len() < self.limit {
+        let mut count = 0;
+        let mut held = 0usize;
+        let mut keep = true;
+        while count < self.limit {
             let item = if self.strict {
                 seq.next_element_seed(StrictSeed(PhantomData))?
             } else {
                 seq.next_element()?
             };
-            match item {
-                Some(item) => items.push(item),
-                None => return Ok(items),
+            let Some(item) = item else { return Ok(items) };
+            count += 1;
+            if keep {
+                if let Some(total) = &self.total {
+                    held = held.saturating_add((total.of)(&item));
+                    keep = held <= total.limit;
+                }
+                items.push(item);
             }
         }
         if seq.next_element::<IgnoredAny>()?.is_none() {
             return Ok(items);
         }
         drop(items);
-        let mut count = self.limit + 1;
+        count += 1;
         while seq.next_element::<IgnoredAny>()?.is_some() {
             count += 1;
         }
@@ -512,19 +457,20 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for CappedVisitor<T> {
     }
 }
 
-/// A list drawing on one part of the read's budget: refused at its first item past it.
-struct ListVisitor<T> {
-    allowance: Allowance,
+/// A list refused at its first item past `limit`, with `refusal`'s reason.
+struct Bounded<T> {
+    limit: usize,
+    refusal: fn() -> String,
     marker: PhantomData<T>,
 }
 
-impl<T> ListVisitor<T> {
-    fn new(allowance: Allowance) -> Self {
-        ListVisitor { allowance, marker: PhantomData }
+impl<T> Bounded<T> {
+    fn new(limit: usize, refusal: fn() -> String) -> Self {
+        Bounded { limit, refusal, marker: PhantomData }
     }
 }
 
-impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for ListVisitor<T> {
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Bounded<T> {
     type Value = Vec<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
@@ -532,7 +478,7 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for ListVisitor<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Bounded<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -540,16 +486,13 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut left = self.allowance.left();
         let mut items = Vec::new();
         while let Some(item) = seq.next_element()? {
-            if left == 0 {
-                return Err(de::Error::custom(self.allowance.refused()));
+            if items.len() == self.limit {
+                return Err(de::Error::custom((self.refusal)()));
             }
-            left -= 1;
             items.push(item);
         }
-        self.allowance.set_left(left);
         Ok(items)
     }
 }
@@ -565,6 +508,7 @@ where
     Pair::deserialize(deserializer).map(|Pair(pair)| pair)
 }
 
+#[derive(Debug)]
 struct Pair<T>([T; 2]);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Pair<T> {
@@ -847,8 +791,8 @@ pub(crate) trait Tagged: Sized {
     /// The one field of some variant that holds a list of points (read as points even when it
     /// comes before the tag).
     const POINTS: &'static str;
-    /// Whether those points count toward [`MAX_POINTS`] (a spline's do, a planner's waypoints
-    /// do not).
+    /// Whether those points are limited by [`MAX_POINTS`] (a spline's are, a planner's
+    /// waypoints are not).
     const POINTS_COUNT: bool;
 
     /// Reads the variant `name` (one of [`Tagged::NAMES`]) from a map without the tag.
@@ -955,9 +899,9 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<'_, T> {
                 } else if self.entry && key == "group" {
                     extras.group = map.next_value()?;
                 } else if key == T::POINTS {
-                    let allowance = if T::POINTS_COUNT { Allowance::Points } else { Allowance::Free };
-                    let points = map.next_value_seed(ListVisitor::<SceneVec>::new(allowance))?;
-                    pending.push((key, Pending::Points(points, allowance)));
+                    let limit = if T::POINTS_COUNT { MAX_POINTS } else { usize::MAX };
+                    let points = map.next_value_seed(Bounded::<SceneVec>::new(limit, too_many_points))?;
+                    pending.push((key, Pending::Points(points)));
                 } else {
                     pending
                         .push((key, Pending::Held(map.next_value_seed(HeldSeed { budget: &mut budget })?)));
@@ -1052,8 +996,8 @@ impl<'de, T: Tagged> Visitor<'de> for TagName<T> {
 
 /// A field read before the tag.
 enum Pending {
-    /// Points (`points`, `waypoints`), and the budget they were drawn from.
-    Points(Vec<SceneVec>, Allowance),
+    /// Points (`points`, `waypoints`).
+    Points(Vec<SceneVec>),
     /// Any other field.
     Held(Held),
 }
@@ -1168,9 +1112,7 @@ where
 {
     let mut track = serde_path_to_error::Track::new();
     let result = match pending {
-        Pending::Points(points, allowance) => {
-            // The struct's own reader draws on the budget again.
-            allowance.set_left(allowance.left().saturating_add(points.len()));
+        Pending::Points(points) => {
             let items = points.into_iter().map(Replay);
             seed.deserialize(serde_path_to_error::Deserializer::new(SeqDeserializer::new(items), &mut track))
                 .map_err(|err: serde_json::Error| err.to_string())
@@ -1312,7 +1254,6 @@ pub(crate) fn reread_tagged<C: Tagged, B: Tagged>(
     if !object_text.starts_with('{') {
         return None;
     }
-    let _budget = BudgetScope::begin();
     match at {
         TaggedAt::Curve if !tag_first::<C>(object_text) => reread::<C>(object_text, false),
         TaggedAt::Behaviour if !tag_first::<B>(object_text) => reread::<B>(object_text, false),
@@ -1410,6 +1351,7 @@ mod tests {
     use super::*;
     use serde::de::DeserializeOwned;
     use serde_json::json;
+    use std::cell::Cell;
 
     use crate::behaviours::ParametricMethod;
     use crate::scene::{behaviour_from_value, curve_from_value, entry_from_value, BehaviourSpec, EntrySpec};
@@ -1455,18 +1397,34 @@ mod tests {
         items: Vec<Counted>,
         #[serde(default, deserialize_with = "two_targets")]
         targets: Vec<TargetSpec>,
-        #[serde(default, deserialize_with = "paths")]
+        #[serde(default, deserialize_with = "paths_of_five_points")]
         paths: Vec<PathSpec>,
-        #[serde(default, deserialize_with = "fields")]
-        fields: Vec<FieldSpec>,
+        #[serde(default, deserialize_with = "three_points")]
+        points: Vec<SceneVec>,
+        #[serde(default, deserialize_with = "three_vectors")]
+        vectors: Vec<Pair<f32>>,
     }
 
     fn three_counted<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Counted>, D::Error> {
-        capped(deserializer, "items", 3, false)
+        capped(deserializer, "items", 3, false, None)
     }
 
     fn two_targets<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<TargetSpec>, D::Error> {
-        capped(deserializer, "targets", 2, true)
+        capped(deserializer, "targets", 2, true, None)
+    }
+
+    /// `paths` whose points are limited to five together.
+    fn paths_of_five_points<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<PathSpec>, D::Error> {
+        let total = Total { of: |path: &PathSpec| path.points.len(), limit: 5 };
+        capped(deserializer, "paths", 10, true, Some(total))
+    }
+
+    fn three_points<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<SceneVec>, D::Error> {
+        deserializer.deserialize_seq(Bounded::<SceneVec>::new(3, too_many_points))
+    }
+
+    fn three_vectors<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Pair<f32>>, D::Error> {
+        deserializer.deserialize_seq(Bounded::<Pair<f32>>::new(3, too_many_vectors))
     }
 
     #[test]
@@ -1502,41 +1460,47 @@ mod tests {
     }
 
     #[test]
-    fn points_past_the_budget_are_refused_at_the_list_that_crosses_it() {
+    fn paths_are_kept_up_to_the_one_whose_points_pass_the_total() {
         let path =
             |id: &str, n: usize| format!(r#"{{"id": "{id}", "points": [{}]}}"#, vec!["[0, 0]"; n].join(","));
-        let text = format!(r#"{{"paths": [{}, {}]}}"#, path("a", 3), path("b", 3));
-        let scope = BudgetScope::with_limits(5, 5);
-        assert_eq!(read::<Lists>(&text).map(|_| ()), err("paths[1].points", &too_many_points()));
-        drop(scope);
-        // Outside a scope nothing is counted while reading (validate counts afterwards).
-        assert_eq!(read::<Lists>(&text).map(|lists| lists.paths.len()), Ok(2));
-        let _scope = BudgetScope::with_limits(6, 0);
+        let text = format!(
+            r#"{{"paths": [{}, {}, {}, {}]}}"#,
+            path("a", 3),
+            path("b", 3),
+            path("c", 2),
+            path("d", 9)
+        );
+        let kept =
+            read::<Lists>(&text).map(|lists| lists.paths.iter().map(|p| p.points.len()).collect::<Vec<_>>());
+        assert_eq!(kept, Ok(vec![3, 3]), "the paths past the one that passes five points are not kept");
+        // The rest is still read, for its errors.
+        let text = format!(r#"{{"paths": [{}, {}, {{"id": 3}}]}}"#, path("a", 3), path("b", 3));
+        assert_eq!(
+            read::<Lists>(&text).map(|_| ()),
+            err("paths[2].id", "invalid type: integer `3`, expected a string")
+        );
+        let text = format!(r#"{{"paths": [{}, {}]}}"#, path("a", 3), path("b", 2));
         assert_eq!(read::<Lists>(&text).map(|lists| lists.paths.len()), Ok(2));
     }
 
     #[test]
-    fn a_scope_puts_back_the_budget_it_replaced() {
-        let outer = BudgetScope::with_limits(7, 8);
-        {
-            let _inner = BudgetScope::begin();
-            assert_eq!(Allowance::Points.left(), MAX_POINTS);
-        }
-        assert_eq!((Allowance::Points.left(), Allowance::Vectors.left()), (7, 8));
-        drop(outer);
-        assert_eq!(Allowance::Points.left(), usize::MAX);
-    }
-
-    #[test]
-    fn field_vectors_draw_on_their_own_budget() {
-        let field = r#"{"id": "f", "origin": [0, 0], "columns": 2, "rows": 1, "vectors": [[1, 0], [0, 1]]}"#;
-        let text = format!(r#"{{"fields": [{field}, {field}]}}"#);
-        let scope = BudgetScope::with_limits(0, 3);
-        assert_eq!(read::<Lists>(&text).map(|_| ()), err("fields[1].vectors", &too_many_vectors()));
-        drop(scope);
-        let _scope = BudgetScope::with_limits(0, 2);
-        let text = format!(r#"{{"fields": [{field}]}}"#);
-        assert_eq!(read::<Lists>(&text).map(|lists| lists.fields.len()), Ok(1));
+    fn one_list_of_points_or_vectors_is_refused_at_the_item_past_its_limit() {
+        assert_eq!(
+            read::<Lists>(r#"{"points": [[0, 0], [1, 1], [2, 2], [3, 3]]}"#).map(|_| ()),
+            err("points", &too_many_points())
+        );
+        assert_eq!(
+            read::<Lists>(r#"{"points": [[0, 0], [1, 1], [2, 2]]}"#).map(|lists| lists.points.len()),
+            Ok(3)
+        );
+        assert_eq!(
+            read::<Lists>(r#"{"vectors": [[0, 0], [1, 1], [2, 2], [3, 3]]}"#).map(|_| ()),
+            err("vectors", &too_many_vectors())
+        );
+        assert_eq!(
+            read::<Lists>(r#"{"vectors": [[0, 0], [1, 1], [2, 2]]}"#).map(|lists| lists.vectors.len()),
+            Ok(3)
+        );
     }
 
     #[test]
@@ -1764,17 +1728,6 @@ mod tests {
             group: 3,
         };
         assert_eq!(entry.map_err(|(_, reason)| reason), Ok(expected));
-    }
-
-    #[test]
-    fn a_spline_with_points_before_its_kind_counts_them_once() {
-        let spline = |n: usize| {
-            format!(r#"{{"points": [{}], "kind": "spline", "id": "s"}}"#, vec!["[1, 2]"; n].join(","))
-        };
-        let _scope = BudgetScope::with_limits(3, 0);
-        let read_three = read::<CurveSpec>(&spline(3));
-        assert!(matches!(read_three, Ok(CurveSpec::Spline(ref s)) if s.points.len() == 3), "{read_three:?}");
-        assert_eq!(read::<CurveSpec>(&spline(4)).map(|_| ()), err("points", &too_many_points()));
     }
 
     #[test]

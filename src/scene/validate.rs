@@ -641,10 +641,10 @@ pub(crate) fn too_many_points() -> String {
     format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all")
 }
 
-/// Why the vectors of painted fields are refused once they pass [`MAX_FIELD_CELLS`] together
-/// (the reader's check: each field holds one vector per cell, and the cells are limited).
+/// Why a painted field holding more than [`MAX_FIELD_CELLS`] vectors is refused (the reader's
+/// check, at the vector past it: a field holds one vector per cell, and no field has more cells).
 pub(crate) fn too_many_vectors() -> String {
-    format!("too many vectors: the scene's painted fields hold at most {MAX_FIELD_CELLS} cells in all")
+    format!("too many vectors: a painted field holds one per cell, at most {MAX_FIELD_CELLS}")
 }
 
 /// Checks the counts against the size limits (the largest scene this build reads).
