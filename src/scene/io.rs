@@ -16,18 +16,22 @@
 //!
 //! # Memory
 //!
-//! The text is never held as a [`serde_json::Value`] (about 44 times the file's size: a 240 MB
-//! file of `[0]` points reached 10.5 GB). Stage 1 reads it through without keeping anything
-//! but the root's `version` (`stream::check_syntax`, the errors of `serde_json::from_str`);
-//! stage 3 deserialises [`SceneFile`] straight from the text, and `stream` refuses a list at
-//! its first item past its limit, so nothing past a limit is built (see `stream` for curves and
-//! behaviours). A load holds the text, the scene it describes and, for an error, nothing more.
-//! Peak resident memory of `steerlab run FILE --seconds 0` (`/usr/bin/time -v`):
+//! The text is never held as a [`serde_json::Value`] (about 44 times the file's size). Stage 1
+//! reads it through keeping nothing but the root's `version` (`stream::check_syntax`, with the
+//! errors of `serde_json::from_str`); stage 3 deserialises [`SceneFile`] straight from the text,
+//! and `stream` refuses a list at its first item past its limit, so nothing past a limit is built
+//! (see `stream` for curves and behaviours, and for point totals). A load holds the text and the
+//! scene it describes. Peak resident memory and wall time of `steerlab run FILE --seconds 0`
+//! (`/usr/bin/time -v`, 2 shared cores, 2026-11-27), the build before against this one:
 //!
 //! | file | before | now |
 //! | --- | --- | --- |
-//! | 240 MB, one path of `[0]` points (refused at the first) | 10.6 GB, 43 s | 246 MB, 4.0 s |
-//! | 79 MB valid: 4 M path points, a spline of 0.9 M, 100,000 agents | 1.42 GB, 4.6 s | 620 MB, 2.2 s |
+//! | 240 MB, one path of `[0]` points (refused at the first) | 10.6 GB, 34 s | 247 MB, 3.6 s |
+//! | 79 MB valid: 4 M path points, a spline of 0.9 M, 100,000 agents | 1.42 GB, 4.0 s | 621 MB, 2.1 s |
+//! | 240 MB, eight paths of 5 M `[0,0]` (refused at `paths[1].points`) | — | 406 MB, 8.4 s |
+//!
+//! `tests/all/robust_memory.rs` runs files like these through the binary under a 1 GiB
+//! address-space limit (the build before aborted on each).
 //!
 //! Saving validates first (a non-finite number in the live world is refused with the path where
 //! it would have been written, rather than written as `null`), then writes a temporary file

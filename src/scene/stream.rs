@@ -549,7 +549,10 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for PairVisitor<T> {
 
 /// Reads `T` refusing the forms serde accepts and the format does not have: an object written
 /// as an array ([`OBJECT_AS_ARRAY`], after the array's own errors) and a name written as a map
-/// ([`NAME_AS_MAP`], after the errors `Value` found in such a map).
+/// ([`NAME_AS_MAP`], after the errors `Value` found in such a map). (The check this replaces
+/// compared the text with the scene written back, and so let these forms pass where the scene
+/// writes nothing: a default `combine` written `{"mode": {"blend": null}}` loaded; it is refused
+/// now.)
 pub(crate) fn strict<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
