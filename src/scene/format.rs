@@ -99,6 +99,12 @@ impl<'de> Visitor<'de> for SceneVecVisitor {
 }
 
 /// A whole scene file.
+///
+/// Read with serde alone (not through `io`), a scene must still pass
+/// [`crate::scene::validate_scene`], as `scene_to_world` makes it: reading applies the size
+/// limits only as far as memory needs, and keeps `paths`, `curves` and `fields` whose points
+/// (vectors) pass their limit together only up to the item that passes it, a scene that
+/// validation refuses at that item.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
