@@ -28,7 +28,7 @@
 //! 3. **Scene form** (`src/scene/format.rs`): a `BehaviourSpec` variant with its own
 //!    `NameSpec` struct (`deny_unknown_fields`; defaults from `NameParams::X.default` through
 //!    the `defaults!` list), the type name in `BEHAVIOUR_TYPES` and an arm in
-//!    `behaviour_from_value`; `validate.rs`: `param(&at("key"), &NameParams::KEY, value)` per
+//!    `BehaviourSpec::read_variant`; `validate.rs`: `param(&at("key"), &NameParams::KEY, value)` per
 //!    field and reference checks; `convert.rs`: arms in `behaviour` and `behaviour_spec`.
 //! 4. **Panel** (`src/ui/params.rs`): arms in `behaviour_params` (one `row(&NameParams::X, …)`
 //!    per field, destructured without `..`), `with_param` and `with_reference`;

@@ -10,21 +10,25 @@
 //! Omitted fields take the defaults listed in the module documentation of [`crate::scene`];
 //! the parameter defaults come from the behaviours' own `Default` impls so there is one source.
 //!
-//! Curves (tagged by `kind`) and behaviours (tagged by `type`) are read through a
-//! [`serde_json::Value`] first: serde's internally tagged enums buffer their content and lose the
-//! path of an error inside them, so [`curve_from_value`] and [`behaviour_from_value`] read the
-//! tag themselves and deserialise the variant's struct with `serde_path_to_error`, returning
-//! the path relative to the tagged object.
+//! Curves (tagged by `kind`) and behaviours (tagged by `type`) are not serde's internally tagged
+//! enums, which buffer their whole content and lose the path of an error inside it: `stream`
+//! reads the tag first and streams the rest into the variant's struct ([`Tagged`] names the
+//! variants). [`curve_from_value`] and [`behaviour_from_value`] do the same for an object held
+//! as a [`serde_json::Value`], returning the path relative to the tagged object. The lists, point
+//! lists and a few fields are read by `stream`'s functions too (`deserialize_with`), which
+//! apply the size limits while reading and refuse the forms serde accepts and the format does
+//! not have (an object written as an array, a name written as a map).
 
 use std::fmt;
 
 use glam::Vec3;
-use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::locate::PathSegment;
+use super::stream::{self, Tagged};
 use crate::behaviours::{
     ArriveParams, AvoidParams, Limits, ParametricMethod, ParametricParams, PredictiveParams, ProjectedParams,
     WaypointsParams,
@@ -95,6 +99,12 @@ impl<'de> Visitor<'de> for SceneVecVisitor {
 }
 
 /// A whole scene file.
+///
+/// Read with serde alone (not through `io`), a scene must still pass
+/// [`crate::scene::validate_scene`], as `scene_to_world` makes it: reading applies the size
+/// limits only as far as memory needs, and keeps `paths`, `curves` and `fields` whose points
+/// (vectors) pass their limit together only up to the item that passes it, a scene that
+/// validation refuses at that item.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
@@ -110,30 +120,30 @@ pub struct SceneFile {
     #[serde(default = "default_dt")]
     pub dt: f32,
     /// Where moving targets and obstacles bounce (extension; see the module documentation).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "stream::strict_option")]
     pub bounds: Option<BoundsSpec>,
     /// Version 1 only: obstacle avoidance settings for every agent with `avoid_obstacles`
     /// (version 2 keeps them in each `avoid_obstacles` entry).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "stream::strict_option")]
     pub avoidance: Option<AvoidanceSpec>,
     /// Polyline paths.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stream::paths")]
     pub paths: Vec<PathSpec>,
     /// Parametric curves.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stream::curves")]
     pub curves: Vec<CurveSpec>,
     /// Painted flow fields (omitted when there are none, so older files read and write as they
     /// were).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "stream::fields")]
     pub fields: Vec<FieldSpec>,
     /// Targets.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stream::targets")]
     pub targets: Vec<TargetSpec>,
     /// Obstacles.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stream::obstacles")]
     pub obstacles: Vec<ObstacleSpec>,
     /// Agents.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "stream::agents")]
     pub agents: Vec<AgentSpec>,
 }
 
@@ -166,6 +176,7 @@ pub struct PathSpec {
     /// Id agents refer to.
     pub id: String,
     /// At least two vertices.
+    #[serde(deserialize_with = "stream::points")]
     pub points: Vec<SceneVec>,
     /// Whether the last point joins the first.
     #[serde(default)]
@@ -194,7 +205,7 @@ pub struct FieldSpec {
     /// Cells up.
     pub rows: u64,
     /// One `[x, y]` per cell, row-major from the bottom row (length `columns × rows`, or empty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "stream::field_vectors")]
     pub vectors: Vec<[f32; 2]>,
 }
 
@@ -322,6 +333,7 @@ pub struct SplineSpec {
     /// Id.
     pub id: String,
     /// At least two points.
+    #[serde(deserialize_with = "stream::points")]
     pub points: Vec<SceneVec>,
     /// Whether it loops (default false).
     #[serde(default)]
@@ -412,7 +424,7 @@ pub struct AgentSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub behaviour: Option<BehaviourSpec>,
     /// Version 2: how the list is combined (default: blending).
-    #[serde(default, skip_serializing_if = "CombineSpec::is_default")]
+    #[serde(default, skip_serializing_if = "CombineSpec::is_default", deserialize_with = "stream::strict")]
     pub combine: CombineSpec,
     /// Version 2: the list of behaviours, the main one first (required, at least one).
     #[serde(default)]
@@ -432,6 +444,7 @@ impl AgentSpec {
 #[serde(deny_unknown_fields)]
 pub struct CombineSpec {
     /// `"blend"` (weighted sum) or `"priority"` (first group over the threshold wins).
+    #[serde(deserialize_with = "stream::strict")]
     pub mode: CombineMode,
     /// Priority only: the force a group must exceed to win (units/s²).
     #[serde(default = "default_threshold")]
@@ -496,8 +509,8 @@ impl Serialize for EntrySpec {
 
 impl<'de> Deserialize<'de> for EntrySpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        entry_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+        let (behaviour, stream::Extras { weight, group }) = stream::entry(deserializer)?;
+        Ok(EntrySpec { behaviour, weight, group })
     }
 }
 
@@ -690,6 +703,7 @@ pub struct LeaderFollowingSpec {
 #[serde(deny_unknown_fields)]
 pub struct InterposeSpec {
     /// The two agents' `name`s.
+    #[serde(deserialize_with = "stream::pair")]
     pub agents: [String; 2],
     /// Inside this distance of the point between them the agent slows down, world units.
     #[serde(default = "default_interpose_slow_radius")]
@@ -845,7 +859,7 @@ pub struct ParametricSpec {
     #[serde(default = "default_t0")]
     pub t0: f32,
     /// `"secant"` or `"arc_length"`.
-    #[serde(default = "default_method")]
+    #[serde(default = "default_method", deserialize_with = "stream::strict")]
     pub method: ParametricMethod,
 }
 
@@ -936,72 +950,88 @@ fn is_default_fire_seed(value: &u64) -> bool {
 
 impl<'de> Deserialize<'de> for CurveSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        curve_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+        stream::tagged(deserializer)
     }
 }
 
 impl<'de> Deserialize<'de> for BehaviourSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        behaviour_from_value(value).map_err(|(path, reason)| custom_error(&path, &reason))
+        stream::tagged(deserializer)
     }
 }
 
-/// An error whose relative path is folded into the message (plain serde users see it there;
-/// `io` asks again with [`curve_from_value`] / [`behaviour_from_value`] for the real path).
-fn custom_error<E: de::Error>(path: &[PathSegment], reason: &str) -> E {
-    if path.is_empty() {
-        E::custom(reason)
-    } else {
-        E::custom(format!("{}: {reason}", super::locate::format_path(path)))
+impl Tagged for CurveSpec {
+    const TAG: &'static str = "kind";
+    const WHAT: &'static str = "curve kind";
+    const NAMES: &'static [&'static str] = &CURVE_KINDS;
+    const POINTS: &'static str = "points";
+    const POINTS_COUNT: bool = true;
+
+    fn read_variant<'de, D: Deserializer<'de>>(kind: &str, deserializer: D) -> Result<Self, D::Error> {
+        let d = deserializer;
+        Ok(match kind {
+            "circle" => CurveSpec::Circle(Deserialize::deserialize(d)?),
+            "ellipse" => CurveSpec::Ellipse(Deserialize::deserialize(d)?),
+            "lemniscate" => CurveSpec::Lemniscate(Deserialize::deserialize(d)?),
+            "lissajous" => CurveSpec::Lissajous(Deserialize::deserialize(d)?),
+            "helix" => CurveSpec::Helix(Deserialize::deserialize(d)?),
+            "spline" => CurveSpec::Spline(Deserialize::deserialize(d)?),
+            _ => CurveSpec::Expr(Deserialize::deserialize(d)?),
+        })
+    }
+}
+
+impl Tagged for BehaviourSpec {
+    const TAG: &'static str = "type";
+    const WHAT: &'static str = "behaviour type";
+    const NAMES: &'static [&'static str] = &BEHAVIOUR_TYPES;
+    const POINTS: &'static str = "waypoints";
+    const POINTS_COUNT: bool = false;
+
+    fn read_variant<'de, D: Deserializer<'de>>(kind: &str, deserializer: D) -> Result<Self, D::Error> {
+        let d = deserializer;
+        Ok(match kind {
+            "seek" => BehaviourSpec::Seek(Deserialize::deserialize(d)?),
+            "flee" => BehaviourSpec::Flee(Deserialize::deserialize(d)?),
+            "arrive" => BehaviourSpec::Arrive(Deserialize::deserialize(d)?),
+            "parametric" => BehaviourSpec::Parametric(Deserialize::deserialize(d)?),
+            "waypoints" => BehaviourSpec::Waypoints(Deserialize::deserialize(d)?),
+            "projected" => BehaviourSpec::Projected(Deserialize::deserialize(d)?),
+            "predictive" => BehaviourSpec::Predictive(Deserialize::deserialize(d)?),
+            "planner" => BehaviourSpec::Planner(Deserialize::deserialize(d)?),
+            "pursuit" => BehaviourSpec::Pursuit(Deserialize::deserialize(d)?),
+            "evade" => BehaviourSpec::Evade(Deserialize::deserialize(d)?),
+            "wander" => BehaviourSpec::Wander(Deserialize::deserialize(d)?),
+            "flocking" => BehaviourSpec::Flocking(Deserialize::deserialize(d)?),
+            "collision_avoidance" => BehaviourSpec::CollisionAvoidance(Deserialize::deserialize(d)?),
+            "offset_pursuit" => BehaviourSpec::OffsetPursuit(Deserialize::deserialize(d)?),
+            "containment" => BehaviourSpec::Containment(Deserialize::deserialize(d)?),
+            "flow_field" => BehaviourSpec::FlowField(Deserialize::deserialize(d)?),
+            "leader_following" => BehaviourSpec::LeaderFollowing(Deserialize::deserialize(d)?),
+            "interpose" => BehaviourSpec::Interpose(Deserialize::deserialize(d)?),
+            "hide" => BehaviourSpec::Hide(Deserialize::deserialize(d)?),
+            "face" => BehaviourSpec::Face(Deserialize::deserialize(d)?),
+            "look_where_you_are_going" => BehaviourSpec::LookWhereYouAreGoing(Deserialize::deserialize(d)?),
+            _ => BehaviourSpec::AvoidObstacles(Deserialize::deserialize(d)?),
+        })
     }
 }
 
 /// A problem inside a curve or behaviour: the path relative to that object, and the reason.
 pub type RelativeIssue = (Vec<PathSegment>, String);
 
-/// Reads a curve object; errors carry the path relative to the curve.
+/// Reads a curve object held as a [`Value`]; errors carry the path relative to the curve. (The
+/// loader reads curves straight from the text; this reads one already parsed.)
 pub fn curve_from_value(value: Value) -> Result<CurveSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "kind", "curve kind", &CURVE_KINDS)?;
-    Ok(match kind.as_str() {
-        "circle" => CurveSpec::Circle(variant(fields)?),
-        "ellipse" => CurveSpec::Ellipse(variant(fields)?),
-        "lemniscate" => CurveSpec::Lemniscate(variant(fields)?),
-        "lissajous" => CurveSpec::Lissajous(variant(fields)?),
-        "helix" => CurveSpec::Helix(variant(fields)?),
-        "spline" => CurveSpec::Spline(variant(fields)?),
-        _ => CurveSpec::Expr(variant(fields)?),
-    })
+    variant(&kind, fields)
 }
 
-/// Reads a behaviour object; errors carry the path relative to the behaviour.
+/// Reads a behaviour object held as a [`Value`]; errors carry the path relative to the
+/// behaviour.
 pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "type", "behaviour type", &BEHAVIOUR_TYPES)?;
-    Ok(match kind.as_str() {
-        "seek" => BehaviourSpec::Seek(variant(fields)?),
-        "flee" => BehaviourSpec::Flee(variant(fields)?),
-        "arrive" => BehaviourSpec::Arrive(variant(fields)?),
-        "parametric" => BehaviourSpec::Parametric(variant(fields)?),
-        "waypoints" => BehaviourSpec::Waypoints(variant(fields)?),
-        "projected" => BehaviourSpec::Projected(variant(fields)?),
-        "predictive" => BehaviourSpec::Predictive(variant(fields)?),
-        "planner" => BehaviourSpec::Planner(variant(fields)?),
-        "pursuit" => BehaviourSpec::Pursuit(variant(fields)?),
-        "evade" => BehaviourSpec::Evade(variant(fields)?),
-        "wander" => BehaviourSpec::Wander(variant(fields)?),
-        "flocking" => BehaviourSpec::Flocking(variant(fields)?),
-        "collision_avoidance" => BehaviourSpec::CollisionAvoidance(variant(fields)?),
-        "offset_pursuit" => BehaviourSpec::OffsetPursuit(variant(fields)?),
-        "containment" => BehaviourSpec::Containment(variant(fields)?),
-        "flow_field" => BehaviourSpec::FlowField(variant(fields)?),
-        "leader_following" => BehaviourSpec::LeaderFollowing(variant(fields)?),
-        "interpose" => BehaviourSpec::Interpose(variant(fields)?),
-        "hide" => BehaviourSpec::Hide(variant(fields)?),
-        "face" => BehaviourSpec::Face(variant(fields)?),
-        "look_where_you_are_going" => BehaviourSpec::LookWhereYouAreGoing(variant(fields)?),
-        _ => BehaviourSpec::AvoidObstacles(variant(fields)?),
-    })
+    variant(&kind, fields)
 }
 
 /// Takes the tag out of a tagged object; the tag is one of `allowed` on success.
@@ -1028,13 +1058,15 @@ fn split_tag(
     }
 }
 
-fn variant<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, RelativeIssue> {
-    serde_path_to_error::deserialize(Value::Object(fields))
-        .map_err(|err| (segments_of(err.path()), tidy_message(&err.inner().to_string())))
+/// Reads the variant `name` of `T` from the object's fields (the tag taken out).
+fn variant<T: Tagged>(name: &str, fields: Map<String, Value>) -> Result<T, RelativeIssue> {
+    let mut track = serde_path_to_error::Track::new();
+    T::read_variant(name, serde_path_to_error::Deserializer::new(Value::Object(fields), &mut track))
+        .map_err(|err| (segments_of(&track.path()), tidy_message(&err.to_string())))
 }
 
 /// A JSON value's kind for messages: `a string`, `the number 3`, ...
-fn describe(value: &Value) -> String {
+pub(crate) fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("the boolean {b}"),

@@ -5,13 +5,33 @@
 //!    around the error), then duplicate keys (serde_json would silently keep the last);
 //! 2. the version, before anything else, so a newer file gets "unsupported version" rather
 //!    than a complaint about a field it added;
-//! 3. shape: unknown fields, wrong types, missing fields (serde with `serde_path_to_error`;
-//!    curves and behaviours are re-read through their tag for the exact path);
+//! 3. shape: unknown fields, wrong types, missing fields (serde with `serde_path_to_error`),
+//!    the size limits of `validate` (`too many agents: N, at most 100000`), objects written as
+//!    arrays and names written as maps — the first of these in the text;
 //! 4. meaning: `validate` (ids, references, ranges, radii, colours, names), then `convert`
 //!    (expressions).
 //!
 //! For stages 2–4 the line and column come from `locate`: they point at the offending value
 //! (at the key for an unknown field, at the object for a missing field).
+//!
+//! # Memory
+//!
+//! The text is never held as a [`serde_json::Value`] (about 44 times the file's size). Stage 1
+//! reads it through keeping nothing but the root's `version` (`stream::check_syntax`, with the
+//! errors of `serde_json::from_str`); stage 3 deserialises [`SceneFile`] straight from the text,
+//! and `stream` refuses a list at its first item past its limit, so nothing past a limit is built
+//! (see `stream` for curves and behaviours, and for point totals). A load holds the text and the
+//! scene it describes. Peak resident memory and wall time of `steerlab run FILE --seconds 0`
+//! (`/usr/bin/time -v`, 2 shared cores, 2026-11-27), the build before against this one:
+//!
+//! | file | before | now |
+//! | --- | --- | --- |
+//! | 240 MB, one path of `[0]` points (refused at the first) | 10.6 GB, 34 s | 247 MB, 3.6 s |
+//! | 79 MB valid: 4 M path points, a spline of 0.9 M, 100,000 agents | 1.42 GB, 4.0 s | 621 MB, 2.1 s |
+//! | 240 MB, eight paths of 5 M `[0,0]` (refused at `paths[1].points`) | — | 406 MB, 8.4 s |
+//!
+//! `tests/all/robust_memory.rs` runs files like these through the binary under a 1 GiB
+//! address-space limit (the build before aborted on each).
 //!
 //! Saving validates first (a non-finite number in the live world is refused with the path where
 //! it would have been written, rather than written as `null`), then writes a temporary file
@@ -28,14 +48,14 @@ use serde_json::Value;
 
 use super::convert::{scene_to_world, world_to_scene};
 use super::format::{
-    behaviour_from_value, curve_from_value, entry_from_value, segments_of, tidy_message, SceneFile,
-    FORMAT_VERSION, READABLE_VERSIONS,
+    segments_of, tidy_message, BehaviourSpec, CurveSpec, SceneFile, FORMAT_VERSION, READABLE_VERSIONS,
 };
 use super::locate::{
     find_duplicate_key, format_path, locate_key, locate_value, number_at, number_start_of_serde, parse_path,
-    path_at, position_of_offset, position_of_serde, PathSegment, TextPosition,
+    path_at, position_of_offset, position_of_serde, value_text, PathSegment, TextPosition,
 };
 use super::pretty::pretty_json;
+use super::stream::{check_syntax, reread_tagged, without_position, Container, Held, TaggedAt};
 use super::validate::validate_scene;
 use crate::sim::World;
 
@@ -399,7 +419,7 @@ fn strip_bom(text: &str) -> &str {
 }
 
 fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
-    let value: Value = serde_json::from_str(text).map_err(|err| syntax_error(file, text, &err))?;
+    let root = check_syntax(text).map_err(|err| syntax_error(file, text, &err))?;
 
     if let Some((path, position)) = find_duplicate_key(text) {
         let key = match parse_path(&path).and_then(|mut s| s.pop()) {
@@ -411,7 +431,7 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
         return Err(SceneError { file: file.into(), json_path: path, line, column, reason, io_action: None });
     }
 
-    let Value::Object(root) = &value else {
+    if !root.is_object {
         return Err(SceneError::located(
             file,
             text,
@@ -419,122 +439,54 @@ fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
             "expected a scene object `{ ... }`".into(),
             false,
         ));
-    };
-    match root.get("version") {
+    }
+    match root.version {
         None => {
             let reason = format!("missing field `version` (this build reads version {FORMAT_VERSION})");
             return Err(SceneError::located(file, text, "$".into(), reason, false));
         }
-        Some(version)
-            if !version.as_u64().is_some_and(|v| READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v)) =>
-        {
+        Some(Held::Value(version))
+            if version.as_u64().is_some_and(|v| READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v)) => {}
+        Some(version) => {
+            let shown = match version {
+                Held::Value(value) => value.to_string(),
+                Held::TooLong(Container::Array) => "(an array too long to show)".into(),
+                Held::TooLong(Container::Object) => "(an object too long to show)".into(),
+            };
             let reason =
-                format!("unsupported version {version}, this build reads versions 1 and {FORMAT_VERSION}");
+                format!("unsupported version {shown}, this build reads versions 1 and {FORMAT_VERSION}");
             return Err(SceneError::located(file, text, "version".into(), reason, false));
         }
-        Some(_) => {}
     }
 
-    let scene: SceneFile = serde_path_to_error::deserialize(&value).map_err(|err| {
-        let mut segments = segments_of(err.path());
-        let mut reason = tidy_message(&err.inner().to_string());
-        if let Some((inner_path, inner_reason)) = reread_tagged(&value, &segments) {
-            segments.extend(inner_path);
-            reason = inner_reason;
-        }
-        let at_key = reason.starts_with("unknown field");
-        SceneError::located(file, text, format_path(&segments), reason, at_key)
-    })?;
-
-    if let Some((path, reason)) = serde_only_form(&value, &scene) {
-        return Err(SceneError::located(file, text, format_path(&path), reason, false));
-    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let scene: SceneFile =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|err| shape_error(file, text, &err))?;
     validate_scene(&scene).map_err(|(path, reason)| SceneError::located(file, text, path, reason, false))?;
     Ok(scene)
 }
 
-/// Finds a value written in a form serde accepts but the format does not have: an object
-/// written as an array of its field values (`"targets": [["t", [0, 0]]]`) or a name written as
-/// a map (`"method": {"secant": null}`). It compares the text's value with the scene written
-/// back: where the scene writes an object the text must have an object, and where it writes a
-/// string the text must have a string. Fields the scene does not write are not compared.
-fn serde_only_form(original: &Value, scene: &SceneFile) -> Option<(Vec<PathSegment>, String)> {
-    // Point lists are lists of numbers, never compared: write the scene without them (a copy of
-    // millions of points as JSON values would double the memory of a big load).
-    let mut skeleton = scene.clone();
-    for path in &mut skeleton.paths {
-        path.points.truncate(1);
-    }
-    for curve in &mut skeleton.curves {
-        if let super::format::CurveSpec::Spline(spline) = curve {
-            spline.points.truncate(1);
-        }
-    }
-    let written = serde_json::to_value(&skeleton).ok()?;
-    let mut stack: Vec<(Vec<PathSegment>, &Value, &Value)> = vec![(Vec::new(), original, &written)];
-    while let Some((path, given, expected)) = stack.pop() {
-        match (given, expected) {
-            (Value::Array(_), Value::Object(_)) => {
-                return Some((path, "expected an object `{ ... }` with named fields, not an array".into()))
+/// The error of a scene that is JSON but not the format, at its path. An error inside a curve or
+/// a behaviour whose tag is not its first field is found again in that object's text alone,
+/// read with its tag known (the first reading held the fields before the tag and lost the path
+/// of an error in them).
+fn shape_error(file: &str, text: &str, err: &serde_path_to_error::Error<serde_json::Error>) -> SceneError {
+    let mut segments = segments_of(err.path());
+    let mut reason = tidy_message(&without_position(err.inner()));
+    if let Some((at, len)) = TaggedAt::enclosing(&segments) {
+        segments.truncate(len);
+        let inner = value_text(text, &format_path(&segments))
+            .and_then(|object| reread_tagged::<CurveSpec, BehaviourSpec>(object, at));
+        match inner {
+            Some((inner_path, inner_reason)) => {
+                segments.extend(inner_path);
+                reason = inner_reason;
             }
-            (Value::Object(_), Value::String(_)) => {
-                return Some((path, "expected a string, not an object".into()));
-            }
-            (Value::Object(given), Value::Object(expected)) => {
-                for (key, value) in given {
-                    if let Some(expected_value) = expected.get(key) {
-                        let mut inner = path.clone();
-                        inner.push(PathSegment::Key(key.clone()));
-                        stack.push((inner, value, expected_value));
-                    }
-                }
-            }
-            (Value::Array(given), Value::Array(expected)) => {
-                // Vectors of numbers need no walk; lists of objects do.
-                for (idx, (value, expected_value)) in given.iter().zip(expected).enumerate().rev() {
-                    let is_vector = value.as_array().is_some_and(|items| items.iter().all(Value::is_number));
-                    if value.is_object() || (value.is_array() && !is_vector) {
-                        let mut inner = path.clone();
-                        inner.push(PathSegment::Index(idx));
-                        stack.push((inner, value, expected_value));
-                    }
-                }
-            }
-            _ => {}
+            None => segments = segments_of(err.path()),
         }
     }
-    None
-}
-
-/// When an error is reported at a curve or a behaviour as a whole, reads that object again
-/// through its tag to learn the path inside it.
-fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSegment>, String)> {
-    let pointer = |segments: &[PathSegment]| -> Option<Value> {
-        let mut node = value;
-        for segment in segments {
-            node = match segment {
-                PathSegment::Key(key) => node.get(key)?,
-                PathSegment::Index(idx) => node.get(idx)?,
-            };
-        }
-        Some(node.clone())
-    };
-    match segments {
-        [PathSegment::Key(list), PathSegment::Index(_)] if list == "curves" => {
-            curve_from_value(pointer(segments)?).err()
-        }
-        [PathSegment::Key(list), PathSegment::Index(_), PathSegment::Key(field)]
-            if list == "agents" && field == "behaviour" =>
-        {
-            behaviour_from_value(pointer(segments)?).err()
-        }
-        [PathSegment::Key(list), PathSegment::Index(_), PathSegment::Key(field), PathSegment::Index(_)]
-            if list == "agents" && field == "behaviours" =>
-        {
-            entry_from_value(pointer(segments)?).err()
-        }
-        _ => None,
-    }
+    let at_key = reason.starts_with("unknown field");
+    SceneError::located(file, text, format_path(&segments), reason, at_key)
 }
 
 fn syntax_error(file: &str, text: &str, err: &serde_json::Error) -> SceneError {
@@ -672,6 +624,251 @@ mod tests {
     use super::*;
 
     const SCENE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/arrive.json");
+
+    /// The reading before the loader streamed, kept to compare with: the whole text as a
+    /// `Value`, serde from that `Value`, an error at a curve or behaviour read again from the
+    /// `Value` through its tag, then the written-back comparison of forms.
+    mod via_value {
+        use super::super::super::format::{
+            behaviour_from_value, curve_from_value, entry_from_value, CurveSpec,
+        };
+        use super::*;
+
+        pub(super) fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
+            let value: Value = serde_json::from_str(text).map_err(|err| syntax_error(file, text, &err))?;
+            if let Some((path, position)) = find_duplicate_key(text) {
+                let key = match parse_path(&path).and_then(|mut s| s.pop()) {
+                    Some(PathSegment::Key(key)) => key,
+                    _ => String::new(),
+                };
+                let TextPosition { line, column } = position;
+                let reason = format!("duplicate key `{key}` (each key may appear once per object)");
+                return Err(SceneError {
+                    file: file.into(),
+                    json_path: path,
+                    line,
+                    column,
+                    reason,
+                    io_action: None,
+                });
+            }
+            let Value::Object(root) = &value else {
+                let reason = "expected a scene object `{ ... }`".to_string();
+                return Err(SceneError::located(file, text, "$".into(), reason, false));
+            };
+            match root.get("version") {
+                None => {
+                    let reason =
+                        format!("missing field `version` (this build reads version {FORMAT_VERSION})");
+                    return Err(SceneError::located(file, text, "$".into(), reason, false));
+                }
+                Some(version)
+                    if !version
+                        .as_u64()
+                        .is_some_and(|v| READABLE_VERSIONS.iter().any(|r| u64::from(*r) == v)) =>
+                {
+                    let reason = format!(
+                        "unsupported version {version}, this build reads versions 1 and {FORMAT_VERSION}"
+                    );
+                    return Err(SceneError::located(file, text, "version".into(), reason, false));
+                }
+                Some(_) => {}
+            }
+            let scene: SceneFile = serde_path_to_error::deserialize(&value).map_err(|err| {
+                let mut segments = segments_of(err.path());
+                let mut reason = tidy_message(&err.inner().to_string());
+                if let Some((inner_path, inner_reason)) = reread_tagged(&value, &segments) {
+                    segments.extend(inner_path);
+                    reason = inner_reason;
+                }
+                let at_key = reason.starts_with("unknown field");
+                SceneError::located(file, text, format_path(&segments), reason, at_key)
+            })?;
+            if let Some((path, reason)) = serde_only_form(&value, &scene) {
+                return Err(SceneError::located(file, text, format_path(&path), reason, false));
+            }
+            validate_scene(&scene)
+                .map_err(|(path, reason)| SceneError::located(file, text, path, reason, false))?;
+            Ok(scene)
+        }
+
+        fn serde_only_form(original: &Value, scene: &SceneFile) -> Option<(Vec<PathSegment>, String)> {
+            let mut skeleton = scene.clone();
+            for path in &mut skeleton.paths {
+                path.points.truncate(1);
+            }
+            for curve in &mut skeleton.curves {
+                if let CurveSpec::Spline(spline) = curve {
+                    spline.points.truncate(1);
+                }
+            }
+            let written = serde_json::to_value(&skeleton).ok()?;
+            let mut stack: Vec<(Vec<PathSegment>, &Value, &Value)> = vec![(Vec::new(), original, &written)];
+            while let Some((path, given, expected)) = stack.pop() {
+                match (given, expected) {
+                    (Value::Array(_), Value::Object(_)) => {
+                        return Some((
+                            path,
+                            "expected an object `{ ... }` with named fields, not an array".into(),
+                        ))
+                    }
+                    (Value::Object(_), Value::String(_)) => {
+                        return Some((path, "expected a string, not an object".into()));
+                    }
+                    (Value::Object(given), Value::Object(expected)) => {
+                        for (key, value) in given {
+                            if let Some(expected_value) = expected.get(key) {
+                                let mut inner = path.clone();
+                                inner.push(PathSegment::Key(key.clone()));
+                                stack.push((inner, value, expected_value));
+                            }
+                        }
+                    }
+                    (Value::Array(given), Value::Array(expected)) => {
+                        for (idx, (value, expected_value)) in given.iter().zip(expected).enumerate().rev() {
+                            let is_vector =
+                                value.as_array().is_some_and(|items| items.iter().all(Value::is_number));
+                            if value.is_object() || (value.is_array() && !is_vector) {
+                                let mut inner = path.clone();
+                                inner.push(PathSegment::Index(idx));
+                                stack.push((inner, value, expected_value));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+
+        fn reread_tagged(value: &Value, segments: &[PathSegment]) -> Option<(Vec<PathSegment>, String)> {
+            let mut node = value;
+            for segment in segments {
+                node = match segment {
+                    PathSegment::Key(key) => node.get(key)?,
+                    PathSegment::Index(idx) => node.get(idx)?,
+                };
+            }
+            let node = node.clone();
+            match TaggedAt::enclosing(segments) {
+                Some((_, len)) if len < segments.len() => None,
+                Some((TaggedAt::Curve, _)) => curve_from_value(node).err(),
+                Some((TaggedAt::Behaviour, _)) => behaviour_from_value(node).err(),
+                Some((TaggedAt::Entry, _)) => entry_from_value(node).err(),
+                None => None,
+            }
+        }
+    }
+
+    /// Every `.json` file of the shipped scenes, the version 1 scenes and the malformed cases.
+    fn scene_files() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["scenes", "tests/v1_scenes", "tests/malformed"] {
+            let entries = fs::read_dir(root.join(dir)).map(|entries| entries.flatten().map(|e| e.path()));
+            files
+                .extend(entries.into_iter().flatten().filter(|p| p.extension().is_some_and(|e| e == "json")));
+        }
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn streaming_reads_every_shipped_and_malformed_scene_as_the_value_reading_did() {
+        let files = scene_files();
+        assert!(files.len() >= 80, "only {} files", files.len());
+        let (mut loaded, mut refused) = (0, 0);
+        for path in files {
+            let label = path.display().to_string();
+            let Ok(text) = read_scene_bytes(&path).and_then(|bytes| text_of_bytes(bytes, &label)) else {
+                continue;
+            };
+            let streamed = parse_scene_file(&text, &label);
+            let via_value = via_value::read_scene_file(strip_bom(&text), &label);
+            assert_eq!(streamed, via_value, "{label}");
+            if streamed.is_ok() {
+                loaded += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(loaded >= 30 && refused >= 40, "{loaded} loaded, {refused} refused");
+    }
+
+    /// Files with one problem each, where reading in the text's order could have gone wrong
+    /// (a tag after the fields, held fields, names and pairs, versions), and the error line the
+    /// loader gave before it streamed (measured with the build before this change).
+    #[test]
+    fn single_problems_give_the_error_lines_they_gave_before() {
+        // As the measuring files were written: every list present, one agent.
+        let scene = |version: u32, curves: &str, agent: &str| {
+            format!(
+                r#"{{"version":{version},"paths":[],"curves":[{curves}],"targets":[{{"id":"t","position":[0,0]}}],"agents":[{{"position":[0,0],{agent}}}]}}"#
+            )
+        };
+        let v2 = |behaviour: &str| scene(2, "", &format!(r#""behaviours":[{behaviour}]"#));
+        let v1 = |behaviour: &str| scene(1, "", &format!(r#""behaviour":{behaviour}"#));
+        let curve = |curve: &str| scene(2, curve, r#""behaviours":[{"type":"seek","target":"t"}]"#);
+        let cases = [
+            (v2(r#"{"target":5,"type":"seek"}"#), "agents[0].behaviours[0].target (line 1, column 129): invalid type: integer `5`, expected a string"),
+            (v2(r#"{"weight":"x","type":"seek","target":"t"}"#), "agents[0].behaviours[0].weight (line 1, column 129): invalid type: string \"x\", expected a number"),
+            (v2(r#"{"waypoints":[[0,0],[1,"x"]],"type":"planner"}"#), "agents[0].behaviours[0].waypoints[1][1] (line 1, column 142): invalid type: string \"x\", expected a number"),
+            (v2(r#"{"waypoints":[[0,0]],"type":"seek","target":"t"}"#), "agents[0].behaviours[0].waypoints (line 1, column 120): unknown field `waypoints`, expected `target`"),
+            (v2(r#"{"type":"parametric","curve":"c","method":{"secant":5}}"#), "agents[0].behaviours[0].method.secant (line 1, column 171): invalid type: integer `5`, expected unit"),
+            (v2(r#"{"method":5,"type":"parametric","curve":"c"}"#), "agents[0].behaviours[0].method (line 1, column 129): invalid type: integer `5`, expected string or map"),
+            (v2(r#"{"type":1.5e3}"#), "agents[0].behaviours[0].type (line 1, column 127): expected a string naming the behaviour type, got the number 1500.0"),
+            (v1(r#"{"agents":["a","b","c"],"type":"interpose"}"#), "agents[0].behaviour.agents (line 1, column 127): invalid length 3, expected fewer elements in array"),
+            (v1("2.50"), "agents[0].behaviour (line 1, column 117): expected an object with a `type` field, got the number 2.5"),
+            (curve(r#"{"center":[0,"x"],"kind":"circle","id":"c","radius":5}"#), "curves[0].center[1] (line 1, column 48): invalid type: string \"x\", expected a number"),
+            (curve(r#"{"points":[[0,0],[1,1]],"kind":"circle","id":"c","radius":5}"#), "curves[0].points (line 1, column 36): unknown field `points`, expected one of `id`, `center`, `radius`"),
+            (curve(r#"{"id":"s","points":[[0,0],[1,1]]}"#), "curves[0] (line 1, column 35): missing field `kind` (one of `circle`, `ellipse`, `lemniscate`, `lissajous`, `helix`, `spline`, `expr`)"),
+            (r#"{"version":2,"curves":[{"kind":"circle","id":"c","radius":1,"zz":1e999}]}"#.to_string(), "curves[0].zz (line 1, column 66): number out of range (not a finite number)"),
+            (r#"{"version":2,"fields":[{"id":"f","origin":[0,0],"columns":1,"rows":1,"vectors":[[1,2,3]]}],"agents":[]}"#.to_string(), "fields[0].vectors[0] (line 1, column 81): invalid length 3, expected fewer elements in array"),
+            (r#"{"version":2,"bounds":[[0,0],[1,1]],"agents":[]}"#.to_string(), "bounds (line 1, column 23): expected an object `{ ... }` with named fields, not an array"),
+            (r#"{"version":2,"targets":[["t",[0,"x"]]],"agents":[]}"#.to_string(), "targets[0][1][1] (line 1, column 33): invalid type: string \"x\", expected a number"),
+            (r#"{"version":{"a":[1,2]},"agents":[]}"#.to_string(), "version (line 1, column 12): unsupported version {\"a\":[1,2]}, this build reads versions 1 and 2"),
+            (r#"{"version":2.0,"agents":[]}"#.to_string(), "version (line 1, column 12): unsupported version 2.0, this build reads versions 1 and 2"),
+        ];
+        for (text, expected) in cases {
+            let streamed = parse_scene_file(&text, "case.json").map(|_| ()).map_err(|err| err.to_string());
+            assert_eq!(streamed, Err(format!("case.json: {expected}")), "{text}");
+            let via_value =
+                via_value::read_scene_file(&text, "case.json").map(|_| ()).map_err(|err| err.to_string());
+            assert_eq!(streamed, via_value, "{text}");
+        }
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+            /// The fuzzer's mutations of the shipped scenes: both readings accept the same files and
+            /// read them into the same scene. (Where a file has several problems, streaming reports
+            /// the first in the text, the `Value` reading the first in sorted key order.)
+            #[test]
+            fn streaming_and_the_value_reading_accept_the_same_mutated_scenes(case in 0u64..1_000_000) {
+                thread_local! {
+                    static SEEDS: Vec<(String, Value)> =
+                        crate::fuzz::seed_scenes(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")).unwrap_or_default();
+                }
+                let bytes = SEEDS.with(|seeds| crate::fuzz::make_case(11, case, seeds));
+                if let Ok(text) = String::from_utf8(bytes) {
+                    let streamed = parse_scene_file(&text, "case.json");
+                    let via_value = via_value::read_scene_file(strip_bom(&text), "case.json");
+                    prop_assert_eq!(streamed.as_ref().ok(), via_value.as_ref().ok(), "{}", text);
+                    if let (Err(a), Err(b)) = (&streamed, &via_value) {
+                        // Syntax, duplicate keys and the version are checked before any reading.
+                        let early = |e: &SceneError| e.json_path == "$" || e.json_path == "version" || e.reason.starts_with("duplicate key");
+                        if early(b) {
+                            prop_assert_eq!(a, b);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_load_with_progress_counts_every_byte_and_builds_the_same_world() {

@@ -120,6 +120,23 @@ pub fn number_at<'t>(text: &'t str, path: &str) -> Option<&'t str> {
     number.starts_with(|c: char| c == '-' || c.is_ascii_digit()).then_some(number)
 }
 
+/// The text of the value at `path`, from its first character to its last (an object from `{`
+/// to `}`); None when the path is not in the text.
+pub fn value_text<'t>(text: &'t str, path: &str) -> Option<&'t str> {
+    let segments = parse_path(path)?;
+    let start = scan(text, Want::Path(segments)).found?.start;
+    let mut scanner = Scanner {
+        bytes: text.as_bytes(),
+        pos: start,
+        path: Vec::new(),
+        want: Want::Nothing,
+        found: None,
+        duplicate: None,
+    };
+    scanner.value(None);
+    text.get(start..scanner.pos)
+}
+
 /// The position of the first character of the number that serde_json's position (its last
 /// character, as serde reports "number out of range") falls in; serde's position itself when
 /// it is not inside a number.

@@ -73,6 +73,7 @@ mod format;
 mod io;
 pub mod locate;
 mod pretty;
+mod stream;
 mod validate;
 
 pub use convert::{migrate, palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};

@@ -630,6 +630,23 @@ fn check_field(base: &str, field: &FieldSpec) -> Result<(), Issue> {
     Ok(())
 }
 
+/// Why a list holding `count` items is refused (its limit is `limit`); the reader says the same
+/// when it stops at the first item past the limit.
+pub(crate) fn too_many(list: &str, count: usize, limit: usize) -> String {
+    format!("too many {list}: {count}, at most {limit}")
+}
+
+/// Why the points of paths and splines are refused once they pass [`MAX_POINTS`] together.
+pub(crate) fn too_many_points() -> String {
+    format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all")
+}
+
+/// Why a painted field holding more than [`MAX_FIELD_CELLS`] vectors is refused (the reader's
+/// check, at the vector past it: a field holds one vector per cell, and no field has more cells).
+pub(crate) fn too_many_vectors() -> String {
+    format!("too many vectors: a painted field holds one per cell, at most {MAX_FIELD_CELLS}")
+}
+
 /// Checks the counts against the size limits (the largest scene this build reads).
 fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
     let lists = [
@@ -642,7 +659,7 @@ fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
     ];
     for (list, count, limit) in lists {
         if count > limit {
-            return Err((list.into(), format!("too many {list}: {count}, at most {limit}")));
+            return Err((list.into(), too_many(list, count, limit)));
         }
     }
     let mut cells = 0u64;
@@ -669,22 +686,14 @@ fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
     for (i, path) in scene.paths.iter().enumerate() {
         total += path.points.len();
         if total > MAX_POINTS {
-            return Err((
-                format!("paths[{i}].points"),
-                format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"),
-            ));
+            return Err((format!("paths[{i}].points"), too_many_points()));
         }
     }
     for (i, curve) in scene.curves.iter().enumerate() {
         if let CurveSpec::Spline(spline) = curve {
             total += spline.points.len();
             if total > MAX_POINTS {
-                return Err((
-                    format!("curves[{i}].points"),
-                    format!(
-                        "too many points: the scene's paths and splines hold at most {MAX_POINTS} in all"
-                    ),
-                ));
+                return Err((format!("curves[{i}].points"), too_many_points()));
             }
         }
     }

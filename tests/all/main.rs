@@ -37,6 +37,7 @@ mod robust_cli;
 mod robust_expr;
 mod robust_fuzz;
 mod robust_limits;
+mod robust_memory;
 mod robust_revert;
 mod scene_fixtures;
 mod scene_malformed;
