@@ -49,6 +49,11 @@ fn run_limited(file: &Path) -> (Option<i32>, String, usize) {
         .arg(format!("ulimit -v {LIMIT_KIB} && exec \"$0\" \"$@\""))
         .arg(BIN)
         .args(["run", &file.display().to_string(), "--seconds", "0"])
+        // Each thread's malloc arena reserves 64 MB of address space (not memory): on a machine
+        // of many cores rayon's threads alone would use up the limit. Two threads and two
+        // arenas keep the limit about the loader, whatever the machine.
+        .env("RAYON_NUM_THREADS", "2")
+        .env("MALLOC_ARENA_MAX", "2")
         .stdin(Stdio::null())
         .output()
         .unwrap();
