@@ -429,3 +429,21 @@ fn a_ship_given_no_waypoint_holds_position_and_never_arrives() {
     let json = serde_json::to_value(planner.status).unwrap();
     assert_eq!(json, "idle");
 }
+
+#[test]
+fn an_idle_ship_given_a_waypoint_in_the_window_flies_to_it_and_arrives() {
+    // The user's path from `idle`: the Target tool appends a waypoint to the selected ship.
+    let scene = r#"{"version": 2,
+        "agents": [{"name": "idle", "position": [0, 0, 0], "behaviours": [{"type": "planner", "waypoints": []}]}]}"#;
+    let world = steerlab::scene::parse_scene(scene, "idle.json").unwrap();
+    let mut app = steerlab::app::App::new(world, None);
+    app.world.run_steps(30);
+    let status = |app: &steerlab::app::App| app.world.metrics()[0].planner.as_ref().unwrap().status;
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Idle);
+    app.apply(steerlab::app::Command::AddWaypoint { agent: 0, position: Vec3::new(200.0, 0.0, 0.0) });
+    app.world.run_steps(1);
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Flying);
+    app.world.run_steps(60 * 20);
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Arrived);
+    assert!(app.world.agents[0].kinematics.position.distance(Vec3::new(200.0, 0.0, 0.0)) < 20.0);
+}
