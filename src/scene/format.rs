@@ -13,8 +13,7 @@
 //! Curves (tagged by `kind`) and behaviours (tagged by `type`) are not serde's internally tagged
 //! enums, which buffer their whole content and lose the path of an error inside it: `stream`
 //! reads the tag first and streams the rest into the variant's struct ([`Tagged`] names the
-//! variants). [`curve_from_value`] and [`behaviour_from_value`] do the same for an object held
-//! as a [`serde_json::Value`], returning the path relative to the tagged object. The lists, point
+//! variants). The lists, point
 //! lists and a few fields are read by `stream`'s functions too (`deserialize_with`), which
 //! apply the size limits while reading and refuse the forms serde accepts and the format does
 //! not have (an object written as an array, a name written as a map).
@@ -25,7 +24,7 @@ use glam::Vec3;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::locate::PathSegment;
 use super::stream::{self, Tagged};
@@ -514,9 +513,11 @@ impl<'de> Deserialize<'de> for EntrySpec {
     }
 }
 
-/// Reads an entry (a behaviour object with `weight` and `group`); errors carry the path
-/// relative to the entry.
-pub fn entry_from_value(value: Value) -> Result<EntrySpec, RelativeIssue> {
+/// Reads an entry (a behaviour object with `weight` and `group`) held as a [`Value`], the way
+/// the loader read it before it streamed from the text; errors carry the path relative to the
+/// entry. Tests only: the oracle the streaming reader is compared with.
+#[cfg(test)]
+pub(crate) fn entry_from_value(value: Value) -> Result<EntrySpec, RelativeIssue> {
     let mut weight = 1.0f32;
     let mut group = 0u32;
     let value = match value {
@@ -1020,27 +1021,30 @@ impl Tagged for BehaviourSpec {
 /// A problem inside a curve or behaviour: the path relative to that object, and the reason.
 pub type RelativeIssue = (Vec<PathSegment>, String);
 
-/// Reads a curve object held as a [`Value`]; errors carry the path relative to the curve. (The
-/// loader reads curves straight from the text; this reads one already parsed.)
-pub fn curve_from_value(value: Value) -> Result<CurveSpec, RelativeIssue> {
+/// Reads a curve object held as a [`Value`]; errors carry the path relative to the curve.
+/// Tests only, as [`entry_from_value`].
+#[cfg(test)]
+pub(crate) fn curve_from_value(value: Value) -> Result<CurveSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "kind", "curve kind", &CURVE_KINDS)?;
     variant(&kind, fields)
 }
 
 /// Reads a behaviour object held as a [`Value`]; errors carry the path relative to the
-/// behaviour.
-pub fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue> {
+/// behaviour. Tests only, as [`entry_from_value`].
+#[cfg(test)]
+pub(crate) fn behaviour_from_value(value: Value) -> Result<BehaviourSpec, RelativeIssue> {
     let (kind, fields) = split_tag(value, "type", "behaviour type", &BEHAVIOUR_TYPES)?;
     variant(&kind, fields)
 }
 
 /// Takes the tag out of a tagged object; the tag is one of `allowed` on success.
+#[cfg(test)]
 fn split_tag(
     value: Value,
     tag: &str,
     what: &str,
     allowed: &[&str],
-) -> Result<(String, Map<String, Value>), RelativeIssue> {
+) -> Result<(String, serde_json::Map<String, Value>), RelativeIssue> {
     let expected = allowed.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
     let Value::Object(mut fields) = value else {
         return Err((vec![], format!("expected an object with a `{tag}` field, got {}", describe(&value))));
@@ -1059,7 +1063,8 @@ fn split_tag(
 }
 
 /// Reads the variant `name` of `T` from the object's fields (the tag taken out).
-fn variant<T: Tagged>(name: &str, fields: Map<String, Value>) -> Result<T, RelativeIssue> {
+#[cfg(test)]
+fn variant<T: Tagged>(name: &str, fields: serde_json::Map<String, Value>) -> Result<T, RelativeIssue> {
     let mut track = serde_path_to_error::Track::new();
     T::read_variant(name, serde_path_to_error::Deserializer::new(Value::Object(fields), &mut track))
         .map_err(|err| (segments_of(&track.path()), tidy_message(&err.to_string())))

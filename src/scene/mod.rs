@@ -78,13 +78,12 @@ mod validate;
 
 pub use convert::{migrate, palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
 pub use format::{
-    behaviour_from_value, curve_from_value, entry_from_value, AgentSpec, ArriveSpec, AvoidanceSpec,
-    BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec, CombineMode, CombineSpec, CurveSpec,
-    EllipseSpec, EntrySpec, ExprSpec, FaceSpec, FlockingSpec, HelixSpec, HideSpec, InterposeSpec,
-    KinematicSpec, LeaderFollowingSpec, LemniscateSpec, LissajousSpec, LookSpec, ObstacleSpec,
-    OffsetPursuitSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec, PursuitSpec,
-    RelativeIssue, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec, BEHAVIOUR_TYPES,
-    CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
+    AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
+    CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FaceSpec, FlockingSpec, HelixSpec,
+    HideSpec, InterposeSpec, KinematicSpec, LeaderFollowingSpec, LemniscateSpec, LissajousSpec, LookSpec,
+    ObstacleSpec, OffsetPursuitSpec, ParametricSpec, PathSpec, PlannerSpec, PredictiveSpec, ProjectedSpec,
+    PursuitSpec, RelativeIssue, SceneFile, SceneVec, SplineSpec, TargetSpec, WanderSpec, WaypointsSpec,
+    BEHAVIOUR_TYPES, CURVE_KINDS, FORMAT_VERSION, READABLE_VERSIONS,
 };
 pub use format::{ContainmentSpec, FlowFieldSpec};
 pub use io::{

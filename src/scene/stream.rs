@@ -1357,7 +1357,8 @@ mod tests {
     use std::cell::Cell;
 
     use crate::behaviours::ParametricMethod;
-    use crate::scene::{behaviour_from_value, curve_from_value, entry_from_value, BehaviourSpec, EntrySpec};
+    use crate::scene::format::{behaviour_from_value, curve_from_value, entry_from_value};
+    use crate::scene::{BehaviourSpec, EntrySpec};
 
     /// Reads `text` as `T` the way the loader does: the path of an error and its reason.
     fn read<T: DeserializeOwned>(text: &str) -> Result<T, (String, String)> {
