@@ -275,6 +275,9 @@ pub struct ShipState {
     pub dodge_steps: u32,
     /// True when the latest step's velocity came from that layer (off-leg replans wait for it).
     pub dodging: bool,
+    /// True when the scene gave the ship no waypoint (none at the start, or the user deleted
+    /// them all): finished, it is `idle`, whatever it reached before.
+    pub given_none: bool,
 }
 
 /// One obstacle's motion as the ship sees it, from successive centres (`ship.rs`, step 0).
@@ -292,7 +295,11 @@ pub struct ObstacleTrack {
 impl ShipState {
     /// A ship that has not planned yet.
     pub fn new(params: &PlannerParams) -> Self {
-        ShipState { remaining: params.waypoints.clone(), ..Default::default() }
+        ShipState {
+            remaining: params.waypoints.clone(),
+            given_none: params.waypoints.is_empty(),
+            ..Default::default()
+        }
     }
 
     /// The state after the user edited the waypoints of a ship in flight (seed 004: "a waypoint
@@ -333,10 +340,13 @@ impl ShipState {
 
     /// The ship's status for `run --json`, the inspector and the step-through: `flying` while
     /// waypoints remain, `unreachable` once a waypoint was reported unreachable and the ship holds
-    /// position, `arrived` when every waypoint was reached, `idle` when it was given none.
+    /// position, `arrived` when every waypoint was reached, `idle` when it has none (never given
+    /// any, or the user deleted them all, even after it reached some).
     pub fn status(&self) -> ShipStatus {
         if !self.finished {
             ShipStatus::Flying
+        } else if self.given_none {
+            ShipStatus::Idle
         } else if !self.unreachable.is_empty() {
             ShipStatus::Unreachable
         } else if self.waypoints_reached == 0 {

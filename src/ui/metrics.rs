@@ -270,23 +270,23 @@ impl MetricColumn {
         match self {
             MetricColumn::Name => "Agent name (click a row to select the agent)",
             MetricColumn::Behaviour => "Behaviour type",
-            MetricColumn::FinalPosition => "Where the agent is now (world units)",
-            MetricColumn::DistanceTravelled => "Path length travelled since the start (world units)",
-            MetricColumn::MeanSpeed => "Mean speed (units/s)",
-            MetricColumn::MaxSpeed => "Highest speed (units/s)",
+            MetricColumn::FinalPosition => "Where the agent is now (u)",
+            MetricColumn::DistanceTravelled => "Path length travelled since the start (u)",
+            MetricColumn::MeanSpeed => "Mean speed (u/s)",
+            MetricColumn::MaxSpeed => "Highest speed (u/s)",
             MetricColumn::Collisions => "Times the agent entered an obstacle",
             MetricColumn::MinClearance => {
-                "Smallest gap between body and obstacle surfaces (negative: overlapping)"
+                "Smallest gap between body and obstacle surfaces (u; negative: overlapping)"
             }
             MetricColumn::ArrivedAt => "Arrival time in seconds (empty if it has not arrived)",
             MetricColumn::MeanCrossTrack => {
-                "Mean distance to the path's centre line (cross-track error, units)"
+                "Mean distance to the path's centre line (cross-track error, u)"
             }
-            MetricColumn::MaxCrossTrack => "Largest distance to the path's centre line (units)",
+            MetricColumn::MaxCrossTrack => "Largest distance to the path's centre line (u)",
             MetricColumn::TimeOutsideRadius => {
                 "Seconds spent farther than the path radius from the centre line"
             }
-            MetricColumn::Progress => "Arc length gained along the path, laps included (units)",
+            MetricColumn::Progress => "Arc length gained along the path, laps included (u)",
             MetricColumn::Backtracks => {
                 "Steps where the distance along the path went back by more than a tolerance"
             }
@@ -299,13 +299,13 @@ impl MetricColumn {
             MetricColumn::Iterations => "Planner iterations over all plans",
             MetricColumn::Replans => "Plans after the first",
             MetricColumn::WaypointsReached => "User waypoints reached",
-            MetricColumn::PlannedLength => "Length of the first plan (units)",
-            MetricColumn::StraightLength => "Straight-line length through the user waypoints (units)",
+            MetricColumn::PlannedLength => "Length of the first plan (u)",
+            MetricColumn::StraightLength => "Straight-line length through the user waypoints (u)",
             MetricColumn::AgentCollisions => "Times the agent came into contact with another agent's body",
             MetricColumn::MinAgentGap => {
-                "Smallest gap between its body and another agent's (negative: overlapping)"
+                "Smallest gap between its body and another agent's (u; negative: overlapping)"
             }
-            MetricColumn::MeanNearestNeighbour => "Mean distance to its nearest neighbour (units)",
+            MetricColumn::MeanNearestNeighbour => "Mean distance to its nearest neighbour (u)",
             MetricColumn::Alignment => {
                 "Mean cosine between its heading and its neighbours' mean heading (1: flying with them)"
             }
@@ -313,14 +313,14 @@ impl MetricColumn {
                 "The whole flock's |mean heading| (1: all fly one way, 0: no common direction), averaged over time"
             }
             MetricColumn::CaptureTime => "When the pursuer first touched the agent it pursues (seconds)",
-            MetricColumn::MeanSlotError => "Mean distance from its slot in the leader's frame (units)",
-            MetricColumn::MaxSlotError => "Largest distance from its slot in the leader's frame (units)",
+            MetricColumn::MeanSlotError => "Mean distance from its slot in the leader's frame (u)",
+            MetricColumn::MaxSlotError => "Largest distance from its slot in the leader's frame (u)",
             MetricColumn::TimeSeen => {
                 "Seconds the hunter could see it (no obstacle across the line between them)"
             }
-            MetricColumn::MeanHunterDistance => "Mean distance from the hunter it hides from or evades (units)",
+            MetricColumn::MeanHunterDistance => "Mean distance from the hunter it hides from or evades (u)",
             MetricColumn::MinLeaderGap => {
-                "Smallest gap between its body and its leader's (units; negative: it ran into the leader)"
+                "Smallest gap between its body and its leader's (u; negative: it ran into the leader)"
             }
         }
     }

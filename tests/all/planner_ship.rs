@@ -447,3 +447,33 @@ fn an_idle_ship_given_a_waypoint_in_the_window_flies_to_it_and_arrives() {
     assert_eq!(status(&app), steerlab::planner::ShipStatus::Arrived);
     assert!(app.world.agents[0].kinematics.position.distance(Vec3::new(200.0, 0.0, 0.0)) < 20.0);
 }
+
+#[test]
+fn a_ship_whose_waypoints_are_all_deleted_after_it_reached_one_is_idle_not_arrived() {
+    // The inspector's ✖ on the last waypoint of a ship that had already arrived: it holds
+    // position with nothing to reach, which is `idle`, as for a ship given none.
+    let scene = r#"{"version": 2,
+        "agents": [{"name": "ship", "position": [0, 0, 0],
+                    "behaviours": [{"type": "planner", "waypoints": [[120, 0, 0]]}]}]}"#;
+    let world = steerlab::scene::parse_scene(scene, "ship.json").unwrap();
+    let mut app = steerlab::app::App::new(world, None);
+    let status = |app: &steerlab::app::App| app.world.metrics()[0].planner.as_ref().unwrap().status;
+    app.world.run_steps(60 * 20);
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Arrived);
+    let steerlab::sim::Behaviour::Planner { params } = app.world.agents[0].behaviour.clone() else {
+        panic!()
+    };
+    let emptied = steerlab::planner::PlannerParams { waypoints: Vec::new(), ..params };
+    app.apply(steerlab::app::Command::SetBehaviour {
+        agent: 0,
+        behaviour: steerlab::sim::Behaviour::Planner { params: emptied },
+    });
+    app.world.run_steps(2);
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Idle);
+    let steerlab::sim::BehaviourState::Planner(ship) = &app.world.agents[0].state else { panic!() };
+    assert_eq!(ship.status_line(), "no waypoints, holding position");
+    // Undo gives the waypoint back: the ship had reached it, so it has arrived again.
+    app.apply(steerlab::app::Command::Undo);
+    app.world.run_steps(2);
+    assert_eq!(status(&app), steerlab::planner::ShipStatus::Arrived);
+}

@@ -481,3 +481,32 @@ fn a_crowds_metrics_table_shows_the_values_of_the_time_it_names_until_it_is_due(
     assert_eq!(table.agents, LIVE_TABLE_AGENTS + 99);
     assert_eq!(table, MetricsTable::compute(&app, sort));
 }
+
+#[test]
+fn metric_tooltips_write_lengths_and_speeds_as_the_rest_of_the_window_does() {
+    // The parameter rows, plots and inspector write "u" and "u/s"; the metric columns'
+    // tooltips say the same, and every column that is a length or a speed names its unit.
+    for column in MetricColumn::ALL {
+        let doc = column.doc();
+        assert!(!doc.contains("units"), "{column:?}: {doc}");
+    }
+    for column in [
+        MetricColumn::FinalPosition,
+        MetricColumn::DistanceTravelled,
+        MetricColumn::MinClearance,
+        MetricColumn::MeanCrossTrack,
+        MetricColumn::MaxCrossTrack,
+        MetricColumn::Progress,
+        MetricColumn::PlannedLength,
+        MetricColumn::MinAgentGap,
+        MetricColumn::MeanNearestNeighbour,
+        MetricColumn::MeanSlotError,
+        MetricColumn::MinLeaderGap,
+    ] {
+        let doc = column.doc();
+        assert!(doc.contains("(u") || doc.contains(", u)"), "{column:?}: {doc}");
+    }
+    for column in [MetricColumn::MeanSpeed, MetricColumn::MaxSpeed] {
+        assert!(column.doc().contains("(u/s)"), "{column:?}");
+    }
+}
