@@ -510,6 +510,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         }
     });
     state.record_rect("status_bar", status_panel.response.rect);
+    let between_bars = ctx.available_rect();
     if state.panels.metrics {
         let metrics_panel = egui::TopBottomPanel::bottom("steerlab_metrics")
             .resizable(false)
@@ -554,17 +555,6 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             });
         state.panels.display = open;
     }
-    if state.panels.plots {
-        let mut open = true;
-        egui::Window::new("Plots")
-            .open(&mut open)
-            .default_size([420.0, 360.0])
-            .default_pos(egui::pos2(ctx.screen_rect().right() - 680.0, 60.0))
-            .show(ctx, |ui| {
-                plots::plots_panel(ui, app);
-            });
-        state.panels.plots = open;
-    }
     if let Some(debug) = &app.planner_debug {
         // A side panel rather than a window: the world view shrinks beside it, so the panel never
         // hides the iteration it explains.
@@ -591,6 +581,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 });
             });
         state.record_rect("step_panel", panel.response.rect);
+    }
+    if state.panels.plots {
+        plots_window(ctx, app, state, between_bars);
     }
     toolbar::tool_options_area(ctx, app, state, &mut out);
     if state.help_open {
@@ -662,3 +655,34 @@ pub(crate) fn trim_line_breaks(text: &mut String) -> bool {
 
 /// The red used for errors.
 pub const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x40, 0x40);
+
+/// The Plots window, kept inside the free area (the world view between the panels) and never
+/// larger than it: at a large UI scale in a small window it used to cover the whole view, its
+/// title bar out of reach. Where the panels leave too little of the view for plots (UI scale 3
+/// in a 1280×800 window leaves 18 points), it is kept between the toolbar and the status bar
+/// instead, over the panels. Call after every panel is laid out.
+fn plots_window(ctx: &egui::Context, app: &App, state: &mut UiState, between_bars: egui::Rect) {
+    let free = ctx.available_rect();
+    let bounds = if free.width() >= 240.0 && free.height() >= 200.0 { free } else { between_bars };
+    let size = egui::vec2(420.0_f32.min(bounds.width() * 0.6), 360.0_f32.min(bounds.height() * 0.6));
+    // Left of the Display window (anchored at the top right) when there is room.
+    let x = (bounds.right() - 680.0).max(bounds.left() + 8.0).min(bounds.right() - size.x);
+    let mut open = true;
+    let window = egui::Window::new("Plots")
+        .open(&mut open)
+        .constrain_to(bounds)
+        // `max_size` is the inside's; the title bar, the frame's margins and its stroke come on
+        // top of it.
+        .max_size((bounds.size() - egui::vec2(16.0, 48.0)).max(egui::vec2(64.0, 64.0)))
+        .default_size(size)
+        // Too little room for both plots at their smallest: they scroll.
+        .vscroll(true)
+        .default_pos(egui::pos2(x, bounds.top() + 8.0))
+        .show(ctx, |ui| {
+            plots::plots_panel(ui, app);
+        });
+    if let Some(window) = window {
+        state.record_rect("plots", window.response.rect);
+    }
+    state.panels.plots = open;
+}

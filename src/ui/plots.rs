@@ -15,7 +15,7 @@ pub fn plots_panel(ui: &mut egui::Ui, app: &App) {
         ui.label(egui::RichText::new("No samples yet: press Play (Space).").weak());
     }
     legend(ui, app);
-    let height = ((ui.available_height() - 40.0) * 0.5).max(80.0);
+    let height = ((ui.available_height() - 40.0) * 0.5).max(64.0);
     let link = ui.id().with("plots_time_axis");
 
     ui.strong("Cross-track error (u)")

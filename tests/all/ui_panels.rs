@@ -840,3 +840,69 @@ fn only_the_characters_of_chords_leave_the_events_and_ones_egui_never_got_are_pa
     steerlab::ui::drop_chord_text(&mut events, &chars);
     assert_eq!(events, vec![egui::Event::Copy, egui::Event::Copy, text("c"), text("c")]);
 }
+
+#[test]
+fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
+    // At UI scale 3 in a 1280×800 window the Plots window (420×360 points) used to cover the
+    // whole window, its title bar out of reach under the toolbar. It stays in the world view
+    // where the view has room for it, else between the toolbar and the status bar.
+    for (scale, width, height) in
+        [(1.0, 1280.0, 800.0), (1.5, 1280.0, 800.0), (2.0, 1920.0, 1080.0), (3.0, 1280.0, 800.0)]
+    {
+        let app = App::new(world_with_agents(3), None);
+        let mut state = all_panels();
+        state.ui_scale = scale;
+        let ctx = egui::Context::default();
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                // The shell gives egui the window's size in points: pixels over the UI scale.
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(width / scale, height / scale),
+                )),
+                ..Default::default()
+            };
+            let _ = ctx.run(input, |ctx| {
+                let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
+            });
+        }
+        let plots = state.widget_rects["plots"];
+        let scene = state.widget_rects["scene_panel"];
+        let metrics = state.widget_rects["metrics_panel"];
+        let status = state.widget_rects["status_bar"];
+        let screen = ctx.screen_rect();
+        let free = egui::Rect::from_min_max(
+            egui::pos2(scene.max.x, scene.min.y),
+            egui::pos2(screen.max.x, metrics.min.y),
+        );
+        let between_bars =
+            egui::Rect::from_min_max(egui::pos2(0.0, scene.min.y), egui::pos2(screen.max.x, status.min.y));
+        let bounds = if free.width() >= 240.0 && free.height() >= 200.0 { free } else { between_bars };
+        assert_eq!(bounds == free, scale < 3.0, "scale {scale}: {free:?}");
+        if bounds == free {
+            assert!(
+                bounds.expand(1.0).contains_rect(plots),
+                "scale {scale}, {width}×{height}: plots {plots:?} outside {bounds:?}"
+            );
+        } else {
+            // Between the bars, at its smallest (title bar and a scrolled strip of plot), it may
+            // reach a few points past the status bar's top, never past the window.
+            assert!(
+                bounds.contains(plots.min)
+                    && plots.max.x <= bounds.max.x + 1.0
+                    && plots.max.y <= screen.max.y,
+                "scale {scale}, {width}×{height}: plots {plots:?} outside {bounds:?}"
+            );
+        }
+        assert!(
+            plots.area() <= 0.75 * bounds.area(),
+            "scale {scale}, {width}×{height}: plots {plots:?} cover most of {bounds:?}"
+        );
+        if scale == 1.0 {
+            assert!(
+                plots.width() >= 400.0 && plots.height() >= 300.0,
+                "plots at their usual size: {plots:?}"
+            );
+        }
+    }
+}
