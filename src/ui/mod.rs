@@ -656,6 +656,18 @@ pub(crate) fn trim_line_breaks(text: &mut String) -> bool {
 /// The red used for errors.
 pub const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x40, 0x40);
 
+/// What an egui window adds around its contents, which `max_size` does not count: the title bar
+/// (the heading font's row, at least a button's height), the title's and the contents' margins,
+/// and the frame's stroke, plus a point of rounding.
+fn window_frame_overhead(ctx: &egui::Context) -> egui::Vec2 {
+    let style = ctx.style();
+    let heading = egui::TextStyle::Heading.resolve(&style);
+    let title = ctx.fonts(|fonts| fonts.row_height(&heading)).max(style.spacing.interact_size.y);
+    let margins = style.spacing.window_margin.sum();
+    let stroke = 2.0 * style.visuals.window_stroke.width + 1.0;
+    egui::vec2(margins.x + stroke, title + 2.0 * margins.y + stroke)
+}
+
 /// The Plots window, kept inside the free area (the world view between the panels) and never
 /// larger than it: at a large UI scale in a small window it used to cover the whole view, its
 /// title bar out of reach. Where the panels leave too little of the view for plots (UI scale 3
@@ -671,15 +683,15 @@ fn plots_window(ctx: &egui::Context, app: &App, state: &mut UiState, between_bar
     let window = egui::Window::new("Plots")
         .open(&mut open)
         .constrain_to(bounds)
-        // `max_size` is the inside's; the title bar, the frame's margins and its stroke come on
-        // top of it.
-        .max_size((bounds.size() - egui::vec2(16.0, 48.0)).max(egui::vec2(64.0, 64.0)))
+        .max_size((bounds.size() - window_frame_overhead(ctx)).max(egui::vec2(64.0, 32.0)))
         .default_size(size)
-        // Too little room for both plots at their smallest: they scroll.
-        .vscroll(true)
         .default_pos(egui::pos2(x, bounds.top() + 8.0))
         .show(ctx, |ui| {
-            plots::plots_panel(ui, app);
+            // Too little room for both plots at their smallest: they scroll. (The window's own
+            // scrolling keeps 64 points of contents, more than UI scale 3 leaves in 1280×800.)
+            egui::ScrollArea::vertical().min_scrolled_height(0.0).show(ui, |ui| {
+                plots::plots_panel(ui, app);
+            });
         });
     if let Some(window) = window {
         state.record_rect("plots", window.response.rect);

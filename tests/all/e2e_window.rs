@@ -1487,3 +1487,44 @@ fn a_sealed_waypoint_is_crossed_out_in_the_window_and_the_inspector_says_why_in_
         .count();
     assert!(reddish > 40, "the status line is drawn in red ({:?}): {reddish} red pixels", red);
 }
+
+#[test]
+fn at_ui_scale_3_the_plots_window_stays_below_the_toolbar_and_the_view_menu_closes_it() {
+    // At UI scale 3 in a 1280×800 window the Plots window used to cover the whole window, over
+    // the toolbar (its title bar and close button out of reach, at a negative x).
+    if !tools_available("plots-scale") {
+        return;
+    }
+    let _serial = serial();
+    let config = temp_dir("plots-scale-config");
+    std::fs::write(
+        config.join("preferences.json"),
+        r#"{"ui_scale": 3.0, "panels": {"scene": true, "display": false, "metrics": true, "plots": true}}"#,
+    )
+    .unwrap();
+    let config_text = config.to_str().unwrap().to_string();
+    let scene = temp_dir("plots-scale-scene");
+    let file = copy_scene(&scene, "compare.json");
+    let app = Steerlab::launch_with(
+        "plots-scale",
+        &[file.to_str().unwrap()],
+        &[("STEERLAB_CONFIG_DIR", &config_text)],
+    );
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["ui_scale"], 3.0, "{state}");
+    let (left, top, right, bottom) = full_rect(&state, "plots");
+    let (_, below_toolbar, _, _) = full_rect(&state, "scene_panel");
+    let (_, status_top, _, _) = full_rect(&state, "status_bar");
+    let (width, height) = (SCREEN.0 as f32, SCREEN.1 as f32);
+    assert!(left >= -1.0 && right <= width + 1.0, "plots {left}..{right} across a {width} px window");
+    assert!(
+        top >= below_toolbar - 1.0,
+        "the plots' title bar at {top} is under the toolbar (ends at {below_toolbar})"
+    );
+    assert!(bottom <= height && top < status_top, "plots {top}..{bottom}, status bar at {status_top}");
+    // The View menu is not covered: it closes the plots.
+    app.click(app.rect("menu_button:View"));
+    app.click(app.rect("view:plots"));
+    app.wait_for(|s| s["panels"]["plots"] == false, "the plots closed from the View menu");
+}

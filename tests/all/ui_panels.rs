@@ -879,21 +879,10 @@ fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
             egui::Rect::from_min_max(egui::pos2(0.0, scene.min.y), egui::pos2(screen.max.x, status.min.y));
         let bounds = if free.width() >= 240.0 && free.height() >= 200.0 { free } else { between_bars };
         assert_eq!(bounds == free, scale < 3.0, "scale {scale}: {free:?}");
-        if bounds == free {
-            assert!(
-                bounds.expand(1.0).contains_rect(plots),
-                "scale {scale}, {width}×{height}: plots {plots:?} outside {bounds:?}"
-            );
-        } else {
-            // Between the bars, at its smallest (title bar and a scrolled strip of plot), it may
-            // reach a few points past the status bar's top, never past the window.
-            assert!(
-                bounds.contains(plots.min)
-                    && plots.max.x <= bounds.max.x + 1.0
-                    && plots.max.y <= screen.max.y,
-                "scale {scale}, {width}×{height}: plots {plots:?} outside {bounds:?}"
-            );
-        }
+        assert!(
+            bounds.expand(1.0).contains_rect(plots),
+            "scale {scale}, {width}×{height}: plots {plots:?} outside {bounds:?}"
+        );
         assert!(
             plots.area() <= 0.75 * bounds.area(),
             "scale {scale}, {width}×{height}: plots {plots:?} cover most of {bounds:?}"
