@@ -67,10 +67,19 @@ impl Default for FuzzConfig {
     }
 }
 
+/// Most fixed steps an accepted case may run (`--steps`): 10,000 steps of the 1,024-boid
+/// scene take about a second, and a case run through the binary must end within its time limit.
+/// Unbounded, `--steps 4000000000` ran the first accepted case for hours.
+pub const MAX_STEPS: u32 = 10_000;
+
 impl FuzzConfig {
-    /// Why the run cannot be made as asked: its case numbers (`first` to `first + cases - 1`)
-    /// would go past the last `u64` (the run would otherwise stop short, or run no case at all).
+    /// Why the run cannot be made as asked: more than [`MAX_STEPS`] steps a case, or case
+    /// numbers (`first` to `first + cases - 1`) that would go past the last `u64` (the run would
+    /// otherwise stop short, or run no case at all).
     pub fn problem(&self) -> Option<String> {
+        if self.steps > MAX_STEPS {
+            return Some(format!("--steps must be at most {MAX_STEPS}, got {}", self.steps));
+        }
         let last = self.cases.checked_sub(1).map_or(Some(self.first), |more| self.first.checked_add(more));
         last.is_none().then(|| {
             format!(
@@ -153,15 +162,20 @@ pub fn fuzz(
             .unwrap_or_else(|panic| Err(format!("panicked: {}", panic_text(&panic))));
         report.slowest_case = report.slowest_case.max(case_started.elapsed());
         let mut problems = Vec::new();
+        // The case's step, when it was accepted: the binary then runs the same number of steps.
+        let mut dt = None;
         match outcome {
-            Ok(true) => report.accepted += 1,
-            Ok(false) => report.refused += 1,
+            Ok(Some(step)) => {
+                report.accepted += 1;
+                dt = Some(step);
+            }
+            Ok(None) => report.refused += 1,
             Err(problem) => problems.push(problem),
         }
         if config.process_every > 0 && case % config.process_every == 0 {
             if let (Some(binary), Some(dir)) = (&config.binary, &case_dir) {
                 report.process_cases += 1;
-                if let Err(problem) = check_in_process_of_its_own(binary, &dir.0, &bytes, config, case) {
+                if let Err(problem) = check_in_process_of_its_own(binary, &dir.0, &bytes, config, case, dt) {
                     problems.push(format!("binary: {problem}"));
                 }
             }
@@ -213,9 +227,9 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
 /// The label cases carry in errors.
 pub const CASE_LABEL: &str = "case.json";
 
-/// Loads and runs one case: Ok(true) accepted with finite metrics, Ok(false) properly refused,
-/// Err(problem) otherwise.
-fn check_in_process(bytes: &[u8], steps: u32) -> Result<bool, String> {
+/// Loads and runs one case: Ok(Some(dt)) accepted with finite metrics (its fixed step),
+/// Ok(None) properly refused, Err(problem) otherwise.
+fn check_in_process(bytes: &[u8], steps: u32) -> Result<Option<f32>, String> {
     match parse_scene_bytes(bytes.to_vec(), CASE_LABEL) {
         Ok(mut world) => {
             for _ in 0..steps {
@@ -224,13 +238,13 @@ fn check_in_process(bytes: &[u8], steps: u32) -> Result<bool, String> {
             let metrics = world.metrics();
             match metrics.iter().find_map(non_finite_metric) {
                 Some(problem) => Err(problem),
-                None => Ok(true),
+                None => Ok(Some(world.dt)),
             }
         }
         Err(err) => {
             let message = err.to_string();
             check_error_line(&message, bytes)?;
-            Ok(false)
+            Ok(None)
         }
     }
 }
@@ -381,11 +395,14 @@ fn check_in_process_of_its_own(
     bytes: &[u8],
     config: &FuzzConfig,
     case: u64,
+    dt: Option<f32>,
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|err| format!("scratch dir: {err}"))?;
     let file = dir.join(CASE_LABEL);
     std::fs::write(&file, bytes).map_err(|err| format!("scratch file: {err}"))?;
-    let seconds = format!("{}", f64::from(config.steps) / 60.0);
+    // The steps the case ran in process, in its own step (`run` rounds seconds / dt): a case of
+    // dt 0.0001 read as 1/60 s steps ran 167 times as many and was reported as a hang.
+    let seconds = format!("{}", f64::from(config.steps) * dt.map_or(1.0 / 60.0, f64::from));
     let mut child = Command::new(binary)
         .args(["run", &file.to_string_lossy(), "--json", "--seconds", &seconds])
         .current_dir(dir)

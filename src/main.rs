@@ -23,6 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 use steerlab::scene::{escape_controls, io_reason, load_scene, AtomicFile, SceneError};
@@ -47,7 +48,7 @@ enum Command {
         /// The scene file.
         scene: PathBuf,
         /// Simulated seconds to run.
-        #[arg(long, default_value_t = 60.0)]
+        #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
         seconds: f64,
         /// Print the metrics as JSON instead of a table.
         #[arg(long)]
@@ -67,7 +68,7 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Simulated seconds before the picture.
-        #[arg(long, default_value_t = 5.0)]
+        #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
         seconds: f64,
         /// Window size, WIDTHxHEIGHT.
         #[arg(long, default_value = "1280x800")]
@@ -156,7 +157,10 @@ enum ShotView {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     match cli.command {
         Some(Command::Run { scene, seconds, json, trace, threads }) => {
             if let Err(err) = set_threads(threads) {
@@ -211,6 +215,39 @@ fn main() -> ExitCode {
             emit_with(|out| steerlab::bench::print_report(out, size))
         }
         None => window(cli.scene.as_deref()),
+    }
+}
+
+/// A command line clap refuses, as one line and status 2 like every other error: clap's message
+/// (its lines up to the first blank one, joined) and where the options are listed. Clap's own
+/// output was five lines, and for `--seconds -1` a tip to write `-- -1`, which makes `-1` the
+/// scene. Help and version are printed as clap prints them.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    if matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = err.to_string();
+    let message: Vec<&str> = text.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    // `Usage: steerlab run [OPTIONS] <SCENE>` names the command whose help lists the options.
+    let command: Vec<&str> = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Usage: "))
+        .map(|usage| usage.split_whitespace().take_while(|w| !w.starts_with(['[', '<', '-'])).collect())
+        .unwrap_or_default();
+    let command = if command.is_empty() { "steerlab".to_string() } else { command.join(" ") };
+    fail(format!("{}; see `{command} --help`", escape_controls(message)))
+}
+
+/// How a number given on the command line is shown in an error: as typed for ordinary values,
+/// in scientific notation past 1e15 (`--seconds 1e300` printed 301 digits).
+fn shown_number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
     }
 }
 
@@ -361,12 +398,13 @@ fn run(scene: &Path, seconds: f64, json: bool, trace: Option<&Path>) -> ExitCode
         Err(err) => return fail(err),
     };
     if !(seconds.is_finite() && (0.0..=1e6).contains(&seconds)) {
-        return fail(format!("--seconds must be between 0 and 1000000, got {seconds}"));
+        return fail(format!("--seconds must be between 0 and 1000000, got {}", shown_number(seconds)));
     }
     let steps = (seconds / f64::from(world.dt)).round();
     if steps > MAX_RUN_STEPS {
         return fail(format!(
-            "--seconds {seconds} in steps of {} s is {steps:.0} steps; at most {MAX_RUN_STEPS:.0}",
+            "--seconds {} in steps of {} s is {steps:.0} steps; at most {MAX_RUN_STEPS:.0}",
+            shown_number(seconds),
             world.dt
         ));
     }
@@ -520,7 +558,7 @@ fn shot(
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
     if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
-        return fail(format!("--seconds must be between 0 and 3600, got {seconds}"));
+        return fail(format!("--seconds must be between 0 and 3600, got {}", shown_number(seconds)));
     }
     if let Some(problem) = refuse_shot_target(out) {
         return fail(problem);

@@ -7,7 +7,8 @@ use glam::Vec3;
 
 use super::{edit, params_len, plural, select, tools, App, Command, PlannerDebug, Selection, ViewMode};
 use crate::behaviours::{Kinematics, Limits};
-use crate::sim::{Agent, Behaviour, World};
+use crate::planner::MAX_WAYPOINTS;
+use crate::sim::{Agent, Behaviour, World, MAX_BEHAVIOURS};
 
 /// The undo merge kind of a Paint stroke's segments (the key's index is the stroke number).
 const PAINT_MERGE: u8 = 7;
@@ -243,6 +244,8 @@ impl App {
             Command::SetBehaviour { agent, behaviour } => {
                 if behaviour.refers_to_agent(agent) {
                     self.set_error("an agent cannot refer to itself".to_string());
+                } else if let Some(why) = edit::past_a_limit(std::iter::once(&behaviour), 0) {
+                    self.set_error(why);
                 } else if self.world.agents.get(agent).is_some_and(|a| a.behaviour != behaviour)
                     && edit::behaviour_is_valid(&self.world, &behaviour)
                 {
@@ -255,8 +258,14 @@ impl App {
                 let valid =
                     mix.more.iter().all(|entry| edit::behaviour_is_valid(&self.world, &entry.behaviour));
                 let refers_to_itself = mix.more.iter().any(|entry| entry.behaviour.refers_to_agent(agent));
+                let past_a_limit = edit::past_a_limit(
+                    mix.more.iter().map(|entry| &entry.behaviour),
+                    mix.more.len().saturating_add(1),
+                );
                 if refers_to_itself {
                     self.set_error("an agent cannot refer to itself".to_string());
+                } else if let Some(why) = past_a_limit {
+                    self.set_error(why);
                 } else if valid && self.world.agents.get(agent).is_some_and(|a| a.mix != mix) {
                     self.checkpoint(Some((agent, 3)));
                     mix.reset_states();
@@ -272,7 +281,15 @@ impl App {
                     && limits.radius.is_finite()
                     && limits.max_speed.is_finite()
                     && limits.max_acceleration.is_finite();
-                if valid && self.world.agents.get(agent).is_some() {
+                let adds_an_entry = self.world.agents.get(agent).is_some_and(|a| {
+                    avoid_obstacles && !a.avoids_obstacles() && a.mix.more.len() + 1 >= MAX_BEHAVIOURS
+                });
+                if adds_an_entry {
+                    self.set_error(format!(
+                        "obstacle avoidance not turned on: {}",
+                        edit::too_many_behaviours_reason()
+                    ));
+                } else if valid && self.world.agents.get(agent).is_some() {
                     self.checkpoint(Some((agent, 2)));
                     if let Some(a) = self.world.agents.get_mut(agent) {
                         a.about.name = name;
@@ -324,6 +341,10 @@ impl App {
             }
             Command::AddWaypoint { agent, position } => {
                 let behaviour = match self.world.agents.get(agent).map(|a| &a.behaviour) {
+                    Some(Behaviour::Planner { params }) if params.waypoints.len() >= MAX_WAYPOINTS => {
+                        self.set_error(format!("waypoint not added: {}", edit::too_many_waypoints_reason()));
+                        None
+                    }
                     Some(Behaviour::Planner { params }) if position.is_finite() => {
                         let mut params = params.clone();
                         params.waypoints.push(position);

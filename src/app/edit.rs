@@ -27,6 +27,8 @@ use crate::behaviours::{
 };
 use crate::behaviours::{ContainmentParams, FlowFieldParams};
 use crate::geometry::Curve;
+use crate::planner::MAX_WAYPOINTS;
+use crate::sim::MAX_BEHAVIOURS;
 use crate::sim::{
     Agent, ArriveParams, Behaviour, BehaviourState, ParametricParams, PlannerParams, PredictiveParams,
     ProjectedParams, WaypointsParams, World,
@@ -169,6 +171,34 @@ impl BehaviourKind {
             Behaviour::LookWhereYouAreGoing { .. } => BehaviourKind::LookWhereYouAreGoing,
         }
     }
+}
+
+/// Why an agent's list cannot hold more behaviours (the status bar's words for the scene
+/// format's limit, [`MAX_BEHAVIOURS`]).
+pub fn too_many_behaviours_reason() -> String {
+    format!("an agent's list holds at most {MAX_BEHAVIOURS} behaviours")
+}
+
+/// Why a planner ship cannot hold more waypoints ([`MAX_WAYPOINTS`]).
+pub fn too_many_waypoints_reason() -> String {
+    format!("a planner ship holds at most {MAX_WAYPOINTS} waypoints")
+}
+
+/// Why an edit would give an agent more than the scene format holds: a list of `entries`
+/// behaviours (0: the count is not changed by the edit) past [`MAX_BEHAVIOURS`], or a planner
+/// among `behaviours` with more than [`MAX_WAYPOINTS`] waypoints. The window refuses such an edit
+/// with this line, so that what it makes always saves and loads again.
+pub fn past_a_limit<'a>(
+    behaviours: impl IntoIterator<Item = &'a Behaviour>,
+    entries: usize,
+) -> Option<String> {
+    if entries > MAX_BEHAVIOURS {
+        return Some(format!("not changed: {}", too_many_behaviours_reason()));
+    }
+    behaviours
+        .into_iter()
+        .any(|b| matches!(b, Behaviour::Planner { params } if params.waypoints.len() > MAX_WAYPOINTS))
+        .then(|| format!("not changed: {}", too_many_waypoints_reason()))
 }
 
 /// Whether every reference of a behaviour resolves and its numbers are usable.

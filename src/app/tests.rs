@@ -913,3 +913,72 @@ fn follow_stops_and_says_so_when_its_agent_is_deleted_or_undone_away() {
     assert!(app.follow);
     assert_eq!(app.selected_agent(), Some(0), "the planner stays selected and followed");
 }
+
+#[test]
+fn a_waypoint_past_the_planner_limit_is_refused_with_a_status_line() {
+    use crate::planner::MAX_WAYPOINTS;
+    let mut app = empty_app();
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Planner });
+    let Behaviour::Planner { params } = &app.world.agents[0].behaviour else { panic!("a planner") };
+    let mut params = params.clone();
+    params.waypoints = (0..MAX_WAYPOINTS - 1).map(|i| Vec3::new(10.0 * i as f32, 50.0, 0.0)).collect();
+    app.apply(Command::SetBehaviour { agent: 0, behaviour: Behaviour::Planner { params: params.clone() } });
+    // The last one the limit allows is added (the Target tool's command).
+    app.apply(Command::AddWaypoint { agent: 0, position: Vec3::new(0.0, 90.0, 0.0) });
+    assert_eq!(crate::app::params_len(&app.world, 0), MAX_WAYPOINTS);
+    assert!(app.message.as_ref().is_some_and(|m| !m.is_error), "{:?}", app.message);
+    // One more is refused, with a line saying why, and nothing changes.
+    let undo_depth = app.undo.len();
+    app.apply(Command::AddWaypoint { agent: 0, position: Vec3::new(0.0, 95.0, 0.0) });
+    assert_eq!(crate::app::params_len(&app.world, 0), MAX_WAYPOINTS);
+    assert_eq!(app.undo.len(), undo_depth, "no undo step for a refused edit");
+    let message = app.message.clone().expect("a status line");
+    assert!(message.is_error);
+    assert_eq!(
+        message.text,
+        format!("waypoint not added: a planner ship holds at most {MAX_WAYPOINTS} waypoints")
+    );
+    // The inspector's list (a whole new list) past the limit is refused the same way.
+    params.waypoints = vec![Vec3::new(5.0, 5.0, 0.0); MAX_WAYPOINTS + 1];
+    app.apply(Command::SetBehaviour { agent: 0, behaviour: Behaviour::Planner { params } });
+    assert_eq!(crate::app::params_len(&app.world, 0), MAX_WAYPOINTS);
+    assert!(app.message.as_ref().is_some_and(|m| m.is_error && m.text.contains("at most")));
+    // What the window made saves and loads again.
+    let json = crate::scene::scene_to_json(&app.world).unwrap();
+    assert!(crate::scene::parse_scene(&json, "ship.json").is_ok());
+}
+
+#[test]
+fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
+    use crate::sim::{Entry, Slot, MAX_BEHAVIOURS};
+    let mut app = empty_app();
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Wander });
+    let wander = app.world.agents[0].behaviour.clone();
+    let mut mix = app.world.agents[0].mix.clone();
+    mix.more = vec![Entry::new(wander.clone(), Slot::default()); MAX_BEHAVIOURS - 1];
+    app.apply(Command::SetMix { agent: 0, mix: mix.clone() });
+    assert_eq!(app.world.agents[0].mix.more.len() + 1, MAX_BEHAVIOURS, "the limit itself is taken");
+    // The list editor's Add past the limit: refused with a line, nothing changes.
+    mix.more.push(Entry::new(wander, Slot::default()));
+    app.apply(Command::SetMix { agent: 0, mix });
+    assert_eq!(app.world.agents[0].mix.more.len() + 1, MAX_BEHAVIOURS);
+    let message = app.message.clone().expect("a status line");
+    assert!(message.is_error);
+    assert_eq!(
+        message.text,
+        format!("not changed: an agent's list holds at most {MAX_BEHAVIOURS} behaviours")
+    );
+    // Turning obstacle avoidance on adds an entry: refused at a full list too.
+    let agent = &app.world.agents[0];
+    let (name, color, limits) = (agent.about.name.clone(), agent.about.color, agent.limits);
+    app.message = None;
+    app.apply(Command::SetAgentProperties { agent: 0, name, color, limits, avoid_obstacles: true });
+    assert!(!app.world.agents[0].avoids_obstacles());
+    assert_eq!(app.world.agents[0].mix.more.len() + 1, MAX_BEHAVIOURS);
+    assert!(app
+        .message
+        .as_ref()
+        .is_some_and(|m| m.is_error && m.text.starts_with("obstacle avoidance not turned on")));
+    let json = crate::scene::scene_to_json(&app.world).unwrap();
+    assert!(crate::scene::parse_scene(&json, "list.json").is_ok());
+}

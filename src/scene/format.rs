@@ -425,8 +425,9 @@ pub struct AgentSpec {
     /// Version 2: how the list is combined (default: blending).
     #[serde(default, skip_serializing_if = "CombineSpec::is_default", deserialize_with = "stream::strict")]
     pub combine: CombineSpec,
-    /// Version 2: the list of behaviours, the main one first (required, at least one).
-    #[serde(default)]
+    /// Version 2: the list of behaviours, the main one first (required, at least one; at most
+    /// [`super::validate::MAX_BEHAVIOURS`]).
+    #[serde(default, deserialize_with = "stream::behaviours")]
     pub behaviours: Vec<EntrySpec>,
 }
 
@@ -907,8 +908,8 @@ pub struct PredictiveSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlannerSpec {
-    /// Waypoints in order (default none).
-    #[serde(default)]
+    /// Waypoints in order (default none; at most [`super::validate::MAX_WAYPOINTS`]).
+    #[serde(default, deserialize_with = "stream::waypoints")]
     pub waypoints: Vec<SceneVec>,
     /// Clearance beyond the ship's radius.
     #[serde(default = "default_clearance")]
@@ -966,7 +967,8 @@ impl Tagged for CurveSpec {
     const WHAT: &'static str = "curve kind";
     const NAMES: &'static [&'static str] = &CURVE_KINDS;
     const POINTS: &'static str = "points";
-    const POINTS_COUNT: bool = true;
+    const POINTS_LIMIT: (usize, fn() -> String) =
+        (super::validate::MAX_POINTS, super::validate::too_many_points);
 
     fn read_variant<'de, D: Deserializer<'de>>(kind: &str, deserializer: D) -> Result<Self, D::Error> {
         let d = deserializer;
@@ -987,7 +989,8 @@ impl Tagged for BehaviourSpec {
     const WHAT: &'static str = "behaviour type";
     const NAMES: &'static [&'static str] = &BEHAVIOUR_TYPES;
     const POINTS: &'static str = "waypoints";
-    const POINTS_COUNT: bool = false;
+    const POINTS_LIMIT: (usize, fn() -> String) =
+        (super::validate::MAX_WAYPOINTS, super::validate::too_many_waypoints);
 
     fn read_variant<'de, D: Deserializer<'de>>(kind: &str, deserializer: D) -> Result<Self, D::Error> {
         let d = deserializer;

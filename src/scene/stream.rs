@@ -8,10 +8,12 @@
 //! - Lists are capped ([`paths`], [`agents`], ...): past the limit of `validate` the rest of the
 //!   list is counted, not built, and the error is the one `validate` gives (`too many agents:
 //!   N, at most 100000` at `agents`). One path's or spline's points are refused past
-//!   `MAX_POINTS` ([`points`]), one field's vectors past `MAX_FIELD_CELLS`. Paths (splines,
-//!   fields) whose points (vectors) pass the limit together are kept up to the one that passes
-//!   it and the rest of the list is read without being kept, so `validate` refuses the scene
-//!   where it always did (`paths[1].points`) and a read holds at most twice the limit of each.
+//!   `MAX_POINTS` ([`points`]), one field's vectors past `MAX_FIELD_CELLS`, one planner ship's
+//!   waypoints past `MAX_WAYPOINTS` ([`waypoints`]), one agent's list past `MAX_BEHAVIOURS`
+//!   ([`behaviours`]). Paths (splines, fields, agents' waypoints) whose points (vectors) pass
+//!   the limit together are kept up to the one that passes it and the rest of the list is read
+//!   without being kept, so `validate` refuses the scene where it always did (`paths[1].points`)
+//!   and a read holds at most three times the limit of points (paths, splines, waypoints).
 //! - [`strict`] refuses, while reading, the two forms serde accepts and the format does not have:
 //!   an object written as an array of its fields, and a name written as a map
 //!   (`{"secant": null}`); errors inside such a value come first, as they did when the check ran
@@ -42,13 +44,14 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::format::{
-    describe, segments_of, tidy_message, AgentSpec, CurveSpec, FieldSpec, ObstacleSpec, PathSpec, SceneVec,
-    TargetSpec,
+    describe, segments_of, tidy_message, AgentSpec, CurveSpec, EntrySpec, FieldSpec, ObstacleSpec, PathSpec,
+    SceneVec, TargetSpec,
 };
 use super::locate::{format_path, PathSegment};
 use super::validate::{
-    too_many, too_many_points, too_many_vectors, MAX_AGENTS, MAX_CURVES, MAX_FIELDS, MAX_FIELD_CELLS,
-    MAX_OBSTACLES, MAX_PATHS, MAX_POINTS, MAX_TARGETS,
+    too_many, too_many_behaviours, too_many_points, too_many_vectors, too_many_waypoints, waypoints_of,
+    MAX_AGENTS, MAX_BEHAVIOURS, MAX_CURVES, MAX_FIELDS, MAX_FIELD_CELLS, MAX_OBSTACLES, MAX_PATHS,
+    MAX_POINTS, MAX_TARGETS, MAX_WAYPOINTS,
 };
 
 /// Most JSON values (array items, object entries, scalars) held for the fields written before a
@@ -372,9 +375,20 @@ pub(crate) fn obstacles<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Ve
     capped(deserializer, "obstacles", MAX_OBSTACLES, true, None)
 }
 
-/// `agents`, at most [`MAX_AGENTS`].
+/// `agents`, at most [`MAX_AGENTS`]; kept up to the agent whose planner waypoints pass
+/// [`MAX_POINTS`].
 pub(crate) fn agents<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<AgentSpec>, D::Error> {
-    capped(deserializer, "agents", MAX_AGENTS, true, None)
+    capped(deserializer, "agents", MAX_AGENTS, true, Some(Total { of: waypoints_of, limit: MAX_POINTS }))
+}
+
+/// An agent's `behaviours`: refused at the entry past [`MAX_BEHAVIOURS`].
+pub(crate) fn behaviours<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<EntrySpec>, D::Error> {
+    deserializer.deserialize_seq(Bounded::<EntrySpec>::new(MAX_BEHAVIOURS, too_many_behaviours))
+}
+
+/// A planner ship's `waypoints`: refused at the waypoint past [`MAX_WAYPOINTS`].
+pub(crate) fn waypoints<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<SceneVec>, D::Error> {
+    deserializer.deserialize_seq(Bounded::<SceneVec>::new(MAX_WAYPOINTS, too_many_waypoints))
 }
 
 /// The points of one path or spline: refused at the point past [`MAX_POINTS`] (the most all
@@ -794,9 +808,9 @@ pub(crate) trait Tagged: Sized {
     /// The one field of some variant that holds a list of points (read as points even when it
     /// comes before the tag).
     const POINTS: &'static str;
-    /// Whether those points are limited by [`MAX_POINTS`] (a spline's are, a planner's
-    /// waypoints are not).
-    const POINTS_COUNT: bool;
+    /// The most of those points one object holds, and why more are refused (a spline's at
+    /// [`MAX_POINTS`], a planner's waypoints at [`MAX_WAYPOINTS`]).
+    const POINTS_LIMIT: (usize, fn() -> String);
 
     /// Reads the variant `name` (one of [`Tagged::NAMES`]) from a map without the tag.
     fn read_variant<'de, D: Deserializer<'de>>(name: &str, deserializer: D) -> Result<Self, D::Error>;
@@ -902,8 +916,8 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<'_, T> {
                 } else if self.entry && key == "group" {
                     extras.group = map.next_value()?;
                 } else if key == T::POINTS {
-                    let limit = if T::POINTS_COUNT { MAX_POINTS } else { usize::MAX };
-                    let points = map.next_value_seed(Bounded::<SceneVec>::new(limit, too_many_points))?;
+                    let (limit, refusal) = T::POINTS_LIMIT;
+                    let points = map.next_value_seed(Bounded::<SceneVec>::new(limit, refusal))?;
                     pending.push((key, Pending::Points(points)));
                 } else {
                     pending

@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use super::format::{
-    BehaviourSpec, BoundsSpec, CurveSpec, FieldSpec, SceneFile, SceneVec, FORMAT_VERSION, READABLE_VERSIONS,
+    AgentSpec, BehaviourSpec, BoundsSpec, CurveSpec, FieldSpec, SceneFile, SceneVec, FORMAT_VERSION,
+    READABLE_VERSIONS,
 };
 use crate::behaviours::param::Param;
 use crate::behaviours::{
@@ -44,8 +45,12 @@ pub const MAX_FIELD_CELLS: usize = crate::behaviours::flow_field::MAX_FLOW_CELLS
 pub const MAX_TARGETS: usize = 10_000;
 /// Most obstacles in a scene.
 pub const MAX_OBSTACLES: usize = 100_000;
-/// Most points of all paths and splines together.
+/// Most points of all paths, splines and planner waypoints together.
 pub const MAX_POINTS: usize = 5_000_000;
+/// Most user waypoints of one planner ship (the planner's limit).
+pub use crate::planner::MAX_WAYPOINTS;
+/// Most entries in one agent's list of behaviours (the simulation's limit).
+pub use crate::sim::MAX_BEHAVIOURS;
 /// Smallest fixed step in seconds (10,000 steps per simulated second; a step of 1e-40 s made
 /// `run --seconds 1` loop forever).
 pub const MIN_DT: f32 = 1e-4;
@@ -193,6 +198,9 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
             }
             if agent.behaviours.is_empty() {
                 return Err((base, "missing field `behaviours` (a list of at least one behaviour)".into()));
+            }
+            if agent.behaviours.len() > MAX_BEHAVIOURS {
+                return Err((format!("{base}.behaviours"), too_many_behaviours()));
             }
             param(&format!("{base}.combine.threshold"), &Combine::THRESHOLD, agent.combine.threshold)?;
             for (j, entry) in agent.behaviours.iter().enumerate() {
@@ -420,6 +428,9 @@ fn check_behaviour(base: &str, behaviour: &BehaviourSpec, refs: &References) -> 
             param(&at("slow_angle"), &crate::behaviours::face::SLOW_ANGLE, spec.slow_angle)
         }
         BehaviourSpec::Planner(spec) => {
+            if spec.waypoints.len() > MAX_WAYPOINTS {
+                return Err((at("waypoints"), too_many_waypoints()));
+            }
             points(&at("waypoints"), &spec.waypoints)?;
             param(&at("clearance"), &PlannerParams::CLEARANCE, spec.clearance)?;
             param(&at("iteration_limit"), &PlannerParams::ITERATION_LIMIT, spec.iteration_limit as f32)?;
@@ -636,9 +647,36 @@ pub(crate) fn too_many(list: &str, count: usize, limit: usize) -> String {
     format!("too many {list}: {count}, at most {limit}")
 }
 
-/// Why the points of paths and splines are refused once they pass [`MAX_POINTS`] together.
+/// Why the points of paths, splines and planner waypoints are refused once they pass
+/// [`MAX_POINTS`] together.
 pub(crate) fn too_many_points() -> String {
-    format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all")
+    format!(
+        "too many points: the scene's paths, splines and planner waypoints hold at most {MAX_POINTS} in all"
+    )
+}
+
+/// Why a planner ship's waypoints are refused past [`MAX_WAYPOINTS`] (the reader's check, at the
+/// waypoint past it, and `validate`'s for a scene built in code).
+pub(crate) fn too_many_waypoints() -> String {
+    format!("too many waypoints: a planner ship holds at most {MAX_WAYPOINTS}")
+}
+
+/// Why an agent's list of behaviours is refused past [`MAX_BEHAVIOURS`] entries.
+pub(crate) fn too_many_behaviours() -> String {
+    format!("too many behaviours: an agent's list holds at most {MAX_BEHAVIOURS}")
+}
+
+/// The user waypoints an agent's planner entries hold (they count toward [`MAX_POINTS`]).
+pub(crate) fn waypoints_of(agent: &AgentSpec) -> usize {
+    agent
+        .behaviour
+        .iter()
+        .chain(agent.behaviours.iter().map(|entry| &entry.behaviour))
+        .map(|behaviour| match behaviour {
+            BehaviourSpec::Planner(spec) => spec.waypoints.len(),
+            _ => 0,
+        })
+        .fold(0usize, usize::saturating_add)
 }
 
 /// Why a painted field holding more than [`MAX_FIELD_CELLS`] vectors is refused (the reader's
@@ -694,6 +732,20 @@ fn check_sizes(scene: &SceneFile) -> Result<(), Issue> {
             total += spline.points.len();
             if total > MAX_POINTS {
                 return Err((format!("curves[{i}].points"), too_many_points()));
+            }
+        }
+    }
+    for (i, agent) in scene.agents.iter().enumerate() {
+        // Version 1's `behaviour` (None), or version 2's entries by index.
+        let v1 = agent.behaviour.iter().map(|behaviour| (None, behaviour));
+        let v2 = agent.behaviours.iter().enumerate().map(|(j, entry)| (Some(j), &entry.behaviour));
+        for (entry, behaviour) in v1.chain(v2) {
+            if let BehaviourSpec::Planner(spec) = behaviour {
+                total = total.saturating_add(spec.waypoints.len());
+                if total > MAX_POINTS {
+                    let at = entry.map_or("behaviour".to_string(), |j| format!("behaviours[{j}]"));
+                    return Err((format!("agents[{i}].{at}.waypoints"), too_many_points()));
+                }
             }
         }
     }

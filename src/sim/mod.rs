@@ -51,7 +51,7 @@ pub use metrics::{
     sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary,
     ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics,
 };
-pub use mix::{Combine, Entry, Mix, Slot};
+pub use mix::{Combine, Entry, Mix, Slot, MAX_BEHAVIOURS};
 
 pub use crate::behaviours::{
     ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,

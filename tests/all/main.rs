@@ -3,6 +3,7 @@
 //! `ui_support` and `scratch` (a test's directory, removed when it passes).
 
 mod behav_detour;
+mod behav_extremes;
 mod behav_flocking;
 mod behav_painted;
 mod behav_props;

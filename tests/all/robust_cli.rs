@@ -452,3 +452,50 @@ fn bench_yuka_stops_a_script_that_never_ends_and_escapes_what_it_echoes() {
     assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
     assert!(stdout.contains("printed no `… ns/agent-step`: a\\u{1b}[31mred\\rover\\nline2)"), "{stdout}");
 }
+
+#[test]
+fn odd_arguments_of_every_command_are_one_line_and_status_2() {
+    // Clap's own refusals were five lines (usage and tips); `--seconds -1` was "unexpected
+    // argument '-1'" with a tip to write `-- -1`, which makes -1 the scene; `--seconds 1e300`
+    // printed 301 digits.
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", SCENE, "--bogus"], "unexpected argument '--bogus' found; see `steerlab run --help`"),
+        (&["run", SCENE, "--seconds", "1", "--seconds", "2"], "cannot be used multiple times"),
+        (&["run"], "the following required arguments were not provided: <SCENE>; see `steerlab run --help`"),
+        (&["run", SCENE, "--seconds", "-1"], "--seconds must be between 0 and 1000000, got -1"),
+        (&["run", SCENE, "--seconds", "1e300"], "--seconds must be between 0 and 1000000, got 1e300"),
+        (&["run", SCENE, "--seconds", "NaN"], "--seconds must be between 0 and 1000000, got NaN"),
+        (&["run", SCENE, "--seconds=-inf"], "got -inf"),
+        (&["run", SCENE, "--seconds", "abc"], "invalid value 'abc' for '--seconds <SECONDS>'"),
+        (&["run", SCENE, "--threads", "0"], "--threads must be 1–256, got 0"),
+        (&["run", SCENE, "--threads", "-1"], "unexpected argument '-1' found"),
+        (&["run", "/"], "cannot open /: it is a directory"),
+        (&["run", SCENE, "--seconds", "0", "--trace", "/"], "--trace /: not a regular file"),
+        (
+            &["shot", SCENE, "--out", "x.png", "--seconds", "-5"],
+            "--seconds must be between 0 and 3600, got -5",
+        ),
+        (&["shot", SCENE, "--out", "x.png", "--size", "0x0"], "--size must be WIDTHxHEIGHT"),
+        (&["shot", SCENE, "--out", "x.png", "--size", "99999x99999"], "--size must be WIDTHxHEIGHT"),
+        (
+            &["shot", SCENE, "--out", "x.png", "--step-through", "0"],
+            "--step-through counts iterations from 1",
+        ),
+        (&["frames", "--frames", "0"], "--agents must be 1–1000000 and --frames 1–100000"),
+        (&["frames", "--agents", "5", "--scene", SCENE], "cannot be used with"),
+        (&["bench", "--threads", "0"], "--threads must be 1–256, got 0"),
+        (&["fuzz", "--cases", "-1"], "see `steerlab fuzz --help`"),
+        (&["fuzz", "--scenes", SCENE], "not a directory"),
+        (&["--bogus"], "unexpected argument '--bogus' found; see `steerlab --help`"),
+    ];
+    for (args, expected) in cases {
+        let (code, stderr) = steerlab(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_one_error_line(&stderr, expected);
+    }
+    // Help and version are still clap's, on standard output, status 0.
+    let output = Command::new(BIN).args(["run", "--help"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("Usage: steerlab run"));
+    assert_eq!(Command::new(BIN).arg("--version").output().unwrap().status.code(), Some(0));
+}

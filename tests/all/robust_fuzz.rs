@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use steerlab::fuzz::{fuzz, make_case, seed_scenes, FuzzConfig};
+use steerlab::fuzz::{fuzz, make_case, seed_scenes, FuzzConfig, MAX_STEPS};
 
 #[test]
 fn mutated_shipped_scenes_are_refused_in_one_line_or_run_finite() {
@@ -169,4 +169,46 @@ fn case_numbers_past_the_last_u64_are_refused_not_run_short() {
     assert_eq!(last.problem(), None);
     assert_eq!(fuzz(&last, &seeds, |_| {}).cases, 1);
     assert!(FuzzConfig { cases: 2, ..last }.problem().is_some());
+}
+
+#[test]
+fn more_steps_a_case_than_the_limit_are_refused_not_run_for_hours() {
+    // `--steps 4000000000` ran the first accepted case for hours.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_steerlab"))
+        .args(["fuzz", "--cases", "5", "--steps", "4000000000", "--process-every", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr, format!("error: --steps must be at most {MAX_STEPS}, got 4000000000\n"));
+    assert_eq!(FuzzConfig { steps: MAX_STEPS, ..Default::default() }.problem(), None);
+}
+
+#[test]
+fn a_case_of_a_small_step_runs_as_many_steps_through_the_binary_as_in_process() {
+    // A thousand seekers in steps of 0.0001 s: the binary was asked for `steps / 60` seconds,
+    // 167 times the steps run in process, and the case was reported as a hang.
+    let agents: Vec<serde_json::Value> = (0..1000)
+        .map(|i| {
+            serde_json::json!({"name": format!("a{i}"), "position": [i, 0],
+                "behaviours": [{"type": "seek", "target": "t"}]})
+        })
+        .collect();
+    let scene = serde_json::json!({"version": 2, "dt": 0.0001,
+        "targets": [{"id": "t", "position": [0, 500]}], "agents": agents});
+    let seeds = vec![("small-step.json".to_string(), scene)];
+    let config = FuzzConfig {
+        cases: 12,
+        seed: 3,
+        steps: 600,
+        process_every: 1,
+        binary: Some(env!("CARGO_BIN_EXE_steerlab").into()),
+        timeout: std::time::Duration::from_secs(3),
+        ..Default::default()
+    };
+    let report = fuzz(&config, &seeds, |_| {});
+    let failures: Vec<String> =
+        report.failures.iter().map(|f| format!("case {}: {}", f.case, f.problem)).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(report.accepted >= 1, "{report:?}");
 }

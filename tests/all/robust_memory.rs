@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-use steerlab::scene::{MAX_AGENTS, MAX_POINTS};
+use steerlab::scene::{MAX_AGENTS, MAX_BEHAVIOURS, MAX_POINTS, MAX_WAYPOINTS};
 
 use crate::scratch::Scratch;
 
@@ -97,7 +97,7 @@ fn a_path_past_the_point_limit_is_refused_at_its_points() {
     assert_refused(
         &file,
         &format!(
-            "paths[0].points (line 1, column {}): too many points: the scene's paths and splines hold at most {MAX_POINTS} in all",
+            "paths[0].points (line 1, column {}): too many points: the scene's paths, splines and planner waypoints hold at most {MAX_POINTS} in all",
             head.len() + 1
         ),
     );
@@ -108,7 +108,9 @@ fn a_spline_past_the_point_limit_is_refused_whether_its_kind_comes_first_or_last
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = Scratch::new("memory-spline");
     let agent = r#"{"position":[0,0],"behaviours":[{"type":"parametric","curve":"s"}]}"#;
-    let too_many = format!("too many points: the scene's paths and splines hold at most {MAX_POINTS} in all");
+    let too_many = format!(
+        "too many points: the scene's paths, splines and planner waypoints hold at most {MAX_POINTS} in all"
+    );
     for (name, head, tail) in [
         ("kind-first.json", r#"{"version":2,"curves":[{"kind":"spline","id":"s","points":"#, "]}]"),
         ("kind-last.json", r#"{"version":2,"curves":[{"points":"#, r#"],"kind":"spline","id":"s"}]"#),
@@ -119,6 +121,35 @@ fn a_spline_past_the_point_limit_is_refused_whether_its_kind_comes_first_or_last
         assert_refused(&file, &format!("curves[0].points (line 1, column {}): {too_many}", head.len() + 1));
         fs::remove_file(&file).unwrap();
     }
+}
+
+#[test]
+fn a_ship_of_millions_of_waypoints_and_a_list_of_millions_of_behaviours_are_refused_at_the_first_past() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = Scratch::new("memory-lists");
+    // 120 MB: 20 million waypoints on one ship (it loaded before, and ran 2 s in minutes).
+    let file = dir.path("waypoints.json");
+    let head = r#"{"version":2,"agents":[{"position":[0,0],"behaviours":[{"type":"planner","waypoints":"#;
+    write_repeated(&file, &format!("{head}["), "[0,0]", 20_000_000, "]}]}]}");
+    assert_refused(
+        &file,
+        &format!(
+            "agents[0].behaviours[0].waypoints (line 1, column {}): too many waypoints: a planner ship holds at most {MAX_WAYPOINTS}",
+            head.len() + 1
+        ),
+    );
+    fs::remove_file(&file).unwrap();
+    // 108 MB: 6 million entries in one agent's list.
+    let file = dir.path("behaviours.json");
+    let head = r#"{"version":2,"agents":[{"position":[0,0],"behaviours":"#;
+    write_repeated(&file, &format!("{head}["), r#"{"type":"wander"}"#, 6_000_000, "]}]}");
+    assert_refused(
+        &file,
+        &format!(
+            "agents[0].behaviours (line 1, column {}): too many behaviours: an agent's list holds at most {MAX_BEHAVIOURS}",
+            head.len() + 1
+        ),
+    );
 }
 
 #[test]
