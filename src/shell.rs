@@ -262,8 +262,12 @@ fn examples() -> Vec<(String, String)> {
     list
 }
 
-/// `scenes/` of the source tree (where `cargo run` runs from), or next to the executable.
+/// `scenes/` of the source tree (where `cargo run` runs from), or next to the executable
+/// (`STEERLAB_EXAMPLES_DIR` names another folder, so tests can try to overwrite a copy).
 pub fn examples_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("STEERLAB_EXAMPLES_DIR") {
+        return PathBuf::from(dir);
+    }
     let candidates = [
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes"),
         PathBuf::from("scenes"),
@@ -946,6 +950,15 @@ fn open_loaded(app: &mut App, state: &mut ui::UiState, path: &Path, result: Resu
 }
 
 fn save_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
+    // Save As can name a shipped example (a path typed into the dialog, or its folder browsed
+    // to); the window never overwrites one, whatever scene is open.
+    if is_example(path) {
+        app.set_error(format!(
+            "not saved: {} is a shipped example; save your copy under another name or in another folder",
+            escape_controls(&path.display().to_string())
+        ));
+        return;
+    }
     match save_scene(&app.world, path) {
         Ok(()) => {
             app.mark_saved(path.to_path_buf());

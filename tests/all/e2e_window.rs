@@ -730,6 +730,42 @@ fn keys_do_nothing_behind_the_save_as_dialog_and_enter_saves_the_typed_name() {
     assert!(!file.with_file_name("hairpintyped.json").exists());
 }
 
+/// An audit: the example opens as an untitled copy, but its own path typed into Save As
+/// overwrote the shipped file, which the README says the window never does.
+#[test]
+fn save_as_onto_a_shipped_example_is_refused_and_the_example_stays_as_it_was() {
+    if !tools_available("save_as_example") {
+        return;
+    }
+    let _serial = serial();
+    let examples = temp_dir("save_as_example-examples");
+    let example = copy_scene(&examples, "hairpin.json");
+    let original = std::fs::read(&example).unwrap();
+    let examples_text = examples.to_str().unwrap().to_string();
+    let envs = [("STEERLAB_EXAMPLES_DIR", examples_text.as_str())];
+    let app = Steerlab::launch_with("save_as_example", &[example.to_str().unwrap()], &envs).keeping(examples);
+    let state = app.state();
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("(example)")), "{state}");
+    app.key("space");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 150.0));
+    app.wait_for(|s| s["dirty"] == true && s["obstacles"] == 1, "an obstacle added");
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    for _ in 0.."hairpin.json".len() {
+        app.key("BackSpace");
+    }
+    app.type_text(example.to_str().unwrap());
+    app.key("Return");
+    let state = app.wait_for(
+        |s| s["message"].as_str().is_some_and(|m| m.contains("shipped example")),
+        "the refusal in the status bar",
+    );
+    assert_eq!(std::fs::read(&example).unwrap(), original, "the shipped example was overwritten");
+    assert_eq!(state["dirty"], true, "the change is still unsaved: {state}");
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("(example)")), "{state}");
+}
+
 #[test]
 fn tab_in_a_text_field_stays_there_and_space_after_tab_opens_no_menu() {
     if !tools_available("tab_focus") {
