@@ -118,8 +118,12 @@ fn agent_inspector(
             ui.label(declaration.label).on_hover_text(declaration.help);
             let before = *value;
             let mut typed = *value;
+            // Unbounded, so a typed 1e300 or NaN reaches the check as what it is (infinite, not
+            // clamped to f32::MAX); a typed value applies on Enter, so a refused one never
+            // leaves behind a prefix typed on the way ("1e3" of "1e300").
             let drag = egui::DragValue::new(&mut typed)
-                .range(f32::MIN..=f32::MAX)
+                .range(f32::NEG_INFINITY..=f32::INFINITY)
+                .update_while_editing(false)
                 .suffix(format!(" {}", declaration.unit))
                 .speed(1.0);
             let response = ui.add(drag).on_hover_text(declaration.help);
@@ -137,7 +141,8 @@ fn agent_inspector(
             ui.end_row();
             if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
                 ui.label("");
-                ui.label(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED));
+                let message = ui.add(super::refusal_label(&reason));
+                state.record_rect(format!("refused:limit:{}", declaration.key), message.rect);
                 ui.end_row();
             }
         }

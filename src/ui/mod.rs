@@ -662,3 +662,10 @@ pub(crate) fn trim_line_breaks(text: &mut String) -> bool {
 
 /// The red used for errors.
 pub const ERROR_RED: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x40, 0x40);
+
+/// "refused: REASON" in red, wrapped to the width it is given: a refusal shown in a grid or a
+/// row never widens its column or the panel (a resizable panel keeps a width its content
+/// once took, so one long reason used to push the world view aside for good).
+pub fn refusal_label(reason: &str) -> egui::Label {
+    egui::Label::new(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED)).wrap()
+}
