@@ -93,6 +93,6 @@ pub use io::{
 };
 pub use pretty::pretty_json;
 pub use validate::{
-    validate_scene, Issue, MAX_AGENTS, MAX_COORDINATE, MAX_CURVES, MAX_DT, MAX_OBSTACLES, MAX_PATHS,
-    MAX_POINTS, MAX_TARGETS, MIN_DT,
+    validate_scene, Issue, MAX_AGENTS, MAX_COORDINATE, MAX_CURVES, MAX_DISTANCE, MAX_DT, MAX_FREQUENCY,
+    MAX_OBSTACLES, MAX_PARAMETER, MAX_PATHS, MAX_POINTS, MAX_SPEED, MAX_TARGETS, MIN_DT,
 };
