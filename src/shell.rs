@@ -192,6 +192,33 @@ fn recovery_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join("recovery.json"))
 }
 
+/// Beside the autosave: the file it is a copy of (`file:PATH`) or the example (`example:NAME`),
+/// so a restored scene saves where it came from (it used to come back untitled).
+fn recovery_origin_path() -> Option<PathBuf> {
+    config_dir().map(|d| d.join("recovery-origin.txt"))
+}
+
+/// Removes the autosave and its origin (a clean quit, a save, a discarded recovery).
+fn remove_recovery() {
+    for path in [recovery_path(), recovery_origin_path()].into_iter().flatten() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Opens a restored autosave as the scene it was a copy of, with its changes unsaved.
+fn open_recovered(app: &mut App, world: World) {
+    let origin = recovery_origin_path().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
+    if let Some(name) = origin.strip_prefix("example:") {
+        app.open_example(world, name);
+    } else if let Some(file) = origin.strip_prefix("file:").filter(|f| !f.is_empty()) {
+        app.open_world(world, Some(PathBuf::from(file)));
+    } else {
+        app.open_world(world, None);
+    }
+    app.dirty = true;
+    app.info(format!("restored the autosaved {} (save it to keep it)", app.display_name()));
+}
+
 fn recent_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join("recent.txt"))
 }
@@ -262,8 +289,12 @@ fn examples() -> Vec<(String, String)> {
     list
 }
 
-/// `scenes/` of the source tree (where `cargo run` runs from), or next to the executable.
+/// `scenes/` of the source tree (where `cargo run` runs from), or next to the executable
+/// (`STEERLAB_EXAMPLES_DIR` names another folder, so tests can try to overwrite a copy).
 pub fn examples_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("STEERLAB_EXAMPLES_DIR") {
+        return PathBuf::from(dir);
+    }
     let candidates = [
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes"),
         PathBuf::from("scenes"),
@@ -485,9 +516,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         if apply_ui_output(&mut app, &mut ui_state, output, &mut loading, &mut capture) {
             // A clean quit (saved, or changes discarded on purpose) leaves no autosave behind:
             // only a crash or a kill does, and the next start offers it.
-            if let Some(p) = recovery_path() {
-                let _ = std::fs::remove_file(p);
-            }
+            remove_recovery();
             break;
         }
 
@@ -837,7 +866,17 @@ fn autosave(app: &App) {
         let _ = std::fs::create_dir_all(dir);
     }
     // A world that cannot be saved (a non-finite number) is simply not autosaved.
-    let _ = save_scene(&app.world, &path);
+    if save_scene(&app.world, &path).is_err() {
+        return;
+    }
+    let origin = match (&app.file, &app.example) {
+        (Some(file), _) => file.to_str().map(|f| format!("file:{f}")),
+        (None, Some(example)) => Some(format!("example:{example}")),
+        (None, None) => None,
+    };
+    if let Some(origin_path) = recovery_origin_path() {
+        let _ = std::fs::write(origin_path, origin.unwrap_or_default());
+    }
 }
 
 /// Carries out what the panels asked for; returns true when the window should close.
@@ -878,9 +917,7 @@ fn apply_ui_output(
                 if let Some(path) = recovery_path() {
                     match choice {
                         ui::RecoveryChoice::Restore => start_load(&path, loading::Purpose::Recovery),
-                        ui::RecoveryChoice::Discard => {
-                            let _ = std::fs::remove_file(path);
-                        }
+                        ui::RecoveryChoice::Discard => remove_recovery(),
                     }
                 }
                 state.recovery_available = false;
@@ -918,11 +955,7 @@ fn finish_load(
             }
         }
         loading::Purpose::Recovery => match result {
-            Ok(world) => {
-                app.open_world(world, None);
-                app.dirty = true;
-                app.info("restored the autosaved scene (save it to keep it)");
-            }
+            Ok(world) => open_recovered(app, world),
             Err(err) => app.set_error(err.to_string()),
         },
     }
@@ -946,14 +979,21 @@ fn open_loaded(app: &mut App, state: &mut ui::UiState, path: &Path, result: Resu
 }
 
 fn save_file(app: &mut App, state: &mut ui::UiState, path: &Path) {
+    // Save As can name a shipped example (a path typed into the dialog, or its folder browsed
+    // to); the window never overwrites one, whatever scene is open.
+    if is_example(path) {
+        app.set_error(format!(
+            "not saved: {} is a shipped example; save your copy under another name or in another folder",
+            escape_controls(&path.display().to_string())
+        ));
+        return;
+    }
     match save_scene(&app.world, path) {
         Ok(()) => {
             app.mark_saved(path.to_path_buf());
             state.note_saved(path);
             remember_recent(state, path);
-            if let Some(p) = recovery_path() {
-                let _ = std::fs::remove_file(p);
-            }
+            remove_recovery();
         }
         Err(err) => app.set_error(err.to_string()),
     }

@@ -304,6 +304,16 @@ impl App {
         if items.is_empty() || !delta.is_finite() || delta == Vec3::ZERO {
             return;
         }
+        // A move the scene file could not hold would leave a scene that can no longer be saved
+        // or autosaved: refuse it whole.
+        let limit = crate::scene::MAX_COORDINATE;
+        let beyond = |p: Vec3| p.abs().max_element() > limit;
+        if extent(&self.world, &items).is_some_and(|(min, max)| beyond(min + delta) || beyond(max + delta)) {
+            self.set_error(format!(
+                "not moved: the selection would leave the scene's limits (coordinates within ±{limit})"
+            ));
+            return;
+        }
         self.checkpoint(None);
         move_many(&mut self.world, &items, delta);
         self.previous_positions = self.world.agents.iter().map(|a| a.kinematics.position).collect();
@@ -379,6 +389,11 @@ impl App {
 /// The centre of the bounding box of `items`' positions (a path counts with all its points),
 /// or None when none has one.
 pub fn centre(world: &World, items: &[Selection]) -> Option<Vec3> {
+    extent(world, items).map(|(min, max)| (min + max) * 0.5)
+}
+
+/// The corners of the box round the selection's positions and path points.
+fn extent(world: &World, items: &[Selection]) -> Option<(Vec3, Vec3)> {
     let mut points: Vec<Vec3> = Vec::new();
     for &item in items {
         match item {
@@ -389,8 +404,7 @@ pub fn centre(world: &World, items: &[Selection]) -> Option<Vec3> {
         }
     }
     let first = *points.first()?;
-    let (min, max) = points.iter().fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    Some((min + max) * 0.5)
+    Some(points.iter().fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
 }
 
 /// Every agent, path, curve, target and obstacle of `world` (Select all).

@@ -57,7 +57,7 @@ pub enum ParamError {
         key: &'static str,
     },
     /// A count or a switch was given a fractional value.
-    #[error("`{key}` must be a whole number, got {value}")]
+    #[error("`{key}` must be a whole number, got {}", number_text(*.value))]
     NotWhole {
         /// The parameter's key.
         key: &'static str,
@@ -65,7 +65,7 @@ pub enum ParamError {
         value: f32,
     },
     /// The value lies outside `min..=max`.
-    #[error("`{key}` must be from {min} to {max}{unit_sep}{unit}, got {value}")]
+    #[error("`{key}` must be from {min} to {max}{unit_sep}{unit}, got {}", number_text(*.value))]
     OutOfRange {
         /// The parameter's key.
         key: &'static str,
@@ -80,6 +80,17 @@ pub enum ParamError {
         /// " " when there is a unit, "" otherwise.
         unit_sep: &'static str,
     },
+}
+
+/// A number as a message shows it: as Rust prints it, except that a huge or tiny one is
+/// written with an exponent (`3.4028235e38`, not thirty-nine digits that widen a panel).
+pub fn number_text(value: f32) -> String {
+    let magnitude = value.abs();
+    if magnitude >= 1e9 || (magnitude != 0.0 && magnitude < 1e-6) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
 }
 
 impl Param {
@@ -199,6 +210,18 @@ mod tests {
         assert_eq!(err.to_string(), "`prediction_time` must be from 0 to 10 s, got 100000000");
         assert!(P.check(-0.1).is_err());
         assert_eq!(P.check(f32::NAN), Err(ParamError::NotFinite { key: "prediction_time" }));
+    }
+
+    #[test]
+    fn huge_and_tiny_refused_values_are_written_with_an_exponent() {
+        assert_eq!(
+            P.check(f32::MAX).unwrap_err().to_string(),
+            "`prediction_time` must be from 0 to 10 s, got 3.4028235e38"
+        );
+        assert_eq!(number_text(-1e30), "-1e30");
+        assert_eq!(number_text(1e-9), "1e-9");
+        assert_eq!(number_text(-0.0), "-0");
+        assert_eq!(number_text(123456.5), "123456.5");
     }
 
     #[test]

@@ -7,6 +7,10 @@ use glam::Vec3;
 
 use crate::app::{App, Command};
 use crate::geometry::{Curve, CurveKind};
+use crate::scene::{MAX_COORDINATE, MAX_DISTANCE, MAX_FREQUENCY, MAX_PARAMETER};
+
+/// Widget rectangles by name (published for scripts and tests).
+type Rects = std::collections::BTreeMap<String, egui::Rect>;
 
 use super::{trim_line_breaks, UiState, ERROR_RED};
 
@@ -109,7 +113,7 @@ pub fn curve_inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState, curve_
                 commands.push(Command::SetCurve { curve: curve_idx, kind: new_kind });
             }
         }
-    } else if let Some(new_kind) = builtin_editor(ui, kind) {
+    } else if let Some(new_kind) = builtin_editor(ui, kind, &mut state.widget_rects) {
         if new_kind != *kind {
             commands.push(Command::SetCurve { curve: curve_idx, kind: new_kind });
         }
@@ -199,81 +203,156 @@ fn expr_editor(
     applied
 }
 
-fn vec3_row(ui: &mut egui::Ui, label: &str, doc: &str, value: &mut Vec3) -> bool {
+/// Three drag values within the scene file's coordinate limit (a typed value beyond it lands
+/// on it: a curve the file refuses could no longer be saved or autosaved). Their rectangles go
+/// into `rects` as `curve:LABEL:x` … `curve:LABEL:z`.
+fn vec3_row(ui: &mut egui::Ui, rects: &mut Rects, label: &str, doc: &str, value: &mut Vec3) -> bool {
     ui.label(label).on_hover_text(doc);
     let mut changed = false;
     ui.horizontal(|ui| {
         for (axis, component) in [("x ", &mut value.x), ("y ", &mut value.y), ("z ", &mut value.z)] {
-            changed |=
-                ui.add(egui::DragValue::new(component).prefix(axis).speed(1.0)).on_hover_text(doc).changed();
+            let drag = egui::DragValue::new(component)
+                .prefix(axis)
+                .speed(1.0)
+                .range(-MAX_COORDINATE..=MAX_COORDINATE)
+                .clamp_existing_to_range(false);
+            let response = ui.add(drag).on_hover_text(doc);
+            rects.insert(format!("curve:{label}:{}", axis.trim()), response.rect);
+            changed |= response.changed();
         }
     });
     ui.end_row();
     changed
 }
 
+/// A drag value within `range`, the scene file's limits for the number (a typed value beyond
+/// them lands on the nearer end); its rectangle goes into `rects` as `curve:LABEL`.
 fn number_row(
     ui: &mut egui::Ui,
-    label: &str,
-    unit: &str,
-    doc: &str,
+    rects: &mut Rects,
+    (label, unit, doc): (&str, &str, &str),
     value: &mut f32,
-    min: f32,
+    range: std::ops::RangeInclusive<f32>,
     speed: f64,
 ) -> bool {
     ui.label(label).on_hover_text(doc);
-    let mut drag =
-        egui::DragValue::new(value).speed(speed).range(min..=f32::MAX).clamp_existing_to_range(false);
+    let mut drag = egui::DragValue::new(value).speed(speed).range(range).clamp_existing_to_range(false);
     if !unit.is_empty() {
         drag = drag.suffix(format!(" {unit}"));
     }
-    let changed = ui.add(drag).on_hover_text(doc).changed();
+    let response = ui.add(drag).on_hover_text(doc);
+    rects.insert(format!("curve:{label}"), response.rect);
     ui.end_row();
-    changed
+    response.changed()
 }
 
 /// Drag values for a built-in kind; returns the edited shape when something changed.
-fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind) -> Option<CurveKind> {
+fn builtin_editor(ui: &mut egui::Ui, kind: &CurveKind, rects: &mut Rects) -> Option<CurveKind> {
     let mut edited = kind.clone();
     let mut changed = false;
     egui::Grid::new("builtin_curve_grid").num_columns(2).show(ui, |ui| match &mut edited {
         CurveKind::Circle { center, radius } => {
-            changed |= vec3_row(ui, "centre", "Centre of the circle (world units)", center);
-            changed |= number_row(ui, "radius", "u", "Radius (world units)", radius, 1.0, 1.0);
+            changed |= vec3_row(ui, rects, "centre", "Centre of the circle (world units)", center);
+            changed |= number_row(
+                ui,
+                rects,
+                ("radius", "u", "Radius (world units)"),
+                radius,
+                1.0..=MAX_DISTANCE,
+                1.0,
+            );
         }
         CurveKind::Ellipse { center, radius_x, radius_y } => {
-            changed |= vec3_row(ui, "centre", "Centre of the ellipse (world units)", center);
-            changed |=
-                number_row(ui, "radius x", "u", "Half-width along x (world units)", radius_x, 1.0, 1.0);
-            changed |=
-                number_row(ui, "radius y", "u", "Half-height along y (world units)", radius_y, 1.0, 1.0);
+            changed |= vec3_row(ui, rects, "centre", "Centre of the ellipse (world units)", center);
+            changed |= number_row(
+                ui,
+                rects,
+                ("radius x", "u", "Half-width along x (world units)"),
+                radius_x,
+                1.0..=MAX_DISTANCE,
+                1.0,
+            );
+            changed |= number_row(
+                ui,
+                rects,
+                ("radius y", "u", "Half-height along y (world units)"),
+                radius_y,
+                1.0..=MAX_DISTANCE,
+                1.0,
+            );
         }
         CurveKind::Lemniscate { center, size } => {
-            changed |= vec3_row(ui, "centre", "Centre of the figure eight (world units)", center);
-            changed |=
-                number_row(ui, "size", "u", "Half-width of the figure eight (world units)", size, 1.0, 1.0);
+            changed |= vec3_row(ui, rects, "centre", "Centre of the figure eight (world units)", center);
+            changed |= number_row(
+                ui,
+                rects,
+                ("size", "u", "Half-width of the figure eight (world units)"),
+                size,
+                1.0..=MAX_DISTANCE,
+                1.0,
+            );
         }
         CurveKind::Lissajous { center, amplitude, freq_x, freq_y, phase } => {
-            changed |= vec3_row(ui, "centre", "Centre of the figure (world units)", center);
-            changed |= vec3_row(ui, "amplitude", "Half-extent along x and y (world units)", amplitude);
-            changed |= number_row(ui, "freq x", "", "Frequency of the x oscillation", freq_x, 0.0, 0.05);
-            changed |= number_row(ui, "freq y", "", "Frequency of the y oscillation", freq_y, 0.0, 0.05);
-            changed |=
-                number_row(ui, "phase", "rad", "Phase of the x oscillation (radians)", phase, f32::MIN, 0.01);
+            changed |= vec3_row(ui, rects, "centre", "Centre of the figure (world units)", center);
+            changed |= vec3_row(ui, rects, "amplitude", "Half-extent along x and y (world units)", amplitude);
+            changed |= number_row(
+                ui,
+                rects,
+                ("freq x", "", "Frequency of the x oscillation"),
+                freq_x,
+                0.0..=MAX_FREQUENCY,
+                0.05,
+            );
+            changed |= number_row(
+                ui,
+                rects,
+                ("freq y", "", "Frequency of the y oscillation"),
+                freq_y,
+                0.0..=MAX_FREQUENCY,
+                0.05,
+            );
+            changed |= number_row(
+                ui,
+                rects,
+                ("phase", "rad", "Phase of the x oscillation (radians)"),
+                phase,
+                -MAX_PARAMETER..=MAX_PARAMETER,
+                0.01,
+            );
         }
         CurveKind::Helix { center, radius, pitch, turns } => {
-            changed |= vec3_row(ui, "centre", "Centre of the helix's base (world units)", center);
-            changed |= number_row(ui, "radius", "u", "Radius of the helix (world units)", radius, 1.0, 1.0);
-            changed |= number_row(ui, "pitch", "u", "Rise per turn (world units)", pitch, f32::MIN, 1.0);
-            changed |= number_row(ui, "turns", "", "Number of turns", turns, 0.1, 0.05);
+            changed |= vec3_row(ui, rects, "centre", "Centre of the helix's base (world units)", center);
+            changed |= number_row(
+                ui,
+                rects,
+                ("radius", "u", "Radius of the helix (world units)"),
+                radius,
+                1.0..=MAX_DISTANCE,
+                1.0,
+            );
+            changed |= number_row(
+                ui,
+                rects,
+                ("pitch", "u", "Rise per turn (world units)"),
+                pitch,
+                -MAX_PARAMETER..=MAX_PARAMETER,
+                1.0,
+            );
+            changed |=
+                number_row(ui, rects, ("turns", "", "Number of turns"), turns, 0.1..=MAX_FREQUENCY, 0.05);
         }
         CurveKind::Spline { points, closed } => {
             ui.label("closed").on_hover_text("Join the last point back to the first");
             changed |= ui.checkbox(closed, "").changed();
             ui.end_row();
             for (point_idx, point) in points.iter_mut().enumerate() {
-                changed |=
-                    vec3_row(ui, &format!("point {point_idx}"), "A point the spline passes through", point);
+                changed |= vec3_row(
+                    ui,
+                    rects,
+                    &format!("point {point_idx}"),
+                    "A point the spline passes through",
+                    point,
+                );
             }
         }
         CurveKind::Expr { .. } => {}

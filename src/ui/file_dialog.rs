@@ -182,7 +182,9 @@ impl FileDialog {
     }
 
     /// The file OK would choose: the name in the directory, with the mode's extension added
-    /// when saving a name without one. Errors say what is missing.
+    /// when saving a name without it (`metrics.json` typed into Export CSV becomes
+    /// `metrics.json.csv`: a scene is never overwritten by a table, nor a table by a scene).
+    /// Errors say what is missing.
     pub fn chosen_path(&self) -> Result<PathBuf, String> {
         let name = self.file_name.trim();
         if name.is_empty() {
@@ -191,8 +193,12 @@ impl FileDialog {
             );
         }
         let mut path = self.dir.join(name);
-        if self.mode.asks_for_name() && path.extension().is_none() {
-            path.set_extension(self.mode.extension());
+        let extension = self.mode.extension();
+        let has_extension = path.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension));
+        if self.mode.asks_for_name() && !has_extension {
+            let mut with_extension = path.into_os_string();
+            with_extension.push(format!(".{extension}"));
+            path = PathBuf::from(with_extension);
         }
         if !self.mode.asks_for_name() && !self.lists_file(name) {
             return Err(format!("{name} is not a .{} file in this folder", self.mode.extension()));

@@ -14,6 +14,7 @@ use crate::sim::{Behaviour, PlannerParams, Rgb};
 
 use super::params::{behaviour_params, param_row, with_param};
 use super::{curve_editor, trim_line_breaks, UiState, ERROR_RED};
+use crate::scene::{MAX_COORDINATE, MAX_SPEED};
 
 /// Draws the inspector of the current selection; returns the edits.
 pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Command> {
@@ -35,8 +36,8 @@ pub fn inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Vec<Comma
         }
         Some(Selection::Path(path)) => path_inspector(ui, app, state, path, None),
         Some(Selection::PathPoint { path, point }) => path_inspector(ui, app, state, path, Some(point)),
-        Some(Selection::Obstacle(obstacle)) => obstacle_inspector(ui, app, obstacle),
-        Some(Selection::Target(target)) => target_inspector(ui, app, target),
+        Some(Selection::Obstacle(obstacle)) => obstacle_inspector(ui, app, state, obstacle),
+        Some(Selection::Target(target)) => target_inspector(ui, app, state, target),
         Some(Selection::Curve(curve)) => curve_editor::curve_inspector(ui, app, state, curve),
     }
 }
@@ -59,14 +60,30 @@ fn scene_summary(ui: &mut egui::Ui, app: &App) {
     ));
 }
 
-/// One labelled row of three drag values (x, y, z); true when one changed.
-fn vec3_row(ui: &mut egui::Ui, label: &str, unit: &str, doc: &str, value: &mut Vec3) -> bool {
+/// One labelled row of three drag values (x, y, z), each within ±`limit` (a typed value beyond
+/// it lands on it, as a radius row's does: the scene file refuses more, so the scene could no
+/// longer be saved or autosaved); true when one changed. The fields' rectangles go into
+/// `state` as `LABEL:x`, `LABEL:y`, `LABEL:z`.
+fn vec3_row(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    (label, unit, doc): (&str, &str, &str),
+    limit: f32,
+    value: &mut Vec3,
+) -> bool {
     ui.label(label).on_hover_text(doc);
     let mut changed = false;
     ui.horizontal(|ui| {
         for (axis, component) in [("x ", &mut value.x), ("y ", &mut value.y), ("z ", &mut value.z)] {
-            let drag = egui::DragValue::new(component).prefix(axis).suffix(unit).speed(1.0);
-            changed |= ui.add(drag).on_hover_text(doc).changed();
+            let drag = egui::DragValue::new(component)
+                .prefix(axis)
+                .suffix(unit)
+                .speed(1.0)
+                .range(-limit..=limit)
+                .clamp_existing_to_range(false);
+            let response = ui.add(drag).on_hover_text(doc);
+            state.record_rect(format!("{label}:{}", axis.trim()), response.rect);
+            changed |= response.changed();
         }
     });
     ui.end_row();
@@ -118,8 +135,12 @@ fn agent_inspector(
             ui.label(declaration.label).on_hover_text(declaration.help);
             let before = *value;
             let mut typed = *value;
+            // Unbounded, so a typed 1e300 or NaN reaches the check as what it is (infinite, not
+            // clamped to f32::MAX); a typed value applies on Enter, so a refused one never
+            // leaves behind a prefix typed on the way ("1e3" of "1e300").
             let drag = egui::DragValue::new(&mut typed)
-                .range(f32::MIN..=f32::MAX)
+                .range(f32::NEG_INFINITY..=f32::INFINITY)
+                .update_while_editing(false)
                 .suffix(format!(" {}", declaration.unit))
                 .speed(1.0);
             let response = ui.add(drag).on_hover_text(declaration.help);
@@ -137,7 +158,8 @@ fn agent_inspector(
             ui.end_row();
             if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
                 ui.label("");
-                ui.label(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED));
+                let message = ui.add(super::refusal_label(&reason));
+                state.record_rect(format!("refused:limit:{}", declaration.key), message.rect);
                 ui.end_row();
             }
         }
@@ -313,7 +335,12 @@ fn waypoint_list(
             ui.label(label);
             ui.horizontal(|ui| {
                 for (axis, component) in [("x ", &mut point.x), ("y ", &mut point.y), ("z ", &mut point.z)] {
-                    changed |= ui.add(egui::DragValue::new(component).prefix(axis).speed(1.0)).changed();
+                    let drag = egui::DragValue::new(component)
+                        .prefix(axis)
+                        .speed(1.0)
+                        .range(-MAX_COORDINATE..=MAX_COORDINATE)
+                        .clamp_existing_to_range(false);
+                    changed |= ui.add(drag).changed();
                 }
             });
             let remove_button = ui
@@ -396,7 +423,18 @@ fn path_inspector(
     commands
 }
 
-fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<Command> {
+/// `velocity`, shortened to within the scene file's speed limit (a hair under it, so that the
+/// file's check, made in f64, never finds it a rounding error over).
+fn within_speed_limit(velocity: Vec3) -> Vec3 {
+    velocity.clamp_length_max(MAX_SPEED * (1.0 - 4.0 * f32::EPSILON))
+}
+
+fn obstacle_inspector(
+    ui: &mut egui::Ui,
+    app: &App,
+    state: &mut UiState,
+    obstacle_idx: usize,
+) -> Vec<Command> {
     let mut commands = Vec::new();
     let Some(obstacle) = app.world.obstacles.get(obstacle_idx) else { return commands };
     ui.heading(format!("Obstacle {}", obstacle_idx + 1));
@@ -406,9 +444,9 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
     egui::Grid::new("obstacle_properties").num_columns(2).show(ui, |ui| {
         changed |= vec3_row(
             ui,
-            "position",
-            "",
-            "Centre (world units); an edit also becomes its start position",
+            state,
+            ("position", "", "Centre (world units); an edit also becomes its start position"),
+            MAX_COORDINATE,
             &mut position,
         );
         let doc = "Radius of the sphere (a circle in 2D scenes), world units";
@@ -426,11 +464,12 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
         ui.end_row();
         changed |= vec3_row(
             ui,
-            "velocity",
-            "",
-            "Velocity in units per second (bounces inside the world's bounds)",
+            state,
+            ("velocity", "", "Velocity in units per second (bounces inside the world's bounds)"),
+            MAX_SPEED,
             &mut velocity,
         );
+        velocity = within_speed_limit(velocity);
     });
     if changed {
         commands.push(Command::SetObstacle { obstacle: obstacle_idx, position, radius, velocity });
@@ -438,7 +477,7 @@ fn obstacle_inspector(ui: &mut egui::Ui, app: &App, obstacle_idx: usize) -> Vec<
     commands
 }
 
-fn target_inspector(ui: &mut egui::Ui, app: &App, target_idx: usize) -> Vec<Command> {
+fn target_inspector(ui: &mut egui::Ui, app: &App, state: &mut UiState, target_idx: usize) -> Vec<Command> {
     let mut commands = Vec::new();
     let Some(target) = app.world.targets.get(target_idx) else { return commands };
     ui.heading(format!("Target {}", target.id));
@@ -447,18 +486,19 @@ fn target_inspector(ui: &mut egui::Ui, app: &App, target_idx: usize) -> Vec<Comm
     egui::Grid::new("target_properties").num_columns(2).show(ui, |ui| {
         changed |= vec3_row(
             ui,
-            "position",
-            "",
-            "Position (world units); an edit also becomes its start position",
+            state,
+            ("position", "", "Position (world units); an edit also becomes its start position"),
+            MAX_COORDINATE,
             &mut position,
         );
         changed |= vec3_row(
             ui,
-            "velocity",
-            "",
-            "Velocity in units per second (bounces inside the world's bounds)",
+            state,
+            ("velocity", "", "Velocity in units per second (bounces inside the world's bounds)"),
+            MAX_SPEED,
             &mut velocity,
         );
+        velocity = within_speed_limit(velocity);
     });
     if changed {
         commands.push(Command::SetTarget { target: target_idx, position, velocity });

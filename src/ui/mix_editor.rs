@@ -13,7 +13,7 @@ use crate::sim::{Agent, Combine, Entry, Mix, Slot};
 
 use super::params::{behaviour_params, param_row, with_param, ParamValue};
 use super::pickers::reference_rows;
-use super::{UiState, ERROR_RED};
+use super::UiState;
 
 /// The kinds an entry may be added as: every kind an agent may have, and obstacle and
 /// agent–agent collision avoidance.
@@ -49,7 +49,13 @@ fn declared_number(ui: &mut egui::Ui, id: &str, declaration: &Param, value: f32)
     let refusal_id = egui::Id::new(("mix_refused", id));
     let mut typed = value;
     let response = ui
-        .add(egui::DragValue::new(&mut typed).range(f32::MIN..=f32::MAX).speed(0.05).max_decimals(3))
+        .add(
+            egui::DragValue::new(&mut typed)
+                .range(f32::NEG_INFINITY..=f32::INFINITY)
+                .update_while_editing(false)
+                .speed(0.05)
+                .max_decimals(3),
+        )
         .on_hover_text(declaration.help);
     let mut accepted = None;
     if response.changed() && typed != value {
@@ -62,7 +68,7 @@ fn declared_number(ui: &mut egui::Ui, id: &str, declaration: &Param, value: f32)
         }
     }
     if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
-        ui.label(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED));
+        ui.add(super::refusal_label(&reason));
     }
     accepted
 }

@@ -698,3 +698,10 @@ fn plots_window(ctx: &egui::Context, app: &App, state: &mut UiState, between_bar
     }
     state.panels.plots = open;
 }
+
+/// "refused: REASON" in red, wrapped to the width it is given: a refusal shown in a grid or a
+/// row never widens its column or the panel (a resizable panel keeps a width its content
+/// once took, so one long reason used to push the world view aside for good).
+pub fn refusal_label(reason: &str) -> egui::Label {
+    egui::Label::new(egui::RichText::new(format!("refused: {reason}")).color(ERROR_RED)).wrap()
+}

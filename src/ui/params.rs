@@ -80,8 +80,9 @@ impl ParamSpec {
         if number < min || number > max {
             let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
             return Err(format!(
-                "`{}` must be from {min} to {max}{unit} with the other parameters as they are, got {number}",
-                self.key
+                "`{}` must be from {min} to {max}{unit} with the other parameters as they are, got {}",
+                self.key,
+                crate::behaviours::param::number_text(number)
             ));
         }
         Ok(value)
@@ -655,7 +656,10 @@ pub fn param_row(
         }
     }
     if let Some(reason) = ui.data(|data| data.get_temp::<String>(refusal_id)) {
-        let message = ui.label(egui::RichText::new(format!("refused: {reason}")).color(super::ERROR_RED));
+        // Under the widget, wrapped to its column: a long reason must not widen the label
+        // column or the panel (a resizable panel keeps a width its content once took).
+        ui.label("");
+        let message = ui.add(super::refusal_label(&reason));
         rects.insert(format!("refused:{}", spec.key), message.rect);
         ui.end_row();
     }

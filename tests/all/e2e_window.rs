@@ -730,6 +730,42 @@ fn keys_do_nothing_behind_the_save_as_dialog_and_enter_saves_the_typed_name() {
     assert!(!file.with_file_name("hairpintyped.json").exists());
 }
 
+/// An audit: the example opens as an untitled copy, but its own path typed into Save As
+/// overwrote the shipped file, which the README says the window never does.
+#[test]
+fn save_as_onto_a_shipped_example_is_refused_and_the_example_stays_as_it_was() {
+    if !tools_available("save_as_example") {
+        return;
+    }
+    let _serial = serial();
+    let examples = temp_dir("save_as_example-examples");
+    let example = copy_scene(&examples, "hairpin.json");
+    let original = std::fs::read(&example).unwrap();
+    let examples_text = examples.to_str().unwrap().to_string();
+    let envs = [("STEERLAB_EXAMPLES_DIR", examples_text.as_str())];
+    let app = Steerlab::launch_with("save_as_example", &[example.to_str().unwrap()], &envs).keeping(examples);
+    let state = app.state();
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("(example)")), "{state}");
+    app.key("space");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 150.0));
+    app.wait_for(|s| s["dirty"] == true && s["obstacles"] == 1, "an obstacle added");
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    for _ in 0.."hairpin.json".len() {
+        app.key("BackSpace");
+    }
+    app.type_text(example.to_str().unwrap());
+    app.key("Return");
+    let state = app.wait_for(
+        |s| s["message"].as_str().is_some_and(|m| m.contains("shipped example")),
+        "the refusal in the status bar",
+    );
+    assert_eq!(std::fs::read(&example).unwrap(), original, "the shipped example was overwritten");
+    assert_eq!(state["dirty"], true, "the change is still unsaved: {state}");
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("(example)")), "{state}");
+}
+
 #[test]
 fn tab_in_a_text_field_stays_there_and_space_after_tab_opens_no_menu() {
     if !tools_available("tab_focus") {
@@ -934,6 +970,51 @@ fn a_clean_quit_removes_the_autosave_and_a_kill_keeps_it_for_recovery() {
         Some(original as u64 + 1),
         "the killed session's obstacle is back"
     );
+}
+
+/// An audit: a scene restored from the autosave came back "untitled", so Ctrl+S asked where
+/// instead of saving to the file the killed session had open; now it comes back as that file,
+/// its changes unsaved, and Ctrl+S writes them there.
+#[test]
+fn a_restored_autosave_comes_back_as_its_file_and_ctrl_s_saves_there() {
+    if !tools_available("autosave_origin") {
+        return;
+    }
+    let _serial = serial();
+    let config = temp_dir("autosave_origin-config");
+    let recovery = config.join("recovery.json");
+    let config_text = config.to_str().unwrap().to_string();
+    let envs = [("STEERLAB_CONFIG_DIR", config_text.as_str()), ("STEERLAB_AUTOSAVE_SECONDS", "0.5")];
+    let scene = temp_dir("autosave_origin-scene");
+    let file = copy_scene(&scene, "hairpin.json");
+    let obstacles = read_json(&file)["obstacles"].as_array().map_or(0, Vec::len);
+    let mut app = Steerlab::launch_with("autosave_origin", &[file.to_str().unwrap()], &envs);
+    app.key("space");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 150.0));
+    wait_for_file(
+        &recovery,
+        |v| v["obstacles"].as_array().is_some_and(|o| o.len() > obstacles),
+        "the autosave",
+    );
+    let _ = app.child.kill();
+    let _ = app.child.wait();
+    drop(app);
+    // Started without a scene: the restored one is the only thing that names the file.
+    let app = Steerlab::launch_with("autosave_origin", &[], &envs);
+    app.click(app.rect("recovery:restore"));
+    let state = app.wait_for(|s| s["modal"] == false && s["dirty"] == true, "the restored scene");
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("hairpin.json")), "{state}");
+    app.key("ctrl+s");
+    let saved = wait_for_file(
+        &file,
+        |v| v["obstacles"].as_array().is_some_and(|o| o.len() == obstacles + 1),
+        "Ctrl+S to save the restored scene to its file",
+    );
+    assert_eq!(saved["obstacles"].as_array().unwrap().len(), obstacles + 1);
+    app.wait_for(|s| s["dirty"] == false && s["modal"] == false, "saved, no dialog");
+    assert!(!recovery.exists(), "a save removes the autosave");
+    drop(scene);
 }
 
 /// A widget's rectangle as the app published it: (left, top, right, bottom).

@@ -4,7 +4,7 @@
 //! value outside the declaration is refused with a visible message rather than clamped.
 
 use crate::scene_fixtures::FULL_SCENE;
-use crate::ui_support::{frame, frames, settled};
+use crate::ui_support::{frame, frames, settled, type_into};
 
 use proptest::prelude::*;
 use steerlab::app::{App, Command, Selection};
@@ -302,4 +302,54 @@ fn the_readme_parameter_table_is_generated_from_the_declarations() {
         return;
     }
     assert_eq!(&readme[start..stop], table, "README_BLESS=1 regenerates it");
+}
+
+/// An audit: 1e300 typed into an agent's max speed applied the prefix "1e3" (1000 u/s) on the
+/// way, then said "refused: … got 340282350000000000000000000000000000000" on one line that
+/// widened the side panel to half the window, for good; NaN said the same (clamped to f32's
+/// largest). A behaviour parameter's refusal sat in the label column and widened it too.
+#[test]
+fn a_huge_number_typed_into_a_limit_or_a_parameter_is_refused_whole_and_the_panel_keeps_its_width() {
+    let mut world = full_world();
+    let hound = world.agents.iter().position(|a| a.about.name == "hound").unwrap();
+    world.agents.truncate(hound);
+    let predictive =
+        world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();
+    let mut app = App::new(world, None);
+    app.apply(Command::Select(Some(Selection::Agent(predictive))));
+    for typed in ["1e300", "NaN"] {
+        let mut state = UiState::default();
+        let ctx = settled(&app, &mut state);
+        let panel = state.widget_rects["scene_panel"];
+        let field = state.widget_rects["limit:max_speed"].center();
+        let out = type_into(&ctx, &app, &mut state, field, typed);
+        assert!(
+            out.commands.iter().all(|c| !matches!(c, Command::SetAgentProperties { .. })),
+            "{typed}: the limit changed: {:?}",
+            out.commands
+        );
+        let refusal = state.widget_rects.get("refused:limit:max_speed").copied();
+        let refusal = refusal.unwrap_or_else(|| panic!("{typed}: no refusal shown"));
+        let now = state.widget_rects["scene_panel"];
+        assert!(now.width() <= panel.width() + 1.0, "{typed}: the panel widened from {panel:?} to {now:?}");
+        assert!(refusal.right() <= now.right(), "{typed}: the refusal {refusal:?} leaves the panel {now:?}");
+    }
+
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let panel = state.widget_rects["scene_panel"];
+    let label_column = state.widget_rects["param:prediction_time"].left();
+    let rect = state.widget_rects["param:prediction_time"];
+    type_into(&ctx, &app, &mut state, egui::pos2(rect.right() - 12.0, rect.center().y), "1e300");
+    let refusal = state.widget_rects["refused:prediction_time"];
+    let now = state.widget_rects["scene_panel"];
+    assert!(now.width() <= panel.width() + 1.0, "the panel widened from {panel:?} to {now:?}");
+    assert!(refusal.right() <= now.right(), "the refusal {refusal:?} leaves the panel {now:?}");
+    assert_eq!(state.widget_rects["param:prediction_time"].left(), label_column, "the label column widened");
+}
+
+#[test]
+fn a_refused_number_reads_with_an_exponent_not_thirty_nine_digits() {
+    let err = Limits::MAX_SPEED.check(f32::MAX).unwrap_err().to_string();
+    assert!(err.ends_with("got 3.4028235e38"), "{err}");
 }

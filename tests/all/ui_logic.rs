@@ -331,6 +331,27 @@ fn the_file_dialog_adds_the_extension_when_saving_and_needs_a_listed_file_when_o
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An audit: `scene.json` typed into Export CSV wrote the metrics table over the scene (and a
+/// scene saved as `notes.txt` could not be opened again): a typed name takes the dialog's own
+/// extension unless it already has it.
+#[test]
+fn a_typed_name_with_another_extension_gets_the_dialogs_own_so_nothing_else_is_overwritten() {
+    let dir = scratch_dir("extensions");
+    let mut export = FileDialog::new(FileDialogMode::ExportCsv, dir.clone(), "out");
+    export.file_name = "scene.json".into();
+    assert_eq!(export.chosen_path().unwrap().file_name().unwrap(), "scene.json.csv");
+    export.file_name = "table.CSV".into();
+    assert_eq!(export.chosen_path().unwrap().file_name().unwrap(), "table.CSV");
+    let mut save = FileDialog::new(FileDialogMode::Save, dir.clone(), "track");
+    save.file_name = "metrics.csv".into();
+    assert_eq!(save.chosen_path().unwrap().file_name().unwrap(), "metrics.csv.json");
+    save.file_name = "run v1.2".into();
+    assert_eq!(save.chosen_path().unwrap().file_name().unwrap(), "run v1.2.json");
+    save.file_name = "Track.JSON".into();
+    assert_eq!(save.chosen_path().unwrap().file_name().unwrap(), "Track.JSON");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A whole path typed into the folder field: a file's path lists its folder with the name
 /// filled in (Open then takes it; Save takes a new name in an existing folder); a folder's path
 /// lists the folder; a relative path is read from the folder shown. An audit typed a scene's

@@ -7,7 +7,7 @@ use crate::ui_support;
 use steerlab::app::FileCommand;
 use steerlab::app::{App, Command, Selection, Tool};
 use steerlab::sim::World;
-use steerlab::ui::{RecoveryChoice, UiState};
+use steerlab::ui::{RecoveryChoice, UiOutput, UiState};
 use ui_support::*;
 
 #[test]
@@ -894,4 +894,50 @@ fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
             );
         }
     }
+}
+
+/// Runs the app's commands from `out` and says whether the world still saves.
+fn applied_and_saved(app: &mut App, out: UiOutput) -> Result<String, String> {
+    for command in out.commands {
+        app.apply(command);
+    }
+    steerlab::scene::scene_to_json(&app.world).map_err(|e| e.to_string())
+}
+
+/// An audit: 1e30 typed into an obstacle's position, a target's velocity or a circle's radius
+/// was taken as it was; the scene file refuses more than 1e6, so Ctrl+S failed with an error
+/// about a line of a file never written, and the autosave silently stopped for good.
+#[test]
+fn a_huge_number_typed_into_a_position_velocity_or_curve_field_keeps_the_scene_saveable() {
+    for (selection, field) in [
+        (Selection::Obstacle(0), "position:x"),
+        (Selection::Obstacle(0), "velocity:y"),
+        (Selection::Target(0), "position:y"),
+        (Selection::Target(0), "velocity:x"),
+        (Selection::Curve(0), "curve:radius"),
+        (Selection::Curve(0), "curve:centre:x"),
+    ] {
+        let mut app = App::new(world_with_everything(), None);
+        app.apply(Command::Select(Some(selection)));
+        let mut state = UiState::default();
+        let ctx = settled(&app, &mut state);
+        let at = state.widget_rects.get(field).unwrap_or_else(|| panic!("no widget {field}")).center();
+        let out = type_into(&ctx, &app, &mut state, at, "1e30");
+        assert!(!out.commands.is_empty(), "{selection:?} {field}: nothing sent");
+        let saved = applied_and_saved(&mut app, out);
+        assert!(saved.is_ok(), "{selection:?} {field}: the scene no longer saves: {saved:?}");
+    }
+}
+
+/// The group inspector's Move by with an offset past the scene's limits is refused whole.
+#[test]
+fn a_group_move_past_the_scenes_limits_is_refused_and_the_scene_still_saves() {
+    let mut app = App::new(world_with_everything(), None);
+    app.apply(Command::Select(Some(Selection::Obstacle(0))));
+    app.apply(Command::MoveSelection { delta: glam::Vec3::new(1e30, 0.0, 0.0) });
+    assert!(app.message.as_ref().is_some_and(|m| m.text.contains("not moved")), "{:?}", app.message);
+    assert_eq!(app.world.obstacles[0].position, world_with_everything().obstacles[0].position);
+    assert!(steerlab::scene::scene_to_json(&app.world).is_ok());
+    app.apply(Command::MoveSelection { delta: glam::Vec3::new(25.0, 0.0, 0.0) });
+    assert_eq!(app.world.obstacles[0].position.x, world_with_everything().obstacles[0].position.x + 25.0);
 }

@@ -181,3 +181,37 @@ pub fn all_panels() -> UiState {
     state.panels.plots = true;
     state
 }
+
+/// Clicks the number field at `at`, selects its text and types `text` a character a frame, as
+/// a person types, then presses Enter; the merged output.
+pub fn type_into(
+    ctx: &egui::Context,
+    app: &App,
+    state: &mut UiState,
+    at: egui::Pos2,
+    text: &str,
+) -> UiOutput {
+    let press = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let key = |key, modifiers| egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers,
+    };
+    let mut out = frame(ctx, app, state, vec![egui::Event::PointerMoved(at)]);
+    out.merge(frame(ctx, app, state, vec![press(true)]));
+    out.merge(frame(ctx, app, state, vec![press(false)]));
+    out.merge(frame(ctx, app, state, vec![key(egui::Key::A, egui::Modifiers::COMMAND)]));
+    for c in text.chars() {
+        out.merge(frame(ctx, app, state, vec![egui::Event::Text(c.to_string())]));
+    }
+    out.merge(frame(ctx, app, state, vec![key(egui::Key::Enter, egui::Modifiers::NONE)]));
+    out.merge(frames(ctx, app, state, 3));
+    out
+}
