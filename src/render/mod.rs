@@ -725,7 +725,7 @@ fn agent_labels(app: &App, labels: &mut Labels) {
 
 /// Fewest screen pixels between the arrows of a painted field (denser cells are drawn every
 /// k-th).
-const PAINTED_ARROW_MIN_PX: f32 = 14.0;
+pub(crate) const PAINTED_ARROW_MIN_PX: f32 = 14.0;
 
 /// Every painted field: an arrow per painted cell (zero cells are left blank) within the view,
 /// and with the Paint tool the outline of each grid (only cells inside it take paint).

@@ -16,7 +16,7 @@ use macroquad::prelude::{
 use super::labels::Labels;
 use super::planner::{self as plan_view, Picture};
 use super::{curve_samples, style, waypoint_label};
-use crate::app::{App, Camera, PlannerDebug, Selection};
+use crate::app::{App, Camera, PlannerDebug, Selection, Tool};
 use crate::behaviours::{GizmoRole, GizmoShape};
 use crate::sim::Behaviour;
 
@@ -469,6 +469,7 @@ pub fn draw_orbit(app: &App) {
         draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_pixel(camera, target.position), color, 6, 8));
         drop_line(target.position, style::GRID_MAJOR, focus_upp);
     }
+    draw_painted_fields(app);
     draw_gizmos(app);
     let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug));
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
@@ -526,6 +527,50 @@ pub fn draw_orbit(app: &App) {
     }
     set_default_camera();
     draw_labels(app, picture.as_ref());
+}
+
+/// Most arrows a painted field draws in the 3D view (cells are taken every k-th beyond).
+const MAX_PAINTED_ARROWS_3D: f32 = 10_000.0;
+
+/// Every painted field on the ground, as the top view draws it: an arrow per painted cell (every
+/// k-th where the cells are closer on screen than the top view's spacing, or more than
+/// [`MAX_PAINTED_ARROWS_3D`]), and with the Paint tool the outline of each grid.
+fn draw_painted_fields(app: &App) {
+    for named in &app.world.fields {
+        let field = &named.field;
+        let (columns, rows) = field.size();
+        let cell = field.cell_size();
+        let origin = field.origin();
+        let extent = Vec3::new(columns as f32 * cell, rows as f32 * cell, 0.0);
+        if app.tool == Tool::Paint {
+            let corners = [origin, origin + extent * Vec3::X, origin + extent, origin + extent * Vec3::Y];
+            for (i, &corner) in corners.iter().enumerate() {
+                draw_line_3d(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
+            }
+        }
+        let upp = units_per_pixel(&app.camera, origin + extent * 0.5);
+        let by_pixels = super::PAINTED_ARROW_MIN_PX * upp / cell.max(1e-6);
+        let by_count = ((columns as f32 * rows as f32) / MAX_PAINTED_ARROWS_3D).sqrt();
+        // Never 0 (NaN reads as the widest spacing, then at least 1): `step_by(0)` panics.
+        let every = by_pixels.max(by_count).ceil().min(columns.max(rows) as f32).max(1.0) as usize;
+        let half = cell * every as f32 * 0.4;
+        for row in (0..rows).step_by(every) {
+            for col in (0..columns).step_by(every) {
+                let direction = field.cell(col, row).normalize_or_zero();
+                if direction == Vec3::ZERO {
+                    continue;
+                }
+                let centre = field.cell_centre(col, row);
+                let (from, to) = (centre - direction * half, centre + direction * half);
+                draw_line_3d(from, to, style::PAINTED_FIELD);
+                // The head: two strokes back from the tip, in the ground's plane.
+                let side = Vec3::new(-direction.y, direction.x, 0.0) * half * 0.35;
+                let back = to - direction * half * 0.5;
+                draw_line_3d(to, back + side, style::PAINTED_FIELD);
+                draw_line_3d(to, back - side, style::PAINTED_FIELD);
+            }
+        }
+    }
 }
 
 /// Names, ids, waypoint numbers and the step-through's letters, never overlapping.

@@ -1609,3 +1609,63 @@ fn at_ui_scale_3_the_plots_window_stays_below_the_toolbar_and_the_view_menu_clos
     app.click(app.rect("view:plots"));
     app.wait_for(|s| s["panels"]["plots"] == false, "the plots closed from the View menu");
 }
+
+/// Pixels of a painted field's teal arrows over the light ground (the colour at three quarters
+/// over the background, give or take the anti-aliasing), among RGB triples.
+fn painted_field_pixels(pixels: &[u8]) -> usize {
+    pixels
+        .chunks(3)
+        .filter(|p| {
+            let (r, g, b) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
+            (g - b).abs() <= 14 && g - r >= 60 && (40..=120).contains(&r)
+        })
+        .count()
+}
+
+#[test]
+fn the_painted_field_is_drawn_in_the_3d_view_as_in_the_top_view() {
+    // The 3D view drew no painted field at all: painting there changed the scene with nothing
+    // to show for it. Each view's shot of `flow-painted.json` is compared with the same scene's
+    // with every cell blank, so what differs is the field's arrows.
+    if !tools_available("field-3d") {
+        return;
+    }
+    let _serial = serial();
+    let dir = temp_dir("field-3d");
+    let painted = copy_scene(&dir, "flow-painted.json");
+    let mut scene = read_json(&painted);
+    for cell in scene["fields"][0]["vectors"].as_array_mut().unwrap() {
+        *cell = serde_json::json!([0.0, 0.0]);
+    }
+    let blank = dir.join("blank.json");
+    std::fs::write(&blank, scene.to_string()).unwrap();
+    let display = VirtualDisplay::start();
+    let teal = |file: &Path, view: &str| {
+        let out = dir.join(format!("{}-{view}.png", file.file_stem().unwrap().to_string_lossy()));
+        let status = Command::new(BIN)
+            .args([
+                "shot",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--seconds",
+                "1",
+                "--view",
+                view,
+            ])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot failed for {} in {view}", file.display());
+        painted_field_pixels(&region_pixels(&out, (0, 0, SCREEN.0, SCREEN.1)))
+    };
+    for view in ["top", "3d"] {
+        let (with, without) = (teal(&painted, view), teal(&blank, view));
+        assert!(
+            with > without + 2000,
+            "{view}: {with} teal pixels with the field's arrows, {without} without"
+        );
+    }
+}
