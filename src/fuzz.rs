@@ -445,23 +445,7 @@ fn check_in_process_of_its_own(
             let value: Value =
                 serde_json::from_str(&stdout).map_err(|err| format!("exit 0 without JSON: {err}"))?;
             // serde_json writes a non-finite number as null: only the optional metrics may be null.
-            let optional = [
-                "min_clearance",
-                "arrived_at",
-                "plan_time_us",
-                "path",
-                "parametric",
-                "planner",
-                "unreachable_waypoint",
-                "unreachable_reason",
-                // Null by definition when it did not happen or does not apply: never caught, no
-                // neighbour ever near, not in a flock.
-                "capture_time",
-                "min_agent_gap",
-                "mean_nearest_neighbour",
-                "alignment",
-                "polarization",
-            ];
+            let optional = crate::sim::NULLABLE_METRICS;
             for agent in value.as_array().ok_or("exit 0, the JSON is not a list of agents")? {
                 let fields = agent.as_object().ok_or("exit 0, an agent is not an object")?;
                 if let Some((key, _)) =

@@ -21,6 +21,34 @@ use super::{Agent, BehaviourState, Event, EventKind, World};
 use crate::behaviours::Kinematics;
 use crate::geometry::{PathCursor, PathProjection, Polyline, Sphere};
 
+/// The metrics of `run --json` (and their groups) that are `null` by definition when they did
+/// not happen or do not apply: never arrived or caught, no obstacle or neighbour ever near, not
+/// in a flock, no path, curve, plan, quarry, leader, hunter or pair. Any other `null` is a
+/// non-finite number (serde_json writes one as `null`): the fuzzer and the extremes test read
+/// the output with this list.
+pub const NULLABLE_METRICS: &[&str] = &[
+    "min_clearance",
+    "arrived_at",
+    "plan_time_us",
+    "path",
+    "parametric",
+    "planner",
+    "unreachable_waypoint",
+    "unreachable_reason",
+    "capture_time",
+    "min_agent_gap",
+    "mean_nearest_neighbour",
+    "alignment",
+    "polarization",
+    "pursuit",
+    "formation",
+    "leader",
+    "hide",
+    "crowd",
+    "seen_time",
+    "interpose",
+];
+
 /// Arc length (world units) the projection may go back in one step before it counts as a backtrack.
 pub const BACKTRACK_TOLERANCE: f32 = 0.5;
 /// Arc length (world units) beyond the distance travelled that counts as a skip.

@@ -49,7 +49,7 @@ pub mod neighbours;
 
 pub use metrics::{
     sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary,
-    ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics,
+    ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics, NULLABLE_METRICS,
 };
 pub use mix::{Combine, Entry, Mix, Slot, MAX_BEHAVIOURS};
 

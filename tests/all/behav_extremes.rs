@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use steerlab::behaviours::param::{all_params, Param, ParamKind};
 use steerlab::scene::parse_scene;
+use steerlab::sim::NULLABLE_METRICS as OPTIONAL;
 
 /// Every behaviour `type` a scene accepts, each with its declared parameters (none for seek,
 /// flee; `avoid_obstacles` is in the declarations).
@@ -136,31 +137,6 @@ fn scene(s: &Setup) -> Value {
         "obstacles": [{"position": [base, -base, 0], "radius": 1e6}, {"position": [0, 0, 0], "radius": 0.001}],
         "agents": agents})
 }
-
-/// Metrics that are null by definition when they did not happen or do not apply (the list the
-/// fuzzer reads `run --json` with); any other null is a non-finite number.
-const OPTIONAL: &[&str] = &[
-    "min_clearance",
-    "arrived_at",
-    "plan_time_us",
-    "path",
-    "parametric",
-    "planner",
-    "unreachable_waypoint",
-    "unreachable_reason",
-    "capture_time",
-    "min_agent_gap",
-    "mean_nearest_neighbour",
-    "alignment",
-    "polarization",
-    "pursuit",
-    "formation",
-    "leader",
-    "hide",
-    "crowd",
-    "seen_time",
-    "interpose",
-];
 
 fn non_finite(value: &Value, key: &str) -> Option<String> {
     match value {
