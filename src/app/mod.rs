@@ -28,7 +28,7 @@ pub mod tools;
 pub use camera::{Camera, ViewMode};
 pub use commands::{CommandId, FileCommand, Focus, RecoveryChoice, ShellCommand};
 pub use edit::BehaviourKind;
-pub use history::{History, Trails};
+pub use history::{History, Trails, HISTORY_AGENTS};
 pub use planner_debug::{PlannerDebug, StepMove};
 pub use select::Snap;
 pub use tools::{InputFrame, Key, MouseButton, Tool};

@@ -5,7 +5,7 @@
 
 use egui_plot::{Line, Plot, PlotPoints};
 
-use crate::app::App;
+use crate::app::{App, HISTORY_AGENTS};
 
 use super::color32;
 
@@ -56,13 +56,35 @@ fn shown(app: &App) -> impl Iterator<Item = (usize, &crate::sim::Agent)> {
     app.world.agents.iter().enumerate().take(app.history.len()).filter(|(idx, _)| !app.is_hidden(*idx))
 }
 
-/// The legend: a colour swatch and name per shown agent, wrapped in rows above the plots.
+/// The legend: a colour swatch and name per shown agent, wrapped in rows above the plots (a
+/// name never split over two rows), and under it which agents are plotted when not all are.
 fn legend(ui: &mut egui::Ui, app: &App) {
     ui.horizontal_wrapped(|ui| {
         for (_, agent) in shown(app) {
+            // A swatch and its name stay together and whole: where both do not fit the rest of
+            // the row, they start the next one.
+            let name = egui::WidgetText::from(egui::RichText::new(&agent.about.name).small()).into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Small,
+            );
+            let needed = 14.0 + 2.0 * ui.spacing().item_spacing.x + name.size().x;
+            if ui.available_size_before_wrap().x < needed {
+                ui.end_row();
+            }
             let (swatch, _) = ui.allocate_exact_size(egui::vec2(14.0, 4.0), egui::Sense::hover());
             ui.painter().rect_filled(swatch, 1.0, color32(agent.about.color));
-            ui.label(egui::RichText::new(&agent.about.name).small());
+            ui.add(egui::Label::new(name));
         }
     });
+    if let Some(note) = plotted_note(app.world.agents.len()) {
+        ui.label(egui::RichText::new(note).small().weak());
+    }
+}
+
+/// What the plots leave out of a crowd of `agents`: only the first [`HISTORY_AGENTS`] have
+/// series (the history keeps no more, so that a big crowd costs the window nothing here).
+pub fn plotted_note(agents: usize) -> Option<String> {
+    (agents > HISTORY_AGENTS).then(|| format!("the first {HISTORY_AGENTS} of {agents} agents are plotted"))
 }

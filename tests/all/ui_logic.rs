@@ -531,3 +531,12 @@ fn metric_tooltips_write_lengths_and_speeds_as_the_rest_of_the_window_does() {
         assert!(column.doc().contains("(u/s)"), "{column:?}");
     }
 }
+
+#[test]
+fn the_plots_say_which_agents_they_leave_out_of_a_big_crowd() {
+    let cap = steerlab::app::HISTORY_AGENTS;
+    assert_eq!(steerlab::ui::plots::plotted_note(cap), None);
+    assert_eq!(steerlab::ui::plots::plotted_note(3), None);
+    let note = steerlab::ui::plots::plotted_note(1024).unwrap();
+    assert_eq!(note, format!("the first {cap} of 1024 agents are plotted"));
+}
