@@ -418,17 +418,24 @@ fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
+/// The first key written twice in one object (serde_json would silently keep the last), as
+/// the loader's error at that key.
+fn duplicate_key_error(text: &str, file: &str) -> Option<SceneError> {
+    let (path, position) = find_duplicate_key(text)?;
+    let key = match parse_path(&path).and_then(|mut s| s.pop()) {
+        Some(PathSegment::Key(key)) => key,
+        _ => String::new(),
+    };
+    let TextPosition { line, column } = position;
+    let reason = format!("duplicate key `{key}` (each key may appear once per object)");
+    Some(SceneError { file: file.into(), json_path: path, line, column, reason, io_action: None })
+}
+
 fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
     let root = check_syntax(text).map_err(|err| syntax_error(file, text, &err))?;
 
-    if let Some((path, position)) = find_duplicate_key(text) {
-        let key = match parse_path(&path).and_then(|mut s| s.pop()) {
-            Some(PathSegment::Key(key)) => key,
-            _ => String::new(),
-        };
-        let TextPosition { line, column } = position;
-        let reason = format!("duplicate key `{key}` (each key may appear once per object)");
-        return Err(SceneError { file: file.into(), json_path: path, line, column, reason, io_action: None });
+    if let Some(err) = duplicate_key_error(text, file) {
+        return Err(err);
     }
 
     if !root.is_object {
@@ -636,21 +643,8 @@ mod tests {
 
         pub(super) fn read_scene_file(text: &str, file: &str) -> Result<SceneFile, SceneError> {
             let value: Value = serde_json::from_str(text).map_err(|err| syntax_error(file, text, &err))?;
-            if let Some((path, position)) = find_duplicate_key(text) {
-                let key = match parse_path(&path).and_then(|mut s| s.pop()) {
-                    Some(PathSegment::Key(key)) => key,
-                    _ => String::new(),
-                };
-                let TextPosition { line, column } = position;
-                let reason = format!("duplicate key `{key}` (each key may appear once per object)");
-                return Err(SceneError {
-                    file: file.into(),
-                    json_path: path,
-                    line,
-                    column,
-                    reason,
-                    io_action: None,
-                });
+            if let Some(err) = duplicate_key_error(text, file) {
+                return Err(err);
             }
             let Value::Object(root) = &value else {
                 let reason = "expected a scene object `{ ... }`".to_string();
