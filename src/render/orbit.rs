@@ -553,22 +553,12 @@ fn draw_painted_fields(app: &App) {
         let by_count = ((columns as f32 * rows as f32) / MAX_PAINTED_ARROWS_3D).sqrt();
         // Never 0 (NaN reads as the widest spacing, then at least 1): `step_by(0)` panics.
         let every = by_pixels.max(by_count).ceil().min(columns.max(rows) as f32).max(1.0) as usize;
-        let half = cell * every as f32 * 0.4;
-        for row in (0..rows).step_by(every) {
-            for col in (0..columns).step_by(every) {
-                let direction = field.cell(col, row).normalize_or_zero();
-                if direction == Vec3::ZERO {
-                    continue;
-                }
-                let centre = field.cell_centre(col, row);
-                let (from, to) = (centre - direction * half, centre + direction * half);
-                draw_line_3d(from, to, style::PAINTED_FIELD);
-                // The head: two strokes back from the tip, in the ground's plane.
-                let side = Vec3::new(-direction.y, direction.x, 0.0) * half * 0.35;
-                let back = to - direction * half * 0.5;
-                draw_line_3d(to, back + side, style::PAINTED_FIELD);
-                draw_line_3d(to, back - side, style::PAINTED_FIELD);
-            }
+        for (from, to) in super::painted_arrows(field, 0..columns, 0..rows, every) {
+            draw_line_3d(from, to, style::PAINTED_FIELD);
+            // The head: two strokes back from the tip, in the ground's plane.
+            let (along, side) = ((to - from) * 0.25, Vec3::new(from.y - to.y, to.x - from.x, 0.0) * 0.175);
+            draw_line_3d(to, to - along + side, style::PAINTED_FIELD);
+            draw_line_3d(to, to - along - side, style::PAINTED_FIELD);
         }
     }
 }
