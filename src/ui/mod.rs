@@ -668,6 +668,20 @@ fn window_frame_overhead(ctx: &egui::Context) -> egui::Vec2 {
     egui::vec2(margins.x + stroke, title + 2.0 * margins.y + stroke)
 }
 
+/// The smallest free area (points) the Plots window is kept in; with less, it is kept between
+/// the toolbar and the status bar.
+pub const PLOTS_MIN_FREE: egui::Vec2 = egui::vec2(240.0, 200.0);
+
+/// Where the Plots window is kept: the `free` area (the world view between the panels) when it
+/// is at least [`PLOTS_MIN_FREE`], else the band `between_bars`.
+pub fn plots_bounds(free: egui::Rect, between_bars: egui::Rect) -> egui::Rect {
+    if free.width() >= PLOTS_MIN_FREE.x && free.height() >= PLOTS_MIN_FREE.y {
+        free
+    } else {
+        between_bars
+    }
+}
+
 /// The Plots window, kept inside the free area (the world view between the panels) and never
 /// larger than it: at a large UI scale in a small window it used to cover the whole view, its
 /// title bar out of reach. Where the panels leave too little of the view for plots (UI scale 3
@@ -675,7 +689,7 @@ fn window_frame_overhead(ctx: &egui::Context) -> egui::Vec2 {
 /// instead, over the panels. Call after every panel is laid out.
 fn plots_window(ctx: &egui::Context, app: &App, state: &mut UiState, between_bars: egui::Rect) {
     let free = ctx.available_rect();
-    let bounds = if free.width() >= 240.0 && free.height() >= 200.0 { free } else { between_bars };
+    let bounds = plots_bounds(free, between_bars);
     let size = egui::vec2(420.0_f32.min(bounds.width() * 0.6), 360.0_f32.min(bounds.height() * 0.6));
     // Left of the Display window (anchored at the top right) when there is room.
     let x = (bounds.right() - 680.0).max(bounds.left() + 8.0).min(bounds.right() - size.x);

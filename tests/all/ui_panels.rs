@@ -877,7 +877,7 @@ fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
         );
         let between_bars =
             egui::Rect::from_min_max(egui::pos2(0.0, scene.min.y), egui::pos2(screen.max.x, status.min.y));
-        let bounds = if free.width() >= 240.0 && free.height() >= 200.0 { free } else { between_bars };
+        let bounds = steerlab::ui::plots_bounds(free, between_bars);
         assert_eq!(bounds == free, scale < 3.0, "scale {scale}: {free:?}");
         assert!(
             bounds.expand(1.0).contains_rect(plots),
