@@ -241,16 +241,6 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     fail(format!("{}; see `{command} --help`", escape_controls(message)))
 }
 
-/// How a number given on the command line is shown in an error: as typed for ordinary values,
-/// in scientific notation past 1e15 (`--seconds 1e300` printed 301 digits).
-fn shown_number(value: f64) -> String {
-    if value.is_finite() && value.abs() >= 1e15 {
-        format!("{value:e}")
-    } else {
-        format!("{value}")
-    }
-}
-
 /// Sizes rayon's global pool (the threads `World::step` shares big crowds among).
 fn set_threads(threads: Option<usize>) -> Result<(), String> {
     let Some(n) = threads else { return Ok(()) };
@@ -398,13 +388,16 @@ fn run(scene: &Path, seconds: f64, json: bool, trace: Option<&Path>) -> ExitCode
         Err(err) => return fail(err),
     };
     if !(seconds.is_finite() && (0.0..=1e6).contains(&seconds)) {
-        return fail(format!("--seconds must be between 0 and 1000000, got {}", shown_number(seconds)));
+        return fail(format!(
+            "--seconds must be between 0 and 1000000, got {}",
+            steerlab::behaviours::param::number_text(seconds)
+        ));
     }
     let steps = (seconds / f64::from(world.dt)).round();
     if steps > MAX_RUN_STEPS {
         return fail(format!(
             "--seconds {} in steps of {} s is {steps:.0} steps; at most {MAX_RUN_STEPS:.0}",
-            shown_number(seconds),
+            steerlab::behaviours::param::number_text(seconds),
             world.dt
         ));
     }
@@ -558,7 +551,10 @@ fn shot(
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
     if !(seconds.is_finite() && (0.0..=3600.0).contains(&seconds)) {
-        return fail(format!("--seconds must be between 0 and 3600, got {}", shown_number(seconds)));
+        return fail(format!(
+            "--seconds must be between 0 and 3600, got {}",
+            steerlab::behaviours::param::number_text(seconds)
+        ));
     }
     if let Some(problem) = refuse_shot_target(out) {
         return fail(problem);

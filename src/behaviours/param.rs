@@ -84,9 +84,12 @@ pub enum ParamError {
 
 /// A number as a message shows it: as Rust prints it, except that a huge or tiny one is
 /// written with an exponent (`3.4028235e38`, not thirty-nine digits that widen a panel).
-pub fn number_text(value: f32) -> String {
-    let magnitude = value.abs();
-    if magnitude >= 1e9 || (magnitude != 0.0 && magnitude < 1e-6) {
+pub fn number_text<T>(value: T) -> String
+where
+    T: Copy + Into<f64> + std::fmt::Display + std::fmt::LowerExp,
+{
+    let magnitude = value.into().abs();
+    if magnitude.is_finite() && (magnitude >= 1e9 || (magnitude != 0.0 && magnitude < 1e-6)) {
         format!("{value:e}")
     } else {
         format!("{value}")
