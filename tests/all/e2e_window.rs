@@ -232,17 +232,26 @@ impl Steerlab {
         }
     }
 
-    /// Waits until the app has drawn `frames` more frames (it republishes every 5 frames).
+    /// Waits until the app has drawn fifteen more frames (three of its publications, which come
+    /// every five frames), so that whatever was sent before the call has been handled: X events
+    /// queued before a frame are read in that frame. It goes by the published frame counter, not
+    /// by a clock: a loaded CI machine may draw a frame a second, and a key sent before the last
+    /// one was handled shares its frame (Ctrl+C, End, Ctrl+V in one frame paste the old
+    /// clipboard, because egui-miniquad reads the clipboard before that frame's Copy is done).
+    /// Gives up only when no frame came for ten seconds (the app quit, or a step is that long),
+    /// or after two minutes.
     pub(crate) fn settle(&self) {
-        let before = std::fs::metadata(&self.rects_file).and_then(|m| m.modified()).ok();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let mut changes = 0;
-        let mut last = before;
-        while changes < 3 && Instant::now() < deadline {
-            let now = std::fs::metadata(&self.rects_file).and_then(|m| m.modified()).ok();
-            if now != last {
-                changes += 1;
-                last = now;
+        let frame = || self.state()["frame"].as_u64();
+        let target = frame().unwrap_or(0) + 15;
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut last = (frame(), Instant::now());
+        while Instant::now() < deadline && last.1.elapsed() < Duration::from_secs(10) {
+            let now = frame();
+            if now.is_some_and(|f| f >= target) {
+                return;
+            }
+            if now != last.0 {
+                last = (now, Instant::now());
             }
             std::thread::sleep(Duration::from_millis(20));
         }
