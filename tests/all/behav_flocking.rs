@@ -168,3 +168,62 @@ fn the_flock_kernel_gives_the_same_bits_on_one_thread_and_on_four() {
     assert_eq!(one, flock_on(4));
     assert_eq!(one, flock_on(3));
 }
+
+/// A crowd of `n` of `kernel`'s agents stacked within half a unit of (1, 1) (one grid cell holds
+/// them all), their headings kept.
+fn stacked(kernel: steerlab::bench::Kernel, n: usize) -> steerlab::sim::World {
+    let mut world = steerlab::bench::world_for(kernel, n, 0);
+    for (i, agent) in world.agents.iter_mut().enumerate() {
+        let turn = i as f32 * 2.399_963;
+        agent.kinematics.position =
+            Vec3::new(1.0, 1.0, 0.0) + Vec3::new(turn.cos(), turn.sin(), 0.0) * 0.5 * (i % 7) as f32 / 7.0;
+    }
+    world
+}
+
+#[test]
+fn a_stacked_crowd_reads_its_cells_first_agents_on_every_path_and_thread() {
+    // A crowd on one point made everyone everyone's neighbour: N² a step, seconds for 20,000.
+    // Each agent now reads the cell's first MAX_CELL_SLOTS agents; the fast path, the gizmo
+    // path and four threads must still agree bit for bit, and the neighbours an agent draws
+    // are the ones it read.
+    use steerlab::behaviours::GizmoRole;
+    use steerlab::bench::Kernel;
+    use steerlab::sim::neighbours::MAX_CELL_SLOTS;
+    let n = 3 * MAX_CELL_SLOTS + 5;
+    for kernel in [Kernel::Flocking, Kernel::CollisionAvoidance] {
+        let (mut fast, mut drawn) = (stacked(kernel, n), stacked(kernel, n));
+        drawn.set_gizmos_enabled(true);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a pool");
+        let mut split = stacked(kernel, n);
+        for step in 0..10 {
+            fast.step();
+            drawn.step();
+            pool.install(|| split.step());
+            let same = |a: &steerlab::sim::World, b: &steerlab::sim::World| {
+                a.agents.iter().zip(&b.agents).all(|(a, b)| a.kinematics == b.kinematics)
+            };
+            assert!(same(&fast, &drawn), "{kernel:?} step {step}: gizmos changed the step");
+            assert!(same(&fast, &split), "{kernel:?} step {step}: threads changed the step");
+            assert!(fast.agents.iter().all(|a| a.kinematics.position.is_finite()));
+        }
+        if kernel == Kernel::Flocking {
+            let mut first = stacked(kernel, n);
+            first.set_gizmos_enabled(true);
+            first.step();
+            let links = |agent: usize| {
+                first.agents[agent]
+                    .gizmos
+                    .items()
+                    .iter()
+                    .filter(|g| g.role == GizmoRole::NeighbourLink)
+                    .count()
+            };
+            // Agent 0 is among the cell's first agents (and is no neighbour of itself); the
+            // last agent is not, and still reads them all.
+            let (me, last) = (links(0), links(n - 1));
+            assert!(me > MAX_CELL_SLOTS / 2 && me < MAX_CELL_SLOTS, "agent 0 sees {me}");
+            assert!(last > MAX_CELL_SLOTS / 2 && last <= MAX_CELL_SLOTS, "the last agent sees {last}");
+        }
+    }
+}
