@@ -34,7 +34,9 @@
 //! `v` as `(v − velocity) / STEER_TIME` (the force that reaches it in the path followers' steer
 //! time). A group of one entry passes its request through unchanged, so a kinematic seek alone
 //! stays kinematic. Curve followers move on rails (their request is a position): when the main
-//! behaviour is parametric the other entries are not applied. A list of one entry costs one
+//! behaviour is parametric the other entries are not applied; a parametric entry that is not
+//! the main one asks for a velocity toward its point on the curve instead, at most the agent's
+//! maximum speed. A list of one entry costs one
 //! branch (the simulation's fast path does not come here).
 //!
 //! # Parameters
@@ -297,6 +299,7 @@ fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> St
     for entry in more.iter_mut().filter(|entry| in_group(&entry.slot) && !entry.behaviour.turns_only()) {
         let request =
             behaviour_steering(k, limits, &entry.behaviour, &mut entry.state, gizmos, ctx, detour.as_mut());
+        let request = off_rails(k, limits.max_speed, request, ctx.dt);
         sum += as_acceleration(k, request) * entry.slot.weight;
         alone = Some((request, entry.slot.weight));
         count += 1;
@@ -304,6 +307,23 @@ fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> St
     match alone {
         Some((request, weight)) if count == 1 && weight == 1.0 => request,
         _ => Steering::Acceleration(sum),
+    }
+}
+
+/// A request as an entry that is not the main behaviour makes it: a curve follower's position
+/// on its curve (parametric following moves on rails) becomes a kinematic velocity toward that
+/// point, at most `max_speed`, reaching it in one step of `dt` when it is that close. Only the
+/// main behaviour puts the agent on its curve: before, a `parametric` entry alone in its group
+/// moved the agent there in one step (5e6 u/s in a trace), and in a priority list it always won.
+fn off_rails(k: &Kinematics, max_speed: f32, request: Steering, dt: f32) -> Steering {
+    match request {
+        Steering::Position(point) => {
+            let offset = point - k.position;
+            // `min` passes over a NaN (0 / 0) and caps an infinite quotient (a tiny `dt`).
+            let speed = (offset.length() / dt).min(max_speed.max(0.0));
+            Steering::Velocity(offset.normalize_or_zero() * speed)
+        }
+        other => other,
     }
 }
 

@@ -389,3 +389,41 @@ fn the_main_behaviours_quarry_is_picked_in_the_inspector_without_the_agent_itsel
         }]
     );
 }
+
+/// A `parametric` entry that is not the agent's main behaviour asks for a velocity toward its
+/// point on the curve, within the agent's maximum speed: first by priority (alone in its group,
+/// passed through unchanged, or weighted) or blended with a faint seek. Before, by priority it
+/// put the agent on the curve in one step, far past its speed limit, and blended it was lost.
+#[test]
+fn a_parametric_entry_that_is_not_the_main_one_drives_toward_the_curve_within_the_speed_limit() {
+    let scene = |combine: &str, seek_weight: f32, weight: f32| {
+        format!(
+            r#"{{"version": 2, "name": "rails", "dt": 0.016666668,
+            "curves": [{{"kind": "circle", "id": "ring", "center": [300, 0], "radius": 100}}],
+            "targets": [{{"id": "flag", "position": [0, 0]}}],
+            "agents": [{{"name": "off", "position": [0, 0], "velocity": [0, 0], "radius": 5,
+              "max_speed": 80, "max_acceleration": 400, {combine}
+              "behaviours": [
+                {{"type": "seek", "target": "flag", "group": 1, "weight": {seek_weight}}},
+                {{"type": "parametric", "curve": "ring", "speed": 40, "group": 0, "weight": {weight}}}
+              ]}}]}}"#
+        )
+    };
+    let ring_distance = |p: Vec3| ((p - Vec3::new(300.0, 0.0, 0.0)).length() - 100.0).abs();
+    let priority = r#""combine": {"mode": "priority"},"#;
+    for (combine, seek_weight, weight) in [(priority, 1.0, 1.0), (priority, 1.0, 2.0), ("", 0.1, 1.0)] {
+        let text = scene(combine, seek_weight, weight);
+        let mut world = parse_scene(&text, "rails.json").unwrap_or_else(|e| panic!("{e}"));
+        let start = ring_distance(world.agents[0].kinematics.position);
+        for step in 0..600 {
+            world.step();
+            let k = &world.agents[0].kinematics;
+            assert!(
+                k.velocity.length() <= 80.0 * 1.0001 && k.position.is_finite(),
+                "{combine} weights {seek_weight}, {weight}, step {step}: {k:?}"
+            );
+        }
+        let end = ring_distance(world.agents[0].kinematics.position);
+        assert!(end < 10.0, "{combine} weights {seek_weight}, {weight}: {start} -> {end} from the ring");
+    }
+}
