@@ -267,7 +267,7 @@ fn behaviour_editor(
         });
     }
     if let Behaviour::Planner { params } = behaviour {
-        if let Some(new_params) = waypoint_list(ui, params, waypoint) {
+        if let Some(new_params) = waypoint_list(ui, state, params, waypoint) {
             commands.push(Command::SetBehaviour {
                 agent: agent_idx,
                 behaviour: Behaviour::Planner { params: new_params },
@@ -319,6 +319,7 @@ fn behaviour_editor(
 /// Planner waypoints: editable coordinates, add and remove. Returns the edited parameters.
 fn waypoint_list(
     ui: &mut egui::Ui,
+    state: &mut UiState,
     params: &PlannerParams,
     selected: Option<usize>,
 ) -> Option<PlannerParams> {
@@ -359,7 +360,13 @@ fn waypoint_list(
             changed = true;
         }
     }
-    if ui.button("Add waypoint").on_hover_text("Append a waypoint 100 units past the last one").clicked() {
+    let room = edited.waypoints.len() < crate::planner::MAX_WAYPOINTS;
+    let add = ui
+        .add_enabled(room, egui::Button::new("Add waypoint"))
+        .on_hover_text("Append a waypoint 100 units past the last one")
+        .on_disabled_hover_text(crate::app::edit::too_many_waypoints_reason());
+    state.record_rect("inspector:add_waypoint", add.rect);
+    if add.clicked() {
         let last = edited.waypoints.last().copied().unwrap_or(Vec3::ZERO);
         edited.waypoints.push(last + Vec3::new(100.0, 0.0, 0.0));
         changed = true;

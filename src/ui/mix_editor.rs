@@ -184,45 +184,53 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
     // Three columns and room for them all, so every kind shows without scrolling (egui opens the
     // list upward when it does not fit below).
     let combo = egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").height(400.0);
-    let response = combo.show_ui(ui, |ui| {
-        egui::Grid::new("mix_add_kinds").num_columns(3).show(ui, |ui| {
-            for (idx, kind) in addable_kinds().into_iter().enumerate() {
-                let made = default_behaviour(&app.world, kind, selection, Some(agent_idx), position);
-                let item = match &made {
-                    Ok(_) => ui.selectable_label(false, kind.label()),
-                    Err(why) => ui
-                        .add_enabled(false, egui::SelectableLabel::new(false, kind.label()))
-                        .on_disabled_hover_text(why.as_str()),
-                };
-                // Only choices on screen are recorded: a test clicks what a person could.
-                if ui.clip_rect().intersects(item.rect) {
-                    state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
+    // A full list (the scene format's limit) greys the combo instead of refusing a pick.
+    let room = 1 + agent.mix.more.len() < crate::sim::MAX_BEHAVIOURS;
+    let mut response = ui.add_enabled_ui(room, |ui| {
+        combo.show_ui(ui, |ui| {
+            egui::Grid::new("mix_add_kinds").num_columns(3).show(ui, |ui| {
+                for (idx, kind) in addable_kinds().into_iter().enumerate() {
+                    let made = default_behaviour(&app.world, kind, selection, Some(agent_idx), position);
+                    let item = match &made {
+                        Ok(_) => ui.selectable_label(false, kind.label()),
+                        Err(why) => ui
+                            .add_enabled(false, egui::SelectableLabel::new(false, kind.label()))
+                            .on_disabled_hover_text(why.as_str()),
+                    };
+                    // Only choices on screen are recorded: a test clicks what a person could.
+                    if ui.clip_rect().intersects(item.rect) {
+                        state.record_rect(format!("mix:add:{}", kind.label()), item.rect);
+                    }
+                    if idx % 3 == 2 {
+                        ui.end_row();
+                    }
+                    let (true, Ok(behaviour)) = (item.clicked(), made) else { continue };
+                    let mut mix = agent.mix.clone();
+                    let avoidance = [
+                        BehaviourKind::AvoidObstacles,
+                        BehaviourKind::CollisionAvoidance,
+                        BehaviourKind::Containment,
+                    ];
+                    let slot = if avoidance.contains(&kind) {
+                        Slot { weight: 1.0, group: 0 }
+                    } else {
+                        Slot { weight: 1.0, group: main.group }
+                    };
+                    if kind == BehaviourKind::Containment {
+                        // A region is a wall: it must win over what the agent wants, so the
+                        // list is combined by priority with containment first.
+                        first_in_priority(&mut mix);
+                    }
+                    mix.more.push(Entry::new(behaviour, slot));
+                    new_mix = Some(mix);
                 }
-                if idx % 3 == 2 {
-                    ui.end_row();
-                }
-                let (true, Ok(behaviour)) = (item.clicked(), made) else { continue };
-                let mut mix = agent.mix.clone();
-                let avoidance = [
-                    BehaviourKind::AvoidObstacles,
-                    BehaviourKind::CollisionAvoidance,
-                    BehaviourKind::Containment,
-                ];
-                let slot = if avoidance.contains(&kind) {
-                    Slot { weight: 1.0, group: 0 }
-                } else {
-                    Slot { weight: 1.0, group: main.group }
-                };
-                if kind == BehaviourKind::Containment {
-                    // A region is a wall: it must win over what the agent wants, so the
-                    // list is combined by priority with containment first.
-                    first_in_priority(&mut mix);
-                }
-                mix.more.push(Entry::new(behaviour, slot));
-                new_mix = Some(mix);
-            }
-        });
+            });
+        })
     });
-    state.record_rect("mix:add", response.response.rect);
+    if !room {
+        response.inner.response =
+            response.inner.response.on_disabled_hover_text(crate::app::edit::too_many_behaviours_reason());
+    }
+    state.record_rect("mix:add", response.inner.response.rect);
     new_mix.map(|mix| Command::SetMix { agent: agent_idx, mix })
 }

@@ -427,3 +427,27 @@ fn a_parametric_entry_that_is_not_the_main_one_drives_toward_the_curve_within_th
         assert!(end < 10.0, "{combine} weights {seek_weight}, {weight}: {start} -> {end} from the ring");
     }
 }
+
+#[test]
+fn a_full_behaviour_list_greys_add_a_behaviour_and_one_below_it_adds_the_last() {
+    use steerlab::sim::MAX_BEHAVIOURS;
+    for entries in [MAX_BEHAVIOURS - 1, MAX_BEHAVIOURS] {
+        let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+        for _ in 1..entries {
+            agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
+        }
+        let mut app = App::new(world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent), None);
+        app.apply(Command::Select(Some(Selection::Agent(0))));
+        let mut state = UiState::default();
+        let ctx = settled(&app, &mut state);
+        crate::ui_support::scroll_to_widget(&ctx, &app, &mut state, "mix:add");
+        let _ = click_widget(&ctx, &app, &mut state, "mix:add");
+        let opened = state.widget_rects.contains_key("mix:add:seek");
+        assert_eq!(opened, entries < MAX_BEHAVIOURS, "{entries} entries");
+        if opened {
+            let out = click_widget(&ctx, &app, &mut state, "mix:add:seek");
+            let [Command::SetMix { mix, .. }] = out.commands.as_slice() else { panic!("{:?}", out.commands) };
+            assert_eq!(1 + mix.more.len(), MAX_BEHAVIOURS);
+        }
+    }
+}

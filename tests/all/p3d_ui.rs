@@ -274,3 +274,29 @@ fn the_display_panel_and_the_step_through_key_show_the_fallback_colour_from_the_
         "step-through key swatch"
     );
 }
+
+#[test]
+fn at_the_waypoint_limit_add_waypoint_is_greyed_and_one_below_it_adds_the_last() {
+    use steerlab::planner::MAX_WAYPOINTS;
+    use steerlab::sim::Behaviour;
+    for count in [MAX_WAYPOINTS - 1, MAX_WAYPOINTS] {
+        let mut app = walk_through();
+        let Behaviour::Planner { mut params } = app.world.agents[0].behaviour.clone() else {
+            panic!("a planner")
+        };
+        params.waypoints =
+            (0..count).map(|i| glam::Vec3::new(i as f32 % 100.0, (i / 100) as f32, 0.0)).collect();
+        app.apply(Command::SetBehaviour { agent: 0, behaviour: Behaviour::Planner { params } });
+        let mut state = UiState::default();
+        let ctx = settled(&app, &mut state);
+        scroll_to_widget(&ctx, &app, &mut state, "inspector:add_waypoint");
+        let out = click_widget(&ctx, &app, &mut state, "inspector:add_waypoint");
+        match out.commands.as_slice() {
+            [] => assert_eq!(count, MAX_WAYPOINTS, "one below the limit the button did nothing"),
+            [Command::SetBehaviour { behaviour: Behaviour::Planner { params }, .. }] => {
+                assert_eq!((count, params.waypoints.len()), (MAX_WAYPOINTS - 1, MAX_WAYPOINTS));
+            }
+            other => panic!("{count} waypoints: {other:?}"),
+        }
+    }
+}

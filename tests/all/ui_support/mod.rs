@@ -215,3 +215,29 @@ pub fn type_into(
     out.merge(frames(ctx, app, state, 3));
     out
 }
+
+/// Wheels the panel under the widget recorded as `name` (the pointer at its column, half way
+/// down the window) until the widget is inside the 1280×800 window, as a person scrolls to a
+/// button below the fold; panics if it never gets there.
+pub fn scroll_to_widget(ctx: &egui::Context, app: &App, state: &mut UiState, name: &str) {
+    for _ in 0..400 {
+        let Some(rect) = state.widget_rects.get(name).copied() else { panic!("no widget {name}") };
+        if rect.min.y >= 0.0 && rect.max.y <= 800.0 {
+            let _ = frames(ctx, app, state, 2);
+            return;
+        }
+        let delta = if rect.max.y > 800.0 {
+            -(rect.max.y - 700.0).min(4000.0)
+        } else {
+            (100.0 - rect.min.y).min(4000.0)
+        };
+        let over = egui::Event::PointerMoved(egui::pos2(rect.center().x, 400.0));
+        let wheel = egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, delta),
+            modifiers: egui::Modifiers::NONE,
+        };
+        let _ = frame(ctx, app, state, vec![over, wheel]);
+    }
+    panic!("{name} never scrolled into the window: {:?}", state.widget_rects.get(name));
+}
