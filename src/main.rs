@@ -237,8 +237,17 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         .find_map(|line| line.trim().strip_prefix("Usage: "))
         .map(|usage| usage.split_whitespace().take_while(|w| !w.starts_with(['[', '<', '-'])).collect())
         .unwrap_or_default();
-    let command = if command.is_empty() { "steerlab".to_string() } else { command.join(" ") };
+    let command =
+        if command.is_empty() { subcommand_named(std::env::args().skip(1)) } else { command.join(" ") };
     fail(format!("{}; see `{command} --help`", escape_controls(message)))
+}
+
+/// `steerlab SUBCOMMAND` for the first argument that names a subcommand (clap gives no usage
+/// line for a bad value, `run --seconds abc`), else `steerlab`.
+fn subcommand_named(args: impl Iterator<Item = String>) -> String {
+    let cli = <Cli as clap::CommandFactory>::command();
+    let named = args.take_while(|arg| arg != "--").find(|arg| cli.find_subcommand(arg).is_some());
+    named.map_or_else(|| "steerlab".to_string(), |name| format!("steerlab {name}"))
 }
 
 /// Sizes rayon's global pool (the threads `World::step` shares big crowds among).
