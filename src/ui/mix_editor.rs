@@ -8,7 +8,7 @@
 
 use crate::app::edit::{default_behaviour, BehaviourKind};
 use crate::app::{App, Command, Selection};
-use crate::behaviours::param::Param;
+use crate::behaviours::param::{Param, ParamKind};
 use crate::sim::{Agent, Combine, Entry, Mix, Slot};
 
 use super::params::{behaviour_params, param_row, with_param, ParamValue};
@@ -48,15 +48,16 @@ fn first_in_priority(mix: &mut Mix) {
 fn declared_number(ui: &mut egui::Ui, id: &str, declaration: &Param, value: f32) -> Option<f32> {
     let refusal_id = egui::Id::new(("mix_refused", id));
     let mut typed = value;
-    let response = ui
-        .add(
-            egui::DragValue::new(&mut typed)
-                .range(f32::NEG_INFINITY..=f32::INFINITY)
-                .update_while_editing(false)
-                .speed(0.05)
-                .max_decimals(3),
-        )
-        .on_hover_text(declaration.help);
+    let field = egui::DragValue::new(&mut typed)
+        .range(f32::NEG_INFINITY..=f32::INFINITY)
+        .update_while_editing(false)
+        .speed(0.05);
+    // A count (a group) shows and drags as a whole number, not "1.00".
+    let field = match declaration.kind {
+        ParamKind::Int => field.fixed_decimals(0),
+        _ => field.max_decimals(3),
+    };
+    let response = ui.add(field).on_hover_text(declaration.help);
     let mut accepted = None;
     if response.changed() && typed != value {
         match declaration.check(typed) {

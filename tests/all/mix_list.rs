@@ -451,3 +451,20 @@ fn a_full_behaviour_list_greys_add_a_behaviour_and_one_below_it_adds_the_last() 
         }
     }
 }
+
+#[test]
+fn a_priority_group_shows_as_a_whole_number() {
+    // The group fields read "7.00" (a count drawn as a number with two decimals).
+    let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
+    agent.mix.combine = Combine::Priority { threshold: 0.001 };
+    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 2.5, group: 7 }));
+    let mut app = App::new(world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent), None);
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let texts = crate::ui_support::painted_texts(&ctx, &app, &mut state);
+    // The main entry's group 0 and the flee's 7, beside their weights (numbers: "1.00", "2.50").
+    assert!(texts.iter().any(|t| t == "7") && texts.iter().any(|t| t == "0"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t == "7.00" || t == "0.00"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "2.50"), "{texts:?}");
+}

@@ -241,3 +241,22 @@ pub fn scroll_to_widget(ctx: &egui::Context, app: &App, state: &mut UiState, nam
     }
     panic!("{name} never scrolled into the window: {:?}", state.widget_rects.get(name));
 }
+
+/// Every text the whole UI paints in one frame without input (after `settled`), as a person
+/// reads the panels.
+pub fn painted_texts(ctx: &egui::Context, app: &App, state: &mut UiState) -> Vec<String> {
+    let examples = examples();
+    let output = ctx.run(raw_input(Vec::new()), |ctx| {
+        let _ = show(ctx, app, state, &examples);
+    });
+    let mut texts = Vec::new();
+    let mut stack: Vec<egui::Shape> = output.shapes.into_iter().map(|clipped| clipped.shape).collect();
+    while let Some(shape) = stack.pop() {
+        match shape {
+            egui::Shape::Text(text) => texts.push(text.galley.text().to_string()),
+            egui::Shape::Vec(shapes) => stack.extend(shapes),
+            _ => {}
+        }
+    }
+    texts
+}
