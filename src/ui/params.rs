@@ -571,6 +571,48 @@ pub fn method_label(method: ParametricMethod) -> &'static str {
     }
 }
 
+/// A number's slider (without its own value) and, beside it, a box to type the value in that
+/// applies it on Enter or when the box loses focus: egui 0.31's slider applies every partial
+/// entry as it is typed (`1e300` applied `1` on the way to its refusal, `150` applied 1 and 15).
+/// Dragging the slider applies at once. The box takes any number, so that a value outside the
+/// declaration reaches the check and is refused, not clamped. The pair's rectangle goes into
+/// `rects` as `param:KEY`, the box at its right end.
+fn slider_and_box<N: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    spec: &ParamSpec,
+    value: N,
+    range: std::ops::RangeInclusive<N>,
+    logarithmic: bool,
+    rects: &mut std::collections::BTreeMap<String, egui::Rect>,
+) -> Option<N> {
+    let (mut dragged_to, mut typed) = (value, value);
+    let row = ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let slider = egui::Slider::new(&mut dragged_to, range)
+            .logarithmic(logarithmic)
+            .clamping(egui::SliderClamping::Never)
+            .show_value(false);
+        let dragged = ui.add(slider).on_hover_text(spec.doc);
+        let (min, max) = spec.range;
+        let mut field = egui::DragValue::new(&mut typed)
+            .range(f64::NEG_INFINITY..=f64::INFINITY)
+            .update_while_editing(false)
+            .speed(f64::from((max - min).abs() / 500.0).clamp(1e-4, 1e4))
+            .max_decimals(if spec.logarithmic { 4 } else { 3 });
+        if !spec.unit.is_empty() {
+            field = field.suffix(format!(" {}", spec.unit));
+        }
+        let typed_in = ui.add(field).on_hover_text(spec.doc);
+        (dragged.changed(), typed_in.changed())
+    });
+    let (dragged, typed_in) = row.inner;
+    rects.insert(format!("param:{}", spec.key), row.response.rect);
+    if typed_in && typed != value {
+        return Some(typed);
+    }
+    (dragged && dragged_to != value).then_some(dragged_to)
+}
+
 /// Draws one parameter row (label, widget, reset button) into a three-column grid; returns
 /// the new value when the user changed it. The widget's and the reset button's rectangles go
 /// into `rects` as `param:KEY` and `reset:KEY`.
@@ -584,32 +626,18 @@ pub fn param_row(
     // The unit is the value's suffix, so the label column stays narrow.
     ui.label(spec.label).on_hover_text(spec.doc);
     match spec.value {
-        ParamValue::Float(mut value) => {
+        ParamValue::Float(value) => {
             let (min, max) = spec.range;
-            let mut slider = egui::Slider::new(&mut value, min..=max)
-                .logarithmic(spec.logarithmic)
-                .clamping(egui::SliderClamping::Never);
-            if !spec.unit.is_empty() {
-                slider = slider.suffix(format!(" {}", spec.unit));
-            }
-            if spec.logarithmic {
-                slider = slider.max_decimals(4);
-            }
-            let response = ui.add(slider).on_hover_text(spec.doc);
-            rects.insert(format!("param:{}", spec.key), response.rect);
-            if response.changed() {
-                new_value = Some(ParamValue::Float(value));
+            if let Some(changed) = slider_and_box(ui, spec, value, min..=max, spec.logarithmic, rects) {
+                new_value = Some(ParamValue::Float(changed));
             }
         }
-        ParamValue::Int(mut value) => {
+        ParamValue::Int(value) => {
             let (min, max) = spec.range;
-            let slider = egui::Slider::new(&mut value, (min as u32)..=(max as u32))
-                .logarithmic(spec.logarithmic || max / min.max(1.0) > 1000.0)
-                .clamping(egui::SliderClamping::Never);
-            let response = ui.add(slider).on_hover_text(spec.doc);
-            rects.insert(format!("param:{}", spec.key), response.rect);
-            if response.changed() {
-                new_value = Some(ParamValue::Int(value));
+            let logarithmic = spec.logarithmic || max / min.max(1.0) > 1000.0;
+            let range = (min as u32)..=(max as u32);
+            if let Some(changed) = slider_and_box(ui, spec, value, range, logarithmic, rects) {
+                new_value = Some(ParamValue::Int(changed));
             }
         }
         ParamValue::Bool(mut value) => {

@@ -353,3 +353,35 @@ fn a_refused_number_reads_with_an_exponent_not_thirty_nine_digits() {
     let err = Limits::MAX_SPEED.check(f32::MAX).unwrap_err().to_string();
     assert!(err.ends_with("got 3.4028235e38"), "{err}");
 }
+
+#[test]
+fn a_value_typed_into_a_slider_row_applies_once_on_enter_not_as_each_digit_is_typed() {
+    // egui's slider applied every partial entry: "2.5" applied 2 on the way (an undo step and a
+    // change to the running simulation each), "1e300" applied 1 before its refusal.
+    let mut world = full_world();
+    let hound = world.agents.iter().position(|a| a.about.name == "hound").unwrap();
+    world.agents.truncate(hound);
+    let predictive =
+        world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();
+    let mut app = App::new(world, None);
+    app.apply(Command::Select(Some(Selection::Agent(predictive))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let rect = state.widget_rects["param:prediction_time"];
+    let at = egui::pos2(rect.right() - 12.0, rect.center().y);
+    let out = type_into(&ctx, &app, &mut state, at, "2.5");
+    let times: Vec<f32> = out
+        .commands
+        .iter()
+        .map(|command| match command {
+            Command::SetBehaviour { behaviour: Behaviour::Predictive { params, .. }, .. } => {
+                params.prediction_time
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(times, [2.5]);
+    let out = type_into(&ctx, &app, &mut state, at, "1e300");
+    assert!(out.commands.is_empty(), "{:?}", out.commands);
+    assert!(state.widget_rects.contains_key("refused:prediction_time"));
+}
