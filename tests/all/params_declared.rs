@@ -237,8 +237,9 @@ fn arrive_refuses_a_slow_radius_below_its_target_radius() {
     assert!(with_param(behaviour, "slow_radius", ParamValue::Float(target_radius)).is_some());
 }
 
-#[test]
-fn typing_an_out_of_range_value_shows_a_refusal_and_changes_nothing() {
+/// The full scene's predictive agent selected, the panels settled, and where its
+/// `prediction_time` value box is (at the right end of the slider row).
+fn predictive_selected() -> (App, UiState, egui::Context, egui::Pos2) {
     let mut world = full_world();
     // The side panel lists every agent above the inspector: keep the list as short as it was
     // when this test was written (the pursuer and evader last), so the slider is on screen.
@@ -252,8 +253,13 @@ fn typing_an_out_of_range_value_shows_a_refusal_and_changes_nothing() {
     let mut state = UiState::default();
     let ctx = settled(&app, &mut state);
     let rect = state.widget_rects["param:prediction_time"];
-    // The slider's value box is at the right end of the widget: click it to type.
     let at = egui::pos2(rect.right() - 12.0, rect.center().y);
+    (app, state, ctx, at)
+}
+
+#[test]
+fn typing_an_out_of_range_value_shows_a_refusal_and_changes_nothing() {
+    let (app, mut state, ctx, at) = predictive_selected();
     let press = |pressed| egui::Event::PointerButton {
         pos: at,
         button: egui::PointerButton::Primary,
@@ -310,13 +316,7 @@ fn the_readme_parameter_table_is_generated_from_the_declarations() {
 /// largest). A behaviour parameter's refusal sat in the label column and widened it too.
 #[test]
 fn a_huge_number_typed_into_a_limit_or_a_parameter_is_refused_whole_and_the_panel_keeps_its_width() {
-    let mut world = full_world();
-    let hound = world.agents.iter().position(|a| a.about.name == "hound").unwrap();
-    world.agents.truncate(hound);
-    let predictive =
-        world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();
-    let mut app = App::new(world, None);
-    app.apply(Command::Select(Some(Selection::Agent(predictive))));
+    let (app, ..) = predictive_selected();
     for typed in ["1e300", "NaN"] {
         let mut state = UiState::default();
         let ctx = settled(&app, &mut state);
@@ -358,17 +358,7 @@ fn a_refused_number_reads_with_an_exponent_not_thirty_nine_digits() {
 fn a_value_typed_into_a_slider_row_applies_once_on_enter_not_as_each_digit_is_typed() {
     // egui's slider applied every partial entry: "2.5" applied 2 on the way (an undo step and a
     // change to the running simulation each), "1e300" applied 1 before its refusal.
-    let mut world = full_world();
-    let hound = world.agents.iter().position(|a| a.about.name == "hound").unwrap();
-    world.agents.truncate(hound);
-    let predictive =
-        world.agents.iter().position(|a| matches!(a.behaviour, Behaviour::Predictive { .. })).unwrap();
-    let mut app = App::new(world, None);
-    app.apply(Command::Select(Some(Selection::Agent(predictive))));
-    let mut state = UiState::default();
-    let ctx = settled(&app, &mut state);
-    let rect = state.widget_rects["param:prediction_time"];
-    let at = egui::pos2(rect.right() - 12.0, rect.center().y);
+    let (app, mut state, ctx, at) = predictive_selected();
     let out = type_into(&ctx, &app, &mut state, at, "2.5");
     let times: Vec<f32> = out
         .commands
