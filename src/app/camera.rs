@@ -37,7 +37,15 @@ pub struct Camera {
     /// The part of the screen not covered by panels, (min, max) in pixels; the top view is
     /// centred in it and fitting frames the scene inside it.
     pub viewport: (Vec2, Vec2),
+    /// Frames left in which a change of the free area keeps the top view centred in it (set by
+    /// [`Camera::fit`], counted down by [`Camera::set_screen`]); after that a panel that grows
+    /// or shrinks covers or uncovers the view instead (see [`Camera::set_screen`]).
+    pub settling: u8,
 }
+
+/// Frames after a fit in which the panels may still settle around the framed scene (egui lays
+/// them out over the first two or three frames; a loaded scene's metrics rows come in the next).
+pub const SETTLING_FRAMES: u8 = 10;
 
 impl Default for Camera {
     fn default() -> Self {
@@ -50,6 +58,7 @@ impl Default for Camera {
             distance: 1200.0,
             screen: Vec2::new(1280.0, 800.0),
             viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
+            settling: 0,
         }
     }
 }
@@ -71,12 +80,30 @@ impl Camera {
         (self.viewport.1 - self.viewport.0).max(Vec2::ONE)
     }
 
-    /// Sets the screen size and the free area, keeping the viewport inside the screen.
+    /// Sets the screen size and the free area, keeping the viewport inside the screen (once a
+    /// frame, from the shell).
+    ///
+    /// When the free area changes in a window of the same size (a panel grew or shrank: the
+    /// Metrics table gains a row for each new agent), the top view keeps every world point
+    /// where it was on the screen, so the panel covers or uncovers the view. Before, the view
+    /// stayed centred in the free area and slid by half the change (about 10 px for each agent
+    /// placed with the Agent tool, under the next click). Within [`SETTLING_FRAMES`] of a fit,
+    /// or when the window is resized, the view stays centred in the free area instead, so that
+    /// a framed scene stays framed while the panels settle around it.
     pub fn set_screen(&mut self, screen: Vec2, viewport: (Vec2, Vec2)) {
+        let (old_screen, old_centre) = (self.screen, self.viewport_center());
         self.screen = screen.max(Vec2::ONE);
         let min = viewport.0.clamp(Vec2::ZERO, self.screen);
         let max = viewport.1.clamp(min, self.screen);
         self.viewport = if (max - min).min_element() < 50.0 { (Vec2::ZERO, self.screen) } else { (min, max) };
+        let moved = self.viewport_center() - old_centre;
+        if self.settling > 0 {
+            self.settling -= 1;
+        } else if self.mode == ViewMode::Top && old_screen == self.screen && moved != Vec2::ZERO {
+            let zoom = self.zoom.max(ZOOM_RANGE.0);
+            self.center.x += moved.x / zoom;
+            self.center.y -= moved.y / zoom;
+        }
     }
 
     /// Screen position (pixels, y down) of a world point in the top view.
@@ -123,6 +150,7 @@ impl Camera {
         // What lies below the ground (the lower halves of spheres resting on it) needs no room.
         let ground_min = if max.z > 0.0 { min.with_z(min.z.max(0.0)) } else { min };
         self.distance = self.orbit_distance_to_fit(ground_min, max);
+        self.settling = SETTLING_FRAMES;
     }
 
     /// The smallest orbit distance (at the current yaw and pitch) from which every corner of the
@@ -285,6 +313,42 @@ mod tests {
         let right = camera.world_to_screen(Vec3::new(500.0, 0.0, 0.0));
         assert!(left.x > 0.0 && right.x < 1280.0);
         assert!((right.x - left.x) > 1000.0);
+    }
+
+    #[test]
+    fn a_panel_growing_after_the_panels_settled_covers_the_top_view_instead_of_sliding_it() {
+        let screen = Vec2::new(1280.0, 800.0);
+        let free = |bottom: f32| (Vec2::new(340.0, 40.0), Vec2::new(1280.0, bottom));
+        let mut camera = Camera::default();
+        camera.set_screen(screen, free(650.0));
+        camera.fit(Vec3::new(-500.0, -250.0, 0.0), Vec3::new(500.0, 250.0, 0.0));
+        let points = [Vec3::ZERO, Vec3::new(-480.0, 230.0, 0.0), Vec3::new(300.0, -200.0, 0.0)];
+        let at = |camera: &Camera| points.map(|p| camera.world_to_screen(p));
+        // While the panels settle after the fit, the view stays centred in the free area: the
+        // scene's centre follows the free area's.
+        camera.set_screen(screen, free(630.0));
+        let centre = camera.world_to_screen(Vec3::ZERO);
+        assert!((centre - camera.viewport_center()).length() < 1e-3, "{centre}");
+        for _ in 0..SETTLING_FRAMES {
+            camera.set_screen(screen, free(630.0));
+        }
+        // Settled: the Metrics table grows by a row, and nothing in the world moves.
+        let before = at(&camera);
+        camera.set_screen(screen, free(610.0));
+        let after = at(&camera);
+        for (b, a) in before.iter().zip(&after) {
+            assert!((*b - *a).length() < 1e-3, "{b} -> {a}");
+        }
+        assert!(camera.screen_to_world(after[1]).distance(points[1]) < 1e-3);
+        // A resized window keeps the world point at the free area's centre there.
+        let middle = camera.screen_to_world(camera.viewport_center());
+        camera.set_screen(Vec2::new(1000.0, 700.0), (Vec2::new(340.0, 40.0), Vec2::new(1000.0, 560.0)));
+        assert!((camera.world_to_screen(middle) - camera.viewport_center()).length() < 1e-3);
+        // The orbit view is always centred in the free area.
+        let mut orbit = Camera { mode: ViewMode::Orbit, ..camera };
+        let focus = orbit.center;
+        orbit.set_screen(Vec2::new(1000.0, 700.0), (Vec2::new(340.0, 40.0), Vec2::new(1000.0, 520.0)));
+        assert_eq!(orbit.center, focus);
     }
 
     #[test]

@@ -828,10 +828,30 @@ fn ctrl_chords_in_a_text_field_type_no_letters() {
     // The first letter typed after a chord is a letter.
     app.type_text("x");
     app.wait_for(|s| s["names"][0] == "x", "typing over the selection");
-    for chord in ["ctrl+a", "ctrl+c", "End", "ctrl+v", "alt+b"] {
-        app.key(chord);
+    // Ctrl+C copies the selected name and Ctrl+V pastes it. The paste goes through the X
+    // server's selection, which under a loaded CI run now and then gave the old clipboard (twice
+    // in about six full runs, never alone, never reproduced here): up to three tries, each of
+    // which must type no letter of its chords.
+    let mut pasted = false;
+    for _ in 0..3 {
+        for chord in ["ctrl+a", "ctrl+c", "End"] {
+            app.key(chord);
+        }
+        app.settle();
+        app.key("ctrl+v");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline && name(&app) != "xx" {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let now = name(&app);
+        assert!(now == "x" || now == "xx", "a chord typed its letter: {now:?}");
+        if now == "xx" {
+            pasted = true;
+            break;
+        }
     }
-    app.wait_for(|s| s["names"][0] == "xx", "Ctrl+C copied the selected name, Ctrl+V pasted it");
+    assert!(pasted, "Ctrl+C then Ctrl+V never pasted the selected name");
+    app.key("alt+b");
     app.settle();
     assert_eq!(name(&app), "xx", "Alt+B typed nothing");
 }
