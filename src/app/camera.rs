@@ -43,8 +43,8 @@ pub struct Camera {
     pub settling: u8,
 }
 
-/// Frames after a fit in which the panels may still settle around the framed scene (egui lays
-/// them out over the first two or three frames; a loaded scene's metrics rows come in the next).
+/// Frames after a fit in which the panels may still settle around the framed scene (the shell
+/// lays them out over the first two or three frames; a loaded scene's metrics rows come next).
 pub const SETTLING_FRAMES: u8 = 10;
 
 impl Default for Camera {
