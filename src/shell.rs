@@ -306,9 +306,7 @@ pub fn examples_dir() -> PathBuf {
 /// Whether `path` is one of the shipped examples (a file directly in [`examples_dir`]): such a
 /// file opens as an untitled copy, so the window never overwrites it.
 pub fn is_example(path: &Path) -> bool {
-    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
-    let dir = canonical(&examples_dir());
-    dir.is_some() && canonical(path).and_then(|p| p.parent().map(Path::to_path_buf)) == dir
+    steerlab::scene::is_shipped_example(path, &examples_dir())
 }
 
 /// The default scene as a world.
@@ -713,6 +711,14 @@ fn write_widget_rects(
         "obstacle_positions": app.world.obstacles.iter().map(|o| [o.position.x, o.position.y]).collect::<Vec<_>>(),
         "tool": app.tool.label(),
         "modal": state.modal_open(),
+        // The file dialog: its title, its name field, the file its "Replace it?" asks about, and
+        // why a save was refused there.
+        "file_dialog": state.file_dialog.as_ref().map(|d| serde_json::json!({
+            "title": d.mode.title(),
+            "file_name": d.file_name,
+            "asking": d.confirm_replace.as_ref().map(|p| p.display().to_string()),
+            "refused": d.refused.as_ref().map(|(_, why)| why.clone()),
+        })),
         "ui_scale": state.ui_scale,
         "panels": state.panels,
         "help": state.help_open,

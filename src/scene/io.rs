@@ -390,6 +390,15 @@ fn text_of_bytes(bytes: Vec<u8>, label: &str) -> Result<String, SceneError> {
 }
 
 /// The world's scene as pretty JSON, validated first (errors are labelled [`UNSAVED_LABEL`]
+/// Whether `path` is a shipped example: an existing file directly in `examples_dir`. The window
+/// never overwrites one (its Save As dialog refuses the name, and the shell's save refuses the
+/// path whatever asked for it).
+pub fn is_shipped_example(path: &Path, examples_dir: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let dir = canonical(examples_dir);
+    dir.is_some() && canonical(path).and_then(|p| p.parent().map(Path::to_path_buf)) == dir
+}
+
 /// and located in the text that would have been written).
 pub fn scene_to_json(world: &World) -> Result<String, SceneError> {
     let scene = world_to_scene(world);

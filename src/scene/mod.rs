@@ -87,9 +87,10 @@ pub use format::{
 };
 pub use format::{ContainmentSpec, FlowFieldSpec};
 pub use io::{
-    escape_controls, io_reason, is_hidden_format, load_scene, load_scene_with_progress, parse_scene,
-    parse_scene_bytes, parse_scene_file, read_json_file, read_scene_bytes, save_scene, scene_to_json,
-    AtomicFile, LoadProgress, SceneError, CANCELLED as LOAD_CANCELLED, MAX_FILE_BYTES, UNSAVED_LABEL,
+    escape_controls, io_reason, is_hidden_format, is_shipped_example, load_scene, load_scene_with_progress,
+    parse_scene, parse_scene_bytes, parse_scene_file, read_json_file, read_scene_bytes, save_scene,
+    scene_to_json, AtomicFile, LoadProgress, SceneError, CANCELLED as LOAD_CANCELLED, MAX_FILE_BYTES,
+    UNSAVED_LABEL,
 };
 pub use pretty::pretty_json;
 pub use validate::{

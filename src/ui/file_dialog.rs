@@ -2,9 +2,16 @@
 //! field, a parent-directory button, the directories and matching files of the current
 //! directory, a file name field when saving, OK and Cancel.
 //!
-//! [`list_dir`] is the one place `ui` touches the file system: it reads a directory's entry
-//! names and kinds with `std::fs::read_dir`, and only when the dialog opens or changes
-//! directory (never per frame). Reading and writing scenes stays in `scene`.
+//! [`list_dir`] and [`is_existing_file`] are the places `ui` touches the file system: the first
+//! reads a directory's entry names and kinds with `std::fs::read_dir`, only when the dialog opens
+//! or changes directory; the second asks whether the file a save is about to write exists, only
+//! when Save or Export is pressed (never per frame), as does the shipped-example check
+//! ([`crate::scene::is_shipped_example`]). Reading and writing scenes stays in `scene`.
+//!
+//! Saving or exporting onto a file that exists asks first: the buttons row becomes "NAME exists.
+//! Replace it?" with Replace and Keep it (`file_dialog:replace`, `file_dialog:keep`). Enter
+//! answers Replace and Esc answers Keep it; editing the name or the folder drops the question.
+//! Saving onto a shipped example is refused in the dialog, in red, and the dialog stays open.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -71,6 +78,12 @@ pub struct FileDialog {
     /// The file name field takes the keyboard on the next frame (set when the dialog opens, so
     /// typing goes into the name at once).
     pub focus_name: bool,
+    /// A save onto this existing file waits for its answer ("Replace it?").
+    pub confirm_replace: Option<PathBuf>,
+    /// The shipped examples' folder: a scene is never saved onto a file directly in it.
+    pub examples_dir: Option<PathBuf>,
+    /// The file a save was refused for, and why (shown until the name or folder changes).
+    pub refused: Option<(PathBuf, String)>,
 }
 
 /// How the dialog ended.
@@ -116,6 +129,9 @@ impl FileDialog {
             entries: Vec::new(),
             error: None,
             focus_name: true,
+            confirm_replace: None,
+            examples_dir: None,
+            refused: None,
         };
         dialog.refresh();
         dialog
@@ -207,6 +223,42 @@ impl FileDialog {
     }
 }
 
+/// Whether `path` names an existing file (a save there would replace it).
+pub fn is_existing_file(path: &Path) -> bool {
+    path.is_file()
+}
+
+impl FileDialog {
+    /// The same dialog, refusing to save a scene onto a file directly in `examples_dir`.
+    pub fn protecting(mut self, examples_dir: PathBuf) -> FileDialog {
+        self.examples_dir = Some(examples_dir);
+        self
+    }
+
+    /// What choosing `path` does: opening takes it; saving takes a new file, asks "Replace it?"
+    /// first for an existing one, and refuses a shipped example (None: the question or the
+    /// refusal is now shown).
+    fn choose(&mut self, path: PathBuf) -> Option<FileDialogResult> {
+        let example = self.mode == FileDialogMode::Save
+            && self.examples_dir.as_deref().is_some_and(|dir| crate::scene::is_shipped_example(&path, dir));
+        if example {
+            let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let why = format!(
+                "{name} is a shipped example: save your copy under another name or in another folder"
+            );
+            self.refused = Some((path, why));
+            // Back to the name, so that another can be typed at once.
+            self.focus_name = true;
+            None
+        } else if self.mode.asks_for_name() && is_existing_file(&path) {
+            self.confirm_replace = Some(path);
+            None
+        } else {
+            Some(FileDialogResult::Chosen(path))
+        }
+    }
+}
+
 /// Draws the dialog window; returns how it ended, or None while it stays open.
 /// The OK and Cancel buttons' rectangles go into `rects` as `file_dialog:ok` and `file_dialog:cancel`.
 pub fn file_dialog_window(
@@ -238,6 +290,8 @@ fn file_dialog_contents(
     let mut result = None;
     let mut go_to: Option<PathBuf> = None;
     let mut typed: Option<String> = None;
+    // A file chosen this frame (double click, OK, Enter): saving onto an existing one asks first.
+    let mut chosen_now: Option<PathBuf> = None;
     ui.horizontal(|ui| {
         if ui.button("⬆").on_hover_text("Parent directory").clicked() {
             go_to = dialog.dir.parent().map(Path::to_path_buf);
@@ -274,7 +328,7 @@ fn file_dialog_contents(
                 }
                 if response.double_clicked() {
                     dialog.file_name = entry.name.clone();
-                    result = dialog.chosen_path().ok().map(FileDialogResult::Chosen);
+                    chosen_now = dialog.chosen_path().ok();
                 }
             }
         }
@@ -295,7 +349,18 @@ fn file_dialog_contents(
             }
         });
     }
-    if dialog.mode.asks_for_name() {
+    // The question and the refusal stand only for their file (a name or folder edited drops them).
+    let current = dialog.chosen_path().ok();
+    if dialog.confirm_replace.is_some() && current != dialog.confirm_replace {
+        dialog.confirm_replace = None;
+    }
+    if dialog.refused.as_ref().is_some_and(|(path, _)| current.as_ref() != Some(path)) {
+        dialog.refused = None;
+    }
+    let asking = dialog.confirm_replace.is_some();
+    if let Some((_, why)) = &dialog.refused {
+        ui.label(egui::RichText::new(why).color(ERROR_RED));
+    } else if dialog.mode.asks_for_name() && !asking {
         if let Ok(path) = dialog.chosen_path() {
             let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
             if dialog.lists_file(&name) {
@@ -306,44 +371,89 @@ fn file_dialog_contents(
     if let Some(error) = &dialog.error {
         ui.label(egui::RichText::new(error).color(ERROR_RED));
     }
-    ui.horizontal(|ui| {
-        let chosen = dialog.chosen_path();
-        let ok_label = match dialog.mode {
-            FileDialogMode::Open => "Open",
-            FileDialogMode::Save => "Save",
-            FileDialogMode::ExportCsv => "Export",
-        };
-        let ok = ui.add_enabled(chosen.is_ok(), egui::Button::new(ok_label));
-        let ok = match &chosen {
-            Ok(path) => ok.on_hover_text(path.display().to_string()),
-            Err(why) => ok.on_disabled_hover_text(why.as_str()),
-        };
-        rects.insert("file_dialog:ok".to_string(), ok.rect);
-        if ok.clicked() {
-            if let Ok(path) = chosen {
-                result = Some(FileDialogResult::Chosen(path));
+    let mut answer: Option<bool> = None;
+    if let Some(path) = dialog.confirm_replace.clone() {
+        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        ui.label(egui::RichText::new(format!("{name} exists. Replace it?")).color(ERROR_RED).strong());
+        ui.horizontal(|ui| {
+            let replace = ui.button("Replace").on_hover_text(path.display().to_string());
+            rects.insert("file_dialog:replace".to_string(), replace.rect);
+            if replace.clicked() {
+                answer = Some(true);
             }
-        }
-        let cancel = ui.button("Cancel");
-        rects.insert("file_dialog:cancel".to_string(), cancel.rect);
-        if cancel.clicked() {
-            result = Some(FileDialogResult::Cancelled);
-        }
-    });
-    // The dialog owns Enter (confirm, unless it just went to a typed folder) and Esc (cancel).
+            let keep = ui.button("Keep it").on_hover_text("leave the file as it is and choose another name");
+            rects.insert("file_dialog:keep".to_string(), keep.rect);
+            if keep.clicked() {
+                answer = Some(false);
+            }
+        });
+    } else {
+        ui.horizontal(|ui| {
+            let chosen = dialog.chosen_path();
+            let ok_label = match dialog.mode {
+                FileDialogMode::Open => "Open",
+                FileDialogMode::Save => "Save",
+                FileDialogMode::ExportCsv => "Export",
+            };
+            let ok = ui.add_enabled(chosen.is_ok(), egui::Button::new(ok_label));
+            let ok = match &chosen {
+                Ok(path) => ok.on_hover_text(path.display().to_string()),
+                Err(why) => ok.on_disabled_hover_text(why.as_str()),
+            };
+            rects.insert("file_dialog:ok".to_string(), ok.rect);
+            if ok.clicked() {
+                chosen_now = chosen.ok();
+            }
+            let cancel = ui.button("Cancel");
+            rects.insert("file_dialog:cancel".to_string(), cancel.rect);
+            if cancel.clicked() {
+                result = Some(FileDialogResult::Cancelled);
+            }
+        });
+    }
+    // The dialog owns Enter (confirm, unless it just went to a typed folder) and Esc (cancel);
+    // while it asks "Replace it?", Enter replaces and Esc keeps the file (the dialog stays).
     let (enter, escape) = ui.input(|i| (i.key_pressed(egui::Key::Enter), i.key_pressed(egui::Key::Escape)));
+    if asking && answer.is_none() && typed.is_none() && go_to.is_none() {
+        if escape {
+            answer = Some(false);
+        } else if enter {
+            answer = Some(true);
+        }
+    }
+    match answer {
+        Some(true) => return dialog.confirm_replace.take().map(FileDialogResult::Chosen),
+        Some(false) => {
+            dialog.confirm_replace = None;
+            dialog.focus_name = true;
+            return None;
+        }
+        None if asking && typed.is_none() => {
+            if let Some(dir) = go_to {
+                dialog.change_dir(dir);
+            }
+            return None;
+        }
+        None => {}
+    }
     if let Some(typed) = typed {
         // A file's path typed and Enter: take it at once, as Enter in the name field does.
         if dialog.go_to_typed(&typed) {
-            result = dialog.chosen_path().ok().map(FileDialogResult::Chosen);
+            if let Ok(path) = dialog.chosen_path() {
+                return dialog.choose(path);
+            }
         }
         return result;
     }
     if escape {
-        result = Some(FileDialogResult::Cancelled);
-    } else if enter && go_to.is_none() && result.is_none() {
-        if let Ok(path) = dialog.chosen_path() {
-            result = Some(FileDialogResult::Chosen(path));
+        return Some(FileDialogResult::Cancelled);
+    }
+    if chosen_now.is_none() && enter && go_to.is_none() && result.is_none() {
+        chosen_now = dialog.chosen_path().ok();
+    }
+    if let Some(path) = chosen_now {
+        if result.is_none() {
+            result = dialog.choose(path);
         }
     }
     if let Some(dir) = go_to {

@@ -14,7 +14,8 @@
 //!   place; after a successful load or save it calls [`UiState::note_recent`].
 //!
 //! Every panel is one function in its own file. The only file-system access here is the file
-//! dialog's directory listing ([`file_dialog::list_dir`]), which reads names, never scenes.
+//! dialog's: its directory listing ([`file_dialog::list_dir`]), which reads names, never scenes,
+//! and, when Save is pressed, whether the file exists or is a shipped example.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -100,7 +101,8 @@ pub struct UiState {
     pub status_clock: String,
     /// An autosaved scene can be restored (set by the shell; cleared by the prompt).
     pub recovery_available: bool,
-    /// The directory Open starts in when the scene has no file (the shipped examples).
+    /// The directory Open starts in when the scene has no file (the shipped examples); Save As
+    /// refuses a file directly in it.
     pub default_dir: PathBuf,
     /// The directory Save As starts in when nothing was saved yet (the home folder).
     pub home_dir: PathBuf,
@@ -243,7 +245,10 @@ impl UiState {
             .map(|n| n.to_string_lossy().to_string())
             .or_else(|| app.example.clone())
             .unwrap_or_else(|| "scene.json".to_string());
-        self.file_dialog = Some(FileDialog::new(FileDialogMode::Save, self.save_dir(app), &name));
+        self.file_dialog = Some(
+            FileDialog::new(FileDialogMode::Save, self.save_dir(app), &name)
+                .protecting(self.default_dir.clone()),
+        );
     }
 
     fn file_dir(app: &App) -> Option<PathBuf> {

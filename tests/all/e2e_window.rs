@@ -766,13 +766,70 @@ fn save_as_onto_a_shipped_example_is_refused_and_the_example_stays_as_it_was() {
     }
     app.type_text(example.to_str().unwrap());
     app.key("Return");
+    // The dialog refuses in red and stays open: no "Replace it?" for a shipped example.
     let state = app.wait_for(
-        |s| s["message"].as_str().is_some_and(|m| m.contains("shipped example")),
-        "the refusal in the status bar",
+        |s| s["file_dialog"]["refused"].as_str().is_some_and(|m| m.contains("shipped example")),
+        "the refusal in the dialog",
     );
+    assert!(state["file_dialog"]["asking"].is_null(), "{state}");
+    assert!(state["rects"].get("file_dialog:replace").is_none(), "{state}");
+    app.key("Return");
+    app.settle();
     assert_eq!(std::fs::read(&example).unwrap(), original, "the shipped example was overwritten");
-    assert_eq!(state["dirty"], true, "the change is still unsaved: {state}");
-    assert!(state["title"].as_str().is_some_and(|t| t.contains("(example)")), "{state}");
+    let state = app.state();
+    assert_eq!(state["modal"], true, "the dialog stays open for another name: {state}");
+    // Another name in the same folder is a new file: it saves (the examples stay as they were).
+    app.key("ctrl+a");
+    app.type_text(&examples_text);
+    app.type_text("/mine.json");
+    app.key("Return");
+    let state = app.wait_for(|s| s["modal"] == false && s["dirty"] == false, "saved as mine.json");
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("mine.json")), "{state}");
+    assert_eq!(std::fs::read(&example).unwrap(), original, "the shipped example was overwritten");
+}
+
+/// Save As onto a file that exists asks "Replace it?": Esc keeps the file, then Replace writes it.
+#[test]
+fn save_as_onto_an_existing_file_asks_before_replacing_it() {
+    if !tools_available("save_as_replace") {
+        return;
+    }
+    let _serial = serial();
+    let (app, file) = launch_on("save_as_replace", "hairpin.json");
+    let other = file.with_file_name("other.json");
+    std::fs::write(&other, "precious").unwrap();
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("3");
+    app.click(app.world_to_screen(0.0, 150.0));
+    app.wait_for(|s| s["dirty"] == true && s["obstacles"] == 1, "an obstacle added");
+    let before = app.state();
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    app.key("ctrl+a");
+    app.type_text("other");
+    app.key("Return");
+    let state = app.wait_for(|s| s["file_dialog"]["asking"].is_string(), "the question");
+    assert!(state["file_dialog"]["asking"].as_str().unwrap().ends_with("other.json"), "{state}");
+    // Behind the question, keys do nothing to the world; the file is untouched.
+    for key in ["space", "Delete", "3"] {
+        app.key(key);
+    }
+    state_unchanged_behind_dialog(&before, &app.state());
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    app.key("Escape");
+    let state = app.wait_for(|s| s["file_dialog"]["asking"].is_null(), "Esc keeps the file");
+    assert_eq!(state["modal"], true, "and the dialog stays open: {state}");
+    assert!(state["rects"].get("file_dialog:ok").is_some(), "{state}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    app.click(app.rect("file_dialog:ok"));
+    app.wait_for(|s| s["file_dialog"]["asking"].is_string(), "asked again");
+    app.click(app.rect("file_dialog:replace"));
+    let saved =
+        wait_for_file(&other, |v| v["obstacles"].as_array().is_some_and(|o| o.len() == 1), "replaced");
+    assert!(saved["paths"].is_array());
+    let state = app.wait_for(|s| s["modal"] == false && s["dirty"] == false, "saved");
+    assert!(state["title"].as_str().is_some_and(|t| t.contains("other.json")), "{state}");
 }
 
 #[test]

@@ -462,6 +462,81 @@ fn the_save_dialog_takes_enter_and_esc_and_starts_in_the_last_folder_saved_to() 
 }
 
 #[test]
+fn saving_or_exporting_onto_an_existing_file_asks_first_and_only_replace_writes() {
+    let dir = std::env::temp_dir().join(format!("steerlab-replace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir = std::fs::canonicalize(&dir).unwrap();
+    let taken = dir.join("taken.json");
+    std::fs::write(&taken, "{}").unwrap();
+    let app = App::new(world_without_geometry(), Some(taken.clone()));
+    let mut state = UiState::default();
+    let asking = |state: &UiState| state.file_dialog.as_ref().and_then(|d| d.confirm_replace.clone());
+
+    // OK on the existing name asks, writes nothing, and Keep it goes back to the dialog.
+    state.queue(Command::File(FileCommand::SaveAs));
+    let ctx = settled(&app, &mut state);
+    assert!(!state.widget_rects.contains_key("file_dialog:replace"), "no question before OK");
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert_eq!(out.save_path(), None, "not before the answer: {out:?}");
+    assert_eq!(asking(&state), Some(taken.clone()));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert!(
+        state.widget_rects.contains_key("file_dialog:replace")
+            && state.widget_rects.contains_key("file_dialog:keep")
+    );
+    assert!(!state.widget_rects.contains_key("file_dialog:ok"), "the question takes the buttons' row");
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:keep");
+    assert!(out.save_path().is_none() && asking(&state).is_none() && state.file_dialog.is_some(), "{out:?}");
+
+    // Esc answers Keep it and leaves the dialog open; a second Esc closes it.
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let _ = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert!(asking(&state).is_some());
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Escape));
+    assert!(out.is_empty() && asking(&state).is_none() && state.file_dialog.is_some(), "{out:?}");
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Escape));
+    assert!(out.is_empty() && state.file_dialog.is_none(), "{out:?}");
+
+    // Enter asks (the same Enter does not answer), the next Enter replaces.
+    state.queue(Command::File(FileCommand::SaveAs));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Enter));
+    assert_eq!(out.save_path(), None, "{out:?}");
+    assert!(asking(&state).is_some());
+    let out = frame(&ctx, &app, &mut state, key_event(egui::Key::Enter));
+    assert_eq!(out.save_path(), Some(taken.clone()), "Enter replaces");
+    assert!(state.file_dialog.is_none());
+
+    // A name edited while asking drops the question; a new name saves at once.
+    state.queue(Command::File(FileCommand::SaveAs));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let _ = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert!(asking(&state).is_some());
+    state.file_dialog.as_mut().unwrap().file_name = "fresh".into();
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert!(asking(&state).is_none() && state.widget_rects.contains_key("file_dialog:ok"));
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert_eq!(out.save_path(), Some(dir.join("fresh.json")), "a new file needs no question");
+
+    // The Replace button writes; Export CSV onto an existing table asks the same way.
+    state.queue(Command::File(FileCommand::SaveAs));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let _ = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:replace");
+    assert_eq!(out.save_path(), Some(taken.clone()));
+    std::fs::write(dir.join("taken-metrics.csv"), "old").unwrap();
+    state.queue(Command::File(FileCommand::ExportCsv));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:ok");
+    assert!(out.export_csv().is_none() && asking(&state) == Some(dir.join("taken-metrics.csv")), "{out:?}");
+    let _ = frames(&ctx, &app, &mut state, 2);
+    let out = click_widget(&ctx, &app, &mut state, "file_dialog:replace");
+    assert_eq!(out.export_csv().map(|(path, _)| path), Some(dir.join("taken-metrics.csv")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_unsaved_changes_question_takes_esc_as_cancel() {
     let mut app = App::new(world_without_geometry(), None);
     app.dirty = true;
