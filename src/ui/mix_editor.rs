@@ -185,8 +185,11 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
     // Three columns and room for them all, so every kind shows without scrolling (egui opens the
     // list upward when it does not fit below).
     let combo = egui::ComboBox::from_id_salt("mix_add").selected_text("add a behaviour…").height(400.0);
-    // A full list (the scene format's limit) greys the combo instead of refusing a pick.
-    let room = 1 + agent.mix.more.len() < crate::sim::MAX_BEHAVIOURS;
+    // A full list (the scene format's limit) greys the combo instead of refusing a pick: the rule
+    // the edit's refusal reads, asked of the list one entry longer (the main behaviour, the more
+    // entries, the one to add).
+    let room =
+        crate::app::edit::past_a_limit(std::iter::empty(), agent.mix.more.len().saturating_add(2)).is_none();
     let mut response = ui.add_enabled_ui(room, |ui| {
         combo.show_ui(ui, |ui| {
             egui::Grid::new("mix_add_kinds").num_columns(3).show(ui, |ui| {
