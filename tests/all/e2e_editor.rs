@@ -1,11 +1,12 @@
 //! Real-window tests of the editor's selection features, driven with xdotool under Xvfb through
 //! the harness in `e2e_window.rs`: box select with a mouse drag, duplicate and undo, Shift+click
-//! and dragging a group, grid snapping, clipboard keys swallowed by a modal dialog, and the side
-//! panel keeping the inspector on screen with 200 agents.
+//! and dragging a group, grid snapping, clipboard keys swallowed by a modal dialog, the side
+//! panel keeping the inspector on screen with 200 agents, and agents placed one after another
+//! landing where aimed while the Metrics panel grows under the view.
 
 use std::path::PathBuf;
 
-use super::e2e_window::{serial, temp_dir, tools_available, wait_for_file, Steerlab};
+use super::e2e_window::{launch_on, serial, temp_dir, tools_available, wait_for_file, Steerlab};
 use crate::scratch::Scratch;
 
 /// A scene file with three obstacles in a row at y = 100 and a far one at y = -200 (no agents,
@@ -246,4 +247,58 @@ fn with_200_agents_the_inspector_stays_on_screen_and_reachable() {
     let panel = &state["rects"]["scene_panel"];
     assert!(panel[3].as_f64().unwrap() <= 800.0, "the side panel ends inside the window");
     app.screenshot("many-agents.png");
+}
+
+/// Each agent placed with the Agent tool adds a row to the Metrics panel below the view. The view
+/// used to re-centre in the smaller free area, sliding about 10 pixels a row, so a person aiming
+/// at spots on the screen placed every later agent off the mark. The spots here are worked out
+/// once, before the first click, as a person's eye would pick them.
+#[test]
+fn agents_placed_one_after_another_land_where_clicked_and_the_view_holds_still() {
+    if !tools_available("agent_row") {
+        return;
+    }
+    let _serial = serial();
+    // hairpin.json: three agents and a path, which the Agent tool's predictive agents follow.
+    let (app, _file) = launch_on("agent_row", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("5");
+    app.wait_for(|s| s["tool"] == "Agent", "the Agent tool");
+    app.settle();
+    let camera = app.state()["camera"].clone();
+    let g = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+    let (zoom, centre) = (g(&camera["zoom"]), (g(&camera["center"][0]), g(&camera["center"][1])));
+    let view = (g(&camera["viewport_center"][0]), g(&camera["viewport_center"][1]));
+    // Five spots in a row below the view's centre, on whole pixels, and the world points under them.
+    let spots: Vec<(f32, f32)> =
+        (0..5).map(|k| ((view.0 - 240.0 + 120.0 * k as f32).round(), (view.1 + 80.0).round())).collect();
+    let aims: Vec<(f32, f32)> = spots
+        .iter()
+        .map(|&(x, y)| (centre.0 + (x - view.0) / zoom, centre.1 - (y - view.1) / zoom))
+        .collect();
+    let mapping = |app: &Steerlab| [app.world_to_screen(0.0, 0.0), app.world_to_screen(300.0, 200.0)];
+    let before = mapping(&app);
+    for (k, spot) in spots.iter().enumerate() {
+        app.click(*spot);
+        app.wait_for(|s| s["agents"].as_u64() == Some(4 + k as u64), "the agent placed");
+        app.settle();
+        let now = mapping(&app);
+        for (a, b) in before.iter().zip(&now) {
+            assert!(
+                (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5,
+                "after agent {k}: {before:?} → {now:?}"
+            );
+        }
+    }
+    let state = app.state();
+    assert!(state["rects"].get("metrics_row:7").is_some(), "the Metrics panel grew a row an agent: {state}");
+    for (k, (x, y)) in aims.iter().enumerate() {
+        let p = &state["positions"][3 + k];
+        let (px, py) = (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32);
+        assert!(
+            (px - x).abs() <= 0.5 / zoom && (py - y).abs() <= 0.5 / zoom,
+            "agent {k} at ({px}, {py}), aimed at ({x}, {y})"
+        );
+    }
 }
