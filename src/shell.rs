@@ -455,8 +455,12 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             if let Some(view) = &loading_view {
                 cancel_loading |= ui::loading::loading_window(ctx, view, &mut ui_state.widget_rects);
             }
+            // In screen pixels, where the world is drawn and the mouse is read (egui's rectangles
+            // are in points: at UI scale 2 the free area's corner at (340, 64) points lies at
+            // (680, 128) pixels; taken as pixels, the world was drawn under the side panel).
             let rect = ctx.available_rect();
-            free_rect = Some((vec2(rect.min.x, rect.min.y), vec2(rect.max.x, rect.max.y)));
+            let ppp = ctx.pixels_per_point();
+            free_rect = Some((vec2(rect.min.x, rect.min.y) * ppp, vec2(rect.max.x, rect.max.y) * ppp));
             pointer_over_ui = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
             // A focused text field (a TextEdit, or a DragValue being typed into) keeps the keys,
             // and so does an open menu, combo box or popup.

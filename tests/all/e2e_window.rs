@@ -1696,6 +1696,58 @@ fn at_ui_scale_3_the_plots_window_stays_below_the_toolbar_and_the_view_menu_clos
     app.wait_for(|s| s["panels"]["plots"] == false, "the plots closed from the View menu");
 }
 
+#[test]
+fn at_ui_scale_2_the_scene_is_framed_in_the_free_area_and_a_click_on_an_agent_selects_it() {
+    // The free area egui leaves for the world is in points; the world is drawn and the mouse read
+    // in pixels. Taken as pixels at UI scale 2, the world's centre sat at half its place, under
+    // the side panel: the scene was framed out of sight and Fit shrank it there.
+    if !tools_available("scale2-world") {
+        return;
+    }
+    let _serial = serial();
+    let config = temp_dir("scale2-world-config");
+    std::fs::write(config.join("preferences.json"), r#"{"ui_scale": 2.0}"#).unwrap();
+    let config_text = config.to_str().unwrap().to_string();
+    let scene = temp_dir("scale2-world-scene");
+    let file = copy_scene(&scene, "hairpin.json");
+    let app = Steerlab::launch_with(
+        "scale2-world",
+        &[file.to_str().unwrap()],
+        &[("STEERLAB_CONFIG_DIR", &config_text)],
+    );
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("f");
+    app.settle();
+    let state = app.state();
+    assert_eq!(state["ui_scale"], 2.0, "{state}");
+    let (_, below_toolbar, panel_right, _) = full_rect(&state, "scene_panel");
+    let (_, metrics_top, _, _) = full_rect(&state, "metrics_panel");
+    let width = SCREEN.0 as f32;
+    let inside = |(x, y): (f32, f32)| x > panel_right && x < width && y > below_toolbar && y < metrics_top;
+    let camera = &state["camera"]["viewport_center"];
+    let centre = (camera[0].as_f64().unwrap() as f32, camera[1].as_f64().unwrap() as f32);
+    assert!(inside(centre), "the view's centre {centre:?} is not in the free area right of {panel_right}, between {below_toolbar} and {metrics_top}");
+    let agents = state["positions"].as_array().unwrap().len();
+    for i in 0..agents {
+        let p = &state["positions"][i];
+        let at = app.world_to_screen(p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32);
+        assert!(inside(at), "agent {i} drawn at {at:?}, outside the free area");
+    }
+    // The mouse reads the same pixels: a click on an agent selects it (hairpin's three start on
+    // one point, so any of them), and a click on an empty spot of the view selects nothing.
+    assert!(state["selected_agent"].is_null(), "{state}");
+    let p = &state["positions"][0];
+    app.click(app.world_to_screen(p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32));
+    let selected = app.wait_for(|s| s["selected_agent"].is_u64(), "the clicked agent selected");
+    let chosen = selected["selected_agent"].as_u64().unwrap() as usize;
+    assert_eq!(state["positions"][chosen], state["positions"][0], "{selected}");
+    app.click(
+        app.world_to_screen(p[0].as_f64().unwrap() as f32 + 80.0, p[1].as_f64().unwrap() as f32 + 150.0),
+    );
+    app.wait_for(|s| s["selected_agent"].is_null(), "nothing selected on an empty spot");
+}
+
 /// Pixels of a painted field's teal arrows over the light ground (the colour at three quarters
 /// over the background, give or take the anti-aliasing), among RGB triples.
 fn painted_field_pixels(pixels: &[u8]) -> usize {
