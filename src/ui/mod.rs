@@ -546,20 +546,6 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             });
         state.record_rect("scene_panel", panel.response.rect);
     }
-    if state.panels.display {
-        let mut open = true;
-        egui::Window::new("Display")
-            .open(&mut open)
-            .resizable(false)
-            .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
-            .show(ctx, |ui| {
-                out.commands.extend(
-                    display::display_panel(ui, &app.display, &mut state.widget_rects)
-                        .map(Command::SetDisplay),
-                );
-            });
-        state.panels.display = open;
-    }
     if let Some(debug) = &app.planner_debug {
         // A side panel rather than a window: the world view shrinks beside it, so the panel never
         // hides the iteration it explains.
@@ -586,6 +572,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 });
             });
         state.record_rect("step_panel", panel.response.rect);
+    }
+    if state.panels.display {
+        display_window(ctx, app, state, between_bars, &mut out);
     }
     if state.panels.plots {
         plots_window(ctx, app, state, between_bars);
@@ -677,7 +666,7 @@ fn window_frame_overhead(ctx: &egui::Context) -> egui::Vec2 {
 /// the toolbar and the status bar.
 pub const PLOTS_MIN_FREE: egui::Vec2 = egui::vec2(240.0, 200.0);
 
-/// Where the Plots window is kept: the `free` area (the world view between the panels) when it
+/// Where the Plots and Display windows are kept: the `free` area (the world view between the panels) when it
 /// is at least [`PLOTS_MIN_FREE`], else the band `between_bars`.
 pub fn plots_bounds(free: egui::Rect, between_bars: egui::Rect) -> egui::Rect {
     if free.width() >= PLOTS_MIN_FREE.x && free.height() >= PLOTS_MIN_FREE.y {
@@ -685,6 +674,39 @@ pub fn plots_bounds(free: egui::Rect, between_bars: egui::Rect) -> egui::Rect {
     } else {
         between_bars
     }
+}
+
+/// The Display window, at the top right of the same bounds as the Plots window (the world view,
+/// or between the bars when the view is too small): anchored to the whole window, it used to
+/// cover the toolbar's Compare, Snap and Help buttons. Its checkboxes scroll when the bounds are
+/// shorter than they are. Call after every panel is laid out.
+fn display_window(
+    ctx: &egui::Context,
+    app: &App,
+    state: &mut UiState,
+    between_bars: egui::Rect,
+    out: &mut UiOutput,
+) {
+    let bounds = plots_bounds(ctx.available_rect(), between_bars);
+    let max_height = (bounds.height() - window_frame_overhead(ctx).y - 16.0).max(32.0);
+    let mut open = true;
+    let window = egui::Window::new("Display")
+        .open(&mut open)
+        .resizable(false)
+        .constrain_to(bounds)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(max_height).min_scrolled_height(0.0).show(ui, |ui| {
+                out.commands.extend(
+                    display::display_panel(ui, &app.display, &mut state.widget_rects)
+                        .map(Command::SetDisplay),
+                );
+            });
+        });
+    if let Some(window) = window {
+        state.record_rect("display", window.response.rect);
+    }
+    state.panels.display = open;
 }
 
 /// The Plots window, kept inside the free area (the world view between the panels) and never

@@ -917,7 +917,7 @@ fn only_the_characters_of_chords_leave_the_events_and_ones_egui_never_got_are_pa
 }
 
 #[test]
-fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
+fn the_plots_and_display_windows_stay_inside_the_world_view_at_any_ui_scale() {
     // At UI scale 3 in a 1280×800 window the Plots window (420×360 points) used to cover the
     // whole window, its title bar out of reach under the toolbar. It stays in the world view
     // where the view has room for it, else between the toolbar and the status bar.
@@ -968,6 +968,19 @@ fn the_plots_window_stays_inside_the_world_view_at_any_ui_scale() {
                 "plots at their usual size: {plots:?}"
             );
         }
+        // The Display window keeps to the same bounds, at their top right: it used to sit at the
+        // window's top right, over the toolbar's Compare, Snap and Help buttons.
+        let display = state.widget_rects["display"];
+        assert!(
+            bounds.expand(1.0).contains_rect(display),
+            "scale {scale}, {width}×{height}: display {display:?} outside {bounds:?}"
+        );
+        assert!((display.right() - (bounds.right() - 8.0)).abs() <= 1.0, "{display:?} in {bounds:?}");
+        assert!(
+            display.top() >= scene.min.y,
+            "display {display:?} over the toolbar (ends at {})",
+            scene.min.y
+        );
     }
 }
 
