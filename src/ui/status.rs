@@ -1,5 +1,8 @@
 //! The status bar, two lines of constant height: the last message (errors in red with a dismiss ×),
 //! simulated time and steps, agent count, frame time, and whether time runs; then the active tool's hint.
+//! A message or hint longer than the bar ends in "…" and shows whole under the mouse (it used to
+//! run past the window's edge, cut off mid-word: at UI scale 2, most of an error was out of sight).
+//! Where the first line leaves the message less than [`MESSAGE_MIN_WIDTH`], it takes the hint's line.
 
 use crate::app::App;
 
@@ -12,9 +15,15 @@ pub struct StatusOutput {
     pub dismiss_message: bool,
 }
 
+/// The least room (points) the message takes at the end of the first line; with less (a large UI
+/// scale in a small window), it takes the hint's line instead, so an error is never cut to "…".
+pub const MESSAGE_MIN_WIDTH: f32 = 240.0;
+
 /// Draws the bar.
 pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOutput {
     let mut out = StatusOutput::default();
+    let width = ui.available_width();
+    let mut message_on_first_line = false;
     ui.horizontal(|ui| {
         let running = if app.running { "▶ running" } else { "⏸ paused" };
         ui.label(egui::RichText::new(running).strong());
@@ -28,21 +37,42 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
         ui.separator();
         ui.label(format!("{:.2}×", app.time_scale)).on_hover_text("Simulation speed");
         ui.separator();
-        if let Some(message) = &app.message {
-            if message.is_error {
-                let dismiss = ui.small_button("×").on_hover_text("Dismiss the error");
-                state.record_rect("dismiss_message", dismiss.rect);
-                if dismiss.clicked() {
-                    out.dismiss_message = true;
-                }
-                ui.label(egui::RichText::new(&message.text).color(ERROR_RED));
-            } else {
-                ui.label(&message.text);
-            }
+        if app.message.is_some() && ui.available_width() >= MESSAGE_MIN_WIDTH {
+            message_on_first_line = true;
+            message(ui, app, state, &mut out);
         }
     });
-    // The hint always has its own line, so the bar keeps one height whether a message shows or
-    // not (a bar that grew with each message moved the whole world view up and down).
-    ui.label(egui::RichText::new(app.tool.hint()).weak());
+    // The second line, as wide as the bar whatever the first line took: the hint, or the message
+    // when the first line had no room for it. Either way the bar keeps its two lines, so its
+    // height never changes with a message (a bar that grew with each one moved the world view).
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, ui.spacing().interact_size.y),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            if app.message.is_some() && !message_on_first_line {
+                message(ui, app, state, &mut out);
+            } else {
+                let hint = ui.add(egui::Label::new(egui::RichText::new(app.tool.hint()).weak()).truncate());
+                state.record_rect("status_hint", hint.rect);
+            }
+        },
+    );
     out
+}
+
+/// The message (an error in red after its dismiss ×), ending in "…" where the room ends and
+/// shown whole under the mouse.
+fn message(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut StatusOutput) {
+    let Some(message) = &app.message else { return };
+    let shown = if message.is_error {
+        let dismiss = ui.small_button("×").on_hover_text("Dismiss the error");
+        state.record_rect("dismiss_message", dismiss.rect);
+        if dismiss.clicked() {
+            out.dismiss_message = true;
+        }
+        ui.add(egui::Label::new(egui::RichText::new(&message.text).color(ERROR_RED)).truncate())
+    } else {
+        ui.add(egui::Label::new(&message.text).truncate())
+    };
+    state.record_rect("status_message", shown.rect);
 }

@@ -1029,3 +1029,72 @@ fn a_group_move_past_the_scenes_limits_is_refused_and_the_scene_still_saves() {
     app.apply(Command::MoveSelection { delta: glam::Vec3::new(25.0, 0.0, 0.0) });
     assert_eq!(app.world.obstacles[0].position.x, world_with_everything().obstacles[0].position.x + 25.0);
 }
+
+#[test]
+fn a_long_message_and_the_hint_end_inside_the_status_bar_which_keeps_two_lines() {
+    // Both used to run past the window's right edge, cut off mid-word: at UI scale 2 in a
+    // 1280×800 window most of an error was out of sight.
+    let long =
+        format!("not saved: {} is a shipped example; save your copy elsewhere", "/very/long".repeat(12));
+    for (scale, error) in [(1.0, true), (2.0, true), (2.0, false), (3.0, true)] {
+        let mut app = App::new(world_with_agents(3), None);
+        if error {
+            app.set_error(long.clone());
+        } else {
+            app.info(long.clone());
+        }
+        let mut state = all_panels();
+        state.ui_scale = scale;
+        let ctx = egui::Context::default();
+        let (width, height) = (1280.0 / scale, 800.0 / scale);
+        let mut bar_heights = Vec::new();
+        for with_message in [true, false] {
+            if !with_message {
+                app.apply(Command::DismissMessage);
+            }
+            for _ in 0..3 {
+                let input = egui::RawInput {
+                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height))),
+                    ..Default::default()
+                };
+                let _ = ctx.run(input, |ctx| {
+                    let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
+                });
+            }
+            let bar = state.widget_rects["status_bar"];
+            bar_heights.push(bar.height());
+            // In a 1280-pixel window at UI scale 1 the message follows the figures on the first
+            // line; at 3 the figures leave it no room and it takes the hint's line, the bar's
+            // full width (at 2, whichever has room).
+            let hint = state.widget_rects.get("status_hint");
+            if !with_message || scale == 1.0 {
+                assert!(hint.is_some(), "scale {scale}: the hint's line");
+            }
+            if with_message && scale == 3.0 {
+                assert!(hint.is_none(), "scale {scale}: {hint:?}");
+            }
+            if with_message && hint.is_none() {
+                let message = state.widget_rects["status_message"];
+                assert!(message.top() > bar.center().y - 2.0, "scale {scale}: {message:?} in {bar:?}");
+            }
+            if let Some(hint) = hint {
+                assert!(
+                    hint.right() <= width + 0.5,
+                    "scale {scale}: the hint ends at {} of {width}",
+                    hint.right()
+                );
+            }
+            if with_message {
+                let message = state.widget_rects["status_message"];
+                assert!(
+                    message.right() <= width + 0.5 && message.width() >= 200.0,
+                    "scale {scale}: the message {message:?} in a window {width} wide"
+                );
+            }
+        }
+        assert!(
+            (bar_heights[0] - bar_heights[1]).abs() < 0.5,
+            "scale {scale}: the bar's height {bar_heights:?}"
+        );
+    }
+}
