@@ -41,6 +41,10 @@ pub struct Camera {
     /// [`Camera::fit`], counted down by [`Camera::set_screen`]); after that a panel that grows
     /// or shrinks covers or uncovers the view instead (see [`Camera::set_screen`]).
     pub settling: u8,
+    /// How much larger than at UI scale 1 the world's text labels are drawn: the UI scale (set by
+    /// the shell each frame; 1 for `steerlab shot`), so names stay as readable as the panels on a
+    /// HiDPI screen.
+    pub text_scale: f32,
 }
 
 /// Frames after a fit in which the panels may still settle around the framed scene (the shell
@@ -59,6 +63,7 @@ impl Default for Camera {
             screen: Vec2::new(1280.0, 800.0),
             viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
             settling: 0,
+            text_scale: 1.0,
         }
     }
 }

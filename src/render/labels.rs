@@ -20,16 +20,19 @@ struct Pending {
 }
 
 /// Labels of one frame.
-#[derive(Default)]
 pub struct Labels {
     placed: Vec<(Vec2, Vec2)>,
     pending: Vec<Pending>,
+    /// Text sizes and gaps are multiplied by this (the UI scale, 1 to 3).
+    scale: f32,
 }
 
 impl Labels {
-    /// No labels yet.
-    pub fn new() -> Labels {
-        Labels::default()
+    /// No labels yet; their sizes and gaps `scale` times those asked for (the UI scale: a
+    /// value that is not a number, or outside 1–3, counts as the nearest of 1 and 3).
+    pub fn new(scale: f32) -> Labels {
+        let scale = if scale.is_finite() { scale.clamp(1.0, 3.0) } else { 1.0 };
+        Labels { placed: Vec::new(), pending: Vec::new(), scale }
     }
 
     /// Keeps labels out of the box `min`–`max` (screen pixels).
@@ -57,6 +60,7 @@ impl Labels {
         if text.is_empty() || !anchor.is_finite() {
             return false;
         }
+        let (size, gap) = ((f32::from(size) * self.scale).round() as u16, gap * self.scale);
         let dims = measure_text(text, None, size, 1.0);
         let (w, h) = (dims.width + 4.0, dims.height + 3.0);
         let spots = candidates(anchor, gap, w, h);

@@ -481,7 +481,8 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Value { at, value } => {
                 let s = to_screen(app, at);
-                draw_text(format!("T={value:.2}"), s.x + 10.0, s.y + 18.0, 15.0, color);
+                let k = app.camera.text_scale.clamp(1.0, 3.0);
+                draw_text(format!("T={value:.2}"), s.x + 10.0 * k, s.y + 18.0 * k, 15.0 * k, color);
             }
         }
     }
@@ -847,7 +848,7 @@ fn draw_flow_field(app: &App) {
 /// The top view.
 pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
-    let mut labels = Labels::new();
+    let mut labels = Labels::new(app.camera.text_scale);
     // A crowd's layer is brought up to date on rayon's threads (its sprites worked out, then
     // the layer rasterised) while this thread reserves the agents' label room and draws what
     // lies under the crowd; see `crowd::Ahead` for the measured gain (10,000 agents: −0.34 ms a

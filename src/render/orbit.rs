@@ -566,7 +566,7 @@ fn draw_painted_fields(app: &App) {
 /// Names, ids, waypoint numbers and the step-through's letters, never overlapping.
 fn draw_labels(app: &App, picture: Option<&Picture>) {
     let camera = &app.camera;
-    let mut labels = Labels::new();
+    let mut labels = Labels::new(app.camera.text_scale);
     let project = |p: Vec3| camera.project_orbit(p);
     for idx in 0..app.world.agents.len() {
         if let Some(s) = project(app.draw_position(idx)) {
