@@ -260,7 +260,8 @@ impl FileDialog {
 }
 
 /// Draws the dialog window; returns how it ended, or None while it stays open.
-/// The OK and Cancel buttons' rectangles go into `rects` as `file_dialog:ok` and `file_dialog:cancel`.
+/// The OK and Cancel buttons' rectangles go into `rects` as `file_dialog:ok` and `file_dialog:cancel`,
+/// and while it asks "Replace it?", its buttons' as `file_dialog:replace` and `file_dialog:keep`.
 pub fn file_dialog_window(
     ctx: &egui::Context,
     dialog: &mut FileDialog,
