@@ -41,6 +41,10 @@ pub struct Camera {
     /// [`Camera::fit`], counted down by [`Camera::set_screen`]); after that a panel that grows
     /// or shrinks covers or uncovers the view instead (see [`Camera::set_screen`]).
     pub settling: u8,
+    /// The box the last fit framed: while the panels settle after it, a free area of another
+    /// size frames it again (zoom too), so a scene loaded before the panels took their size at a
+    /// UI scale of 2 is not left zoomed for the first frame's larger view.
+    pub fitted: Option<(Vec3, Vec3)>,
     /// How much larger than at UI scale 1 the world's text labels are drawn: the UI scale (set by
     /// the shell each frame; 1 for `steerlab shot`), so names stay as readable as the panels on a
     /// HiDPI screen.
@@ -63,6 +67,7 @@ impl Default for Camera {
             screen: Vec2::new(1280.0, 800.0),
             viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
             settling: 0,
+            fitted: None,
             text_scale: 1.0,
         }
     }
@@ -92,11 +97,12 @@ impl Camera {
     /// Metrics table gains a row for each new agent), the top view keeps every world point
     /// where it was on the screen, so the panel covers or uncovers the view. Before, the view
     /// stayed centred in the free area and slid by half the change (about 10 px for each agent
-    /// placed with the Agent tool, under the next click). Within [`SETTLING_FRAMES`] of a fit,
-    /// or when the window is resized, the view stays centred in the free area instead, so that
-    /// a framed scene stays framed while the panels settle around it.
+    /// placed with the Agent tool, under the next click). Within [`SETTLING_FRAMES`] of a fit
+    /// the box is framed again in the new free area (centre and zoom), unless the user has moved
+    /// the view since ([`Camera::hold`]); when the window is resized, the view stays centred in
+    /// the free area. So a framed scene stays framed while the panels settle around it.
     pub fn set_screen(&mut self, screen: Vec2, viewport: (Vec2, Vec2)) {
-        let (old_screen, old_centre) = (self.screen, self.viewport_center());
+        let (old_screen, old_centre, old_size) = (self.screen, self.viewport_center(), self.viewport_size());
         self.screen = screen.max(Vec2::ONE);
         let min = viewport.0.clamp(Vec2::ZERO, self.screen);
         let max = viewport.1.clamp(min, self.screen);
@@ -104,11 +110,24 @@ impl Camera {
         let moved = self.viewport_center() - old_centre;
         if self.settling > 0 {
             self.settling -= 1;
+            if self.viewport_size() != old_size {
+                if let Some((min, max)) = self.fitted {
+                    let left = self.settling;
+                    self.fit(min, max);
+                    self.settling = left;
+                }
+            }
         } else if self.mode == ViewMode::Top && old_screen == self.screen && moved != Vec2::ZERO {
             let zoom = self.zoom.max(ZOOM_RANGE.0);
             self.center.x += moved.x / zoom;
             self.center.y -= moved.y / zoom;
         }
+    }
+
+    /// The user moved the view (wheel, drag): the panels settling after a fit no longer frame
+    /// the scene again over it.
+    pub fn hold(&mut self) {
+        self.settling = 0;
     }
 
     /// Screen position (pixels, y down) of a world point in the top view.
@@ -156,6 +175,7 @@ impl Camera {
         let ground_min = if max.z > 0.0 { min.with_z(min.z.max(0.0)) } else { min };
         self.distance = self.orbit_distance_to_fit(ground_min, max);
         self.settling = SETTLING_FRAMES;
+        self.fitted = Some((min, max));
     }
 
     /// The smallest orbit distance (at the current yaw and pitch) from which every corner of the
@@ -354,6 +374,45 @@ mod tests {
         let focus = orbit.center;
         orbit.set_screen(Vec2::new(1000.0, 700.0), (Vec2::new(340.0, 40.0), Vec2::new(1000.0, 520.0)));
         assert_eq!(orbit.center, focus);
+    }
+
+    #[test]
+    fn a_free_area_resized_while_the_panels_settle_frames_the_box_again_unless_the_user_moved_the_view() {
+        // At UI scale 2 a scene could be framed in the first frame's free area (nearly the whole
+        // window) before the panels took their size: it stayed zoomed for that larger view.
+        let screen = Vec2::new(1280.0, 800.0);
+        let (whole, small) = ((Vec2::ZERO, screen), (Vec2::new(680.0, 128.0), Vec2::new(1280.0, 430.0)));
+        let (min, max) = (Vec3::new(-300.0, -60.0, 0.0), Vec3::new(300.0, 0.0, 0.0));
+        let framed_in = |free: (Vec2, Vec2)| {
+            let mut camera = Camera::default();
+            camera.set_screen(screen, free);
+            camera.fit(min, max);
+            camera
+        };
+        let expected = framed_in(small);
+        let mut camera = framed_in(whole);
+        assert!(camera.zoom > expected.zoom * 1.5, "{} vs {}", camera.zoom, expected.zoom);
+        camera.set_screen(screen, small);
+        assert_eq!(
+            (camera.zoom, camera.center, camera.distance),
+            (expected.zoom, expected.center, expected.distance)
+        );
+        assert_eq!(camera.settling, SETTLING_FRAMES - 1, "the countdown goes on");
+        // The user zooms: the panels settling no longer frame the scene over that.
+        let mut held = framed_in(whole);
+        held.zoom_at(Vec2::new(900.0, 300.0), 1.5);
+        held.hold();
+        let zoom = held.zoom;
+        held.set_screen(screen, small);
+        assert_eq!(held.zoom, zoom);
+        // Settled: a change of the free area keeps the zoom (and the mapping, tested above).
+        let mut settled = framed_in(whole);
+        for _ in 0..SETTLING_FRAMES {
+            settled.set_screen(screen, whole);
+        }
+        let zoom = settled.zoom;
+        settled.set_screen(screen, small);
+        assert_eq!(settled.zoom, zoom);
     }
 
     #[test]

@@ -345,6 +345,7 @@ pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<Command> {
 
 fn handle_view(app: &mut App, input: &InputFrame) {
     if input.wheel != 0.0 && !input.pointer_over_ui {
+        app.camera.hold();
         let factor = 1.1f32.powf(input.wheel.clamp(-10.0, 10.0));
         match app.camera.mode {
             ViewMode::Top => app.camera.zoom_at(input.mouse, factor),
@@ -362,6 +363,9 @@ fn handle_view(app: &mut App, input: &InputFrame) {
     }
     if let Some(last) = app.tool_state.view_drag {
         let delta = input.mouse - last;
+        if delta != Vec2::ZERO {
+            app.camera.hold();
+        }
         let orbiting =
             app.camera.mode == ViewMode::Orbit && input.down.contains(&MouseButton::Right) && !input.shift;
         if orbiting {

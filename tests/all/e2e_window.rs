@@ -1717,7 +1717,6 @@ fn at_ui_scale_2_the_scene_is_framed_in_the_free_area_and_a_click_on_an_agent_se
     );
     app.key("space");
     app.wait_for(|s| s["running"] == false, "pause");
-    app.key("f");
     app.settle();
     let state = app.state();
     assert_eq!(state["ui_scale"], 2.0, "{state}");
@@ -1728,6 +1727,13 @@ fn at_ui_scale_2_the_scene_is_framed_in_the_free_area_and_a_click_on_an_agent_se
     let camera = &state["camera"]["viewport_center"];
     let centre = (camera[0].as_f64().unwrap() as f32, camera[1].as_f64().unwrap() as f32);
     assert!(inside(centre), "the view's centre {centre:?} is not in the free area right of {panel_right}, between {below_toolbar} and {metrics_top}");
+    // Framed as loaded, with no F pressed: the path's four corners are in sight (the scene was
+    // once framed in the first frame's larger free area, before the panels took their size at
+    // scale 2, and stayed zoomed for it, its ends out of sight).
+    for (x, y) in [(-300.0, -30.0), (300.0, -30.0), (300.0, 30.0), (-300.0, 30.0)] {
+        let at = app.world_to_screen(x, y);
+        assert!(inside(at), "the path's corner ({x}, {y}) drawn at {at:?}, outside the free area");
+    }
     let agents = state["positions"].as_array().unwrap().len();
     for i in 0..agents {
         let p = &state["positions"][i];
