@@ -10,7 +10,7 @@ pub fn help_panel(ui: &mut egui::Ui) {
         egui::Grid::new("help_keys").num_columns(2).striped(true).show(ui, |ui| {
             for spec in COMMANDS {
                 ui.label(egui::RichText::new(commands::keys_label(spec.id)).monospace());
-                ui.label(spec.help);
+                ui.add(egui::Label::new(spec.help).wrap());
                 ui.end_row();
             }
         });
@@ -19,7 +19,7 @@ pub fn help_panel(ui: &mut egui::Ui) {
         egui::Grid::new("help_mouse").num_columns(2).striped(true).show(ui, |ui| {
             for (gesture, action) in MOUSE {
                 ui.label(egui::RichText::new(gesture).monospace());
-                ui.label(action);
+                ui.add(egui::Label::new(action).wrap());
                 ui.end_row();
             }
         });

@@ -582,13 +582,19 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     toolbar::tool_options_area(ctx, app, state, &mut out);
     if state.help_open {
         let mut open = true;
-        // Never taller than the window: the contents scroll instead of being cut off.
-        let max_height = (ctx.screen_rect().height() - 120.0).max(120.0);
+        // Between the bars and never wider or taller than that band: the descriptions wrap and
+        // the contents scroll. (Centred on the whole window with no width limit, at UI scale 2
+        // its key column lay off the window's left edge and its bottom over the status bar.)
+        let overhead = window_frame_overhead(ctx);
+        let max_size =
+            (between_bars.size() - overhead - egui::vec2(16.0, 16.0)).max(egui::vec2(120.0, 120.0));
         let window = egui::Window::new("Help — keys and mouse")
             .open(&mut open)
-            .default_width(520.0)
-            .max_height(max_height)
-            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+            .default_width(720.0_f32.min(max_size.x))
+            .max_width(max_size.x)
+            .max_height(max_size.y)
+            .constrain_to(between_bars)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 8.0))
             .show(ctx, |ui| {
                 help::help_panel(ui);
             });

@@ -550,13 +550,34 @@ fn the_unsaved_changes_question_takes_esc_as_cancel() {
 }
 
 #[test]
-fn the_help_overlay_fits_a_1280_by_800_window() {
-    let app = App::new(World::default(), None);
-    let mut state = UiState::default();
-    state.help_open = true;
-    let _ctx = settled(&app, &mut state);
-    let help = state.widget_rects["help"];
-    assert!(help.max.y <= 800.0 && help.min.y >= 0.0, "{help:?}");
+fn the_help_overlay_fits_a_1280_by_800_window_between_the_bars_at_any_ui_scale() {
+    // At UI scale 2 the help, centred on the whole window with no width limit, was wider than
+    // the window: its key column lay off the left edge, and its bottom over the status bar.
+    for scale in [1.0, 1.5, 2.0, 3.0] {
+        let app = App::new(World::default(), None);
+        let mut state = all_panels();
+        state.ui_scale = scale;
+        state.help_open = true;
+        let ctx = egui::Context::default();
+        let (width, height) = (1280.0 / scale, 800.0 / scale);
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height))),
+                ..Default::default()
+            };
+            let _ = ctx.run(input, |ctx| {
+                let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
+            });
+        }
+        let help = state.widget_rects["help"];
+        let below_toolbar = state.widget_rects["scene_panel"].min.y;
+        let status = state.widget_rects["status_bar"].min.y;
+        assert!(help.min.x >= -0.5 && help.max.x <= width + 0.5, "scale {scale}: {help:?} across {width}");
+        assert!(
+            help.min.y >= below_toolbar - 0.5 && help.max.y <= status + 0.5,
+            "scale {scale}: {help:?} between {below_toolbar} and {status}"
+        );
+    }
 }
 
 fn world_with_agents(n: usize) -> World {
