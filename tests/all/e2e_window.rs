@@ -1771,6 +1771,38 @@ fn at_ui_scale_2_the_scene_is_framed_in_the_free_area_and_a_click_on_an_agent_se
     app.wait_for(|s| s["selected_agent"].is_null(), "nothing selected on an empty spot");
 }
 
+#[test]
+fn with_the_display_window_open_the_toolbars_compare_and_snap_still_take_clicks() {
+    // The Display window sat at the window's top right, over the toolbar's Compare, Snap and ?
+    // buttons: with it open (View ▸ Display toggles, remembered across launches) they could not
+    // be clicked.
+    if !tools_available("display-toolbar") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("display-toolbar", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.click(app.rect("menu_button:View"));
+    app.click(app.rect("view:display"));
+    app.wait_for(|s| s["panels"]["display"] == true, "the Display window open");
+    app.key("Escape");
+    app.settle();
+    let state = app.state();
+    let display = full_rect(&state, "display");
+    for name in ["compare", "snap"] {
+        let (x0, y0, x1, y1) = full_rect(&state, name);
+        let overlaps = x0 < display.2 && x1 > display.0 && y0 < display.3 && y1 > display.1;
+        assert!(!overlaps, "{name} ({x0}, {y0})–({x1}, {y1}) under the Display window {display:?}");
+    }
+    app.click(app.rect("agent:0"));
+    app.wait_for(|s| s["selected_agent"] == 0, "the first agent selected");
+    app.click(app.rect("compare"));
+    app.wait_for(|s| s["agents"].as_u64().is_some_and(|n| n > 3), "Compare cloned the agent");
+    app.click(app.rect("snap"));
+    app.wait_for(|s| s["snap"] == true, "Snap on");
+}
+
 /// Pixels of a painted field's teal arrows over the light ground (the colour at three quarters
 /// over the background, give or take the anti-aliasing), among RGB triples.
 fn painted_field_pixels(pixels: &[u8]) -> usize {
