@@ -481,7 +481,7 @@ fn draw_gizmos(app: &App) {
             }
             GizmoShape::Value { at, value } => {
                 let s = to_screen(app, at);
-                let k = app.camera.text_scale.clamp(1.0, 3.0);
+                let k = labels::text_scale(app.camera.text_scale);
                 draw_text(format!("T={value:.2}"), s.x + 10.0 * k, s.y + 18.0 * k, 15.0 * k, color);
             }
         }

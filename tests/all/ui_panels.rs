@@ -560,15 +560,7 @@ fn the_help_overlay_fits_a_1280_by_800_window_between_the_bars_at_any_ui_scale()
         state.help_open = true;
         let ctx = egui::Context::default();
         let (width, height) = (1280.0 / scale, 800.0 / scale);
-        for _ in 0..4 {
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height))),
-                ..Default::default()
-            };
-            let _ = ctx.run(input, |ctx| {
-                let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
-            });
-        }
+        frames_sized(&ctx, &app, &mut state, egui::vec2(width, height), 4);
         let help = state.widget_rects["help"];
         let below_toolbar = state.widget_rects["scene_panel"].min.y;
         let status = state.widget_rects["status_bar"].min.y;
@@ -1073,15 +1065,7 @@ fn a_long_message_and_the_hint_end_inside_the_status_bar_which_keeps_two_lines()
             if !with_message {
                 app.apply(Command::DismissMessage);
             }
-            for _ in 0..3 {
-                let input = egui::RawInput {
-                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height))),
-                    ..Default::default()
-                };
-                let _ = ctx.run(input, |ctx| {
-                    let _ = steerlab::ui::show(ctx, &app, &mut state, &examples());
-                });
-            }
+            frames_sized(&ctx, &app, &mut state, egui::vec2(width, height), 3);
             let bar = state.widget_rects["status_bar"];
             bar_heights.push(bar.height());
             // In a 1280-pixel window at UI scale 1 the message follows the figures on the first

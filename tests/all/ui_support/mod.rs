@@ -127,6 +127,21 @@ pub fn frame(ctx: &egui::Context, app: &App, state: &mut UiState, events: Vec<eg
     out
 }
 
+/// Runs `n` frames without input in a window of `size` points (the shell gives egui the window's
+/// pixels over the UI scale).
+pub fn frames_sized(ctx: &egui::Context, app: &App, state: &mut UiState, size: egui::Vec2, n: usize) {
+    let examples = examples();
+    for _ in 0..n {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+            ..Default::default()
+        };
+        let _ = ctx.run(input, |ctx| {
+            let _ = show(ctx, app, state, &examples);
+        });
+    }
+}
+
 /// Runs `n` frames without input; returns the merged output.
 pub fn frames(ctx: &egui::Context, app: &App, state: &mut UiState, n: usize) -> UiOutput {
     let mut out = UiOutput::default();
