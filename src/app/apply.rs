@@ -8,6 +8,7 @@ use glam::Vec3;
 use super::{edit, params_len, plural, select, tools, App, Command, PlannerDebug, Selection, ViewMode};
 use crate::behaviours::{Kinematics, Limits};
 use crate::planner::MAX_WAYPOINTS;
+use crate::scene::{self, Issue};
 use crate::sim::{Agent, Behaviour, World, MAX_BEHAVIOURS};
 
 /// The undo merge kind of a Paint stroke's segments (the key's index is the stroke number).
@@ -231,8 +232,14 @@ impl App {
             Command::DeleteSelection => self.delete_selection(),
             Command::MoveSelection { delta } => self.move_selection_by(delta),
             Command::Copy => self.copy_selection(),
-            Command::Paste { at } => self.paste_clipboard(at),
-            Command::Duplicate => self.duplicate_selection(),
+            Command::Paste { at } => {
+                self.paste_clipboard(at);
+                self.bound_moving_things();
+            }
+            Command::Duplicate => {
+                self.duplicate_selection();
+                self.bound_moving_things();
+            }
             // Other areas' commands never reach here (see `apply`).
             _ => {}
         }
@@ -300,6 +307,9 @@ impl App {
                 }
             }
             Command::AddAgent { position, kind } => {
+                if !self.accepts(scene::check_point("agent.position", position)) {
+                    return;
+                }
                 match edit::default_behaviour(&self.world, kind, self.selection, None, position) {
                     Ok(behaviour) => {
                         self.checkpoint(None);
@@ -340,18 +350,27 @@ impl App {
                 }
             }
             Command::AddWaypoint { agent, position } => {
+                let place = scene::check_point("waypoint", position);
+                let mut refused = None;
                 let behaviour = match self.world.agents.get(agent).map(|a| &a.behaviour) {
                     Some(Behaviour::Planner { params }) if params.waypoints.len() >= MAX_WAYPOINTS => {
                         self.set_error(format!("waypoint not added: {}", edit::too_many_waypoints_reason()));
                         None
                     }
-                    Some(Behaviour::Planner { params }) if position.is_finite() => {
+                    Some(Behaviour::Planner { .. }) if place.is_err() => {
+                        refused = Some(place);
+                        None
+                    }
+                    Some(Behaviour::Planner { params }) => {
                         let mut params = params.clone();
                         params.waypoints.push(position);
                         Some((Behaviour::Planner { params }, params_len(&self.world, agent) + 1))
                     }
                     _ => None,
                 };
+                if let Some(place) = refused {
+                    self.accepts(place);
+                }
                 if let Some((behaviour, count)) = behaviour {
                     self.checkpoint(None);
                     edit::set_behaviour(&mut self.world, agent, behaviour);
@@ -370,7 +389,7 @@ impl App {
     fn apply_geometry(&mut self, command: Command) {
         match command {
             Command::AddObstacle { position, radius } => {
-                if position.is_finite() && radius.is_finite() && radius > 0.0 {
+                if self.accepts(scene::check_obstacle("obstacle", position, radius, Vec3::ZERO)) {
                     self.checkpoint(None);
                     self.world.obstacles.push(crate::sim::Obstacle {
                         position,
@@ -382,7 +401,7 @@ impl App {
                 }
             }
             Command::AddTarget { position } => {
-                if position.is_finite() {
+                if self.accepts(scene::check_target("target", position, Vec3::ZERO)) {
                     self.checkpoint(None);
                     let id = edit::unique_id(self.world.targets.iter().map(|t| t.id.as_str()), "target");
                     self.world.targets.push(crate::sim::Target {
@@ -395,14 +414,20 @@ impl App {
                 }
             }
             Command::AppendPathPoint { path, points } => {
-                if points.iter().all(|p| p.is_finite()) && !points.is_empty() {
+                // A new path comes with its first two points (the Path tool holds the first click
+                // until the second); a stale path index appends nowhere.
+                let fits = match path {
+                    Some(path) => path < self.world.paths.len() && !points.is_empty(),
+                    None => points.len() >= 2,
+                };
+                if fits && points.iter().all(|&p| self.accepts(scene::check_point("point", p))) {
                     self.checkpoint(None);
                     let (path_idx, point_idx) = edit::append_path_points(&mut self.world, path, &points);
                     self.selection = Some(Selection::PathPoint { path: path_idx, point: point_idx });
                 }
             }
             Command::InsertPathPoint { path, segment, point } => {
-                if point.is_finite() && self.world.paths.get(path).is_some() {
+                if self.world.paths.get(path).is_some() && self.accepts(scene::check_point("point", point)) {
                     self.checkpoint(None);
                     if let Some(point_idx) = edit::insert_path_point(&mut self.world, path, segment, point) {
                         self.selection = Some(Selection::PathPoint { path, point: point_idx });
@@ -416,37 +441,35 @@ impl App {
                 }
             }
             Command::SetPathRadius { path, radius } => {
-                if radius.is_finite() && radius > 0.0 && self.world.paths.get(path).is_some() {
+                if self.world.paths.get(path).is_some()
+                    && self.accepts(scene::check_path_radius("path", radius))
+                {
                     self.checkpoint(Some((path, 3)));
                     if let Some(p) = self.world.paths.get_mut(path) {
                         p.radius = radius;
                     }
                 }
             }
-            Command::AddCurve { kind } => match crate::geometry::Curve::new(kind) {
-                Ok(curve) => {
+            Command::AddCurve { kind } => {
+                if let Some(curve) = self.checked_curve(kind) {
                     self.checkpoint(None);
                     let id = edit::unique_id(self.world.curves.iter().map(|c| c.id.as_str()), "curve");
                     self.world.curves.push(crate::sim::NamedCurve { id, curve });
                     self.selection = Some(Selection::Curve(self.world.curves.len() - 1));
                 }
-                Err(err) => self.set_error(err.to_string()),
-            },
+            }
             Command::SetCurve { curve, kind } => {
                 if self.world.curves.get(curve).is_some() {
-                    match crate::geometry::Curve::new(kind) {
-                        Ok(new_curve) => {
-                            self.checkpoint(Some((curve, 4)));
-                            edit::set_curve(&mut self.world, curve, new_curve);
-                        }
-                        Err(err) => self.set_error(err.to_string()),
+                    if let Some(new_curve) = self.checked_curve(kind) {
+                        self.checkpoint(Some((curve, 4)));
+                        edit::set_curve(&mut self.world, curve, new_curve);
                     }
                 }
             }
             Command::SetObstacle { obstacle, position, radius, velocity } => {
-                let valid =
-                    position.is_finite() && velocity.is_finite() && radius.is_finite() && radius > 0.0;
-                if valid && self.world.obstacles.get(obstacle).is_some() {
+                if self.world.obstacles.get(obstacle).is_some()
+                    && self.accepts(scene::check_obstacle("obstacle", position, radius, velocity))
+                {
                     self.checkpoint(Some((obstacle, 5)));
                     if let Some(o) = self.world.obstacles.get_mut(obstacle) {
                         o.position = position;
@@ -454,6 +477,7 @@ impl App {
                         o.velocity = velocity;
                         o.start = (position, velocity);
                     }
+                    self.bound_moving_things();
                 }
             }
             Command::Paint { from, to, stroke } => {
@@ -496,13 +520,16 @@ impl App {
                 }
             }
             Command::SetTarget { target, position, velocity } => {
-                if position.is_finite() && velocity.is_finite() && self.world.targets.get(target).is_some() {
+                if self.world.targets.get(target).is_some()
+                    && self.accepts(scene::check_target("target", position, velocity))
+                {
                     self.checkpoint(Some((target, 6)));
                     if let Some(t) = self.world.targets.get_mut(target) {
                         t.position = position;
                         t.velocity = velocity;
                         t.start = (position, velocity);
                     }
+                    self.bound_moving_things();
                 }
             }
             // Other areas' commands never reach here (see `apply`).
@@ -546,5 +573,43 @@ impl App {
         self.selection = None;
         self.after_world_replaced();
         self.dirty = false;
+    }
+}
+
+impl App {
+    /// Whether a value a command carries passes the scene file's check of it; if not, the error
+    /// says why and the command changes nothing (the editor never makes a scene that its own
+    /// loader refuses, so every edit can be saved and opened again).
+    fn accepts(&mut self, check: Result<(), Issue>) -> bool {
+        match check {
+            Ok(()) => true,
+            Err((at, reason)) => {
+                self.set_error(format!("refused: {at}: {reason}"));
+                false
+            }
+        }
+    }
+
+    /// A curve of `kind` if its parameters pass the file's checks and it can be built; else the
+    /// error says why.
+    fn checked_curve(&mut self, kind: crate::geometry::CurveKind) -> Option<crate::geometry::Curve> {
+        if !self.accepts(scene::check_curve("curve", &scene::curve_spec("", &kind))) {
+            return None;
+        }
+        match crate::geometry::Curve::new(kind) {
+            Ok(curve) => Some(curve),
+            Err(err) => {
+                self.set_error(err.to_string());
+                None
+            }
+        }
+    }
+
+    /// Gives a scene without bounds the box its loader would give it once something in it moves
+    /// ([`scene::automatic_bounds`]), so it runs the same before and after it is saved.
+    fn bound_moving_things(&mut self) {
+        if self.world.bounds.is_none() {
+            self.world.bounds = scene::automatic_bounds(&self.world);
+        }
     }
 }

@@ -982,3 +982,96 @@ fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
     let json = crate::scene::scene_to_json(&app.world).unwrap();
     assert!(crate::scene::parse_scene(&json, "list.json").is_ok());
 }
+
+/// The last status line, if it is an error.
+fn error_text(app: &App) -> Option<String> {
+    app.message.as_ref().filter(|m| m.is_error).map(|m| m.text.clone())
+}
+
+#[test]
+fn values_the_scene_file_would_refuse_are_refused_with_the_files_reason_and_change_nothing() {
+    let mut world = world_with_path();
+    world.obstacles.push(crate::sim::Obstacle {
+        position: Vec3::ZERO,
+        radius: 10.0,
+        velocity: Vec3::ZERO,
+        start: (Vec3::ZERO, Vec3::ZERO),
+    });
+    let mut app = app_with(world);
+    let before = crate::scene::scene_to_json(&app.world).unwrap();
+    let far = Vec3::new(2e6, 0.0, 0.0);
+    let refused = [
+        (Command::AddObstacle { position: Vec3::ZERO, radius: 1e30 }, "refused: obstacle.radius: `radius` must be at most 1000000, got 1000000000000000000000000000000"),
+        (
+            Command::SetObstacle { obstacle: 0, position: Vec3::ZERO, radius: 10.0, velocity: Vec3::new(2e6, 0.0, 0.0) },
+            "refused: obstacle.velocity: speed 2000000 is out of range (at most 1000000)",
+        ),
+        (Command::SetPathRadius { path: 0, radius: 0.0 }, "refused: path.radius: `radius` must be greater than 0, got 0"),
+        (Command::AddTarget { position: far }, "refused: target.position[0]: coordinate 2000000 of `position` is out of range (at most 1000000 either way)"),
+        (Command::AddAgent { position: far, kind: BehaviourKind::Seek }, "refused: agent.position[0]: coordinate 2000000 of `point` is out of range (at most 1000000 either way)"),
+        (Command::AppendPathPoint { path: Some(0), points: vec![far] }, "refused: point[0]: coordinate 2000000 of `point` is out of range (at most 1000000 either way)"),
+        (
+            Command::AddCurve { kind: crate::geometry::CurveKind::Circle { center: Vec3::ZERO, radius: 0.0 } },
+            "refused: curve.radius: `radius` must be greater than 0, got 0",
+        ),
+    ];
+    for (command, reason) in refused {
+        app.message = None;
+        app.apply(command.clone());
+        assert_eq!(error_text(&app).as_deref(), Some(reason), "{command:?}");
+        assert_eq!(crate::scene::scene_to_json(&app.world).unwrap(), before, "{command:?} changed the scene");
+        assert!(!app.can_undo(), "{command:?} took an undo step");
+    }
+    // A new path needs its first two points; an index past the paths appends nowhere.
+    for command in [
+        Command::AppendPathPoint { path: None, points: vec![Vec3::ZERO] },
+        Command::AppendPathPoint { path: Some(7), points: vec![Vec3::ZERO, Vec3::X] },
+    ] {
+        app.apply(command.clone());
+        assert_eq!(app.world.paths.len(), 1, "{command:?}");
+        assert!(!app.can_undo(), "{command:?}");
+    }
+    // Dragging an obstacle past the limits leaves it at its last good spot.
+    edit::move_selection(&mut app.world, Selection::Obstacle(0), Vec3::new(5.0, 0.0, 0.0));
+    edit::move_selection(&mut app.world, Selection::Obstacle(0), far);
+    assert_eq!(app.world.obstacles[0].position, Vec3::new(5.0, 0.0, 0.0));
+    // Every edit above left a scene that saves and loads.
+    let json = crate::scene::scene_to_json(&app.world).unwrap();
+    assert!(crate::scene::parse_scene(&json, "edited.json").is_ok());
+}
+
+#[test]
+fn an_edit_that_sets_something_moving_gives_the_scene_the_box_its_loader_would() {
+    let mut world = world_with_path();
+    world.obstacles.push(crate::sim::Obstacle {
+        position: Vec3::ZERO,
+        radius: 10.0,
+        velocity: Vec3::ZERO,
+        start: (Vec3::ZERO, Vec3::ZERO),
+    });
+    let mut app = app_with(world);
+    assert_eq!(app.world.bounds, None, "nothing moves yet");
+    app.apply(Command::SetObstacle {
+        obstacle: 0,
+        position: Vec3::ZERO,
+        radius: 10.0,
+        velocity: Vec3::new(30.0, 0.0, 0.0),
+    });
+    let bounds = app.world.bounds.expect("a box for the moving obstacle");
+    // The same box the loader gives the scene saved without it.
+    let mut unbounded = app.world.clone();
+    unbounded.bounds = None;
+    let json = crate::scene::scene_to_json(&unbounded).unwrap();
+    assert_eq!(crate::scene::parse_scene(&json, "moving.json").unwrap().bounds, Some(bounds));
+    // So the obstacle bounces the same before and after a save and a load.
+    let saved =
+        crate::scene::parse_scene(&crate::scene::scene_to_json(&app.world).unwrap(), "saved.json").unwrap();
+    let (mut here, mut there) = (app.world.clone(), saved);
+    here.run_steps(2000);
+    there.run_steps(2000);
+    assert_eq!(here.obstacles[0].position, there.obstacles[0].position);
+    assert!(here.obstacles[0].position.x < bounds.max.x, "it bounced back inside the box");
+    // Undo takes the box away with the motion.
+    app.undo();
+    assert_eq!(app.world.bounds, None);
+}

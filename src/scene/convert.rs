@@ -197,8 +197,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
     world.agents = agents.into();
     world.bounds = match scene.bounds {
         Some(spec) => Some(Bounds { min: spec.min.0, max: spec.max.0 }),
-        None if anything_moves(&world) => content_bounds(&world),
-        None => None,
+        None => automatic_bounds(&world),
     };
     world.reset();
     Ok(world)
@@ -454,7 +453,8 @@ fn curve_error(curve_idx: usize, err: &CurveError) -> (String, String) {
     }
 }
 
-fn curve_spec(id: &str, kind: &CurveKind) -> CurveSpec {
+/// A curve's scene form (the editor checks a curve it is given with the file's checks).
+pub fn curve_spec(id: &str, kind: &CurveKind) -> CurveSpec {
     let id = id.to_string();
     match kind.clone() {
         CurveKind::Circle { center, radius } => {
@@ -689,6 +689,18 @@ fn behaviour_spec(world: &World, behaviour: &Behaviour) -> BehaviourSpec {
             let FaceParams { max_rotation, slow_angle } = *params;
             BehaviourSpec::LookWhereYouAreGoing(LookSpec { max_rotation, slow_angle })
         }
+    }
+}
+
+/// The box moving targets and obstacles bounce in when a scene names none: the box around its
+/// content if anything moves, else none. The loader applies it to a file without `bounds`, and
+/// the editor to a scene whose edit sets something moving, so a scene behaves the same before
+/// and after it is saved and opened again.
+pub fn automatic_bounds(world: &World) -> Option<Bounds> {
+    if anything_moves(world) {
+        content_bounds(world)
+    } else {
+        None
     }
 }
 

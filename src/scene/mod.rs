@@ -76,7 +76,10 @@ mod pretty;
 mod stream;
 mod validate;
 
-pub use convert::{migrate, palette_color, scene_to_world, world_to_scene, AUTO_BOUNDS_PADDING, PALETTE};
+pub use convert::{
+    automatic_bounds, curve_spec, migrate, palette_color, scene_to_world, world_to_scene,
+    AUTO_BOUNDS_PADDING, PALETTE,
+};
 pub use format::{
     AgentSpec, ArriveSpec, AvoidanceSpec, BehaviourSpec, BoundsSpec, CircleSpec, CollisionAvoidanceSpec,
     CombineMode, CombineSpec, CurveSpec, EllipseSpec, EntrySpec, ExprSpec, FaceSpec, FlockingSpec, HelixSpec,
@@ -94,7 +97,7 @@ pub use io::{
 };
 pub use pretty::pretty_json;
 pub use validate::{
-    validate_scene, Issue, MAX_AGENTS, MAX_BEHAVIOURS, MAX_COORDINATE, MAX_CURVES, MAX_DISTANCE, MAX_DT,
-    MAX_FREQUENCY, MAX_OBSTACLES, MAX_PARAMETER, MAX_PATHS, MAX_POINTS, MAX_SPEED, MAX_TARGETS,
-    MAX_WAYPOINTS, MIN_DT,
+    check_curve, check_obstacle, check_path_radius, check_point, check_target, validate_scene, Issue,
+    MAX_AGENTS, MAX_BEHAVIOURS, MAX_COORDINATE, MAX_CURVES, MAX_DISTANCE, MAX_DT, MAX_FREQUENCY,
+    MAX_OBSTACLES, MAX_PARAMETER, MAX_PATHS, MAX_POINTS, MAX_SPEED, MAX_TARGETS, MAX_WAYPOINTS, MIN_DT,
 };

@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use glam::Vec3;
+
 use super::format::{
     AgentSpec, BehaviourSpec, BoundsSpec, CurveSpec, FieldSpec, SceneFile, SceneVec, FORMAT_VERSION,
     READABLE_VERSIONS,
@@ -109,7 +111,7 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
             ));
         }
         points(&format!("{base}.points"), &path.points)?;
-        positive(&format!("{base}.radius"), "radius", path.radius, MAX_DISTANCE)?;
+        check_path_radius(&base, path.radius)?;
     }
 
     let mut curve_ids = Ids::new("curve");
@@ -130,8 +132,7 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
     for (i, target) in scene.targets.iter().enumerate() {
         let base = format!("targets[{i}]");
         target_ids.add(&base, &target.id, i)?;
-        coordinates(&format!("{base}.position"), "position", target.position)?;
-        velocity(&format!("{base}.velocity"), target.velocity)?;
+        check_target(&base, target.position.0, target.velocity.0)?;
     }
 
     let mut obstacle_ids = Ids::new("obstacle");
@@ -140,9 +141,7 @@ pub fn validate_scene(scene: &SceneFile) -> Result<(), Issue> {
         if let Some(id) = &obstacle.id {
             obstacle_ids.add(&base, id, i)?;
         }
-        coordinates(&format!("{base}.position"), "position", obstacle.position)?;
-        positive(&format!("{base}.radius"), "radius", obstacle.radius, MAX_DISTANCE)?;
-        velocity(&format!("{base}.velocity"), obstacle.velocity)?;
+        check_obstacle(&base, obstacle.position.0, obstacle.radius, obstacle.velocity.0)?;
     }
 
     let agent_names: Vec<String> =
@@ -450,7 +449,36 @@ pub fn param(path: &str, declaration: &Param, value: f32) -> Result<(), Issue> {
     declaration.check(value).map(|_| ()).map_err(|err| (path.to_string(), err.to_string()))
 }
 
-fn check_curve(base: &str, curve: &CurveSpec) -> Result<(), Issue> {
+/// A path's radius as a file's is checked (`base` names the path: `paths[2]`, or `path` in the
+/// editor, which checks its edits with the file's checks so that it never makes a scene the
+/// loader refuses).
+pub fn check_path_radius(base: &str, radius: f32) -> Result<(), Issue> {
+    positive(&format!("{base}.radius"), "radius", radius, MAX_DISTANCE)
+}
+
+/// A target's position and velocity as a file's are checked (see [`check_path_radius`]).
+pub fn check_target(base: &str, position: Vec3, velocity: Vec3) -> Result<(), Issue> {
+    coordinates(&format!("{base}.position"), "position", SceneVec(position))?;
+    self::velocity(&format!("{base}.velocity"), SceneVec(velocity))
+}
+
+/// An obstacle's position, radius and velocity as a file's are checked (see
+/// [`check_path_radius`]).
+pub fn check_obstacle(base: &str, position: Vec3, radius: f32, velocity: Vec3) -> Result<(), Issue> {
+    coordinates(&format!("{base}.position"), "position", SceneVec(position))?;
+    positive(&format!("{base}.radius"), "radius", radius, MAX_DISTANCE)?;
+    self::velocity(&format!("{base}.velocity"), SceneVec(velocity))
+}
+
+/// A point of a path, spline or waypoint list as a file's are checked (see
+/// [`check_path_radius`]).
+pub fn check_point(path: &str, point: Vec3) -> Result<(), Issue> {
+    coordinates(path, "point", SceneVec(point))
+}
+
+/// A curve's parameters as a file's are checked (see [`check_path_radius`]; expressions are
+/// checked when the curve is built).
+pub fn check_curve(base: &str, curve: &CurveSpec) -> Result<(), Issue> {
     let at = |field: &str| format!("{base}.{field}");
     match curve {
         CurveSpec::Circle(spec) => {

@@ -15,6 +15,7 @@ mod e2e_editor;
 mod e2e_paint;
 mod e2e_robust;
 mod e2e_window;
+mod edit_monkey;
 mod mix_list;
 mod p3d_app;
 mod p3d_fire;

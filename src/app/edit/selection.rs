@@ -112,7 +112,10 @@ pub fn curve_handle(curve: &Curve) -> Vec3 {
 /// Moves a selection to `position` (its start too, so Reset keeps the edit). Path points
 /// restart their followers; a whole path or curve moves rigidly.
 pub fn move_selection(world: &mut World, selection: Selection, position: Vec3) {
-    if !position.is_finite() {
+    // A move the scene file could not hold would leave a scene that can no longer be saved: the
+    // item stays where it was (a drag past the limits stops at its last good spot).
+    let within = |p: Vec3| crate::scene::check_point("", p).is_ok();
+    if !within(position) {
         return;
     }
     match selection {
@@ -148,7 +151,10 @@ pub fn move_selection(world: &mut World, selection: Selection, position: Vec3) {
             if let Some(named) = world.paths.get_mut(path) {
                 let first = named.polyline.points().first().copied().unwrap_or(Vec3::ZERO);
                 let delta = position - first;
-                let points = named.polyline.points().iter().map(|&p| p + delta).collect();
+                let points: Vec<Vec3> = named.polyline.points().iter().map(|&p| p + delta).collect();
+                if !points.iter().all(|&p| within(p)) {
+                    return;
+                }
                 named.polyline = Polyline::new(points, named.polyline.is_closed());
             }
             restart_followers(world, path);

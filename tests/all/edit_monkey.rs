@@ -1,0 +1,405 @@
+//! Random editing sessions on every shipped scene, checked by oracles of this test's own.
+//!
+//! A session is a seeded sequence of what a person (or a stale panel) can send the editor:
+//! clicks and drags of every tool at random spots with random modifiers, wheel turns, hotkeys
+//! with and without Ctrl under every keyboard focus, and the panels' commands with indices that
+//! are sometimes stale (past the end of what they name), interleaved with simulated frames.
+//! After every action:
+//! - nothing panics, and every agent's position and velocity is finite;
+//! - the selection and the group name things that exist;
+//! - the scene saves, and the saved text loads back to a scene that saves to the same text (the
+//!   editor never makes a scene its own loader refuses).
+//!
+//! At the end of a session, undoing everything gives the scene as loaded, and redoing
+//! everything gives the scene as it was before the undoing (every edit takes its undo step, and
+//! an undo step holds the whole edit).
+
+use glam::{Vec2, Vec3};
+use std::path::Path;
+use steerlab::app::edit::selection_exists;
+use steerlab::app::{tools, App, BehaviourKind, Command, Focus, InputFrame, Key, MouseButton, Tool};
+use steerlab::scene::{load_scene, parse_scene, scene_to_json};
+
+/// A scene of more agents than this is saved and loaded after every tenth action only.
+const BIG_CROWD: usize = 200;
+
+const SCREEN: Vec2 = Vec2::new(1280.0, 800.0);
+
+/// splitmix64: the sessions repeat from their seeds.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    /// An index into `len` things, now and then one past the end (a stale panel's).
+    fn index(&mut self, len: usize) -> usize {
+        if self.chance(10) {
+            len + self.below(3)
+        } else {
+            self.below(len)
+        }
+    }
+    /// A spot on the screen: mostly in the world view, now and then at an edge.
+    fn spot(&mut self) -> Vec2 {
+        if self.chance(5) {
+            Vec2::new([0.0, SCREEN.x - 1.0][self.below(2)], self.unit() * SCREEN.y)
+        } else {
+            Vec2::new(self.unit() * SCREEN.x, self.unit() * SCREEN.y)
+        }
+    }
+    /// A number a panel might send: mostly ordinary, now and then absurd.
+    fn amount(&mut self, ordinary: f32) -> f32 {
+        match self.below(20) {
+            0 => 0.0,
+            1 => -ordinary,
+            2 => 1e30,
+            3 => f32::MIN_POSITIVE,
+            _ => ordinary * (0.1 + 2.0 * self.unit()),
+        }
+    }
+}
+
+const KEYS: [Key; 23] = [
+    Key::Space,
+    Key::Right,
+    Key::Period,
+    Key::Left,
+    Key::Comma,
+    Key::Home,
+    Key::End,
+    Key::Delete,
+    Key::Backspace,
+    Key::Escape,
+    Key::Enter,
+    Key::Tab,
+    Key::LeftBracket,
+    Key::RightBracket,
+    Key::Letter('F'),
+    Key::Letter('Z'),
+    Key::Letter('Y'),
+    Key::Letter('C'),
+    Key::Letter('V'),
+    Key::Letter('D'),
+    Key::Letter('A'),
+    Key::Letter('M'),
+    Key::Digit(3),
+];
+
+const FOCUSES: [Focus; 4] = [Focus::World, Focus::TextField, Focus::Popup, Focus::Modal];
+
+fn input(mouse: Vec2) -> InputFrame {
+    InputFrame { mouse, screen: SCREEN, ..InputFrame::default() }
+}
+
+/// The session's state the oracles need between actions.
+struct Session {
+    app: App,
+    rng: Rng,
+    log: Vec<String>,
+    /// The deepest the undo stack went (undoing everything reaches the start only if no step was
+    /// dropped for the limit).
+    deepest_undo: usize,
+}
+
+impl Session {
+    fn frame(&mut self, frame: InputFrame) {
+        // File commands and help go to the UI in the window; here they are dropped.
+        let _ = tools::handle_input(&mut self.app, &frame);
+    }
+
+    fn press_drag_release(
+        &mut self,
+        from: Vec2,
+        to: Vec2,
+        modifiers: (bool, bool, bool),
+        button: MouseButton,
+    ) {
+        let (ctrl, shift, alt) = modifiers;
+        let held = |mouse| InputFrame { down: vec![button], ctrl, shift, alt, ..input(mouse) };
+        self.frame(InputFrame { pressed: vec![button], ..held(from) });
+        let moves = self.rng.below(4);
+        for k in 1..=moves {
+            let t = k as f32 / (moves + 1) as f32;
+            self.frame(held(from.lerp(to, t)));
+        }
+        self.frame(held(to));
+        self.frame(InputFrame { released: vec![button], ctrl, shift, alt, ..input(to) });
+    }
+
+    fn random_command(&mut self) -> Command {
+        let world = &self.app.world;
+        let (agents, paths, obstacles, targets, curves, fields) = (
+            world.agents.len(),
+            world.paths.len(),
+            world.obstacles.len(),
+            world.targets.len(),
+            world.curves.len(),
+            world.fields.len(),
+        );
+        let rng = &mut self.rng;
+        let point = Vec3::new(rng.unit() * 1200.0 - 600.0, rng.unit() * 800.0 - 400.0, 0.0);
+        match rng.below(26) {
+            0 | 1 => Command::Undo,
+            2 => Command::Redo,
+            3 => Command::DeleteSelection,
+            4 => Command::Copy,
+            5 => Command::Paste { at: rng.chance(50).then_some(point) },
+            6 => Command::Duplicate,
+            7 => Command::MoveSelection { delta: Vec3::new(rng.amount(40.0), rng.amount(-30.0), 0.0) },
+            8 => Command::AddAgent {
+                position: point,
+                kind: BehaviourKind::ALL[rng.below(BehaviourKind::ALL.len())],
+            },
+            9 => Command::AddObstacle { position: point, radius: rng.amount(20.0) },
+            10 => Command::AddTarget { position: point },
+            11 => Command::Compare { agent: rng.index(agents) },
+            12 => Command::Push { agent: rng.index(agents), impulse: Vec3::new(rng.amount(80.0), 0.0, 0.0) },
+            13 => Command::AddWaypoint { agent: rng.index(agents), position: point },
+            14 => match rng.below(3) {
+                0 => Command::OpenPlannerDebug { agent: rng.index(agents) },
+                1 => Command::PlannerDebugGoto(rng.below(40)),
+                _ => Command::ClosePlannerDebug,
+            },
+            15 => Command::ToggleView,
+            16 => {
+                [Command::Step, Command::Reset, Command::StepBack, Command::TogglePlay][rng.below(4)].clone()
+            }
+            17 => Command::Seek(rng.below(400) as u64),
+            18 => Command::SetPathClosed { path: rng.index(paths), closed: rng.chance(50) },
+            19 => Command::SetPathRadius { path: rng.index(paths), radius: rng.amount(24.0) },
+            20 => Command::InsertPathPoint { path: rng.index(paths), segment: rng.below(12), point },
+            21 => Command::AppendPathPoint {
+                path: rng.chance(70).then(|| rng.index(paths)),
+                points: (0..rng.below(3)).map(|k| point + Vec3::new(30.0 * k as f32, 10.0, 0.0)).collect(),
+            },
+            22 => Command::SetObstacle {
+                obstacle: rng.index(obstacles),
+                position: point,
+                radius: rng.amount(15.0),
+                velocity: Vec3::new(rng.amount(10.0), 0.0, 0.0),
+            },
+            23 => Command::SetTarget { target: rng.index(targets), position: point, velocity: Vec3::ZERO },
+            24 => match rng.below(3) {
+                0 => Command::DeleteField(rng.index(fields)),
+                1 => Command::Paint {
+                    from: point,
+                    to: point + Vec3::new(rng.amount(60.0), 20.0, 0.0),
+                    stroke: rng.below(3) as u32,
+                },
+                _ => Command::SetBrushRadius(rng.amount(60.0)),
+            },
+            _ => match rng.below(5) {
+                0 => Command::SetGridSize(rng.amount(25.0)),
+                1 => Command::ToggleSnap,
+                2 => Command::CycleAgent { forward: rng.chance(50) },
+                3 => Command::SetAgentVisible { agent: rng.index(agents), visible: rng.chance(50) },
+                _ => Command::SetCurve {
+                    curve: rng.index(curves),
+                    kind: steerlab::geometry::CurveKind::Circle { center: point, radius: rng.amount(100.0) },
+                },
+            },
+        }
+    }
+
+    /// One random action; its description goes to the log.
+    fn act(&mut self) {
+        let modifiers = (self.rng.chance(15), self.rng.chance(15), self.rng.chance(10));
+        match self.rng.below(12) {
+            0 => {
+                let tool = Tool::ALL[self.rng.below(Tool::ALL.len())];
+                self.log.push(format!("tool {tool:?}"));
+                self.app.apply(Command::SetTool(tool));
+            }
+            1 => {
+                let kind = BehaviourKind::ALL[self.rng.below(BehaviourKind::ALL.len())];
+                self.log.push(format!("new agent kind {kind:?}"));
+                self.app.apply(Command::SetNewAgentKind(kind));
+            }
+            2..=4 => {
+                let at = self.rng.spot();
+                self.log.push(format!("click {at} {modifiers:?} with {:?}", self.app.tool));
+                self.press_drag_release(at, at, modifiers, MouseButton::Left);
+            }
+            5 | 6 => {
+                let (from, to) = (self.rng.spot(), self.rng.spot());
+                let button = [MouseButton::Left, MouseButton::Left, MouseButton::Right, MouseButton::Middle]
+                    [self.rng.below(4)];
+                self.log
+                    .push(format!("drag {from} → {to} {modifiers:?} {button:?} with {:?}", self.app.tool));
+                self.press_drag_release(from, to, modifiers, button);
+            }
+            7 => {
+                let key = KEYS[self.rng.below(KEYS.len())];
+                let focus = if self.rng.chance(70) { Focus::World } else { FOCUSES[self.rng.below(4)] };
+                let at = self.rng.spot();
+                self.log.push(format!(
+                    "key {key:?} ctrl {} shift {} {focus:?} at {at}",
+                    modifiers.0, modifiers.1
+                ));
+                self.frame(InputFrame {
+                    keys: vec![key],
+                    ctrl: modifiers.0,
+                    shift: modifiers.1,
+                    focus,
+                    ..input(at)
+                });
+            }
+            8 => {
+                let at = self.rng.spot();
+                let wheel = [-3.0, -1.0, 1.0, 4.0][self.rng.below(4)];
+                self.log.push(format!("wheel {wheel} at {at}"));
+                self.frame(InputFrame { wheel, ..input(at) });
+            }
+            9 => {
+                let frames = 1 + self.rng.below(20);
+                self.log.push(format!("{frames} frames"));
+                for _ in 0..frames {
+                    self.app.advance(1.0 / 60.0);
+                }
+            }
+            _ => {
+                let command = self.random_command();
+                self.log.push(format!("{command:?}"));
+                self.app.apply(command);
+            }
+        }
+        self.deepest_undo = self.deepest_undo.max(self.app.undo_depth());
+    }
+
+    /// What must hold after every action (`full`: the save and load too, which a big crowd's
+    /// session checks only after every tenth action, to keep the test short).
+    fn check(&self, full: bool) -> Result<(), String> {
+        let world = &self.app.world;
+        for (i, agent) in world.agents.iter().enumerate() {
+            let k = &agent.kinematics;
+            if !(k.position.is_finite() && k.velocity.is_finite()) {
+                return Err(format!("agent {i} is at {} moving {}", k.position, k.velocity));
+            }
+        }
+        let selected = self.app.selection.iter().chain(&self.app.group);
+        if let Some(gone) = selected.into_iter().find(|s| !selection_exists(world, **s)) {
+            return Err(format!("{gone:?} is selected but does not exist"));
+        }
+        if !full && world.agents.len() > BIG_CROWD {
+            return Ok(());
+        }
+        let saved = scene_to_json(world).map_err(|e| format!("the scene does not save: {e}"))?;
+        let loaded =
+            parse_scene(&saved, "saved").map_err(|e| format!("the saved scene does not load: {e}"))?;
+        let again = scene_to_json(&loaded).map_err(|e| format!("the loaded scene does not save: {e}"))?;
+        if again != saved {
+            return Err(format!(
+                "the scene saved, loaded and saved again differs: {}",
+                first_difference(&saved, &again)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The first line where two saved scenes differ, with both versions.
+fn first_difference(a: &str, b: &str) -> String {
+    let (line, (a, b)) = a
+        .lines()
+        .chain(["<end>"])
+        .zip(b.lines().chain(["<end>"]))
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .unwrap_or((0, ("", "")));
+    format!("line {}: {} / {}", line + 1, a.trim(), b.trim())
+}
+
+fn json(app: &App) -> String {
+    scene_to_json(&app.world).unwrap_or_else(|e| format!("unsaveable: {e}"))
+}
+
+/// One session of `actions` on `scene`; on failure, the seed, the action and the last actions.
+fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
+    let world = load_scene(scene).map_err(|e| e.to_string())?;
+    let mut app = App::new(world, None);
+    app.camera.set_screen(SCREEN, (Vec2::new(340.0, 45.0), Vec2::new(1280.0, 600.0)));
+    app.fit_view();
+    app.running = seed.is_multiple_of(2);
+    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0 };
+    let start = json(&session.app);
+    let name = scene.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let failure = |session: &Session, what: String| {
+        let last: Vec<&String> = session.log.iter().rev().take(12).collect();
+        format!(
+            "{name}, seed {seed}, after {} actions: {what}\nlast actions, newest first: {last:#?}",
+            session.log.len()
+        )
+    };
+    for action in 0..actions {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.act()));
+        if outcome.is_err() {
+            return Err(failure(&session, "panicked".into()));
+        }
+        session.check(action % 10 == 9).map_err(|what| failure(&session, what))?;
+    }
+    // Undo everything, then redo as many steps (a redo stack the session left is redone past
+    // the end).
+    let end = json(&session.app);
+    let mut undone = 0;
+    while session.app.can_undo() {
+        session.app.undo();
+        undone += 1;
+    }
+    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != start {
+        let at = first_difference(&start, &json(&session.app));
+        return Err(failure(&session, format!("{undone} undos do not give the scene as loaded ({at})")));
+    }
+    for _ in 0..undone {
+        session.app.redo();
+    }
+    if json(&session.app) != end {
+        let at = first_difference(&end, &json(&session.app));
+        return Err(failure(
+            &session,
+            format!("{undone} undos and as many redos do not give the scene back ({at})"),
+        ));
+    }
+    session.check(true).map_err(|what| failure(&session, format!("after undo and redo: {what}")))
+}
+
+fn scene_files() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("scenes/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn random_editing_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_whole() {
+    // `STEERLAB_MONKEY_ROUNDS=100` runs more sessions a scene (a longer local hunt).
+    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(4u64);
+    let mut failures = Vec::new();
+    for (k, scene) in scene_files().iter().enumerate() {
+        for round in 0..rounds {
+            let seed = 0x5EED_0000 + ((k as u64) << 20) + round;
+            if let Err(what) = session(scene, seed, 150) {
+                failures.push(what);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} sessions failed:\n{}", failures.len(), failures.join("\n\n"));
+}
