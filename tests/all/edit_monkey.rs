@@ -17,7 +17,9 @@
 use glam::{Vec2, Vec3};
 use std::path::Path;
 use steerlab::app::edit::selection_exists;
-use steerlab::app::{tools, App, BehaviourKind, Command, Focus, InputFrame, Key, MouseButton, Tool};
+use steerlab::app::{
+    tools, App, BehaviourKind, Command, Focus, InputFrame, Key, MouseButton, Selection, Tool,
+};
 use steerlab::scene::{load_scene, parse_scene, scene_to_json};
 
 /// A scene of more agents than this is saved and loaded after every tenth action only.
@@ -113,6 +115,8 @@ struct Session {
     /// The deepest the undo stack went (undoing everything reaches the start only if no step was
     /// dropped for the limit).
     deepest_undo: usize,
+    /// The scene as loaded, or as File ▸ New made it (which no undo goes back past).
+    start: String,
 }
 
 impl Session {
@@ -334,8 +338,8 @@ fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
     app.camera.set_screen(SCREEN, (Vec2::new(340.0, 45.0), Vec2::new(1280.0, 600.0)));
     app.fit_view();
     app.running = seed.is_multiple_of(2);
-    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0 };
-    let start = json(&session.app);
+    let start = json(&app);
+    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0, start };
     let name = scene.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let failure = |session: &Session, what: String| {
         let last: Vec<&String> = session.log.iter().rev().take(12).collect();
@@ -359,8 +363,8 @@ fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
         session.app.undo();
         undone += 1;
     }
-    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != start {
-        let at = first_difference(&start, &json(&session.app));
+    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != session.start {
+        let at = first_difference(&session.start, &json(&session.app));
         return Err(failure(&session, format!("{undone} undos do not give the scene as loaded ({at})")));
     }
     for _ in 0..undone {
@@ -397,6 +401,156 @@ fn random_editing_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_
         for round in 0..rounds {
             let seed = 0x5EED_0000 + ((k as u64) << 20) + round;
             if let Err(what) = session(scene, seed, 150) {
+                failures.push(what);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} sessions failed:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// The beginnings of the names of the widgets that edit the scene.
+const EDITING: [&str; 12] = [
+    "param:",
+    "limit:",
+    "pick:",
+    "mix",
+    "behaviour",
+    "agent_",
+    "obstacle",
+    "target",
+    "path",
+    "curve",
+    "waypoint",
+    "field",
+];
+
+/// What a person types into a field: numbers, absurd numbers and words.
+const TYPED: [&str; 12] =
+    ["0", "-5", "12.5", "1e30", "-1e30", "1e-40", "nan", "inf", "", "abc", "999999999", "3"];
+
+/// One session of `actions` on the panels of `scene` (headless egui, every panel open): clicks on
+/// random widgets of the last frame, random text typed into them, Enter, Esc and Tab, random
+/// selections so the inspector shows every kind of item, and simulated frames; what the panels
+/// ask for is applied as the shell applies it. The same oracles as the editor's sessions.
+fn panel_session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
+    use crate::ui_support;
+    let world = load_scene(scene).map_err(|e| e.to_string())?;
+    let mut app = App::new(world, None);
+    app.running = false;
+    let mut state = ui_support::all_panels();
+    let ctx = ui_support::settled(&app, &mut state);
+    let start = json(&app);
+    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0, start };
+    let name = scene.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let failure = |session: &Session, what: String| {
+        let last: Vec<&String> = session.log.iter().rev().take(12).collect();
+        format!(
+            "{name} (panels), seed {seed}, after {} actions: {what}\nlast actions, newest first: {last:#?}",
+            session.log.len()
+        )
+    };
+    for action in 0..actions {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let rng = &mut session.rng;
+            let app = &session.app;
+            let on_screen: Vec<(String, egui::Rect)> = state
+                .widget_rects
+                .iter()
+                .filter(|(_, r)| {
+                    r.min.x >= 0.0 && r.min.y >= 0.0 && r.max.x <= SCREEN.x && r.max.y <= SCREEN.y
+                })
+                .map(|(n, r)| (n.clone(), *r))
+                .collect();
+            // Mostly the widgets that edit (the inspector's), else any.
+            let editing: Vec<(String, egui::Rect)> =
+                on_screen.iter().filter(|(n, _)| EDITING.iter().any(|p| n.starts_with(p))).cloned().collect();
+            let on_screen = if !editing.is_empty() && rng.chance(70) { editing } else { on_screen };
+            let (what, output) = match rng.below(8) {
+                0..=3 if !on_screen.is_empty() => {
+                    let (widget, rect) = &on_screen[rng.below(on_screen.len())];
+                    (format!("click {widget}"), ui_support::click_at(&ctx, app, &mut state, rect.center()))
+                }
+                4 if !on_screen.is_empty() => {
+                    let (widget, rect) = &on_screen[rng.below(on_screen.len())];
+                    let text = TYPED[rng.below(TYPED.len())];
+                    (
+                        format!("type {text:?} into {widget}"),
+                        ui_support::type_into(&ctx, app, &mut state, rect.center(), text),
+                    )
+                }
+                5 => {
+                    let key = [egui::Key::Escape, egui::Key::Enter, egui::Key::Tab][rng.below(3)];
+                    let event = egui::Event::Key {
+                        key,
+                        physical_key: None,
+                        pressed: true,
+                        repeat: false,
+                        modifiers: egui::Modifiers::NONE,
+                    };
+                    (format!("key {key:?}"), ui_support::frame(&ctx, app, &mut state, vec![event]))
+                }
+                6 => {
+                    let world = &app.world;
+                    let pick = match rng.below(5) {
+                        0 => Selection::Agent(rng.below(world.agents.len())),
+                        1 => Selection::Path(rng.below(world.paths.len())),
+                        2 => Selection::Obstacle(rng.below(world.obstacles.len())),
+                        3 => Selection::Target(rng.below(world.targets.len())),
+                        _ => Selection::Curve(rng.below(world.curves.len())),
+                    };
+                    let mut out = steerlab::ui::UiOutput::default();
+                    out.commands.push(Command::Select(Some(pick)));
+                    (format!("select {pick:?}"), out)
+                }
+                _ => {
+                    let frames = 1 + rng.below(10);
+                    (format!("{frames} frames"), ui_support::frames(&ctx, app, &mut state, frames))
+                }
+            };
+            session.log.push(what);
+            for command in output.commands {
+                if command.is_shell() {
+                    session.log.push(format!("  (shell: {command:?})"));
+                } else {
+                    session.log.push(format!("  {command:?}"));
+                    let new = command == Command::NewScene;
+                    session.app.apply(command);
+                    if new {
+                        session.start = json(&session.app);
+                        session.deepest_undo = 0;
+                    }
+                }
+            }
+            if session.rng.chance(30) {
+                session.app.advance(1.0 / 60.0);
+            }
+            session.deepest_undo = session.deepest_undo.max(session.app.undo_depth());
+        }));
+        if outcome.is_err() {
+            return Err(failure(&session, "panicked".into()));
+        }
+        session.check(action % 10 == 9).map_err(|what| failure(&session, what))?;
+    }
+    let mut undone = 0;
+    while session.app.can_undo() {
+        session.app.undo();
+        undone += 1;
+    }
+    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != session.start {
+        let at = first_difference(&session.start, &json(&session.app));
+        return Err(failure(&session, format!("{undone} undos do not give the scene as loaded ({at})")));
+    }
+    session.check(true).map_err(|what| failure(&session, format!("after undoing: {what}")))
+}
+
+#[test]
+fn random_panel_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_whole() {
+    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(1u64);
+    let mut failures = Vec::new();
+    for (k, scene) in scene_files().iter().enumerate() {
+        for round in 0..rounds {
+            let seed = 0xBA7E_0000 + ((k as u64) << 20) + round;
+            if let Err(what) = panel_session(scene, seed, 150) {
                 failures.push(what);
             }
         }
