@@ -324,3 +324,139 @@ fn the_screenshot_key_saves_the_window_and_a_recording_writes_a_png_sequence() {
         "no REC mark in the frames"
     );
 }
+
+/// Keys a person presses, hotkeys and chords among them (Ctrl+Q and Ctrl+W left out: a quit is
+/// tried by the menu clicks, and the test restarts the app when it quits cleanly).
+const MONKEY_KEYS: [&str; 30] = [
+    "Delete",
+    "BackSpace",
+    "Escape",
+    "Return",
+    "Tab",
+    "space",
+    "ctrl+z",
+    "ctrl+y",
+    "ctrl+c",
+    "ctrl+v",
+    "ctrl+d",
+    "ctrl+a",
+    "ctrl+s",
+    "ctrl+shift+s",
+    "ctrl+o",
+    "ctrl+n",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "f",
+    "m",
+    "period",
+    "comma",
+    "F1",
+    "bracketright",
+    "Home",
+];
+
+/// What a person types into whatever has the keyboard.
+const MONKEY_TEXT: [&str; 5] = ["12.5", "1e30", "abc", "-3", "monkey"];
+
+#[test]
+fn random_clicks_drags_and_keys_in_the_window_never_crash_it_nor_touch_the_examples() {
+    if !tools_available("monkey") {
+        return;
+    }
+    let _serial = serial();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let fingerprint = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| {
+                (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap_or_default())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let examples_before = fingerprint(&examples);
+    let (mut app, file) = launch_on("monkey", "compare.json");
+    let mut rng = 0x4D4F_4E4B_u64;
+    let mut next = |n: u64| {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (rng >> 33) % n
+    };
+    let (width, height) = super::e2e_window::SCREEN;
+    let mut restarts = 0;
+    let mut log: Vec<String> = Vec::new();
+    for event in 0..300 {
+        let (x, y) = (next(u64::from(width)).to_string(), next(u64::from(height)).to_string());
+        let action = match next(10) {
+            0..=3 => {
+                app.xdotool(&["mousemove", &x, &y, "click", "1"]);
+                format!("click {x},{y}")
+            }
+            4 => {
+                let (x2, y2) = (next(u64::from(width)).to_string(), next(u64::from(height)).to_string());
+                let button = ["1", "1", "3"][next(3) as usize];
+                app.xdotool(&[
+                    "mousemove",
+                    &x,
+                    &y,
+                    "mousedown",
+                    button,
+                    "mousemove",
+                    &x2,
+                    &y2,
+                    "mouseup",
+                    button,
+                ]);
+                format!("drag {x},{y} → {x2},{y2} with {button}")
+            }
+            5 => {
+                let wheel = ["4", "5"][next(2) as usize];
+                app.xdotool(&["mousemove", &x, &y, "click", wheel]);
+                format!("wheel {wheel} at {x},{y}")
+            }
+            6 => {
+                let text = MONKEY_TEXT[next(MONKEY_TEXT.len() as u64) as usize];
+                app.xdotool(&["type", "--delay", "20", text]);
+                format!("type {text}")
+            }
+            _ => {
+                let key = MONKEY_KEYS[next(MONKEY_KEYS.len() as u64) as usize];
+                app.xdotool(&["key", "--clearmodifiers", key]);
+                format!("key {key}")
+            }
+        };
+        log.push(action);
+        if event % 10 == 9 {
+            app.settle();
+        }
+        if let Some((status, stderr)) = app.ended() {
+            let recent: Vec<&String> = log.iter().rev().take(15).collect();
+            assert!(status.success(), "the window ended ({status}) after {recent:#?}:\n{stderr}");
+            // A clean quit through the menu: start again on the same file.
+            restarts += 1;
+            assert!(restarts < 20, "the window quit {restarts} times");
+            app = Steerlab::launch("monkey", &[file.to_str().unwrap()]);
+        }
+        let state = app.state();
+        if let Some(positions) = state["positions"].as_array() {
+            let finite = positions
+                .iter()
+                .flat_map(|p| p.as_array().into_iter().flatten())
+                .all(|c| c.is_f64() || c.is_i64() || c.is_u64());
+            assert!(finite, "a published position is not a number after {:?}: {positions:?}", log.last());
+        }
+    }
+    app.settle();
+    assert!(app.ended().is_none(), "the window is still open after the last event");
+    // The copy the window opened is either as it was or a scene that loads.
+    if let Err(err) = steerlab::scene::load_scene(&file) {
+        panic!("the scene the window saved does not load: {err}");
+    }
+    assert!(fingerprint(&examples) == examples_before, "a shipped example was changed");
+}

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::scratch::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_steerlab");
-const SCREEN: (u32, u32) = (1280, 800);
+pub(crate) const SCREEN: (u32, u32) = (1280, 800);
 static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
 /// One window at a time: several software-rendered windows on two cores starve each other.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -331,6 +331,16 @@ impl Steerlab {
         self.xdotool(&["windowfocus", "--sync", &self.window]);
         self.xdotool(&["type", "--delay", "40", text]);
         self.settle();
+    }
+
+    /// How the app ended, once it has (None while it runs), with what it wrote to stderr.
+    pub(crate) fn ended(&mut self) -> Option<(std::process::ExitStatus, String)> {
+        let status = self.child.try_wait().ok().flatten()?;
+        let mut stderr = String::new();
+        if let Some(pipe) = self.child.stderr.as_mut() {
+            let _ = std::io::Read::read_to_string(pipe, &mut stderr);
+        }
+        Some((status, stderr))
     }
 
     /// Waits until the app has exited by itself.
