@@ -1075,3 +1075,25 @@ fn an_edit_that_sets_something_moving_gives_the_scene_the_box_its_loader_would()
     app.undo();
     assert_eq!(app.world.bounds, None);
 }
+
+#[test]
+fn while_a_dialog_is_open_clicks_drags_and_wheel_turns_on_the_world_do_nothing() {
+    let mut app = empty_app();
+    app.apply(Command::SetTool(Tool::Obstacle));
+    let modal = |input: InputFrame| InputFrame { focus: Focus::Modal, ..input };
+    let (from, to) = (Vec2::new(600.0, 400.0), Vec2::new(640.0, 400.0));
+    let zoom = app.camera.zoom;
+    tools::handle_input(
+        &mut app,
+        &modal(InputFrame { pressed: vec![MouseButton::Left], down: vec![MouseButton::Left], ..frame(from) }),
+    );
+    tools::handle_input(&mut app, &modal(InputFrame { down: vec![MouseButton::Left], ..frame(to) }));
+    tools::handle_input(&mut app, &modal(InputFrame { released: vec![MouseButton::Left], ..frame(to) }));
+    tools::handle_input(&mut app, &modal(InputFrame { wheel: 3.0, ..frame(to) }));
+    assert!(app.world.obstacles.is_empty(), "no obstacle behind the dialog");
+    assert_eq!(app.camera.zoom, zoom, "no zoom behind the dialog");
+    assert!(!app.can_undo());
+    // The same click with the dialog gone places one.
+    drag(&mut app, from, to);
+    assert_eq!(app.world.obstacles.len(), 1);
+}

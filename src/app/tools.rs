@@ -338,8 +338,16 @@ pub fn handle_input(app: &mut App, input: &InputFrame) -> Vec<Command> {
             app.apply(command);
         }
     }
-    handle_view(app, input);
-    handle_pointer(app, input);
+    // A modal dialog (a file dialog, a question) takes the mouse as it takes the keys: a click
+    // beside it never reaches the world behind it.
+    if input.focus == Focus::Modal && !input.pointer_over_ui {
+        let blocked = InputFrame { pointer_over_ui: true, ..input.clone() };
+        handle_view(app, &blocked);
+        handle_pointer(app, &blocked);
+    } else {
+        handle_view(app, input);
+        handle_pointer(app, input);
+    }
     shell
 }
 

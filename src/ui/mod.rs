@@ -505,10 +505,19 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         state.request(request, app, &mut out);
     }
 
+    // While a dialog is open (a file dialog, a question), it alone takes clicks: the panels and
+    // windows behind it are greyed and inert, as the world behind it is (`tools::handle_input`).
+    let modal = state.modal_open();
     egui::TopBottomPanel::top("steerlab_toolbar").show(ctx, |ui| {
+        if modal {
+            ui.disable();
+        }
         toolbar::toolbar(ui, app, state, examples, &mut out);
     });
     let status_panel = egui::TopBottomPanel::bottom("steerlab_status").show(ctx, |ui| {
+        if modal {
+            ui.disable();
+        }
         let status = status::status_bar(ui, app, state);
         if status.dismiss_message {
             out.commands.push(Command::DismissMessage);
@@ -521,6 +530,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             .resizable(false)
             .exact_height(metrics::panel_height(ctx, app.world.agents.len()))
             .show(ctx, |ui| {
+                if modal {
+                    ui.disable();
+                }
                 let copy = metrics::metrics_panel(ui, app, state);
                 if let Some(selection) = copy.select {
                     out.commands.push(Command::Select(Some(selection)));
@@ -537,6 +549,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     if state.panels.scene {
         let panel =
             egui::SidePanel::left("steerlab_scene").resizable(true).default_width(340.0).show(ctx, |ui| {
+                if modal {
+                    ui.disable();
+                }
                 ui.spacing_mut().slider_width = 100.0;
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     out.commands.extend(agents::agents_list(ui, app, state));
@@ -554,6 +569,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             .resizable(true)
             .default_width(330.0)
             .show(ctx, |ui| {
+                if modal {
+                    ui.disable();
+                }
                 ui.horizontal(|ui| {
                     ui.heading("Planner step-through");
                     let close = ui.small_button("✖").on_hover_text("Leave the step-through");
@@ -590,6 +608,7 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
             (between_bars.size() - overhead - egui::vec2(16.0, 16.0)).max(egui::vec2(120.0, 120.0));
         let window = egui::Window::new("Help — keys and mouse")
             .open(&mut open)
+            .enabled(!modal)
             .default_width(720.0_f32.min(max_size.x))
             .max_width(max_size.x)
             .max_height(max_size.y)
@@ -698,6 +717,7 @@ fn display_window(
     let mut open = true;
     let window = egui::Window::new("Display")
         .open(&mut open)
+        .enabled(!state.modal_open())
         .resizable(false)
         .constrain_to(bounds)
         .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
@@ -729,6 +749,7 @@ fn plots_window(ctx: &egui::Context, app: &App, state: &mut UiState, between_bar
     let mut open = true;
     let window = egui::Window::new("Plots")
         .open(&mut open)
+        .enabled(!state.modal_open())
         .constrain_to(bounds)
         .max_size((bounds.size() - window_frame_overhead(ctx)).max(egui::vec2(64.0, 32.0)))
         .default_size(size)

@@ -51,14 +51,17 @@ pub fn tool_options_area(ctx: &egui::Context, app: &App, state: &mut UiState, ou
         return;
     }
     let corner = ctx.available_rect().left_top() + egui::vec2(8.0, 8.0);
-    let area = egui::Area::new(egui::Id::new("steerlab_tool_options")).fixed_pos(corner).show(ctx, |ui| {
-        egui::Frame::popup(ui.style()).show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(egui::RichText::new(app.tool.label()).strong());
-                tool_options(ui, app, state, out);
+    let area = egui::Area::new(egui::Id::new("steerlab_tool_options"))
+        .fixed_pos(corner)
+        .enabled(!state.modal_open())
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(app.tool.label()).strong());
+                    tool_options(ui, app, state, out);
+                });
             });
         });
-    });
     state.record_rect("tool_options", area.response.rect);
 }
 

@@ -1872,3 +1872,35 @@ fn the_painted_field_is_drawn_in_the_3d_view_as_in_the_top_view() {
         );
     }
 }
+
+#[test]
+fn clicks_beside_an_open_dialog_reach_neither_the_world_nor_the_panels() {
+    if !tools_available("modal_clicks") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _file) = launch_on("modal_clicks", "hairpin.json");
+    app.key("space");
+    app.wait_for(|s| s["running"] == false, "pause");
+    app.key("3");
+    app.wait_for(|s| s["tool"] == "Obstacle", "the Obstacle tool");
+    let spot = app.world_to_screen(0.0, 150.0);
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    let before = app.state();
+    // The world beside the dialog, the toolbar's Play and Path tool, the first agent's row.
+    app.click(spot);
+    app.click(app.rect("play"));
+    app.click(app.rect("tool:Path"));
+    app.click(app.rect("agent:0"));
+    let after = app.state();
+    assert_eq!(after["modal"], true, "the dialog is still open: {after}");
+    for key in ["obstacles", "running", "tool", "selected", "dirty", "steps"] {
+        assert_eq!(after[key], before[key], "{key} changed behind the dialog");
+    }
+    // With the dialog closed, the same click places an obstacle.
+    app.key("Escape");
+    app.wait_for(|s| s["modal"] == false, "Esc closes the dialog");
+    app.click(spot);
+    app.wait_for(|s| s["obstacles"] == before["obstacles"].as_u64().unwrap_or(0) + 1, "an obstacle placed");
+}

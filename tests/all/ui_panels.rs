@@ -1103,3 +1103,33 @@ fn a_long_message_and_the_hint_end_inside_the_status_bar_which_keeps_two_lines()
         );
     }
 }
+
+#[test]
+fn while_a_dialog_is_open_the_panels_and_windows_behind_it_take_no_clicks() {
+    let app = App::new(world_without_geometry(), None);
+    let mut state = all_panels();
+    state.help_open = true;
+    state.default_dir = std::env::temp_dir();
+    let ctx = settled(&app, &mut state);
+    // Before: the toolbar, the agents list and the Display window answer clicks.
+    let widgets = ["play", "tool:Path", "agent:1", "show:1"];
+    for name in widgets {
+        let out = click_widget(&ctx, &app, &mut state, name);
+        assert!(!out.is_empty(), "{name} answers without a dialog");
+    }
+    let display: Vec<String> =
+        state.widget_rects.keys().filter(|k| k.starts_with("display:")).cloned().collect();
+    // With the Save dialog open, none of them does (nor the Display window's checkboxes).
+    state.queue(Command::File(FileCommand::SaveAs));
+    let _ = frames(&ctx, &app, &mut state, 3);
+    assert!(state.modal_open());
+    for name in widgets.iter().map(|w| w.to_string()).chain(display) {
+        let out = click_widget(&ctx, &app, &mut state, &name);
+        assert!(out.is_empty(), "{name} answered behind the dialog: {out:?}");
+    }
+    assert!(state.file_dialog.is_some(), "the dialog is still open");
+    // Cancel closes it, and the toolbar answers again.
+    let _ = click_widget(&ctx, &app, &mut state, "file_dialog:cancel");
+    let out = click_widget(&ctx, &app, &mut state, "play");
+    assert!(!out.is_empty());
+}
