@@ -983,13 +983,8 @@ fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
     assert!(crate::scene::parse_scene(&json, "list.json").is_ok());
 }
 
-/// The last status line, if it is an error.
-fn error_text(app: &App) -> Option<String> {
-    app.message.as_ref().filter(|m| m.is_error).map(|m| m.text.clone())
-}
-
-#[test]
-fn values_the_scene_file_would_refuse_are_refused_with_the_files_reason_and_change_nothing() {
+/// [`world_with_path`] and a resting obstacle of radius 10 at the origin.
+fn world_with_path_and_obstacle() -> World {
     let mut world = world_with_path();
     world.obstacles.push(crate::sim::Obstacle {
         position: Vec3::ZERO,
@@ -997,7 +992,17 @@ fn values_the_scene_file_would_refuse_are_refused_with_the_files_reason_and_chan
         velocity: Vec3::ZERO,
         start: (Vec3::ZERO, Vec3::ZERO),
     });
-    let mut app = app_with(world);
+    world
+}
+
+/// The last status line, if it is an error.
+fn error_text(app: &App) -> Option<String> {
+    app.message.as_ref().filter(|m| m.is_error).map(|m| m.text.clone())
+}
+
+#[test]
+fn values_the_scene_file_would_refuse_are_refused_with_the_files_reason_and_change_nothing() {
+    let mut app = app_with(world_with_path_and_obstacle());
     let before = crate::scene::scene_to_json(&app.world).unwrap();
     let far = Vec3::new(2e6, 0.0, 0.0);
     let refused = [
@@ -1042,14 +1047,7 @@ fn values_the_scene_file_would_refuse_are_refused_with_the_files_reason_and_chan
 
 #[test]
 fn an_edit_that_sets_something_moving_gives_the_scene_the_box_its_loader_would() {
-    let mut world = world_with_path();
-    world.obstacles.push(crate::sim::Obstacle {
-        position: Vec3::ZERO,
-        radius: 10.0,
-        velocity: Vec3::ZERO,
-        start: (Vec3::ZERO, Vec3::ZERO),
-    });
-    let mut app = app_with(world);
+    let mut app = app_with(world_with_path_and_obstacle());
     assert_eq!(app.world.bounds, None, "nothing moves yet");
     app.apply(Command::SetObstacle {
         obstacle: 0,

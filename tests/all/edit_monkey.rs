@@ -14,12 +14,14 @@
 //! everything gives the scene as it was before the undoing (every edit takes its undo step, and
 //! an undo step holds the whole edit).
 
+use crate::scenes::scene_files;
 use glam::{Vec2, Vec3};
 use std::path::Path;
 use steerlab::app::edit::selection_exists;
 use steerlab::app::{
     tools, App, BehaviourKind, Command, Focus, InputFrame, Key, MouseButton, Selection, Tool,
 };
+use steerlab::planner::SplitMix64;
 use steerlab::scene::{load_scene, parse_scene, scene_to_json};
 
 /// A scene of more agents than this is saved and loaded after every tenth action only.
@@ -27,25 +29,19 @@ const BIG_CROWD: usize = 200;
 
 const SCREEN: Vec2 = Vec2::new(1280.0, 800.0);
 
-/// splitmix64: the sessions repeat from their seeds.
-struct Rng(u64);
+/// The crate's splitmix64, so the sessions repeat from their seeds, with the choices a session
+/// makes.
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n)
     }
     fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.next_u64() % 100 < percent
     }
     fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        self.0.next_f32()
     }
     /// An index into `len` things, now and then one past the end (a stale panel's).
     fn index(&mut self, len: usize) -> usize {
@@ -117,9 +113,66 @@ struct Session {
     deepest_undo: usize,
     /// The scene as loaded, or as File ▸ New made it (which no undo goes back past).
     start: String,
+    /// The scene file's name and the seed, for the failure's report.
+    name: String,
+    seed: u64,
 }
 
 impl Session {
+    /// A session on the scene in `file`, from `seed`.
+    fn open(file: &Path, seed: u64) -> Result<Session, String> {
+        let world = load_scene(file).map_err(|e| e.to_string())?;
+        let app = App::new(world, None);
+        let start = json(&app);
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        Ok(Session {
+            app,
+            rng: Rng(SplitMix64::new(seed)),
+            log: Vec::new(),
+            deepest_undo: 0,
+            start,
+            name,
+            seed,
+        })
+    }
+
+    /// The report of a failure: the scene, the seed, and the last actions.
+    fn failure(&self, what: String) -> String {
+        let last: Vec<&String> = self.log.iter().rev().take(12).collect();
+        format!(
+            "{}, seed {}, after {} actions: {what}\nlast actions, newest first: {last:#?}",
+            self.name,
+            self.seed,
+            self.log.len()
+        )
+    }
+
+    /// Undoes everything, which must give the scene as it started (unless steps were dropped for
+    /// the limit), then redoes as many steps, which must give the scene back (a redo stack the
+    /// session left is redone past the end, so the count matters).
+    fn undo_and_redo_everything(&mut self) -> Result<(), String> {
+        let end = json(&self.app);
+        let mut undone = 0;
+        while self.app.can_undo() {
+            self.app.undo();
+            undone += 1;
+        }
+        if self.deepest_undo < steerlab::app::UNDO_LIMIT && json(&self.app) != self.start {
+            let at = first_difference(&self.start, &json(&self.app));
+            return Err(self.failure(format!("{undone} undos do not give the scene as loaded ({at})")));
+        }
+        for _ in 0..undone {
+            self.app.redo();
+        }
+        if json(&self.app) != end {
+            let at = first_difference(&end, &json(&self.app));
+            return Err(
+                self.failure(format!("{undone} undos and as many redos do not give the scene back ({at})"))
+            );
+        }
+        self.check(true).map_err(|what| self.failure(format!("after undo and redo: {what}")))
+    }
+
     fn frame(&mut self, frame: InputFrame) {
         // File commands and help go to the UI in the window; here they are dropped.
         let _ = tools::handle_input(&mut self.app, &frame);
@@ -333,63 +386,18 @@ fn json(app: &App) -> String {
 
 /// One session of `actions` on `scene`; on failure, the seed, the action and the last actions.
 fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
-    let world = load_scene(scene).map_err(|e| e.to_string())?;
-    let mut app = App::new(world, None);
-    app.camera.set_screen(SCREEN, (Vec2::new(340.0, 45.0), Vec2::new(1280.0, 600.0)));
-    app.fit_view();
-    app.running = seed.is_multiple_of(2);
-    let start = json(&app);
-    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0, start };
-    let name = scene.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let failure = |session: &Session, what: String| {
-        let last: Vec<&String> = session.log.iter().rev().take(12).collect();
-        format!(
-            "{name}, seed {seed}, after {} actions: {what}\nlast actions, newest first: {last:#?}",
-            session.log.len()
-        )
-    };
+    let mut session = Session::open(scene, seed)?;
+    session.app.camera.set_screen(SCREEN, (Vec2::new(340.0, 45.0), Vec2::new(1280.0, 600.0)));
+    session.app.fit_view();
+    session.app.running = seed.is_multiple_of(2);
     for action in 0..actions {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.act()));
         if outcome.is_err() {
-            return Err(failure(&session, "panicked".into()));
+            return Err(session.failure("panicked".into()));
         }
-        session.check(action % 10 == 9).map_err(|what| failure(&session, what))?;
+        session.check(action % 10 == 9).map_err(|what| session.failure(what))?;
     }
-    // Undo everything, then redo as many steps (a redo stack the session left is redone past
-    // the end).
-    let end = json(&session.app);
-    let mut undone = 0;
-    while session.app.can_undo() {
-        session.app.undo();
-        undone += 1;
-    }
-    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != session.start {
-        let at = first_difference(&session.start, &json(&session.app));
-        return Err(failure(&session, format!("{undone} undos do not give the scene as loaded ({at})")));
-    }
-    for _ in 0..undone {
-        session.app.redo();
-    }
-    if json(&session.app) != end {
-        let at = first_difference(&end, &json(&session.app));
-        return Err(failure(
-            &session,
-            format!("{undone} undos and as many redos do not give the scene back ({at})"),
-        ));
-    }
-    session.check(true).map_err(|what| failure(&session, format!("after undo and redo: {what}")))
-}
-
-fn scene_files() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("scenes/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    session.undo_and_redo_everything()
 }
 
 #[test]
@@ -434,21 +442,10 @@ const TYPED: [&str; 12] =
 /// ask for is applied as the shell applies it. The same oracles as the editor's sessions.
 fn panel_session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
     use crate::ui_support;
-    let world = load_scene(scene).map_err(|e| e.to_string())?;
-    let mut app = App::new(world, None);
-    app.running = false;
+    let mut session = Session::open(scene, seed)?;
+    session.app.running = false;
     let mut state = ui_support::all_panels();
-    let ctx = ui_support::settled(&app, &mut state);
-    let start = json(&app);
-    let mut session = Session { app, rng: Rng(seed), log: Vec::new(), deepest_undo: 0, start };
-    let name = scene.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let failure = |session: &Session, what: String| {
-        let last: Vec<&String> = session.log.iter().rev().take(12).collect();
-        format!(
-            "{name} (panels), seed {seed}, after {} actions: {what}\nlast actions, newest first: {last:#?}",
-            session.log.len()
-        )
-    };
+    let ctx = ui_support::settled(&session.app, &mut state);
     for action in 0..actions {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let rng = &mut session.rng;
@@ -527,20 +524,11 @@ fn panel_session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> 
             session.deepest_undo = session.deepest_undo.max(session.app.undo_depth());
         }));
         if outcome.is_err() {
-            return Err(failure(&session, "panicked".into()));
+            return Err(session.failure("panicked".into()));
         }
-        session.check(action % 10 == 9).map_err(|what| failure(&session, what))?;
+        session.check(action % 10 == 9).map_err(|what| session.failure(what))?;
     }
-    let mut undone = 0;
-    while session.app.can_undo() {
-        session.app.undo();
-        undone += 1;
-    }
-    if session.deepest_undo < steerlab::app::UNDO_LIMIT && json(&session.app) != session.start {
-        let at = first_difference(&session.start, &json(&session.app));
-        return Err(failure(&session, format!("{undone} undos do not give the scene as loaded ({at})")));
-    }
-    session.check(true).map_err(|what| failure(&session, format!("after undoing: {what}")))
+    session.undo_and_redo_everything()
 }
 
 #[test]

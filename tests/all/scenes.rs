@@ -10,7 +10,8 @@ use steerlab::sim::{MetricsSummary, World};
 
 const SECONDS: f64 = 60.0;
 
-fn scene_files() -> Vec<PathBuf> {
+/// Every scene file in `scenes/`, sorted (the random editing sessions walk them too).
+pub(crate) fn scene_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("scenes/ exists")
