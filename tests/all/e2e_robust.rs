@@ -382,8 +382,11 @@ fn random_clicks_drags_and_keys_in_the_window_never_crash_it_nor_touch_the_examp
         files
     };
     let examples_before = fingerprint(&examples);
-    let (mut app, file) = launch_on("monkey", "compare.json");
-    let mut rng = 0x4D4F_4E4B_u64;
+    // `STEERLAB_MONKEY_SEED=N STEERLAB_MONKEY_SCENE=flock.json` hunts with other events elsewhere.
+    let scene = std::env::var("STEERLAB_MONKEY_SCENE").unwrap_or_else(|_| "compare.json".into());
+    let (mut app, file) = launch_on("monkey", &scene);
+    let mut rng =
+        std::env::var("STEERLAB_MONKEY_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x4D4F_4E4B_u64);
     let mut next = |n: u64| {
         rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (rng >> 33) % n
