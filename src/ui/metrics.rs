@@ -653,10 +653,14 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
                  when there is no common direction",
             );
         }
-        if ui.button("Copy CSV").on_hover_text("Copy the table as CSV to the clipboard").clicked() {
+        let copy = ui.button("Copy CSV").on_hover_text("Copy the table as CSV to the clipboard");
+        state.record_rect("metrics:copy_csv", copy.rect);
+        if copy.clicked() {
             out.copy_csv = true;
         }
-        if ui.button("Export CSV…").on_hover_text("Write the table to a CSV file").clicked() {
+        let export = ui.button("Export CSV…").on_hover_text("Write the table to a CSV file");
+        state.record_rect("metrics:export_csv", export.rect);
+        if export.clicked() {
             out.export_csv = true;
         }
         if state.metrics_sort.is_some() && ui.button("Unsort").clicked() {
