@@ -593,17 +593,19 @@ fn bounded(path: &str, name: &str, value: f32, limit: f32) -> Result<(), Issue> 
 }
 
 fn coordinates(path: &str, name: &str, v: SceneVec) -> Result<(), Issue> {
+    // The component's path is written only for a fault: the editor checks every point of a
+    // dragged path each frame.
     for (axis, c) in v.0.to_array().into_iter().enumerate() {
-        let component_path = format!("{path}[{axis}]");
+        let component_path = || format!("{path}[{axis}]");
         if !c.is_finite() {
             return Err((
-                component_path,
+                component_path(),
                 format!("`{name}` must hold finite numbers, got {}", non_finite(c)),
             ));
         }
         if c.abs() > MAX_COORDINATE {
             return Err((
-                component_path,
+                component_path(),
                 format!("coordinate {c} of `{name}` is out of range (at most {MAX_COORDINATE} either way)"),
             ));
         }

@@ -147,6 +147,19 @@ impl Session {
         )
     }
 
+    /// Runs `actions` actions made by `act`, checking after each (nothing panics, [`Session::check`]),
+    /// then undoes and redoes everything.
+    fn run(mut self, actions: usize, mut act: impl FnMut(&mut Session)) -> Result<(), String> {
+        for action in 0..actions {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| act(&mut self)));
+            if outcome.is_err() {
+                return Err(self.failure("panicked".into()));
+            }
+            self.check(action % 10 == 9).map_err(|what| self.failure(what))?;
+        }
+        self.undo_and_redo_everything()
+    }
+
     /// Undoes everything, which must give the scene as it started (unless steps were dropped for
     /// the limit), then redoes as many steps, which must give the scene back (a redo stack the
     /// session left is redone past the end, so the count matters).
@@ -390,30 +403,27 @@ fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
     session.app.camera.set_screen(SCREEN, (Vec2::new(340.0, 45.0), Vec2::new(1280.0, 600.0)));
     session.app.fit_view();
     session.app.running = seed.is_multiple_of(2);
-    for action in 0..actions {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.act()));
-        if outcome.is_err() {
-            return Err(session.failure("panicked".into()));
-        }
-        session.check(action % 10 == 9).map_err(|what| session.failure(what))?;
-    }
-    session.undo_and_redo_everything()
+    session.run(actions, Session::act)
 }
 
-#[test]
-fn random_editing_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_whole() {
-    // `STEERLAB_MONKEY_ROUNDS=100` runs more sessions a scene (a longer local hunt).
-    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(4u64);
+/// Runs `rounds` sessions (`STEERLAB_MONKEY_ROUNDS=100` runs more: a longer local hunt) of 150
+/// actions on every shipped scene, seeded from `base`; fails with every failed session's report.
+fn on_every_scene(rounds: u64, base: u64, session: fn(&Path, u64, usize) -> Result<(), String>) {
+    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(rounds);
     let mut failures = Vec::new();
     for (k, scene) in scene_files().iter().enumerate() {
         for round in 0..rounds {
-            let seed = 0x5EED_0000 + ((k as u64) << 20) + round;
-            if let Err(what) = session(scene, seed, 150) {
+            if let Err(what) = session(scene, base + ((k as u64) << 20) + round, 150) {
                 failures.push(what);
             }
         }
     }
     assert!(failures.is_empty(), "{} sessions failed:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn random_editing_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_whole() {
+    on_every_scene(4, 0x5EED_0000, session);
 }
 
 /// The beginnings of the names of the widgets that edit the scene.
@@ -446,102 +456,83 @@ fn panel_session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> 
     session.app.running = false;
     let mut state = ui_support::all_panels();
     let ctx = ui_support::settled(&session.app, &mut state);
-    for action in 0..actions {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let rng = &mut session.rng;
-            let app = &session.app;
-            let on_screen: Vec<(String, egui::Rect)> = state
-                .widget_rects
-                .iter()
-                .filter(|(_, r)| {
-                    r.min.x >= 0.0 && r.min.y >= 0.0 && r.max.x <= SCREEN.x && r.max.y <= SCREEN.y
-                })
-                .map(|(n, r)| (n.clone(), *r))
-                .collect();
-            // Mostly the widgets that edit (the inspector's), else any.
-            let editing: Vec<(String, egui::Rect)> =
-                on_screen.iter().filter(|(n, _)| EDITING.iter().any(|p| n.starts_with(p))).cloned().collect();
-            let on_screen = if !editing.is_empty() && rng.chance(70) { editing } else { on_screen };
-            let (what, output) = match rng.below(8) {
-                0..=3 if !on_screen.is_empty() => {
-                    let (widget, rect) = &on_screen[rng.below(on_screen.len())];
-                    (format!("click {widget}"), ui_support::click_at(&ctx, app, &mut state, rect.center()))
-                }
-                4 if !on_screen.is_empty() => {
-                    let (widget, rect) = &on_screen[rng.below(on_screen.len())];
-                    let text = TYPED[rng.below(TYPED.len())];
-                    (
-                        format!("type {text:?} into {widget}"),
-                        ui_support::type_into(&ctx, app, &mut state, rect.center(), text),
-                    )
-                }
-                5 => {
-                    let key = [egui::Key::Escape, egui::Key::Enter, egui::Key::Tab][rng.below(3)];
-                    let event = egui::Event::Key {
-                        key,
-                        physical_key: None,
-                        pressed: true,
-                        repeat: false,
-                        modifiers: egui::Modifiers::NONE,
-                    };
-                    (format!("key {key:?}"), ui_support::frame(&ctx, app, &mut state, vec![event]))
-                }
-                6 => {
-                    let world = &app.world;
-                    let pick = match rng.below(5) {
-                        0 => Selection::Agent(rng.below(world.agents.len())),
-                        1 => Selection::Path(rng.below(world.paths.len())),
-                        2 => Selection::Obstacle(rng.below(world.obstacles.len())),
-                        3 => Selection::Target(rng.below(world.targets.len())),
-                        _ => Selection::Curve(rng.below(world.curves.len())),
-                    };
-                    let mut out = steerlab::ui::UiOutput::default();
-                    out.commands.push(Command::Select(Some(pick)));
-                    (format!("select {pick:?}"), out)
-                }
-                _ => {
-                    let frames = 1 + rng.below(10);
-                    (format!("{frames} frames"), ui_support::frames(&ctx, app, &mut state, frames))
-                }
-            };
-            session.log.push(what);
-            for command in output.commands {
-                if command.is_shell() {
-                    session.log.push(format!("  (shell: {command:?})"));
-                } else {
-                    session.log.push(format!("  {command:?}"));
-                    let new = command == Command::NewScene;
-                    session.app.apply(command);
-                    if new {
-                        session.start = json(&session.app);
-                        session.deepest_undo = 0;
-                    }
+    session.run(actions, |session| {
+        let rng = &mut session.rng;
+        let app = &session.app;
+        let on_screen: Vec<(String, egui::Rect)> = state
+            .widget_rects
+            .iter()
+            .filter(|(_, r)| r.min.x >= 0.0 && r.min.y >= 0.0 && r.max.x <= SCREEN.x && r.max.y <= SCREEN.y)
+            .map(|(n, r)| (n.clone(), *r))
+            .collect();
+        // Mostly the widgets that edit (the inspector's), else any.
+        let editing: Vec<(String, egui::Rect)> =
+            on_screen.iter().filter(|(n, _)| EDITING.iter().any(|p| n.starts_with(p))).cloned().collect();
+        let on_screen = if !editing.is_empty() && rng.chance(70) { editing } else { on_screen };
+        let (what, output) = match rng.below(8) {
+            0..=3 if !on_screen.is_empty() => {
+                let (widget, rect) = &on_screen[rng.below(on_screen.len())];
+                (format!("click {widget}"), ui_support::click_at(&ctx, app, &mut state, rect.center()))
+            }
+            4 if !on_screen.is_empty() => {
+                let (widget, rect) = &on_screen[rng.below(on_screen.len())];
+                let text = TYPED[rng.below(TYPED.len())];
+                (
+                    format!("type {text:?} into {widget}"),
+                    ui_support::type_into(&ctx, app, &mut state, rect.center(), text),
+                )
+            }
+            5 => {
+                let key = [egui::Key::Escape, egui::Key::Enter, egui::Key::Tab][rng.below(3)];
+                let event = egui::Event::Key {
+                    key,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers: egui::Modifiers::NONE,
+                };
+                (format!("key {key:?}"), ui_support::frame(&ctx, app, &mut state, vec![event]))
+            }
+            6 => {
+                let world = &app.world;
+                let pick = match rng.below(5) {
+                    0 => Selection::Agent(rng.below(world.agents.len())),
+                    1 => Selection::Path(rng.below(world.paths.len())),
+                    2 => Selection::Obstacle(rng.below(world.obstacles.len())),
+                    3 => Selection::Target(rng.below(world.targets.len())),
+                    _ => Selection::Curve(rng.below(world.curves.len())),
+                };
+                let mut out = steerlab::ui::UiOutput::default();
+                out.commands.push(Command::Select(Some(pick)));
+                (format!("select {pick:?}"), out)
+            }
+            _ => {
+                let frames = 1 + rng.below(10);
+                (format!("{frames} frames"), ui_support::frames(&ctx, app, &mut state, frames))
+            }
+        };
+        session.log.push(what);
+        for command in output.commands {
+            if command.is_shell() {
+                session.log.push(format!("  (shell: {command:?})"));
+            } else {
+                session.log.push(format!("  {command:?}"));
+                let new = command == Command::NewScene;
+                session.app.apply(command);
+                if new {
+                    session.start = json(&session.app);
+                    session.deepest_undo = 0;
                 }
             }
-            if session.rng.chance(30) {
-                session.app.advance(1.0 / 60.0);
-            }
-            session.deepest_undo = session.deepest_undo.max(session.app.undo_depth());
-        }));
-        if outcome.is_err() {
-            return Err(session.failure("panicked".into()));
         }
-        session.check(action % 10 == 9).map_err(|what| session.failure(what))?;
-    }
-    session.undo_and_redo_everything()
+        if session.rng.chance(30) {
+            session.app.advance(1.0 / 60.0);
+        }
+        session.deepest_undo = session.deepest_undo.max(session.app.undo_depth());
+    })
 }
 
 #[test]
 fn random_panel_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_whole() {
-    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(1u64);
-    let mut failures = Vec::new();
-    for (k, scene) in scene_files().iter().enumerate() {
-        for round in 0..rounds {
-            let seed = 0xBA7E_0000 + ((k as u64) << 20) + round;
-            if let Err(what) = panel_session(scene, seed, 150) {
-                failures.push(what);
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{} sessions failed:\n{}", failures.len(), failures.join("\n\n"));
+    on_every_scene(1, 0xBA7E_0000, panel_session);
 }
