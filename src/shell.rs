@@ -480,7 +480,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
         let screen = vec2(screen_width(), screen_height());
         let viewport = free_rect.unwrap_or((Vec2::ZERO, screen));
         app.camera.set_screen(screen, viewport);
-        app.camera.text_scale = ui_state.ui_scale;
+        app.camera.ui_scale = ui_state.ui_scale;
         // The step-through's side panel changes the free area: frame the scene again when it
         // opens or closes.
         let debug_open = app.planner_debug.is_some();

@@ -45,10 +45,11 @@ pub struct Camera {
     /// size frames it again (zoom too), so a scene loaded before the panels took their size at a
     /// UI scale of 2 is not left zoomed for the first frame's larger view.
     pub fitted: Option<(Vec3, Vec3)>,
-    /// How much larger than at UI scale 1 the world's text labels are drawn: the UI scale (set by
-    /// the shell each frame; 1 for `steerlab shot`), so names stay as readable as the panels on a
-    /// HiDPI screen.
-    pub text_scale: f32,
+    /// The UI scale the panels are drawn at (set by the shell each frame; 1 for `steerlab shot`
+    /// unless asked): the world's labels, line widths, markers and the mouse's pick tolerance
+    /// follow it through [`Camera::pixel_scale`], so on a HiDPI screen the world reads as the
+    /// panels do.
+    pub ui_scale: f32,
 }
 
 /// Frames after a fit in which the panels may still settle around the framed scene (the shell
@@ -68,7 +69,7 @@ impl Default for Camera {
             viewport: (Vec2::ZERO, Vec2::new(1280.0, 800.0)),
             settling: 0,
             fitted: None,
-            text_scale: 1.0,
+            ui_scale: 1.0,
         }
     }
 }
@@ -291,6 +292,17 @@ impl Camera {
         match self.mode {
             ViewMode::Top => Some(self.world_to_screen(p)),
             ViewMode::Orbit => self.project_orbit(p),
+        }
+    }
+
+    /// How many screen pixels one of the world's drawing sizes (a line width, a marker, a label's
+    /// text, the pick tolerance: all given for UI scale 1) takes: the UI scale within 1–3, 1 when
+    /// it is not a number. Sizes never shrink below their look at scale 1.
+    pub fn pixel_scale(&self) -> f32 {
+        if self.ui_scale.is_finite() {
+            self.ui_scale.clamp(1.0, 3.0)
+        } else {
+            1.0
         }
     }
 

@@ -1095,3 +1095,38 @@ fn while_a_dialog_is_open_clicks_drags_and_wheel_turns_on_the_world_do_nothing()
     drag(&mut app, from, to);
     assert_eq!(app.world.obstacles.len(), 1);
 }
+
+#[test]
+fn at_ui_scale_2_a_click_picks_as_far_from_a_marker_as_the_marker_is_drawn_larger() {
+    // The target of `world_with_path` is drawn 9 points across and picked within 14 points (the
+    // tolerance and its marker's extra); at UI scale 2 both are twice as many pixels.
+    let mut app = app_with(world_with_path());
+    let target = app.world.targets[0].position;
+    let beside = app.camera.world_to_screen(target) + Vec2::new(20.0, 0.0);
+    assert_eq!(edit::pick(&app.world, &app.camera, beside, tools::PICK_TOLERANCE_PX), None);
+    app.camera.ui_scale = 2.0;
+    assert_eq!(
+        edit::pick(&app.world, &app.camera, beside, tools::PICK_TOLERANCE_PX),
+        Some(Selection::Target(0))
+    );
+    let far = app.camera.world_to_screen(target) + Vec2::new(29.0, 0.0);
+    assert_eq!(edit::pick(&app.world, &app.camera, far, tools::PICK_TOLERANCE_PX), None);
+    // A path segment too: 12 pixels beside the path, picked only at scale 2.
+    let (a, b) = app.world.paths[0].polyline.segment(0);
+    let on = app.camera.world_to_screen((a + b) * 0.5);
+    let off = on + Vec2::new(0.0, 12.0);
+    assert_eq!(edit::pick_segment(&app.world, &app.camera, off, tools::PICK_TOLERANCE_PX), Some((0, 0)));
+    app.camera.ui_scale = 1.0;
+    assert_eq!(edit::pick_segment(&app.world, &app.camera, off, tools::PICK_TOLERANCE_PX), None);
+}
+
+#[test]
+fn the_pixel_scale_is_the_ui_scale_kept_within_1_and_3() {
+    let mut camera = Camera::default();
+    for (ui, k) in
+        [(1.0, 1.0), (1.5, 1.5), (2.0, 2.0), (0.5, 1.0), (7.0, 3.0), (f32::NAN, 1.0), (f32::INFINITY, 1.0)]
+    {
+        camera.ui_scale = ui;
+        assert_eq!(camera.pixel_scale(), k, "UI scale {ui}");
+    }
+}

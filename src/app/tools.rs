@@ -309,7 +309,8 @@ pub struct PushDrag {
 /// Velocity change per world unit of push arrow (1/s: an arrow 100 units long adds 100 units/s).
 pub const PUSH_PER_UNIT: f32 = 1.0;
 
-/// Pixels within which a click picks something.
+/// Points within which a click picks something (pixels at UI scale 1; `edit::pick` scales them
+/// as the markers are drawn).
 pub const PICK_TOLERANCE_PX: f32 = 8.0;
 
 /// Handles one frame of input: applies tool edits to `app`, returns the commands the shell

@@ -19,29 +19,19 @@ struct Pending {
     backing: (Vec2, Vec2),
 }
 
-/// The factor world text is drawn at for a UI scale: the scale within 1–3, 1 when it is not a
-/// number (labels never shrink below their size at scale 1).
-pub fn text_scale(ui_scale: f32) -> f32 {
-    if ui_scale.is_finite() {
-        ui_scale.clamp(1.0, 3.0)
-    } else {
-        1.0
-    }
-}
-
 /// Labels of one frame.
 pub struct Labels {
     placed: Vec<(Vec2, Vec2)>,
     pending: Vec<Pending>,
-    /// Text sizes and gaps are multiplied by this (the UI scale, 1 to 3).
+    /// Text sizes and gaps are multiplied by this (`Camera::pixel_scale`).
     scale: f32,
 }
 
 impl Labels {
-    /// No labels yet; their sizes and gaps `scale` times those asked for (the UI scale: a
-    /// value that is not a number, or outside 1–3, counts as the nearest of 1 and 3).
+    /// No labels yet; their sizes and gaps `scale` times those asked for (the camera's
+    /// [`pixel_scale`](crate::app::Camera::pixel_scale)).
     pub fn new(scale: f32) -> Labels {
-        Labels { placed: Vec::new(), pending: Vec::new(), scale: text_scale(scale) }
+        Labels { placed: Vec::new(), pending: Vec::new(), scale }
     }
 
     /// Keeps labels out of the box `min`–`max` (screen pixels).

@@ -89,17 +89,20 @@ fn to_screen(app: &App, p: glam::Vec3) -> Vec2 {
     app.camera.world_to_screen(p)
 }
 
-/// An arrow in screen space with a filled head.
-pub(crate) fn draw_arrow(from: Vec2, to: Vec2, thickness: f32, color: Color) {
+/// An arrow in screen space with a filled head, its shaft `width` wide and its head sized for
+/// it, both given at UI scale 1 and drawn `k` times larger ([`Camera::pixel_scale`]).
+///
+/// [`Camera::pixel_scale`]: crate::app::Camera::pixel_scale
+pub(crate) fn draw_arrow(from: Vec2, to: Vec2, width: f32, k: f32, color: Color) {
     let dir = to - from;
     let length = dir.length();
     if length < 1.0 {
         return;
     }
     let unit = dir / length;
-    let head = (length * 0.35).min(9.0 + thickness * 2.0);
+    let head = (length * 0.35).min((9.0 + width * 2.0) * k);
     let base = to - unit * head;
-    draw_line(from.x, from.y, base.x, base.y, thickness, color);
+    draw_line(from.x, from.y, base.x, base.y, width * k, color);
     let side = Vec2::new(-unit.y, unit.x) * head * 0.45;
     draw_triangle(to, base + side, base - side, color);
 }
@@ -139,8 +142,14 @@ fn snap_grid_step(size: f32, zoom: f32) -> f32 {
 
 fn draw_grid(app: &App) {
     let camera = &app.camera;
-    let step =
-        if app.snap.on { snap_grid_step(app.snap.size, camera.zoom) } else { nice_grid_step(camera.zoom) };
+    let k = camera.pixel_scale();
+    // Spaced in points (pixels at UI scale 1), so a HiDPI screen shows the same grid.
+    let points_per_unit = camera.zoom / k;
+    let step = if app.snap.on {
+        snap_grid_step(app.snap.size, points_per_unit)
+    } else {
+        nice_grid_step(points_per_unit)
+    };
     let top_left = camera.screen_to_world(Vec2::ZERO);
     let bottom_right = camera.screen_to_world(camera.screen);
     let (x0, x1) = (top_left.x.min(bottom_right.x), top_left.x.max(bottom_right.x));
@@ -154,7 +163,7 @@ fn draw_grid(app: &App) {
         let major = ((x / step).round() as i64) % 5 == 0;
         let sx = to_screen(app, glam::Vec3::new(x, 0.0, 0.0)).x;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        draw_line(sx, 0.0, sx, camera.screen.y, 1.0, color);
+        draw_line(sx, 0.0, sx, camera.screen.y, k, color);
         x += step;
     }
     let mut y = (y0 / step).floor() * step;
@@ -162,7 +171,7 @@ fn draw_grid(app: &App) {
         let major = ((y / step).round() as i64) % 5 == 0;
         let sy = to_screen(app, glam::Vec3::new(0.0, y, 0.0)).y;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        draw_line(0.0, sy, camera.screen.x, sy, 1.0, color);
+        draw_line(0.0, sy, camera.screen.x, sy, k, color);
         y += step;
     }
 }
@@ -210,6 +219,7 @@ fn drawn_path_points(app: &App, points: &[glam::Vec3], closed: bool) -> Vec<(usi
 
 fn draw_paths(app: &App, labels: &mut Labels) {
     let zoom = app.camera.zoom;
+    let k = app.camera.pixel_scale();
     let drawn: Vec<Vec<(usize, Vec2)>> = app
         .world
         .paths
@@ -240,45 +250,32 @@ fn draw_paths(app: &App, labels: &mut Labels) {
         } else {
             style::PATH
         };
-        let thickness = if selected { 3.0 } else { 2.0 };
+        let thickness = if selected { 3.0 } else { 2.0 } * k;
         for pair in points.windows(2) {
             let [(_, sa), (_, sb)] = pair else { continue };
             let (sa, sb) = (*sa, *sb);
             draw_line(sa.x, sa.y, sb.x, sb.y, thickness, color);
             // A small chevron in the middle of long segments shows the direction of travel.
             let length = sa.distance(sb);
-            if length > 60.0 {
+            if length > 60.0 * k {
                 let mid = (sa + sb) * 0.5;
                 let unit = (sb - sa) / length;
-                let side = Vec2::new(-unit.y, unit.x) * 5.0;
-                let tip = mid + unit * 5.0;
-                draw_line(
-                    mid.x - unit.x * 3.0 + side.x,
-                    mid.y - unit.y * 3.0 + side.y,
-                    tip.x,
-                    tip.y,
-                    1.5,
-                    color,
-                );
-                draw_line(
-                    mid.x - unit.x * 3.0 - side.x,
-                    mid.y - unit.y * 3.0 - side.y,
-                    tip.x,
-                    tip.y,
-                    1.5,
-                    color,
-                );
+                let side = Vec2::new(-unit.y, unit.x) * 5.0 * k;
+                let tip = mid + unit * 5.0 * k;
+                let back = mid - unit * 3.0 * k;
+                draw_line(back.x + side.x, back.y + side.y, tip.x, tip.y, 1.5 * k, color);
+                draw_line(back.x - side.x, back.y - side.y, tip.x, tip.y, 1.5 * k, color);
             }
         }
         let closing = usize::from(path.polyline.is_closed() && points.len() > 1);
         for &(point_idx, s) in points.iter().take(points.len() - closing) {
             let this = Selection::PathPoint { path: path_idx, point: point_idx };
-            let size = if app.is_selected(this) { 5.0 } else { 3.0 };
+            let size = if app.is_selected(this) { 5.0 } else { 3.0 } * k;
             let point_color =
                 if app.is_selected(this) || app.hover == Some(this) { style::SELECTED } else { color };
             draw_rectangle(s.x - size, s.y - size, size * 2.0, size * 2.0, point_color);
             if point_idx == 0 {
-                draw_circle_lines(s.x, s.y, 7.0, 1.5, color);
+                draw_circle_lines(s.x, s.y, 7.0 * k, 1.5 * k, color);
             }
         }
         if let Some(&first) = path.polyline.points().first() {
@@ -294,6 +291,7 @@ pub fn curve_samples(curve: &crate::geometry::Curve, n: usize) -> Vec<glam::Vec3
 }
 
 fn draw_curves(app: &App, labels: &mut Labels) {
+    let k = app.camera.pixel_scale();
     for (idx, named) in app.world.curves.iter().enumerate() {
         let selected = app.is_selected(Selection::Curve(idx));
         let color = if selected {
@@ -306,16 +304,17 @@ fn draw_curves(app: &App, labels: &mut Labels) {
         let samples = curve_samples(&named.curve, 360);
         for pair in samples.windows(2) {
             let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
-            draw_line(a.x, a.y, b.x, b.y, if selected { 2.5 } else { 1.5 }, color);
+            draw_line(a.x, a.y, b.x, b.y, if selected { 2.5 } else { 1.5 } * k, color);
         }
         let handle = to_screen(app, edit::curve_handle(&named.curve));
-        draw_circle_lines(handle.x, handle.y, 4.0, 1.5, color);
+        draw_circle_lines(handle.x, handle.y, 4.0 * k, 1.5 * k, color);
         labels.add_if_room(&named.id, handle, 6.0, 16, style::CURVE);
     }
 }
 
 fn draw_obstacles(app: &App) {
     let zoom = app.camera.zoom;
+    let k = app.camera.pixel_scale();
     for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
         let s = to_screen(app, obstacle.position);
         let r = obstacle.radius * zoom;
@@ -328,7 +327,7 @@ fn draw_obstacles(app: &App) {
         } else {
             (style::OBSTACLE_EDGE, 1.5)
         };
-        draw_circle_lines(s.x, s.y, r, width, edge);
+        draw_circle_lines(s.x, s.y, r, width * k, edge);
         if obstacle.velocity.length_squared() > 0.0 {
             // From the surface to where it will be in a second (an arrow from the centre would
             // hide inside a slow sphere).
@@ -337,6 +336,7 @@ fn draw_obstacles(app: &App) {
                 to_screen(app, edge),
                 to_screen(app, edge + obstacle.velocity),
                 1.5,
+                k,
                 style::OBSTACLE_EDGE,
             );
         }
@@ -344,6 +344,7 @@ fn draw_obstacles(app: &App) {
 }
 
 fn draw_targets(app: &App, labels: &mut Labels) {
+    let k = app.camera.pixel_scale();
     for (idx, target) in app.world.targets.iter().enumerate() {
         let s = to_screen(app, target.position);
         let this = Selection::Target(idx);
@@ -354,12 +355,13 @@ fn draw_targets(app: &App, labels: &mut Labels) {
         } else {
             style::TARGET
         };
-        draw_circle_lines(s.x, s.y, 9.0, 2.0, color);
-        draw_circle(s.x, s.y, 3.0, color);
-        draw_line(s.x - 13.0, s.y, s.x - 5.0, s.y, 1.5, color);
-        draw_line(s.x + 5.0, s.y, s.x + 13.0, s.y, 1.5, color);
-        draw_line(s.x, s.y - 13.0, s.x, s.y - 5.0, 1.5, color);
-        draw_line(s.x, s.y + 5.0, s.x, s.y + 13.0, 1.5, color);
+        draw_circle_lines(s.x, s.y, 9.0 * k, 2.0 * k, color);
+        draw_circle(s.x, s.y, 3.0 * k, color);
+        let (near, far) = (5.0 * k, 13.0 * k);
+        draw_line(s.x - far, s.y, s.x - near, s.y, 1.5 * k, color);
+        draw_line(s.x + near, s.y, s.x + far, s.y, 1.5 * k, color);
+        draw_line(s.x, s.y - far, s.x, s.y - near, 1.5 * k, color);
+        draw_line(s.x, s.y + near, s.x, s.y + far, 1.5 * k, color);
         labels.add_if_room(&target.id, s, 12.0, 16, style::TARGET);
     }
 }
@@ -376,7 +378,8 @@ fn draw_trails(app: &App) {
     } else {
         (TRAIL_BUDGET / app.world.agents.len()).clamp(4, crate::app::history::TRAIL_LENGTH)
     };
-    let thickness = if app.world.agents.len() > MAX_GIZMO_AGENTS { 1.5 } else { 2.0 };
+    let thickness =
+        if app.world.agents.len() > MAX_GIZMO_AGENTS { 1.5 } else { 2.0 } * app.camera.pixel_scale();
     let mut batch = batch::Batch::default();
     let selected = app.selected_agent();
     for (idx, agent) in app.world.agents.iter().enumerate() {
@@ -442,46 +445,47 @@ pub fn visible_gizmos(app: &App) -> impl Iterator<Item = VisibleGizmo<'_>> + '_ 
 
 fn draw_gizmos(app: &App) {
     let zoom = app.camera.zoom;
+    let k = app.camera.pixel_scale();
     for VisibleGizmo { gizmo, color, stripe, .. } in visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let s = to_screen(app, p);
                 match gizmo.role {
                     GizmoRole::CastHit => {
-                        draw_line(s.x - 5.0, s.y - 5.0, s.x + 5.0, s.y + 5.0, 2.0, color);
-                        draw_line(s.x - 5.0, s.y + 5.0, s.x + 5.0, s.y - 5.0, 2.0, color);
+                        let r = 5.0 * k;
+                        draw_line(s.x - r, s.y - r, s.x + r, s.y + r, 2.0 * k, color);
+                        draw_line(s.x - r, s.y + r, s.x + r, s.y - r, 2.0 * k, color);
                     }
-                    GizmoRole::Prediction => draw_circle_lines(s.x, s.y, 5.0, 2.0, color),
-                    _ => draw_circle(s.x, s.y, 4.0, color),
+                    GizmoRole::Prediction => draw_circle_lines(s.x, s.y, 5.0 * k, 2.0 * k, color),
+                    _ => draw_circle(s.x, s.y, 4.0 * k, color),
                 }
             }
             GizmoShape::Line(a, b) => {
                 let (sa, sb) = (to_screen(app, a), to_screen(app, b));
                 let route = matches!(gizmo.role, GizmoRole::CurrentSegment | GizmoRole::FallbackSegment);
-                let width = if route { 4.0 } else { 1.5 };
+                let width = if route { 4.0 } else { 1.5 } * k;
                 draw_line(sa.x, sa.y, sb.x, sb.y, width, color);
                 if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
-                    draw_line(sa.x, sa.y, sb.x, sb.y, 1.5, stripe);
+                    draw_line(sa.x, sa.y, sb.x, sb.y, 1.5 * k, stripe);
                 }
             }
             GizmoShape::Arrow(a, b) => {
-                draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, color);
+                draw_arrow(to_screen(app, a), to_screen(app, b), 2.0, k, color);
             }
             GizmoShape::Circle { center, radius } => {
                 let s = to_screen(app, center);
                 let r = radius * zoom;
                 if gizmo.role == GizmoRole::SlowRadius || gizmo.role == GizmoRole::NodeRadius {
-                    draw_dashed_circle(s, r, 1.5, color);
+                    draw_dashed_circle(s, r, 1.5 * k, color);
                 } else if gizmo.role == GizmoRole::CastHit {
                     // The obstacle a planner cast detected: the seed's blue outline.
-                    draw_circle_lines(s.x, s.y, r, 3.0, color);
+                    draw_circle_lines(s.x, s.y, r, 3.0 * k, color);
                 } else {
-                    draw_circle_lines(s.x, s.y, r, 1.5, color);
+                    draw_circle_lines(s.x, s.y, r, 1.5 * k, color);
                 }
             }
             GizmoShape::Value { at, value } => {
                 let s = to_screen(app, at);
-                let k = labels::text_scale(app.camera.text_scale);
                 draw_text(format!("T={value:.2}"), s.x + 10.0 * k, s.y + 18.0 * k, 15.0 * k, color);
             }
         }
@@ -502,11 +506,18 @@ pub fn agent_arrow(center: Vec2, heading: f32, size: f32) -> [Vec2; 4] {
     ]
 }
 
+/// The half-size of an agent's arrow on screen (pixels): its radius at the zoom, kept between
+/// 4 and 40 points so a far-out view still shows it and a close one does not fill the view.
+fn agent_size(app: &App, agent: &Agent) -> f32 {
+    let k = app.camera.pixel_scale();
+    (agent.limits.radius * app.camera.zoom).clamp(4.0 * k, 40.0 * k)
+}
+
 /// How an agent's arrow looks on screen: its size (pixels), body colour, outline colour and
 /// outline width (the outline points are `agent_arrow(s, orientation, size)`); the one home of
 /// these for the mesh and the crowd layer.
 fn agent_look(app: &App, idx: usize, agent: &Agent) -> (f32, Color, Color, f32) {
-    let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+    let size = agent_size(app, agent);
     let fill = style::agent_color(agent.about.color, 1.0);
     let this = Selection::Agent(idx);
     let (edge, width) = if app.is_selected(this) {
@@ -516,7 +527,7 @@ fn agent_look(app: &App, idx: usize, agent: &Agent) -> (f32, Color, Color, f32) 
     } else {
         (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
     };
-    (size, fill, edge, width)
+    (size, fill, edge, width * app.camera.pixel_scale())
 }
 
 fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {
@@ -538,7 +549,7 @@ fn draw_velocity(app: &App, agent: &Agent, position: glam::Vec3, s: Vec2) {
         let v = agent.kinematics.velocity;
         if v.length_squared() > 1.0 {
             let tip = to_screen(app, position + v * 0.4);
-            draw_arrow(s, tip, 1.5, style::agent_color(agent.about.color, 0.8));
+            draw_arrow(s, tip, 1.5, app.camera.pixel_scale(), style::agent_color(agent.about.color, 0.8));
         }
     }
 }
@@ -591,6 +602,7 @@ pub fn debugged_agent(app: &App) -> Option<usize> {
 }
 
 fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
+    let k = app.camera.pixel_scale();
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         let Behaviour::Planner { params } = &agent.behaviour else { continue };
         let color = style::agent_color(agent.about.color, 1.0);
@@ -598,11 +610,11 @@ fn draw_planner_waypoints(app: &App, labels: &mut Labels) {
             let s = to_screen(app, w);
             let this = Selection::Waypoint { agent: agent_idx, waypoint: i };
             let edge = if app.is_selected(this) || app.hover == Some(this) { style::SELECTED } else { color };
-            draw_poly(s.x, s.y, 4, 7.0, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
-            draw_poly_outline(s, 7.0, edge);
+            draw_poly(s.x, s.y, 4, 7.0 * k, 45.0, Color::new(1.0, 1.0, 1.0, 0.9));
+            draw_poly_outline(s, 7.0 * k, 2.0 * k, edge);
             match unreachable_reason(agent, i) {
                 Some(reason) => {
-                    draw_unreachable_cross(s);
+                    draw_unreachable_cross(s, k);
                     labels.add(&unreachable_label(w, i, &reason), s, 9.0, 16, style::UNREACHABLE);
                 }
                 None => labels.add(&waypoint_label(w, i), s, 7.0, 16, edge),
@@ -623,11 +635,12 @@ pub fn unreachable_label(w: glam::Vec3, index: usize, reason: &crate::planner::U
     format!("{} unreachable: {}", waypoint_label(w, index), reason.code().replace('_', " "))
 }
 
-/// The cross drawn over an unreachable waypoint at screen point `s` (both views).
-pub fn draw_unreachable_cross(s: Vec2) {
-    let r = 11.0;
-    draw_line(s.x - r, s.y - r, s.x + r, s.y + r, 4.0, style::UNREACHABLE);
-    draw_line(s.x - r, s.y + r, s.x + r, s.y - r, 4.0, style::UNREACHABLE);
+/// The cross drawn over an unreachable waypoint at screen point `s` (both views), `k` times its
+/// size at UI scale 1.
+pub fn draw_unreachable_cross(s: Vec2, k: f32) {
+    let r = 11.0 * k;
+    draw_line(s.x - r, s.y - r, s.x + r, s.y + r, 4.0 * k, style::UNREACHABLE);
+    draw_line(s.x - r, s.y + r, s.x + r, s.y - r, 4.0 * k, style::UNREACHABLE);
 }
 
 /// A planner waypoint's label: its number, and its height when it is off the ground.
@@ -646,12 +659,12 @@ fn draw_push_preview(app: &App, labels: &mut Labels) {
     let color = style::gizmo_color(GizmoRole::Disturbance, true);
     let from = to_screen(app, agent.kinematics.position);
     let to = to_screen(app, push.to);
-    draw_arrow(from, to, 3.0, color);
+    draw_arrow(from, to, 3.0, app.camera.pixel_scale(), color);
     let change = (push.to - agent.kinematics.position).length() * crate::app::tools::PUSH_PER_UNIT;
     labels.add(&format!("push {change:.0} units/s"), to, 8.0, 16, color);
 }
 
-fn draw_poly_outline(center: Vec2, radius: f32, color: Color) {
+fn draw_poly_outline(center: Vec2, radius: f32, width: f32, color: Color) {
     let corners: Vec<Vec2> = (0..4)
         .map(|i| {
             let a = std::f32::consts::FRAC_PI_2 * i as f32;
@@ -660,34 +673,35 @@ fn draw_poly_outline(center: Vec2, radius: f32, color: Color) {
         .collect();
     for i in 0..4 {
         let (a, b) = (corners[i], corners[(i + 1) % 4]);
-        draw_line(a.x, a.y, b.x, b.y, 2.0, color);
+        draw_line(a.x, a.y, b.x, b.y, width, color);
     }
 }
 
 fn draw_tool_preview(app: &App) {
     let state = &app.tool_state;
     let zoom = app.camera.zoom;
+    let k = app.camera.pixel_scale();
     if let Some(brush) = state.brush_at.filter(|_| app.tool == Tool::Paint) {
         let s = to_screen(app, brush);
-        draw_circle_lines(s.x, s.y, app.brush_radius * zoom, 1.5, style::PREVIEW);
+        draw_circle_lines(s.x, s.y, app.brush_radius * zoom, 1.5 * k, style::PREVIEW);
     }
     if let Some(p) = state.pending_path_point {
         let s = to_screen(app, p);
-        draw_rectangle(s.x - 4.0, s.y - 4.0, 8.0, 8.0, style::PREVIEW);
+        draw_rectangle(s.x - 4.0 * k, s.y - 4.0 * k, 8.0 * k, 8.0 * k, style::PREVIEW);
     }
     for pair in state.spline_points.windows(2) {
         let (a, b) = (to_screen(app, pair[0]), to_screen(app, pair[1]));
-        draw_line(a.x, a.y, b.x, b.y, 1.5, style::PREVIEW);
+        draw_line(a.x, a.y, b.x, b.y, 1.5 * k, style::PREVIEW);
     }
     for &p in &state.spline_points {
         let s = to_screen(app, p);
-        draw_circle(s.x, s.y, 4.0, style::PREVIEW);
+        draw_circle(s.x, s.y, 4.0 * k, style::PREVIEW);
     }
     if let Some(centre) = state.sizing_from {
         let s = to_screen(app, centre);
-        draw_circle(s.x, s.y, 3.0, style::PREVIEW);
+        draw_circle(s.x, s.y, 3.0 * k, style::PREVIEW);
         if app.tool == Tool::Obstacle || app.tool == Tool::Curve {
-            draw_circle_lines(s.x, s.y, 25.0 * zoom, 1.0, style::PREVIEW);
+            draw_circle_lines(s.x, s.y, 25.0 * zoom, k, style::PREVIEW);
         }
     }
 }
@@ -698,7 +712,7 @@ fn agent_labels(app: &App, labels: &mut Labels) {
     let labelled = app.display.labels && app.world.agents.len() <= MAX_LABELLED_AGENTS;
     for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
         let s = to_screen(app, app.draw_position(idx));
-        let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+        let size = agent_size(app, agent);
         labels.reserve(s - Vec2::splat(size), s + Vec2::splat(size));
     }
     if !labelled {
@@ -713,12 +727,13 @@ fn agent_labels(app: &App, labels: &mut Labels) {
                 continue;
             }
             let s = to_screen(app, app.draw_position(idx));
-            let size = (agent.limits.radius * app.camera.zoom).clamp(4.0, 40.0);
+            // The labels scale their gaps themselves: the size in points, 2 points apart.
+            let gap = agent_size(app, agent) / app.camera.pixel_scale() + 2.0;
             let color = style::agent_color(agent.about.color, 1.0);
             if first {
-                labels.add(&agent.about.name, s, size + 2.0, 16, color);
+                labels.add(&agent.about.name, s, gap, 16, color);
             } else {
-                labels.add_if_room(&agent.about.name, s, size + 2.0, 16, color);
+                labels.add_if_room(&agent.about.name, s, gap, 16, color);
             }
         }
     }
@@ -732,6 +747,7 @@ pub(crate) const PAINTED_ARROW_MIN_PX: f32 = 14.0;
 /// and with the Paint tool the outline of each grid (only cells inside it take paint).
 fn draw_painted_fields(app: &App) {
     let camera = &app.camera;
+    let k = camera.pixel_scale();
     let top_left = camera.screen_to_world(Vec2::ZERO);
     let bottom_right = camera.screen_to_world(camera.screen);
     let (view_lo, view_hi) = (top_left.min(bottom_right), top_left.max(bottom_right));
@@ -749,12 +765,12 @@ fn draw_painted_fields(app: &App) {
                 lo.y,
                 hi.x - lo.x,
                 hi.y - lo.y,
-                1.5,
+                1.5 * k,
                 style::PAINTED_FIELD_EDGE,
             );
         }
         let cell_px = cell * camera.zoom.max(1e-6);
-        let every = ((PAINTED_ARROW_MIN_PX / cell_px).ceil() as usize).max(1);
+        let every = ((PAINTED_ARROW_MIN_PX * k / cell_px).ceil() as usize).max(1);
         // Only the cells in view are visited.
         let range = |lo: f32, hi: f32, origin: f32, n: usize| {
             let first = ((lo - origin) / cell).floor().max(0.0) as usize;
@@ -764,7 +780,7 @@ fn draw_painted_fields(app: &App) {
         let (c0, c1) = range(view_lo.x, view_hi.x, origin.x, columns);
         let (r0, r1) = range(view_lo.y, view_hi.y, origin.y, rows);
         for (from, to) in painted_arrows(field, c0..c1, r0..r1, every) {
-            draw_arrow(to_screen(app, from), to_screen(app, to), 1.5, style::PAINTED_FIELD);
+            draw_arrow(to_screen(app, from), to_screen(app, to), 1.5, k, style::PAINTED_FIELD);
         }
     }
 }
@@ -819,7 +835,8 @@ fn draw_flow_field(app: &App) {
     };
     use crate::behaviours::flow_field::VectorField;
     let camera = &app.camera;
-    let step = FLOW_ARROW_SPACING / camera.zoom.max(1e-3);
+    let k = camera.pixel_scale();
+    let step = FLOW_ARROW_SPACING * k / camera.zoom.max(1e-3);
     let top_left = camera.screen_to_world(Vec2::ZERO);
     let bottom_right = camera.screen_to_world(camera.screen);
     let (x0, x1) = (top_left.x.min(bottom_right.x), top_left.x.max(bottom_right.x));
@@ -837,7 +854,7 @@ fn draw_flow_field(app: &App) {
             if direction != glam::Vec3::ZERO {
                 let from = to_screen(app, at - direction * step * 0.3);
                 let to = to_screen(app, at + direction * step * 0.3);
-                draw_arrow(from, to, 1.5, color);
+                draw_arrow(from, to, 1.5, k, color);
             }
             x += step;
         }
@@ -848,7 +865,7 @@ fn draw_flow_field(app: &App) {
 /// The top view.
 pub fn draw_top(app: &App) {
     clear_background(style::BACKGROUND);
-    let mut labels = Labels::new(app.camera.text_scale);
+    let mut labels = Labels::new(app.camera.pixel_scale());
     // A crowd's layer is brought up to date on rayon's threads (its sprites worked out, then
     // the layer rasterised) while this thread reserves the agents' label room and draws what
     // lies under the crowd; see `crowd::Ahead` for the measured gain (10,000 agents: −0.34 ms a
@@ -901,7 +918,8 @@ pub(crate) fn draw_rubber_band(app: &App) {
         return;
     }
     draw_rectangle(min.x, min.y, size.x, size.y, style::RUBBER_BAND_FILL);
-    macroquad::shapes::draw_rectangle_lines(min.x, min.y, size.x, size.y, 1.5, style::SELECTED);
+    let width = 1.5 * app.camera.pixel_scale();
+    macroquad::shapes::draw_rectangle_lines(min.x, min.y, size.x, size.y, width, style::SELECTED);
 }
 
 #[cfg(test)]

@@ -189,16 +189,23 @@ pub fn diamond_mesh(center: Vec3, radius: f32, color: Color) -> Mesh {
     Mesh { vertices, indices, texture: None }
 }
 
-/// World units per screen pixel at a point (for widths that stay a few pixels wide).
-fn units_per_pixel(camera: &Camera, at: Vec3) -> f32 {
+/// World units per point at a point: per screen pixel at UI scale 1, per
+/// [`Camera::pixel_scale`] pixels above it (for widths and markers that stay a few points wide,
+/// as the top view's do).
+fn units_per_point(camera: &Camera, at: Vec3) -> f32 {
     let depth = camera.eye().distance(at).max(1.0);
     let height = camera.viewport_size().y.max(1.0);
-    depth * 2.0 * (Camera::FOV_Y * 0.5).tan() / height
+    depth * 2.0 * (Camera::FOV_Y * 0.5).tan() / height * camera.pixel_scale()
 }
 
-/// A line `px` pixels thick (measured at its middle).
+/// Whether a line `px` points wide is a hairline (one screen pixel, drawn as a GL line).
+fn hairline(camera: &Camera, px: f32) -> bool {
+    px * camera.pixel_scale() <= 1.0
+}
+
+/// A line `px` points thick (measured at its middle).
 fn thick_line(camera: &Camera, a: Vec3, b: Vec3, px: f32, color: Color) {
-    let radius = 0.5 * px * units_per_pixel(camera, (a + b) * 0.5);
+    let radius = 0.5 * px * units_per_point(camera, (a + b) * 0.5);
     if let Some(mesh) = tube_mesh(a, b, radius, color) {
         draw_mesh(&mesh);
     }
@@ -211,7 +218,7 @@ fn thick_arrow(camera: &Camera, from: Vec3, to: Vec3, px: f32, color: Color) {
         return;
     }
     let unit = (to - from) / length;
-    let upp = units_per_pixel(camera, to);
+    let upp = units_per_point(camera, to);
     let head = (length * 0.35).min(upp * (10.0 + 2.0 * px));
     let base = to - unit * head;
     thick_line(camera, from, base, px, color);
@@ -227,7 +234,7 @@ fn ring(camera: &Camera, center: Vec3, normal: Vec3, radius: f32, px: f32, color
         center + (u * angle.cos() + v * angle.sin()) * radius
     };
     for i in 0..n {
-        if px <= 1.0 {
+        if hairline(camera, px) {
             draw_line_3d(point(i), point(i + 1), color);
         } else {
             thick_line(camera, point(i), point(i + 1), px, color);
@@ -238,7 +245,7 @@ fn ring(camera: &Camera, center: Vec3, normal: Vec3, radius: f32, px: f32, color
 /// The seed's blue outline of a detected obstacle: a ring just outside its silhouette.
 fn outline_sphere(camera: &Camera, center: Vec3, radius: f32, color: Color) {
     let toward_eye = camera.eye() - center;
-    ring(camera, center, toward_eye, radius * 1.03 + 0.5 * units_per_pixel(camera, center), 3.0, color);
+    ring(camera, center, toward_eye, radius * 1.03 + 0.5 * units_per_point(camera, center), 3.0, color);
 }
 
 fn draw_ground(app: &App) {
@@ -301,7 +308,7 @@ fn draw_gizmos(app: &App) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
-                draw_mesh(&sphere_mesh(p, size * units_per_pixel(camera, p), color, 6, 8));
+                draw_mesh(&sphere_mesh(p, size * units_per_point(camera, p), color, 6, 8));
             }
             GizmoShape::Line(a, b) => {
                 let px = match gizmo.role {
@@ -310,7 +317,7 @@ fn draw_gizmos(app: &App) {
                     GizmoRole::CurrentSegment => 2.5,
                     _ => 1.0,
                 };
-                if px <= 1.0 {
+                if hairline(camera, px) {
                     draw_line_3d(a, b, color);
                 } else {
                     thick_line(camera, a, b, px, color);
@@ -322,7 +329,7 @@ fn draw_gizmos(app: &App) {
                     let toward = (camera.eye() - middle).normalize_or_zero()
                         * 0.5
                         * px
-                        * units_per_pixel(camera, middle);
+                        * units_per_point(camera, middle);
                     thick_line(camera, a + toward, b + toward, 1.5, stripe);
                 }
             }
@@ -350,18 +357,18 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
         thick_line(camera, pair[0], pair[1], 4.0, plan_view::green());
     }
     for &p in picture.green.iter().skip(1) {
-        draw_mesh(&sphere_mesh(p, 3.5 * units_per_pixel(camera, p), plan_view::green(), 6, 8));
+        draw_mesh(&sphere_mesh(p, 3.5 * units_per_point(camera, p), plan_view::green(), 6, 8));
     }
     for route in &picture.fallback {
         for pair in route.windows(2) {
             thick_line(camera, pair[0], pair[1], 4.0, plan_view::orange());
         }
         for &p in route.iter().skip(1) {
-            draw_mesh(&sphere_mesh(p, 4.0 * units_per_pixel(camera, p), plan_view::orange(), 6, 8));
+            draw_mesh(&sphere_mesh(p, 4.0 * units_per_point(camera, p), plan_view::orange(), 6, 8));
         }
     }
     if let Some(hit) = picture.hit_point {
-        draw_mesh(&sphere_mesh(hit, 4.0 * units_per_pixel(camera, hit), plan_view::blue(), 6, 8));
+        draw_mesh(&sphere_mesh(hit, 4.0 * units_per_point(camera, hit), plan_view::blue(), 6, 8));
     }
     if let Some((from, to)) = picture.avoidance {
         thick_arrow(camera, from, to, 2.5, plan_view::black());
@@ -370,7 +377,7 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
         draw_line_3d(from, to, plan_view::CAPSULE_EDGE);
     }
     for &(p, top) in &picture.stack {
-        let upp = units_per_pixel(camera, p);
+        let upp = units_per_point(camera, p);
         let radius = if top { 11.0 } else { 8.0 } * upp;
         ring(camera, p, camera.eye() - p, radius, if top { 2.5 } else { 1.5 }, plan_view::STACK);
     }
@@ -379,7 +386,7 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
         camera,
         perspective,
         camera.eye() - perspective,
-        6.0 * units_per_pixel(camera, perspective),
+        6.0 * units_per_point(camera, perspective),
         2.0,
         plan_view::black(),
     );
@@ -423,7 +430,7 @@ pub fn draw_orbit(app: &App) {
     if app.display.grid {
         draw_ground(app);
     }
-    let focus_upp = units_per_pixel(camera, camera.center);
+    let focus_upp = units_per_point(camera, camera.center);
     if app.display.path_radius {
         for path in &app.world.paths {
             draw_channel(&path.polyline, path.radius, focus_upp);
@@ -466,7 +473,7 @@ pub fn draw_orbit(app: &App) {
     }
     for (idx, target) in app.world.targets.iter().enumerate() {
         let color = if app.is_selected(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
-        draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_pixel(camera, target.position), color, 6, 8));
+        draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_point(camera, target.position), color, 6, 8));
         drop_line(target.position, style::GRID_MAJOR, focus_upp);
     }
     draw_painted_fields(app);
@@ -481,7 +488,7 @@ pub fn draw_orbit(app: &App) {
                 } else {
                     style::agent_color(agent.about.color, 1.0)
                 };
-                draw_mesh(&diamond_mesh(w, 7.0 * units_per_pixel(camera, w), color));
+                draw_mesh(&diamond_mesh(w, 7.0 * units_per_point(camera, w), color));
                 drop_line(w, style::agent_color(agent.about.color, 0.6), focus_upp);
             }
         }
@@ -494,7 +501,7 @@ pub fn draw_orbit(app: &App) {
             Vec3::new(cos, sin, 0.0)
         });
         // At least a few pixels long, so a small ship stays visible from afar.
-        let size = agent.limits.radius.max(6.0 * units_per_pixel(camera, position));
+        let size = agent.limits.radius.max(6.0 * units_per_point(camera, position));
         let this = Selection::Agent(agent_idx);
         let color = if app.is_selected(this) {
             style::SELECTED
@@ -548,7 +555,7 @@ fn draw_painted_fields(app: &App) {
                 draw_line_3d(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
             }
         }
-        let upp = units_per_pixel(&app.camera, origin + extent * 0.5);
+        let upp = units_per_point(&app.camera, origin + extent * 0.5);
         let by_pixels = super::PAINTED_ARROW_MIN_PX * upp / cell.max(1e-6);
         let by_count = ((columns as f32 * rows as f32) / MAX_PAINTED_ARROWS_3D).sqrt();
         // Never 0 (NaN reads as the widest spacing, then at least 1): `step_by(0)` panics.
@@ -566,7 +573,7 @@ fn draw_painted_fields(app: &App) {
 /// Names, ids, waypoint numbers and the step-through's letters, never overlapping.
 fn draw_labels(app: &App, picture: Option<&Picture>) {
     let camera = &app.camera;
-    let mut labels = Labels::new(app.camera.text_scale);
+    let mut labels = Labels::new(app.camera.pixel_scale());
     let project = |p: Vec3| camera.project_orbit(p);
     for idx in 0..app.world.agents.len() {
         if let Some(s) = project(app.draw_position(idx)) {
@@ -607,7 +614,7 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
                 let Some(s) = project(w) else { continue };
                 match super::unreachable_reason(agent, i) {
                     Some(reason) => {
-                        super::draw_unreachable_cross(s);
+                        super::draw_unreachable_cross(s, app.camera.pixel_scale());
                         labels.add(&super::unreachable_label(w, i, &reason), s, 10.0, 16, style::UNREACHABLE);
                     }
                     None => labels.add(

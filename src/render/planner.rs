@@ -120,12 +120,13 @@ pub const CAPSULE_EDGE: Color = style::rgba(0x1f, 0x4e, 0xd8, 0.45);
 /// Proto-waypoints on the stack.
 pub const STACK: Color = style::rgba(0x6a, 0x3d, 0x9a, 1.0);
 
-fn dashed_line(a: Vec2, b: Vec2, thickness: f32, color: Color) {
+/// A dashed line `thickness` pixels wide, with dashes `dash` pixels long.
+fn dashed_line(a: Vec2, b: Vec2, thickness: f32, dash: f32, color: Color) {
     let length = a.distance(b);
     if length < 1.0 {
         return;
     }
-    let dashes = (length / 8.0).ceil() as usize;
+    let dashes = (length / dash.max(1.0)).ceil() as usize;
     for i in (0..dashes).step_by(2) {
         let p = a.lerp(b, i as f32 / dashes as f32);
         let q = a.lerp(b, ((i + 1) as f32 / dashes as f32).min(1.0));
@@ -158,6 +159,7 @@ pub fn draw_top(app: &App, debug: &PlannerDebug, labels: &mut Labels) {
     let camera = &app.camera;
     let s = |p: Vec3| camera.world_to_screen(p);
     let zoom = camera.zoom;
+    let k = camera.pixel_scale();
     let picture = Picture::of(debug);
 
     if let Some((from, to, radius)) = picture.capsule {
@@ -170,57 +172,58 @@ pub fn draw_top(app: &App, debug: &PlannerDebug, labels: &mut Labels) {
             draw_triangle(centre, last, first, CAPSULE_FILL);
         }
         for pair in outline.windows(2) {
-            draw_line(pair[0].x, pair[0].y, pair[1].x, pair[1].y, 1.0, CAPSULE_EDGE);
+            draw_line(pair[0].x, pair[0].y, pair[1].x, pair[1].y, k, CAPSULE_EDGE);
         }
         if let (Some(&first), Some(&last)) = (outline.first(), outline.last()) {
-            draw_line(last.x, last.y, first.x, first.y, 1.0, CAPSULE_EDGE);
+            draw_line(last.x, last.y, first.x, first.y, k, CAPSULE_EDGE);
         }
     }
     if let Some((from, to)) = picture.beyond {
-        dashed_line(s(from), s(to), 1.5, CAPSULE_EDGE);
+        dashed_line(s(from), s(to), 1.5 * k, 8.0 * k, CAPSULE_EDGE);
     }
     if let Some(sphere) = picture.hit_sphere {
         let c = s(sphere.center);
-        draw_circle_lines(c.x, c.y, sphere.radius * zoom, 3.5, blue());
+        draw_circle_lines(c.x, c.y, sphere.radius * zoom, 3.5 * k, blue());
     }
     if let Some((a, b)) = picture.red {
         let (a, b) = (s(a), s(b));
-        draw_line(a.x, a.y, b.x, b.y, 2.0, red());
+        draw_line(a.x, a.y, b.x, b.y, 2.0 * k, red());
     }
     for pair in picture.green.windows(2) {
         let (a, b) = (s(pair[0]), s(pair[1]));
-        draw_line(a.x, a.y, b.x, b.y, 4.0, green());
+        draw_line(a.x, a.y, b.x, b.y, 4.0 * k, green());
     }
     for &p in picture.green.iter().skip(1) {
         let c = s(p);
-        draw_circle(c.x, c.y, 4.0, green());
+        draw_circle(c.x, c.y, 4.0 * k, green());
     }
     for route in &picture.fallback {
         for pair in route.windows(2) {
             let (a, b) = (s(pair[0]), s(pair[1]));
-            draw_line(a.x, a.y, b.x, b.y, 4.0, orange());
+            draw_line(a.x, a.y, b.x, b.y, 4.0 * k, orange());
         }
         for &p in route.iter().skip(1) {
             let c = s(p);
-            draw_circle(c.x, c.y, 4.5, orange());
+            draw_circle(c.x, c.y, 4.5 * k, orange());
         }
     }
     if let Some(hit) = picture.hit_point {
         let c = s(hit);
         if let Some((_, _, radius)) = picture.capsule {
-            draw_circle_lines(c.x, c.y, radius * zoom, 1.5, blue());
+            draw_circle_lines(c.x, c.y, radius * zoom, 1.5 * k, blue());
         }
-        draw_circle(c.x, c.y, 4.0, blue());
+        draw_circle(c.x, c.y, 4.0 * k, blue());
     }
     if let Some((from, to)) = picture.avoidance {
-        super::draw_arrow(s(from), s(to), 2.5, black());
+        super::draw_arrow(s(from), s(to), 2.5, k, black());
     }
     for &(p, top) in &picture.stack {
         let c = s(p);
-        draw_circle_lines(c.x, c.y, if top { 11.0 } else { 8.0 }, if top { 2.5 } else { 1.5 }, STACK);
+        let (radius, width) = if top { (11.0, 2.5) } else { (8.0, 1.5) };
+        draw_circle_lines(c.x, c.y, radius * k, width * k, STACK);
     }
     let perspective = s(picture.perspective);
-    draw_circle_lines(perspective.x, perspective.y, 6.0, 2.0, black());
+    draw_circle_lines(perspective.x, perspective.y, 6.0 * k, 2.0 * k, black());
 
     for (p, label) in &picture.lettered {
         labels.add(label, s(*p), 7.0, 20, black());

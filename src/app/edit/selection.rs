@@ -245,26 +245,29 @@ fn split_offset(expression: &str) -> Option<(&str, f32)> {
     (depth == 0 && offset.is_finite()).then_some((inner, offset))
 }
 
-/// What is under a screen position, within `tolerance_px` pixels; agents first, then targets,
+/// What is under a screen position, within `tolerance` points (pixels at UI scale 1, more above
+/// it: [`Camera::pixel_scale`], as the markers are drawn); agents first, then targets,
 /// waypoints, path points, obstacles, curve handles, and path segments.
-pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance_px: f32) -> Option<Selection> {
-    let near = |p: Vec3, extra_px: f32| -> Option<f32> {
+pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance: f32) -> Option<Selection> {
+    let k = camera.pixel_scale();
+    let tolerance_px = tolerance * k;
+    let near = |p: Vec3, extra: f32| -> Option<f32> {
         let s = camera.to_screen(p)?;
         let d = s.distance(screen);
-        (d <= tolerance_px + extra_px).then_some(d)
+        (d <= tolerance_px + extra * k).then_some(d)
     };
     let mut best: Option<(f32, Selection)> = None;
     let mut consider = |d: Option<f32>, selection: Selection, priority: f32| {
         if let Some(d) = d {
-            let score = d + priority;
+            let score = d + priority * k;
             if best.is_none_or(|(b, _)| score < b) {
                 best = Some((score, selection));
             }
         }
     };
     for (i, agent) in world.agents.iter().enumerate() {
-        let px = agent.limits.radius * camera.pixels_per_unit(agent.kinematics.position);
-        consider(near(agent.kinematics.position, px), Selection::Agent(i), 0.0);
+        let radius = agent.limits.radius * camera.pixels_per_unit(agent.kinematics.position) / k;
+        consider(near(agent.kinematics.position, radius), Selection::Agent(i), 0.0);
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (w, &p) in params.waypoints.iter().enumerate() {
                 consider(near(p, 4.0), Selection::Waypoint { agent: i, waypoint: w }, 1.0);
@@ -291,20 +294,21 @@ pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance_px: f32) -> 
         }
     }
     if best.is_none() {
-        if let Some((path, _)) = pick_segment(world, camera, screen, tolerance_px) {
+        if let Some((path, _)) = segment_within(world, camera, screen, tolerance_px) {
             return Some(Selection::Path(path));
         }
     }
     best.map(|(_, s)| s)
 }
 
-/// The path segment under a screen position: (path, segment index).
-pub fn pick_segment(
-    world: &World,
-    camera: &Camera,
-    screen: Vec2,
-    tolerance_px: f32,
-) -> Option<(usize, usize)> {
+/// The path segment under a screen position, within `tolerance` points (as [`pick`]'s): (path,
+/// segment index).
+pub fn pick_segment(world: &World, camera: &Camera, screen: Vec2, tolerance: f32) -> Option<(usize, usize)> {
+    segment_within(world, camera, screen, tolerance * camera.pixel_scale())
+}
+
+/// [`pick_segment`] within `tolerance_px` screen pixels.
+fn segment_within(world: &World, camera: &Camera, screen: Vec2, tolerance_px: f32) -> Option<(usize, usize)> {
     let mut best: Option<(f32, (usize, usize))> = None;
     for (path_idx, path) in world.paths.iter().enumerate() {
         let n = path.polyline.segment_count();
