@@ -1781,6 +1781,76 @@ fn at_ui_scale_2_the_scene_is_framed_in_the_free_area_and_a_click_on_an_agent_se
     app.wait_for(|s| s["selected_agent"].is_null(), "nothing selected on an empty spot");
 }
 
+/// How many pixels of the path's colour a column of the picture holds across a horizontal path
+/// at world (x, 0), within 30 units of it.
+fn path_pixels_across(app: &Steerlab, png: &Path, x: f32) -> usize {
+    let (top_x, top_y) = app.world_to_screen(x, 30.0);
+    let (_, bottom_y) = app.world_to_screen(x, -30.0);
+    let column = region_pixels(
+        png,
+        (top_x.round() as u32, top_y.round() as u32, 1, (bottom_y - top_y).round() as u32),
+    );
+    // `render::style::PATH`.
+    count_colour(&column, (0x3a, 0x3f, 0x4a))
+}
+
+#[test]
+fn at_ui_scale_2_the_worlds_lines_and_markers_are_drawn_twice_as_large() {
+    // The panels follow the UI scale; the world's lines once stayed one or two pixels wide, thin
+    // beside them on a HiDPI screen. The same scene at scales 1 and 2: the path's line, and the
+    // target's marker, twice as many pixels across.
+    if !tools_available("scale2-lines") {
+        return;
+    }
+    let _serial = serial();
+    let scene = temp_dir("scale2-lines-scene");
+    let file = scene.join("line.json");
+    std::fs::write(
+        &file,
+        serde_json::json!({
+            "version": 2, "name": "line",
+            "paths": [{ "id": "line", "points": [[-300, 0], [300, 0]], "radius": 20 }],
+            "targets": [{ "id": "t", "position": [150, 150] }],
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut measured = Vec::new();
+    for scale in [1.0, 2.0] {
+        let config = temp_dir(&format!("scale2-lines-config-{scale}"));
+        std::fs::write(config.join("preferences.json"), format!(r#"{{"ui_scale": {scale}}}"#)).unwrap();
+        let config_text = config.to_str().unwrap().to_string();
+        let app = Steerlab::launch_with(
+            "scale2-lines",
+            &[file.to_str().unwrap()],
+            &[("STEERLAB_CONFIG_DIR", &config_text)],
+        );
+        app.settle();
+        assert_eq!(app.state()["ui_scale"], scale);
+        let png = app.screenshot(&format!("scale{scale}.png"));
+        // Away from the chevron in the middle and the ends' handles.
+        let line = path_pixels_across(&app, &png, -150.0);
+        // The target's marker: its red pixels in a box around it.
+        let (tx, ty) = app.world_to_screen(150.0, 150.0);
+        let marker = region_pixels(&png, (tx.round() as u32 - 40, ty.round() as u32 - 40, 80, 80));
+        let red = count_colour(&marker, (0xc0, 0x39, 0x2b));
+        measured.push((line, red));
+    }
+    let [(line1, red1), (line2, red2)] = measured[..] else { unreachable!() };
+    assert!((2..=3).contains(&line1), "the path's line is {line1} pixels wide at scale 1");
+    assert!(
+        line2.abs_diff(2 * line1) <= 1,
+        "at scale 2 the line is {line2} pixels wide, against {line1} at 1"
+    );
+    // Area grows as the square of the scale; the outline's ring and arms as the scale times
+    // their width: between 3 and 5 times the pixels.
+    assert!(red1 > 20, "the target's marker has {red1} pixels at scale 1");
+    assert!(
+        (3 * red1..=5 * red1).contains(&red2),
+        "the target's marker: {red2} pixels at scale 2, {red1} at 1"
+    );
+}
+
 #[test]
 fn with_the_display_window_open_the_toolbars_compare_and_snap_still_take_clicks() {
     // The Display window sat at the window's top right, over the toolbar's Compare, Snap and ?
