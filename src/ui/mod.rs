@@ -522,6 +522,9 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
         if status.dismiss_message {
             out.commands.push(Command::DismissMessage);
         }
+        if let Some(message) = app.message.as_ref().filter(|_| status.copy_message) {
+            ctx.copy_text(message.text.clone());
+        }
     });
     state.record_rect("status_bar", status_panel.response.rect);
     let between_bars = ctx.available_rect();

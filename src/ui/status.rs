@@ -3,6 +3,9 @@
 //! A message or hint longer than the bar ends in "…" and shows whole under the mouse (it used to
 //! run past the window's edge, cut off mid-word: at UI scale 2, most of an error was out of sight).
 //! Where the first line leaves the message less than [`MESSAGE_MIN_WIDTH`], it takes the hint's line.
+//! An error has a copy button beside its ×, and every message a right-click menu that copies it
+//! whole: an error names the file, the JSON path, the line and the column, which a user pastes
+//! into a bug report or an editor's go-to-line, and "…" cut that off.
 
 use crate::app::App;
 
@@ -13,6 +16,8 @@ use super::{UiState, ERROR_RED};
 pub struct StatusOutput {
     /// The × next to the message was clicked.
     pub dismiss_message: bool,
+    /// The message's copy button, or Copy in its right-click menu, was clicked.
+    pub copy_message: bool,
 }
 
 /// The least room (points) the message takes at the end of the first line; with less (a large UI
@@ -60,8 +65,8 @@ pub fn status_bar(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> StatusOu
     out
 }
 
-/// The message (an error in red after its dismiss ×), ending in "…" where the room ends and
-/// shown whole under the mouse.
+/// The message (an error in red after its dismiss × and copy button), ending in "…" where the
+/// room ends, shown whole under the mouse and copied whole from its right-click menu.
 fn message(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut StatusOutput) {
     let Some(message) = &app.message else { return };
     let shown = if message.is_error {
@@ -70,9 +75,22 @@ fn message(ui: &mut egui::Ui, app: &App, state: &mut UiState, out: &mut StatusOu
         if dismiss.clicked() {
             out.dismiss_message = true;
         }
+        let copy = ui.small_button("Copy").on_hover_text("Copy the whole error");
+        state.record_rect("copy_message", copy.rect);
+        if copy.clicked() {
+            out.copy_message = true;
+        }
         ui.add(egui::Label::new(egui::RichText::new(&message.text).color(ERROR_RED)).truncate())
     } else {
         ui.add(egui::Label::new(&message.text).truncate())
     };
     state.record_rect("status_message", shown.rect);
+    shown.context_menu(|ui| {
+        let copy = ui.button("Copy message");
+        state.record_rect("status_message:copy", copy.rect);
+        if copy.clicked() {
+            out.copy_message = true;
+            ui.close_menu();
+        }
+    });
 }

@@ -189,6 +189,17 @@ impl Steerlab {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// What the window put on the X clipboard (read with xclip, as a paste into another program
+    /// would read it); `None` when nothing answers.
+    pub(crate) fn clipboard(&self) -> Option<String> {
+        let out = Command::new("timeout")
+            .args(["5", "xclip", "-selection", "clipboard", "-o"])
+            .env("DISPLAY", &self.display.name)
+            .output()
+            .expect("xclip");
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
     pub(crate) fn find_window(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_secs(120);
         while Instant::now() < deadline {
@@ -554,6 +565,17 @@ fn opening_a_malformed_scene_shows_the_error_and_keeps_the_scene() {
     assert!(app.is_running(), "the app keeps running");
     assert_eq!(state["agents"], before["agents"], "the open scene is untouched");
     assert_eq!(state["title"], before["title"]);
+    // The error's copy button puts all of it on the clipboard, where another program pastes it.
+    if have("xclip") || std::env::var("STEERLAB_E2E").is_ok_and(|v| v == "1") {
+        app.click(app.rect("copy_message"));
+        let copied = (0..40)
+            .find_map(|_| {
+                std::thread::sleep(Duration::from_millis(50));
+                app.clipboard().filter(|text| !text.is_empty())
+            })
+            .unwrap_or_default();
+        assert_eq!(copied, message, "the copy button copies the whole error");
+    }
     // And the scene can still be saved as it was.
     app.key("ctrl+s");
     let saved = read_json(&file);

@@ -143,6 +143,52 @@ fn an_error_message_shows_a_dismiss_button_that_clears_it() {
     assert!(!state.widget_rects.contains_key("dismiss_message"), "notes have no dismiss button");
 }
 
+/// A click at `pos` with `button` over four frames (move, rest, press, release); returns what
+/// the frames copied.
+fn click_copying(
+    ctx: &egui::Context,
+    app: &App,
+    state: &mut UiState,
+    pos: egui::Pos2,
+    button: egui::PointerButton,
+) -> Vec<String> {
+    let press =
+        |pressed| egui::Event::PointerButton { pos, button, pressed, modifiers: egui::Modifiers::NONE };
+    let mut copied = frame_copying(ctx, app, state, vec![egui::Event::PointerMoved(pos)]);
+    copied.extend(frame_copying(ctx, app, state, Vec::new()));
+    copied.extend(frame_copying(ctx, app, state, vec![press(true)]));
+    copied.extend(frame_copying(ctx, app, state, vec![press(false)]));
+    copied
+}
+
+#[test]
+fn a_message_cut_short_by_the_bar_is_copied_whole_from_its_button_and_its_menu() {
+    // An error names the file, the JSON path, the line and the column; in a narrow bar it ends in
+    // "…" before the part a user needs, so it is copied whole, not as shown.
+    let long = format!(
+        "error: {}/bad.json: $.agents[0].behaviour.params.radius (line 3, column 9): must be positive",
+        "/home/someone/projects/steering/scenes/drafts".repeat(3)
+    );
+    let mut app = App::new(world_without_geometry(), None);
+    app.set_error(long.clone());
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    let shown = state.widget_rects["status_message"];
+    assert!(shown.max.x <= 1280.5, "the message ends in the window: {shown:?}");
+    let button = state.widget_rects["copy_message"].center();
+    assert_eq!(click_copying(&ctx, &app, &mut state, button, egui::PointerButton::Primary), [long.clone()]);
+    // Every message, an error or a note, copies from its right-click menu.
+    app.info(format!("saved {}", "/a/long/folder/name".repeat(20)));
+    let _ = frames(&ctx, &app, &mut state, 2);
+    assert!(!state.widget_rects.contains_key("copy_message"), "a note has no copy button");
+    let message = state.widget_rects["status_message"].center();
+    let _ = click_copying(&ctx, &app, &mut state, message, egui::PointerButton::Secondary);
+    let _ = frames(&ctx, &app, &mut state, 1);
+    let item = state.widget_rects["status_message:copy"].center();
+    let note = app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert_eq!(click_copying(&ctx, &app, &mut state, item, egui::PointerButton::Primary), [note]);
+}
+
 #[test]
 fn new_with_unsaved_changes_asks_and_discard_goes_on() {
     let mut app = App::new(world_without_geometry(), None);

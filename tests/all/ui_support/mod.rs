@@ -127,6 +127,27 @@ pub fn frame(ctx: &egui::Context, app: &App, state: &mut UiState, events: Vec<eg
     out
 }
 
+/// Runs one frame like [`frame`]; returns the texts the frame put on the clipboard.
+pub fn frame_copying(
+    ctx: &egui::Context,
+    app: &App,
+    state: &mut UiState,
+    events: Vec<egui::Event>,
+) -> Vec<String> {
+    let examples = examples();
+    let full = ctx.run(raw_input(events), |ctx| {
+        let _ = show(ctx, app, state, &examples);
+    });
+    full.platform_output
+        .commands
+        .into_iter()
+        .filter_map(|command| match command {
+            egui::OutputCommand::CopyText(text) => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Runs `n` frames without input in a window of `size` points (the shell gives egui the window's
 /// pixels over the UI scale).
 pub fn frames_sized(ctx: &egui::Context, app: &App, state: &mut UiState, size: egui::Vec2, n: usize) {
