@@ -176,7 +176,7 @@ fn a_message_cut_short_by_the_bar_is_copied_whole_from_its_button_and_its_menu()
     let shown = state.widget_rects["status_message"];
     assert!(shown.max.x <= 1280.5, "the message ends in the window: {shown:?}");
     let button = state.widget_rects["copy_message"].center();
-    assert_eq!(click_copying(&ctx, &app, &mut state, button, egui::PointerButton::Primary), [long.clone()]);
+    assert_eq!(click_copying(&ctx, &app, &mut state, button, egui::PointerButton::Primary), vec![long]);
     // Every message, an error or a note, copies from its right-click menu.
     app.info(format!("saved {}", "/a/long/folder/name".repeat(20)));
     let _ = frames(&ctx, &app, &mut state, 2);
