@@ -133,6 +133,28 @@ pub(crate) struct Steerlab {
     pub(crate) dir: Scratch,
     /// Directories the test made for the app (its scene's), removed with it.
     kept: Vec<Scratch>,
+    /// What the app wrote to stderr so far, read on a thread of its own as it comes: a pipe
+    /// nobody drains fills at 64 KiB and blocks the app mid-frame.
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+/// Reads `pipe` to its end on a thread, into the returned buffer.
+fn drain(pipe: Option<std::process::ChildStderr>) -> std::sync::Arc<std::sync::Mutex<String>> {
+    let buffer = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(mut pipe) = pipe {
+        let sink = std::sync::Arc::clone(&buffer);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut pipe, &mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                let text = String::from_utf8_lossy(&chunk[..n]);
+                sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push_str(&text);
+            }
+        });
+    }
+    buffer
 }
 
 /// A fresh directory for a window test (`steerlab-e2e-TEST-PID`), removed when it passes.
@@ -166,7 +188,7 @@ impl Steerlab {
         let display = VirtualDisplay::start();
         let dir = temp_dir(test);
         let rects_file = dir.join("rects.json");
-        let child = Command::new(BIN)
+        let mut child = Command::new(BIN)
             .args(args)
             .current_dir(&dir)
             .env("DISPLAY", &display.name)
@@ -177,7 +199,9 @@ impl Steerlab {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start steerlab");
-        let mut app = Steerlab { child, display, window: String::new(), rects_file, dir, kept: Vec::new() };
+        let stderr = drain(child.stderr.take());
+        let mut app =
+            Steerlab { child, display, window: String::new(), rects_file, dir, kept: Vec::new(), stderr };
         app.window = app.find_window();
         app.wait_for(|s| s.get("rects").is_some(), "the first frame");
         app
@@ -204,11 +228,7 @@ impl Steerlab {
         let deadline = Instant::now() + Duration::from_secs(120);
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {
-                let mut stderr = String::new();
-                if let Some(pipe) = self.child.stderr.as_mut() {
-                    let _ = std::io::Read::read_to_string(pipe, &mut stderr);
-                }
-                panic!("steerlab exited ({status}) before its window appeared: {stderr}");
+                panic!("steerlab exited ({status}) before its window appeared: {}", self.stderr_so_far());
             }
             let found = self.xdotool(&["search", "--name", "steerlab"]);
             if let Some(id) = found.lines().next().filter(|l| !l.is_empty()) {
@@ -344,14 +364,18 @@ impl Steerlab {
         self.settle();
     }
 
+    /// What the app has written to stderr so far (all of it once it has ended and the pipe is
+    /// read out).
+    pub(crate) fn stderr_so_far(&self) -> String {
+        self.stderr.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+
     /// How the app ended, once it has (None while it runs), with what it wrote to stderr.
     pub(crate) fn ended(&mut self) -> Option<(std::process::ExitStatus, String)> {
         let status = self.child.try_wait().ok().flatten()?;
-        let mut stderr = String::new();
-        if let Some(pipe) = self.child.stderr.as_mut() {
-            let _ = std::io::Read::read_to_string(pipe, &mut stderr);
-        }
-        Some((status, stderr))
+        // The drain thread reads the pipe's last bytes after the exit: give it a moment.
+        std::thread::sleep(Duration::from_millis(100));
+        Some((status, self.stderr_so_far()))
     }
 
     /// Waits until the app has exited by itself.
@@ -369,6 +393,29 @@ impl Drop for Steerlab {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+#[test]
+fn the_harness_drains_a_childs_stderr_while_it_runs() {
+    // 200 KB on stderr, three times what a pipe holds: undrained, the child would block for ever.
+    let mut child = Command::new("sh")
+        .args(["-c", "head -c 200000 /dev/zero | tr '\\0' x >&2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh");
+    let buffer = drain(child.stderr.take());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while matches!(child.try_wait(), Ok(None)) {
+        assert!(Instant::now() < deadline, "the child blocked on a full pipe");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    while buffer.lock().unwrap().len() < 200_000 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = buffer.lock().unwrap().clone();
+    assert_eq!(text.len(), 200_000);
+    assert!(text.bytes().all(|b| b == b'x'));
 }
 
 /// RGB pixels of a region of a PNG (read with ImageMagick, so no image crate is needed).
