@@ -382,9 +382,20 @@ fn random_clicks_drags_and_keys_in_the_window_never_crash_it_nor_touch_the_examp
         files
     };
     let examples_before = fingerprint(&examples);
-    // `STEERLAB_MONKEY_SEED=N STEERLAB_MONKEY_SCENE=flock.json` hunts with other events elsewhere.
+    // `STEERLAB_MONKEY_SEED=N STEERLAB_MONKEY_SCENE=flock.json` hunts with other events elsewhere,
+    // and `STEERLAB_MONKEY_UI_SCALE=2` at another UI scale.
     let scene = std::env::var("STEERLAB_MONKEY_SCENE").unwrap_or_else(|_| "compare.json".into());
-    let (mut app, file) = launch_on("monkey", &scene);
+    let config = super::e2e_window::temp_dir("monkey-config");
+    if let Ok(scale) = std::env::var("STEERLAB_MONKEY_UI_SCALE") {
+        std::fs::write(config.join("preferences.json"), format!(r#"{{"ui_scale": {scale}}}"#)).unwrap();
+    }
+    let config_dir = config.to_str().unwrap().to_string();
+    let launch = |file: &std::path::Path| {
+        Steerlab::launch_with("monkey", &[file.to_str().unwrap()], &[("STEERLAB_CONFIG_DIR", &config_dir)])
+    };
+    let scene_dir = super::e2e_window::temp_dir("monkey-scene");
+    let file = super::e2e_window::copy_scene(&scene_dir, &scene);
+    let mut app = launch(&file);
     let mut rng =
         std::env::var("STEERLAB_MONKEY_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x4D4F_4E4B_u64);
     let mut next = |n: u64| {
@@ -444,7 +455,7 @@ fn random_clicks_drags_and_keys_in_the_window_never_crash_it_nor_touch_the_examp
             // A clean quit through the menu: start again on the same file.
             restarts += 1;
             assert!(restarts < 20, "the window quit {restarts} times");
-            app = Steerlab::launch("monkey", &[file.to_str().unwrap()]);
+            app = launch(&file);
         }
         let state = app.state();
         if let Some(positions) = state["positions"].as_array() {

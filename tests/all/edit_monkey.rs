@@ -406,13 +406,17 @@ fn session(scene: &Path, seed: u64, actions: usize) -> Result<(), String> {
     session.run(actions, Session::act)
 }
 
-/// Runs `rounds` sessions (`STEERLAB_MONKEY_ROUNDS=100` runs more: a longer local hunt) of 150
-/// actions on every shipped scene, seeded from `base`; fails with every failed session's report.
+/// Runs `rounds` sessions (`STEERLAB_MONKEY_ROUNDS=100` runs more: a longer local hunt;
+/// `STEERLAB_MONKEY_FIRST=1000` starts at another round, so a hunt tries seeds not tried before)
+/// of 150 actions on every shipped scene, seeded from `base`; fails with every failed session's
+/// report.
 fn on_every_scene(rounds: u64, base: u64, session: fn(&Path, u64, usize) -> Result<(), String>) {
-    let rounds = std::env::var("STEERLAB_MONKEY_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(rounds);
+    let number = |name: &str| std::env::var(name).ok().and_then(|r| r.parse::<u64>().ok());
+    let rounds = number("STEERLAB_MONKEY_ROUNDS").unwrap_or(rounds);
+    let first = number("STEERLAB_MONKEY_FIRST").unwrap_or(0);
     let mut failures = Vec::new();
     for (k, scene) in scene_files().iter().enumerate() {
-        for round in 0..rounds {
+        for round in first..first.saturating_add(rounds) {
             if let Err(what) = session(scene, base + ((k as u64) << 20) + round, 150) {
                 failures.push(what);
             }
