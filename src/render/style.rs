@@ -1,7 +1,9 @@
-//! Colours and sizes of everything drawn in the world view, chosen here and only here
-//! (behaviours tag their gizmos with a role). The palette follows the look of Reynolds'
-//! diagrams: a light paper background, dark paths, black avoidance vectors; the planner uses the
-//! seed's picture language (green plan, red direct route, blue detected obstacle, black avoidance).
+//! Colours of everything drawn in the world view, chosen here and only here (behaviours tag
+//! their gizmos with a role). The palette follows the look of Reynolds' diagrams: a light paper
+//! background, dark paths, black avoidance vectors; the planner uses the seed's picture language
+//! (green plan, red direct route, blue detected obstacle, black avoidance). Line widths and
+//! marker sizes are given in points where each shape is drawn, and drawn
+//! `Camera::pixel_scale` times as many pixels (the UI scale).
 
 use macroquad::color::Color;
 
