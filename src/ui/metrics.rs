@@ -544,7 +544,7 @@ pub fn cell_text(cell: &Cell) -> String {
 }
 
 /// What the metrics panel's buttons asked for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MetricsPanelOutput {
     /// Copy the CSV to the clipboard.
     pub copy_csv: bool,
@@ -552,18 +552,36 @@ pub struct MetricsPanelOutput {
     pub export_csv: bool,
     /// Select this agent (a row was clicked).
     pub select: Option<Selection>,
+    /// Points the panel had beyond what its content took (negative: the rows scroll).
+    pub spare: f32,
 }
 
-/// The Metrics panel's height for `agents` rows: its title, the header and every row, up to a
-/// third of the window (then the rows scroll), and never less than room for two rows.
-pub fn panel_height(ctx: &egui::Context, agents: usize) -> f32 {
+/// The Metrics panel's height for `agents` rows: what its content took in the last frame
+/// shown with as many agents ([`MetricsCache::fit`]), else an estimate (its title, the header and
+/// every row, room for a horizontal scroll bar, never less than two rows); at most a third of
+/// the window (then the rows scroll). Measured rather than estimated because the estimate left
+/// an empty band under a short table (one agent: two rows and a scroll bar's room too many).
+pub fn panel_height(ctx: &egui::Context, agents: usize, fit: Option<PanelFit>) -> f32 {
     let style = ctx.style();
     let row = style.spacing.interact_size.y + style.spacing.item_spacing.y;
+    let limit = (ctx.screen_rect().height() / 3.0).max(row * 4.0);
+    if let Some(fit) = fit.filter(|fit| fit.agents == agents && fit.height.is_finite() && fit.height > 0.0) {
+        return fit.height.min(limit);
+    }
     let rows = agents.clamp(2, MAX_TABLE_ROWS + 1) as f32;
     // Title row, header row, the rows, a possible horizontal scroll bar and the panel margins.
     let content = row * (rows + 2.0) + 16.0 + 2.0 * style.spacing.window_margin.topf();
-    let limit = (ctx.screen_rect().height() / 3.0).max(row * 4.0);
     content.min(limit)
+}
+
+/// The height (points, margins included) the Metrics panel's content took for a number of
+/// agents, measured as it was shown: [`panel_height`] sizes the next frame's panel by it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PanelFit {
+    /// The agents in the world when it was measured.
+    pub agents: usize,
+    /// The panel's height that holds the content with nothing to spare.
+    pub height: f32,
 }
 
 /// The table as last computed: the rows shown (agent index and summary, in table order), the
@@ -611,6 +629,8 @@ pub struct MetricsCache {
     sort: Option<(MetricColumn, bool)>,
     plan_times: Vec<Option<f64>>,
     computed_at: f64,
+    /// What the panel's content took when last shown (see [`panel_height`]).
+    pub fit: Option<PanelFit>,
 }
 
 impl MetricsCache {
@@ -668,7 +688,8 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
         }
     });
     if table.agents == 0 {
-        ui.label(egui::RichText::new("No agents.").weak());
+        let label = ui.label(egui::RichText::new("No agents.").weak());
+        out.spare = ui.max_rect().max.y - label.rect.max.y;
         return out;
     }
     let columns = &table.columns;
@@ -686,55 +707,71 @@ pub fn metrics_panel(ui: &mut egui::Ui, app: &App, state: &mut UiState) -> Metri
     }
     let selected = app.selected_agent();
     // The panel is sized to the rows (up to a limit, `panel_height`); past it the rows scroll.
-    egui::ScrollArea::both().id_salt("metrics_scroll").auto_shrink([false, false]).show(ui, |ui| {
-        egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
-            for &column in columns {
-                let arrow = match state.metrics_sort {
-                    Some((c, false)) if c == column => " ⏶",
-                    Some((c, true)) if c == column => " ⏷",
-                    _ => "",
-                };
-                let header = ui.add(
-                    egui::Button::new(egui::RichText::new(format!("{}{arrow}", column.header())).strong())
-                        .frame(false),
-                );
-                state.record_rect(format!("metrics_header:{}", column.key()), header.rect);
-                if header.on_hover_text(column.doc()).clicked() {
-                    state.metrics_sort = match state.metrics_sort {
-                        Some((c, false)) if c == column => Some((column, true)),
-                        Some((c, true)) if c == column => None,
-                        _ => Some((column, false)),
-                    };
-                }
-            }
-            ui.end_row();
-            for (row, summary) in &table.rows {
-                let row = *row;
-                let Some(agent) = app.world.agents.get(row) else {
-                    continue;
-                };
+    // (No least height: a one-row table would otherwise take 64 points.)
+    let scroll = egui::ScrollArea::both()
+        .id_salt("metrics_scroll")
+        .auto_shrink([false, false])
+        .min_scrolled_height(0.0)
+        .show(ui, |ui| {
+            egui::Grid::new("metrics_table").striped(true).num_columns(columns.len()).show(ui, |ui| {
                 for &column in columns {
-                    let cell = column.cell(summary);
-                    if column == MetricColumn::Name {
-                        ui.horizontal(|ui| {
-                            let (swatch, _) =
-                                ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                            ui.painter().rect_filled(swatch, 2.0, color32(agent.about.color));
-                            let name = ui.selectable_label(selected == Some(row), cell_text(&cell));
-                            state.record_rect(format!("metrics_row:{row}"), name.rect);
-                            if name.clicked() {
-                                out.select = Some(Selection::Agent(row));
-                            }
-                        });
-                    } else if matches!(cell, Cell::Text(_)) {
-                        ui.label(cell_text(&cell));
-                    } else {
-                        ui.label(egui::RichText::new(cell_text(&cell)).monospace());
+                    let arrow = match state.metrics_sort {
+                        Some((c, false)) if c == column => " ⏶",
+                        Some((c, true)) if c == column => " ⏷",
+                        _ => "",
+                    };
+                    let header = ui.add(
+                        egui::Button::new(
+                            egui::RichText::new(format!("{}{arrow}", column.header())).strong(),
+                        )
+                        .frame(false),
+                    );
+                    state.record_rect(format!("metrics_header:{}", column.key()), header.rect);
+                    if header.on_hover_text(column.doc()).clicked() {
+                        state.metrics_sort = match state.metrics_sort {
+                            Some((c, false)) if c == column => Some((column, true)),
+                            Some((c, true)) if c == column => None,
+                            _ => Some((column, false)),
+                        };
                     }
                 }
                 ui.end_row();
-            }
+                for (row, summary) in &table.rows {
+                    let row = *row;
+                    let Some(agent) = app.world.agents.get(row) else {
+                        continue;
+                    };
+                    for &column in columns {
+                        let cell = column.cell(summary);
+                        if column == MetricColumn::Name {
+                            ui.horizontal(|ui| {
+                                let (swatch, _) =
+                                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                                ui.painter().rect_filled(swatch, 2.0, color32(agent.about.color));
+                                let name = ui.selectable_label(selected == Some(row), cell_text(&cell));
+                                state.record_rect(format!("metrics_row:{row}"), name.rect);
+                                if name.clicked() {
+                                    out.select = Some(Selection::Agent(row));
+                                }
+                            });
+                        } else if matches!(cell, Cell::Text(_)) {
+                            ui.label(cell_text(&cell));
+                        } else {
+                            ui.label(egui::RichText::new(cell_text(&cell)).monospace());
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
         });
-    });
+    // What the table took, a line's spacing under its last row, and room for the horizontal
+    // scroll bar when it is wider than the panel (the bar floats over the last row otherwise).
+    let scroll_bar = ui.spacing().scroll;
+    let bar = if scroll.content_size.x > scroll.inner_rect.width() + 0.5 {
+        scroll_bar.bar_width + scroll_bar.bar_outer_margin + scroll_bar.bar_inner_margin
+    } else {
+        0.0
+    };
+    out.spare = scroll.inner_rect.height() - scroll.content_size.y - bar - ui.spacing().item_spacing.y;
     out
 }

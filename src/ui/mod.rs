@@ -529,14 +529,16 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
     state.record_rect("status_bar", status_panel.response.rect);
     let between_bars = ctx.available_rect();
     if state.panels.metrics {
+        let mut spare = 0.0;
         let metrics_panel = egui::TopBottomPanel::bottom("steerlab_metrics")
             .resizable(false)
-            .exact_height(metrics::panel_height(ctx, app.world.agents.len()))
+            .exact_height(metrics::panel_height(ctx, app.world.agents.len(), state.metrics_cache.fit))
             .show(ctx, |ui| {
                 if modal {
                     ui.disable();
                 }
                 let copy = metrics::metrics_panel(ui, app, state);
+                spare = copy.spare;
                 if let Some(selection) = copy.select {
                     out.commands.push(Command::Select(Some(selection)));
                 }
@@ -548,6 +550,8 @@ pub fn show(ctx: &egui::Context, app: &App, state: &mut UiState, examples: &[(St
                 }
             });
         state.record_rect("metrics_panel", metrics_panel.response.rect);
+        let height = metrics_panel.response.rect.height() - spare;
+        state.metrics_cache.fit = Some(metrics::PanelFit { agents: app.world.agents.len(), height });
     }
     if state.panels.scene {
         let panel =

@@ -651,6 +651,33 @@ fn the_metrics_panel_grows_with_its_rows_and_the_status_bar_never_covers_them() 
     }
 }
 
+/// A short table fills its panel: the panel is sized by what its content took in the last
+/// frame, not by an estimate that kept room for two rows and a scroll bar (one agent left a band
+/// of about fifty points under its row). A table wider than the window keeps room under its
+/// last row for the horizontal scroll bar, which would otherwise float over that row.
+#[test]
+fn the_metrics_panel_ends_under_its_last_row() {
+    for (n, width) in [(1, 1280.0), (2, 1280.0), (4, 1280.0), (1, 500.0), (3, 500.0)] {
+        let mut world = world_with_agents(n);
+        world.agents.truncate(n);
+        let app = App::new(world, None);
+        let mut state = UiState::default();
+        let ctx = egui::Context::default();
+        frames_sized(&ctx, &app, &mut state, egui::vec2(width, 800.0), 4);
+        assert!(state.widget_rects.contains_key(&format!("metrics_row:{}", n - 1)));
+        assert!(!state.widget_rects.contains_key(&format!("metrics_row:{n}")));
+        let panel = state.widget_rects["metrics_panel"];
+        let last = state.widget_rects[&format!("metrics_row:{}", n - 1)];
+        let gap = panel.max.y - last.max.y;
+        let bar = ctx.style().spacing.scroll.bar_width;
+        let (least, most) = if width < 1000.0 { (bar, bar + 14.0) } else { (0.0, 10.0) };
+        assert!(
+            (least..=most).contains(&gap),
+            "{n} agents, {width} wide: {gap} points between the last row {last:?} and the panel's end {panel:?}"
+        );
+    }
+}
+
 #[test]
 fn a_long_metrics_table_is_capped_and_the_wheel_reaches_its_last_row() {
     let n = 20;
