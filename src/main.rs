@@ -80,6 +80,10 @@ enum Command {
         /// recorded from where the ship is after S seconds.
         #[arg(long, value_name = "K")]
         step_through: Option<usize>,
+        /// UI scale of the panels and the world's lines and markers, 0.5–3 (as View ▸ UI
+        /// scale; a picture never reads the user's saved preference).
+        #[arg(long, value_name = "K", default_value_t = 1.0, allow_negative_numbers = true)]
+        ui_scale: f32,
     },
     /// Measure frame times in the window with N agents on the compare track, or on a scene
     /// (needs a display).
@@ -168,8 +172,8 @@ fn main() -> ExitCode {
             }
             run(&scene, seconds, json, trace.as_deref())
         }
-        Some(Command::Shot { scene, out, seconds, size, view, step_through }) => {
-            shot(&scene, &out, seconds, &size, view, step_through)
+        Some(Command::Shot { scene, out, seconds, size, view, step_through, ui_scale }) => {
+            shot(&scene, &out, seconds, &size, view, step_through, ui_scale)
         }
         Some(Command::Frames { agents, scene, frames, size }) => {
             frames_command(agents, scene.as_deref(), frames, &size)
@@ -551,6 +555,7 @@ fn shot(
     size: &str,
     view: ShotView,
     step_through: Option<usize>,
+    ui_scale: f32,
 ) -> ExitCode {
     let world = match load(scene) {
         Ok(world) => world,
@@ -563,6 +568,15 @@ fn shot(
         return fail(format!(
             "--seconds must be between 0 and 3600, got {}",
             steerlab::behaviours::param::number_text(seconds)
+        ));
+    }
+    let scales = steerlab::ui::preferences::UI_SCALE_RANGE;
+    if !scales.contains(&ui_scale) {
+        return fail(format!(
+            "--ui-scale must be between {} and {}, got {}",
+            scales.start(),
+            scales.end(),
+            steerlab::behaviours::param::number_text(f64::from(ui_scale))
         ));
     }
     if let Some(problem) = refuse_shot_target(out) {
@@ -584,8 +598,14 @@ fn shot(
         return fail(problem);
     }
     let written = std::sync::Arc::new(std::sync::OnceLock::new());
-    let mode =
-        shell::Mode::Shot { out: out.to_path_buf(), seconds, view, step_through, written: written.clone() };
+    let mode = shell::Mode::Shot {
+        out: out.to_path_buf(),
+        seconds,
+        view,
+        step_through,
+        ui_scale,
+        written: written.clone(),
+    };
     macroquad::Window::from_config(
         shell::window_conf(size),
         shell::run(world, Some(scene.to_path_buf()), mode),

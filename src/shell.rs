@@ -170,6 +170,8 @@ pub enum Mode {
         view: ViewMode,
         /// Open the planner step-through of this agent at this iteration (0-based).
         step_through: Option<(usize, usize)>,
+        /// The UI scale the picture is drawn at (within `ui::preferences::UI_SCALE_RANGE`).
+        ui_scale: f32,
         /// Set once the picture is written, or with the reason it could not be (for
         /// `cannot write FILE: REASON`); unset if the window closed before.
         written: std::sync::Arc<std::sync::OnceLock<Result<(), String>>>,
@@ -405,7 +407,8 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let steps_in_frames = interactive || matches!(mode, Mode::Frames { .. });
     step_budget.overlapped = overlap.threaded();
 
-    if let Mode::Shot { seconds, view, step_through, .. } = &mode {
+    if let Mode::Shot { seconds, view, step_through, ui_scale, .. } = &mode {
+        ui_state.ui_scale = ui::preferences::clamp_ui_scale(*ui_scale);
         let steps = (*seconds / app.world.dt as f64).round() as u64;
         for _ in 0..steps {
             app.step_once();

@@ -666,6 +666,55 @@ fn shot_renders_every_scene_and_the_pictures_are_not_blank() {
     }
 }
 
+/// `shot --ui-scale 2` draws the panels at twice the size: the scene panel's right edge (where
+/// the world's background starts on rows through the world view) lies twice as far from the left
+/// as at scale 1. A picture never reads the saved preference, so the scale is the flag's.
+#[test]
+fn shot_draws_the_panels_at_the_ui_scale_it_is_given() {
+    if !tools_available("shot_ui_scale") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("shot_ui_scale");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("compare.json");
+    let panel_edge = |scale: &str| {
+        let out = dir.join(format!("scale-{scale}.png"));
+        let status = Command::new(BIN)
+            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "0"])
+            .args(["--size", "1280x800", "--ui-scale", scale])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot --ui-scale {scale} failed");
+        // Rows through the world view at both scales; a label may lie across one of them, so
+        // the edge is the leftmost found.
+        (150..440)
+            .step_by(10)
+            .filter_map(|y| {
+                let row: Vec<[u8; 3]> =
+                    region_pixels(&out, (0, y, 1280, 1)).chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
+                // The world's background: the commonest colour at the row's right end.
+                let mut counts = std::collections::HashMap::new();
+                for p in &row[1100..1270] {
+                    *counts.entry(*p).or_insert(0) += 1;
+                }
+                let background = counts.into_iter().max_by_key(|&(_, n)| n)?.0;
+                (0..1260).find(|&x| row[x..x + 12].iter().all(|p| *p == background))
+            })
+            .min()
+            .expect("the world on some row")
+    };
+    let one = panel_edge("1") as f32;
+    let two = panel_edge("2") as f32;
+    assert!(
+        (1.8..=2.2).contains(&(two / one)),
+        "the scene panel ends at {one} px at scale 1 and {two} px at 2"
+    );
+}
+
 #[test]
 fn tab_switches_to_the_3d_view_and_the_picture_changes() {
     if !tools_available("tab_3d") {

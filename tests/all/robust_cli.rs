@@ -486,6 +486,18 @@ fn odd_arguments_of_every_command_are_one_line_and_status_2() {
             &["shot", SCENE, "--out", "x.png", "--step-through", "0"],
             "--step-through counts iterations from 1",
         ),
+        (
+            &["shot", SCENE, "--out", "x.png", "--ui-scale", "7"],
+            "--ui-scale must be between 0.5 and 3, got 7",
+        ),
+        (
+            &["shot", SCENE, "--out", "x.png", "--ui-scale", "NaN"],
+            "--ui-scale must be between 0.5 and 3, got NaN",
+        ),
+        (
+            &["shot", SCENE, "--out", "x.png", "--ui-scale", "-1"],
+            "--ui-scale must be between 0.5 and 3, got -1",
+        ),
         (&["frames", "--frames", "0"], "--agents must be 1–1000000 and --frames 1–100000"),
         (&["frames", "--agents", "5", "--scene", SCENE], "cannot be used with"),
         (&["bench", "--threads", "0"], "--threads must be 1–256, got 0"),
