@@ -710,7 +710,8 @@ fn anything_moves(world: &World) -> bool {
 }
 
 /// The box around everything in the world (paths, sampled curves, targets, obstacles with their
-/// radii, agents, planner waypoints), padded by [`AUTO_BOUNDS_PADDING`]; None for an empty world.
+/// radii, agents, planner waypoints), padded by [`AUTO_BOUNDS_PADDING`] within
+/// ±[`super::MAX_COORDINATE`]; None for an empty world.
 fn content_bounds(world: &World) -> Option<Bounds> {
     let mut points: Vec<Vec3> = Vec::new();
     for path in &world.paths {
@@ -740,5 +741,9 @@ fn content_bounds(world: &World) -> Option<Bounds> {
         Some((min, max)) => Some((min.min(p), max.max(p))),
     })?;
     let pad = Vec3::splat(AUTO_BOUNDS_PADDING);
-    Some(Bounds { min: min - pad, max: max + pad })
+    // Padded, but never past the coordinates a scene may hold: content at the limit padded
+    // beyond it made a scene its own loader refused (found by the editing monkey: a target set
+    // to y = 1,000,000 and given a velocity).
+    let limit = Vec3::splat(super::MAX_COORDINATE);
+    Some(Bounds { min: (min - pad).max(-limit), max: (max + pad).min(limit) })
 }

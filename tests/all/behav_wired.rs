@@ -167,6 +167,55 @@ fn deleting_an_agent_deletes_its_pursuers_drops_entries_about_it_and_reindexes_t
     assert!(parse_scene(&saved, "pack.json").is_ok());
 }
 
+/// Deleting a target takes the agents that seek it, and in turn the agents that pursue or evade
+/// them, as deleting an agent does. It took only the seekers, and the hound, pursuing the hare
+/// (index 0), was left pointing at index 0, which then named the hound itself: a scene its own
+/// saver refused (found by the editing monkey on leader-following.json, deleting the path the
+/// leader follows).
+#[test]
+fn deleting_a_target_takes_the_agents_that_react_to_the_agents_that_seek_it() {
+    let mut world = parse_scene(PACK, "pack.json").unwrap();
+    let deleted = delete(&mut world, Selection::Target(0));
+    assert_eq!(deleted.kept, [false; 5], "the hare and crow seek the flag; the others react to them");
+    assert_eq!(deleted.note, "deleted target flag and the 5 agents that used it");
+    assert!(world.agents.is_empty());
+    assert!(scene_to_json(&world).is_ok());
+}
+
+/// On every shipped scene, deleting any one path, target or curve leaves every agent reference
+/// naming another agent that exists, and a scene that saves and loads back.
+#[test]
+fn deleting_any_path_target_or_curve_of_a_shipped_scene_leaves_sound_agent_references() {
+    for file in crate::scenes::scene_files() {
+        let world = steerlab::scene::load_scene(&file).unwrap();
+        let selections = (0..world.paths.len())
+            .map(Selection::Path)
+            .chain((0..world.targets.len()).map(Selection::Target))
+            .chain((0..world.curves.len()).map(Selection::Curve));
+        for selection in selections {
+            let mut world = world.clone();
+            let deleted = delete(&mut world, selection);
+            assert_eq!(deleted.kept.iter().filter(|k| **k).count(), world.agents.len());
+            let n = world.agents.len();
+            for (i, agent) in world.agents.iter().enumerate() {
+                let behaviours =
+                    std::iter::once(&agent.behaviour).chain(agent.mix.more.iter().map(|e| &e.behaviour));
+                for other in behaviours.flat_map(|b| [b.other_agent(), b.second_agent()]).flatten() {
+                    assert!(
+                        other < n && other != i,
+                        "{}: after deleting {selection:?}, agent {i} ({}) refers to agent {other} of {n}",
+                        file.display(),
+                        agent.about.name
+                    );
+                }
+            }
+            let saved = scene_to_json(&world)
+                .unwrap_or_else(|e| panic!("{}: after deleting {selection:?}: {e}", file.display()));
+            assert!(parse_scene(&saved, "x.json").is_ok(), "{}: {selection:?}", file.display());
+        }
+    }
+}
+
 #[test]
 fn deleting_an_unreferenced_agent_shifts_the_indices_after_it() {
     let mut world = parse_scene(PACK, "pack.json").unwrap();

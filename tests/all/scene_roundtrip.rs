@@ -107,6 +107,23 @@ fn geometry_free_world_fills_names_colours_and_automatic_bounds() {
     );
 }
 
+/// A moving scene whose content reaches the coordinate limit gets automatic bounds padded only
+/// up to the limit, so it saves and loads back. Padded past it, the loader refused the file it
+/// had just read without bounds, and the editor made scenes that would not save (found by the
+/// editing monkey: a target moved to y = 1,000,000, then given a velocity).
+#[test]
+fn automatic_bounds_stop_at_the_coordinate_limit() {
+    let text = r#"{"version": 2, "targets": [{"id": "t", "position": [0, 1000000], "velocity": [0, 0, -5]}],
+                   "agents": [{"position": [-1000000, 0], "behaviours": [{"type": "seek", "target": "t"}]}]}"#;
+    let world = parse_scene(text, "edge.json").unwrap();
+    let bounds = world.bounds.expect("something moves");
+    assert_eq!(bounds.min, Vec3::new(-1_000_000.0, -150.0, -150.0));
+    assert_eq!(bounds.max, Vec3::new(150.0, 1_000_000.0, 150.0));
+    let saved = scene_to_json(&world).unwrap();
+    let reloaded = parse_scene(&saved, "saved.json").unwrap();
+    assert_eq!(reloaded.bounds, world.bounds);
+}
+
 #[test]
 fn still_scenes_get_no_automatic_bounds() {
     let text = r#"{"version": 1, "targets": [{"id": "t", "position": [1, 2]}],

@@ -1,8 +1,9 @@
 //! Deleting anything the editor can select, keeping the world consistent: agents that depend on
 //! a deleted path, curve or target go too, list entries that refer to it are dropped, and the
-//! indices agents and their entries hold are shifted. Deleting an
-//! agent also deletes the agents whose main behaviour pursues or evades it (and, in turn, theirs),
-//! drops such entries from the other agents' lists, and shifts every remaining agent index.
+//! indices agents and their entries hold are shifted. Deleting an agent (or an agent going with
+//! its path, curve or target) also deletes the agents whose main behaviour pursues, evades or
+//! follows it (and, in turn, theirs), drops such entries from the other agents' lists, and
+//! shifts every remaining agent index.
 
 use super::super::Selection;
 use super::{restart_followers, set_behaviour};
@@ -26,13 +27,13 @@ pub fn delete(world: &mut World, selection: Selection) -> Deleted {
     Deleted { note, kept }
 }
 
-/// Removes the agents for which `goes` holds (marking them in `kept`).
+/// Removes the agents for which `goes` holds, and the agents that depend on them (as deleting
+/// an agent does: [`delete_agents`]), marking them in `kept`. Without the second part, a path's
+/// deletion took its leader and left the leader's followers pointing at the leader's old index,
+/// which then named another agent, or the follower itself (found by the editing monkey).
 fn remove_agents(world: &mut World, kept: &mut [bool], goes: impl Fn(&crate::sim::Agent) -> bool) {
-    for (flag, agent) in kept.iter_mut().zip(world.agents.iter()) {
-        *flag = !goes(agent);
-    }
-    let mut flags = kept.iter();
-    world.agents.retain(|_| flags.next() == Some(&true));
+    let gone: Vec<bool> = world.agents.iter().map(goes).collect();
+    delete_agents(world, gone, kept);
 }
 
 fn delete_and_mark(world: &mut World, selection: Selection, kept: &mut [bool]) -> String {
@@ -136,14 +137,22 @@ fn repoint(world: &mut World, removed: usize, reference: fn(&mut Behaviour) -> O
     }
 }
 
-/// Deletes agent `idx` and every agent whose main behaviour (transitively) refers to it; drops
-/// the list entries of the remaining agents that refer to a deleted agent and re-indexes the
-/// others. Marks the agents that went in `kept`. Returns how many agents went besides `idx`.
+/// Deletes agent `idx` and every agent whose main behaviour (transitively) refers to it
+/// ([`delete_agents`]). Returns how many agents went besides `idx`.
 fn delete_agent(world: &mut World, idx: usize, kept: &mut [bool]) -> usize {
     let mut gone = vec![false; world.agents.len()];
     if let Some(flag) = gone.get_mut(idx) {
         *flag = true;
     }
+    delete_agents(world, gone, kept).saturating_sub(1)
+}
+
+/// Deletes the agents marked in `gone` (one flag per agent) and every agent whose main behaviour
+/// (transitively) refers to one of them; drops the list entries of the remaining agents that
+/// refer to a deleted agent and re-indexes the others. Marks the agents that went in `kept`.
+/// Returns how many agents went.
+fn delete_agents(world: &mut World, mut gone: Vec<bool>, kept: &mut [bool]) -> usize {
+    gone.resize(world.agents.len(), false);
     // Follow main references until nothing new goes (each pass adds at least one or stops).
     loop {
         let mut added = false;
@@ -196,7 +205,7 @@ fn delete_agent(world: &mut World, idx: usize, kept: &mut [bool]) -> usize {
                 && entry.behaviour.second_agent_mut().is_none_or(&remap)
         });
     }
-    gone.iter().filter(|&&g| g).count().saturating_sub(1)
+    gone.iter().filter(|&&g| g).count()
 }
 
 fn dependants_note(what: &str, id: &str, agents: usize) -> String {
