@@ -384,7 +384,15 @@ fn random_clicks_drags_and_keys_in_the_window_never_crash_it_nor_touch_the_examp
     let examples_before = fingerprint(&examples);
     // `STEERLAB_MONKEY_SEED=N STEERLAB_MONKEY_SCENE=flock.json` hunts with other events elsewhere,
     // and `STEERLAB_MONKEY_UI_SCALE=2` at another UI scale.
+    // A shipped scene's name; a path to one (`scenes/flock.json`) names it too.
     let scene = std::env::var("STEERLAB_MONKEY_SCENE").unwrap_or_else(|_| "compare.json".into());
+    let scene = std::path::Path::new(&scene)
+        .file_name()
+        .map_or_else(|| scene.clone(), |name| name.to_string_lossy().into_owned());
+    assert!(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(&scene).is_file(),
+        "STEERLAB_MONKEY_SCENE={scene}: not a scene in scenes/"
+    );
     let config = super::e2e_window::temp_dir("monkey-config");
     if let Ok(scale) = std::env::var("STEERLAB_MONKEY_UI_SCALE") {
         std::fs::write(config.join("preferences.json"), format!(r#"{{"ui_scale": {scale}}}"#)).unwrap();
