@@ -279,7 +279,7 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
             Kernel::LookWhereYouAreGoing => Behaviour::LookWhereYouAreGoing { params: FaceParams::default() },
             Kernel::AvoidObstacles => Behaviour::Projected { path: 0, params: ProjectedParams::default() },
             Kernel::Planner => Behaviour::Planner {
-                params: PlannerParams {
+                params: Box::new(PlannerParams {
                     // Across the ring and back out: every leg passes the pillars.
                     waypoints: [0.5f32, 0.75, 0.25]
                         .map(|turn| {
@@ -289,7 +289,7 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
                         .to_vec(),
                     replan_interval: PlannerParams::REPLAN_INTERVAL.min,
                     ..PlannerParams::default()
-                },
+                }),
             },
             Kernel::Flocking | Kernel::CollisionAvoidance => Behaviour::Seek { target: 0 },
         };
@@ -299,7 +299,7 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
             Kernel::Face | Kernel::LookWhereYouAreGoing => {
                 let wander =
                     WanderParams { seed: wander_seed(i, n_agents, variant), ..WanderParams::default() };
-                agent.mix.more =
+                agent.mix.edit().more =
                     vec![Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 1.0, group: 0 })];
             }
             Kernel::AvoidObstacles => agent.set_avoid_obstacles(true, AvoidParams::default()),
@@ -357,7 +357,9 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World
             }
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
-        agent.mix.more = more;
+        if !more.is_empty() {
+            agent.mix.edit().more = more;
+        }
         world.agents.push(agent);
     }
     world.reset();

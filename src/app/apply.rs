@@ -277,7 +277,7 @@ impl App {
                     self.checkpoint(Some((agent, 3)));
                     mix.reset_states();
                     if let Some(a) = self.world.agents.get_mut(agent) {
-                        a.mix = mix;
+                        a.mix = mix.into();
                     }
                 }
             }

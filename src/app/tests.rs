@@ -954,7 +954,7 @@ fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
     let mut app = empty_app();
     app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Wander });
     let wander = app.world.agents[0].behaviour.clone();
-    let mut mix = app.world.agents[0].mix.clone();
+    let mut mix = crate::sim::Mix::clone(&app.world.agents[0].mix);
     mix.more = vec![Entry::new(wander.clone(), Slot::default()); MAX_BEHAVIOURS - 1];
     app.apply(Command::SetMix { agent: 0, mix: mix.clone() });
     assert_eq!(app.world.agents[0].mix.more.len() + 1, MAX_BEHAVIOURS, "the limit itself is taken");

@@ -74,6 +74,9 @@ pub struct DetourSide {
 }
 
 impl DetourSide {
+    /// No detour under way (`Default`, usable in constants).
+    pub const NONE: DetourSide = DetourSide { committed: None };
+
     /// The obstacle being gone round, if any.
     pub fn obstacle(&self) -> Option<usize> {
         self.committed.map(|(index, _)| index as usize)

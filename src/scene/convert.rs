@@ -37,7 +37,7 @@ use crate::behaviours::{FaceParams, HideParams, InterposeParams, LeaderFollowing
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
 use crate::sim::{
-    Agent, Behaviour, Bounds, Combine, Entry, Mix, NamedCurve, NamedField, NamedPath, Obstacle, Rgb, Slot,
+    Agent, Behaviour, Bounds, Combine, Entry, Mix, MixBox, NamedCurve, NamedField, NamedPath, Obstacle, Rgb, Slot,
     Target, World,
 };
 
@@ -173,7 +173,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             max_acceleration: spec.max_acceleration,
         };
         let mut agent = Agent::new(name, color, start, limits, main.behaviour);
-        agent.mix = Mix {
+        agent.mix = MixBox::from(Mix {
             combine: match spec.combine.mode {
                 CombineMode::Blend => Combine::Blend,
                 CombineMode::Priority => Combine::Priority { threshold: spec.combine.threshold },
@@ -181,7 +181,7 @@ pub fn scene_to_world(scene: &SceneFile) -> Result<World, (String, String)> {
             main: main.slot,
             more: entries.collect(),
             detour: Default::default(),
-        };
+        });
         agents.push(agent);
     }
 
@@ -403,7 +403,7 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
             params: FaceParams { max_rotation: s.max_rotation, slow_angle: s.slow_angle },
         },
         BehaviourSpec::Planner(s) => Behaviour::Planner {
-            params: PlannerParams {
+            params: Box::new(PlannerParams {
                 waypoints: s.waypoints.iter().map(|w| w.0).collect(),
                 clearance: s.clearance,
                 iteration_limit: s.iteration_limit,
@@ -413,7 +413,7 @@ fn behaviour(spec: &BehaviourSpec, lookup: &Lookup) -> Result<Behaviour, (String
                 incoming_fire: s.incoming_fire,
                 fire_strength: s.fire_strength,
                 fire_seed: s.fire_seed,
-            },
+            }),
         },
     })
 }

@@ -121,9 +121,14 @@ impl Slot {
     pub const PARAMS: &'static [Param] = &[Self::WEIGHT, Self::GROUP];
 }
 
+impl Slot {
+    /// Both at their declared defaults (`Default`, usable in constants).
+    pub const DEFAULT: Slot = Slot { weight: Self::WEIGHT.default, group: Self::GROUP.default_u32() };
+}
+
 impl Default for Slot {
     fn default() -> Self {
-        Slot { weight: Self::WEIGHT.default, group: Self::GROUP.default_u32() }
+        Self::DEFAULT
     }
 }
 
@@ -165,14 +170,84 @@ pub struct Mix {
     pub more: Vec<Entry>,
 }
 
+impl Mix {
+    /// One entry, blended, no detour (`Default`, usable in constants): what [`MixBox`] holds
+    /// without a box.
+    pub const DEFAULT: Mix =
+        Mix { combine: Combine::Blend, main: Slot::DEFAULT, detour: DetourSide::NONE, more: Vec::new() };
+}
+
 impl Default for Mix {
     fn default() -> Self {
-        Mix {
-            combine: Combine::Blend,
-            main: Slot::default(),
-            more: Vec::new(),
-            detour: DetourSide::default(),
+        Self::DEFAULT
+    }
+}
+
+/// What an agent's list never is when the record holds no box.
+static NO_MIX: Mix = Mix::DEFAULT;
+
+/// An agent's [`Mix`] as its record holds it: one pointer, none for an agent of one behaviour
+/// that is blended (most of a crowd), so that the record every step streams is 56 bytes
+/// shorter than with the list inline (see [`crate::sim::Agent`]'s layout).
+///
+/// Reads go through `Deref` (the default list when there is no box); a change goes through
+/// [`MixBox::edit`], which makes the box, so that no step makes one by reading: the step's
+/// own writes go through [`MixBox::entries_mut`] and [`MixBox::reset_states`], which make
+/// none. Equality is the lists' (no box equals a box holding the default).
+#[derive(Clone, Debug, Default)]
+pub struct MixBox(Option<Box<Mix>>);
+
+impl MixBox {
+    /// The list to change (boxed from the default if there was no box).
+    pub fn edit(&mut self) -> &mut Mix {
+        self.0.get_or_insert_with(Box::default)
+    }
+
+    /// The entries after the main one, to change in place (none without a box; makes none).
+    pub fn entries_mut(&mut self) -> &mut [Entry] {
+        match &mut self.0 {
+            Some(mix) => &mut mix.more,
+            None => &mut [],
         }
+    }
+
+    /// [`Mix::reset_states`], without making a box.
+    pub fn reset_states(&mut self) {
+        if let Some(mix) = &mut self.0 {
+            mix.reset_states();
+        }
+    }
+
+    /// Whether the record holds a box.
+    pub fn is_boxed(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl std::ops::Deref for MixBox {
+    type Target = Mix;
+
+    fn deref(&self) -> &Mix {
+        self.0.as_deref().unwrap_or(&NO_MIX)
+    }
+}
+
+impl From<Mix> for MixBox {
+    /// No box for the default list.
+    fn from(mix: Mix) -> MixBox {
+        MixBox((mix != Mix::DEFAULT).then(|| Box::new(mix)))
+    }
+}
+
+impl PartialEq for MixBox {
+    fn eq(&self, other: &MixBox) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<Mix> for MixBox {
+    fn eq(&self, other: &Mix) -> bool {
+        **self == *other
     }
 }
 
@@ -278,7 +353,8 @@ fn next_group(mix: &Mix, previous: Option<u32>) -> Option<u32> {
 /// the one entry's request unchanged when it is alone with weight 1.
 fn group_request(agent: &mut Agent, ctx: &StepContext, group: Option<u32>) -> Steering {
     let Agent { kinematics, limits, behaviour, state, mix, gizmos, .. } = agent;
-    let Mix { main, more, detour: side, .. } = mix;
+    // An agent of more than one entry has its box already: this makes none.
+    let Mix { main, more, detour: side, .. } = mix.edit();
     let k = &*kinematics;
     // Goal-seeking entries of an agent that avoids obstacles aim round the one in their way.
     let margin = more.iter().find_map(|entry| match entry.behaviour {

@@ -51,7 +51,7 @@ pub use metrics::{
     sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary,
     ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics, NULLABLE_METRICS,
 };
-pub use mix::{Combine, Entry, Mix, Slot, MAX_BEHAVIOURS};
+pub use mix::{Combine, Entry, Mix, MixBox, Slot, MAX_BEHAVIOURS};
 
 pub use crate::behaviours::{
     ArriveParams, ParametricParams, ParametricState, PredictiveParams, PredictiveState, ProjectedParams,
@@ -194,8 +194,9 @@ pub enum Behaviour {
     },
     /// The 3D waypoint planner and its ship (seed 004).
     Planner {
-        /// Waypoints, clearance, iteration limit, replan interval, arrival radius.
-        params: PlannerParams,
+        /// Waypoints, clearance, iteration limit, replan interval, arrival radius (boxed: 64
+        /// bytes, the size of every agent's record were it inline; see [`Agent`]).
+        params: Box<PlannerParams>,
     },
     /// Obstacle avoidance (Reynolds): a probe along the velocity, a lateral push away from the
     /// first obstacle it meets. Usually an entry of higher priority than the agent's main one.
@@ -596,7 +597,7 @@ pub struct Agent {
     pub gizmos: Gizmos,
     /// The rest of the list and how the list is combined (see [`Mix`]; its list last, beside
     /// the main behaviour).
-    pub mix: Mix,
+    pub mix: MixBox,
     /// What it does: the first entry of its list of behaviours (its main behaviour, the one
     /// whose target, path or curve it follows and that the metrics judge).
     pub behaviour: Behaviour,
@@ -645,7 +646,7 @@ impl Agent {
             limits,
             behaviour,
             state,
-            mix: Mix::default(),
+            mix: MixBox::default(),
             metrics: AgentMetrics::default(),
             gizmos: Gizmos::disabled(),
             about: Box::new(About { name, color, start }),
@@ -680,20 +681,21 @@ impl Agent {
         if on == self.avoids_obstacles() {
             return;
         }
+        let mix = self.mix.edit();
         if on {
-            let first_group = self.mix.more.iter().map(|e| e.slot.group).chain([self.mix.main.group]).min();
+            let first_group = mix.more.iter().map(|e| e.slot.group).chain([mix.main.group]).min();
             let group = first_group.unwrap_or(0);
             if group == 0 {
-                self.mix.main.group += 1;
-                for entry in &mut self.mix.more {
+                mix.main.group += 1;
+                for entry in &mut mix.more {
                     entry.slot.group += 1;
                 }
             }
-            self.mix.combine = Combine::Priority { threshold: Combine::DEFAULT_THRESHOLD };
+            mix.combine = Combine::Priority { threshold: Combine::DEFAULT_THRESHOLD };
             let avoid = Behaviour::AvoidObstacles { params };
-            self.mix.more.push(Entry::new(avoid, Slot { weight: 1.0, group: 0 }));
+            mix.more.push(Entry::new(avoid, Slot { weight: 1.0, group: 0 }));
         } else {
-            self.mix.more.retain(|entry| !matches!(entry.behaviour, Behaviour::AvoidObstacles { .. }));
+            mix.more.retain(|entry| !matches!(entry.behaviour, Behaviour::AvoidObstacles { .. }));
         }
     }
 
@@ -848,7 +850,7 @@ impl Clone for Agents {
 
 /// A copy of `list` whose boxes lie by kind, each kind in agent order (see [`Agents`]' clone).
 fn by_kind(list: &[Agent]) -> Vec<Agent> {
-    let mixes: Vec<Mix> = list.iter().map(|agent| agent.mix.clone()).collect();
+    let mixes: Vec<MixBox> = list.iter().map(|agent| agent.mix.clone()).collect();
     let metrics: Vec<AgentMetrics> = list.iter().map(|agent| agent.metrics.clone()).collect();
     let states: Vec<BehaviourState> = list.iter().map(|agent| agent.state.clone()).collect();
     let gizmos: Vec<Gizmos> = list.iter().map(|agent| agent.gizmos.clone()).collect();
@@ -2344,7 +2346,7 @@ fn steer_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext) -> Steeri
     if !ctx.grid.is_empty() {
         // An agent the grid did not index has no slot (u32::MAX): its crowd sample takes its own walk.
         let slot = ctx.slot_of.get(agent_idx).copied().filter(|&slot| slot != u32::MAX);
-        let states = std::iter::once(&mut agent.state).chain(agent.mix.more.iter_mut().map(|e| &mut e.state));
+        let states = std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
         for state in states {
             match state {
                 BehaviourState::Flock(flock) => *flock = FlockState { slot, crowd: None },
@@ -2410,7 +2412,7 @@ fn move_agent(
     let projection = agent.metrics.record(&sample, events);
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
         // The sample a flocking entry's walk took on its way, else a walk of its own.
-        let states = std::iter::once(&mut agent.state).chain(agent.mix.more.iter_mut().map(|e| &mut e.state));
+        let states = std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
         let taken = states
             .filter_map(|state| match state {
                 BehaviourState::Flock(flock) => flock.crowd.take(),
@@ -3006,7 +3008,7 @@ mod tests {
     fn the_agent_record_stays_compact() {
         use std::mem::size_of;
         let sizes = [
-            ("Agent", size_of::<Agent>(), 288),
+            ("Agent", size_of::<Agent>(), 216),
             ("AgentMetrics", size_of::<AgentMetrics>(), 72),
             ("Gizmos", size_of::<Gizmos>(), 8),
             ("BehaviourState", size_of::<BehaviourState>(), 32),
@@ -3148,7 +3150,7 @@ mod tests {
         let mut wide = world_for(Kernel::Flocking, 400, 0);
         for agent in wide.agents.iter_mut() {
             let avoid = Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() };
-            agent.mix.more.push(Entry::new(avoid, Slot::default()));
+            agent.mix.edit().more.push(Entry::new(avoid, Slot::default()));
         }
         let mut probe = wide.clone();
         probe.step();

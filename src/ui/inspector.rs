@@ -270,7 +270,7 @@ fn behaviour_editor(
         if let Some(new_params) = waypoint_list(ui, state, params, waypoint) {
             commands.push(Command::SetBehaviour {
                 agent: agent_idx,
-                behaviour: Behaviour::Planner { params: new_params },
+                behaviour: Behaviour::Planner { params: Box::new(new_params) },
             });
         }
         if let Some(last) = waypoint_list_hint(params) {

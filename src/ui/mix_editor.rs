@@ -93,7 +93,7 @@ fn slot_row(ui: &mut egui::Ui, id: &str, slot: Slot, priority: bool) -> Option<S
 /// Draws the list editor of agent `agent_idx`; the edit as a command.
 pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: usize) -> Option<Command> {
     let agent: &Agent = app.world.agents.get(agent_idx)?;
-    let Mix { combine, main, more, detour: _ } = &agent.mix;
+    let Mix { combine, main, more, detour: _ } = &*agent.mix;
     let mut new_mix: Option<Mix> = None;
     let priority = matches!(combine, Combine::Priority { .. });
 
@@ -121,14 +121,14 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
             }
         }
         if choice != *combine {
-            new_mix = Some(Mix { combine: choice, ..agent.mix.clone() });
+            new_mix = Some(Mix { combine: choice, ..Mix::clone(&agent.mix) });
         }
     });
 
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(format!("1. {} (main)", agent.behaviour.type_name())).strong());
         if let Some(slot) = slot_row(ui, "main", *main, priority) {
-            new_mix = Some(Mix { main: slot, ..agent.mix.clone() });
+            new_mix = Some(Mix { main: slot, ..Mix::clone(&agent.mix) });
         }
     });
 
@@ -139,7 +139,7 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                 egui::RichText::new(format!("{}. {}", entry_idx + 2, entry.behaviour.type_name())).strong(),
             );
             if let Some(slot) = slot_row(ui, &id, entry.slot, priority) {
-                let mut mix = agent.mix.clone();
+                let mut mix = Mix::clone(&agent.mix);
                 if let Some(e) = mix.more.get_mut(entry_idx) {
                     e.slot = slot;
                 }
@@ -148,7 +148,7 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
             let remove = ui.small_button("✖").on_hover_text("Remove this entry");
             state.record_rect(format!("mix:remove:{entry_idx}"), remove.rect);
             if remove.clicked() {
-                let mut mix = agent.mix.clone();
+                let mut mix = Mix::clone(&agent.mix);
                 mix.more.remove(entry_idx);
                 new_mix = Some(mix);
             }
@@ -156,7 +156,7 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
         egui::Grid::new(("mix_entry_references", entry_idx)).num_columns(2).show(ui, |ui| {
             let picked = reference_rows(ui, app, agent_idx, &entry.behaviour, &id, &mut state.widget_rects);
             if let Some(changed) = picked {
-                let mut mix = agent.mix.clone();
+                let mut mix = Mix::clone(&agent.mix);
                 if let Some(e) = mix.more.get_mut(entry_idx) {
                     e.behaviour = changed;
                 }
@@ -169,7 +169,7 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                 for spec in &specs {
                     let value: Option<ParamValue> = param_row(ui, spec, &mut state.widget_rects);
                     if let Some(changed) = value.and_then(|v| with_param(&entry.behaviour, spec.key, v)) {
-                        let mut mix = agent.mix.clone();
+                        let mut mix = Mix::clone(&agent.mix);
                         if let Some(e) = mix.more.get_mut(entry_idx) {
                             e.behaviour = changed;
                         }
@@ -209,7 +209,7 @@ pub fn mix_editor(ui: &mut egui::Ui, app: &App, state: &mut UiState, agent_idx: 
                         ui.end_row();
                     }
                     let (true, Ok(behaviour)) = (item.clicked(), made) else { continue };
-                    let mut mix = agent.mix.clone();
+                    let mut mix = Mix::clone(&agent.mix);
                     let avoidance = [
                         BehaviourKind::AvoidObstacles,
                         BehaviourKind::CollisionAvoidance,

@@ -283,7 +283,7 @@ pub fn behaviour_params(behaviour: &Behaviour) -> Vec<ParamSpec> {
                 incoming_fire,
                 fire_strength,
                 fire_seed,
-            } = params;
+            } = &**params;
             vec![
                 row(&PlannerParams::CLEARANCE, ParamValue::Float(*clearance)),
                 row(&PlannerParams::ITERATION_LIMIT, ParamValue::Int(*iteration_limit)),
@@ -493,7 +493,7 @@ pub fn with_param(behaviour: &Behaviour, key: &str, value: ParamValue) -> Option
                 incoming_fire,
                 fire_strength,
                 fire_seed,
-            } = params;
+            } = &mut **params;
             match (key, value) {
                 ("clearance", _) => set_f32(clearance, value)?,
                 ("iteration_limit", ParamValue::Int(n)) => *iteration_limit = n,

@@ -722,12 +722,12 @@ fn the_editor_refuses_a_behaviour_or_list_entry_that_refers_to_its_own_agent() {
     let own = Behaviour::Pursuit { agent: 1, params: Default::default() };
     app.apply(Command::SetBehaviour { agent: 1, behaviour: own.clone() });
     assert!(matches!(app.world.agents[1].behaviour, Behaviour::Seek { .. }));
-    let mut mix = app.world.agents[1].mix.clone();
+    let mut mix = steerlab::sim::Mix::clone(&app.world.agents[1].mix);
     mix.more.push(Entry::new(own, Slot { weight: 1.0, group: 0 }));
     app.apply(Command::SetMix { agent: 1, mix });
     assert!(app.world.agents[1].mix.more.is_empty());
     // The same entry about another agent is taken.
-    let mut mix = app.world.agents[1].mix.clone();
+    let mut mix = steerlab::sim::Mix::clone(&app.world.agents[1].mix);
     mix.more.push(Entry::new(
         Behaviour::Evade { agent: 0, params: Default::default() },
         Slot { weight: 1.0, group: 0 },

@@ -135,12 +135,12 @@ fn agent_at(position: Vec3, behaviour: Behaviour, limits: Limits) -> Agent {
 #[test]
 fn blending_seek_and_flee_of_one_target_with_equal_weights_cancels() {
     let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
-    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
+    agent.mix.edit().more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
     let mut world = world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent);
     world.run_steps(30);
     assert_eq!(world.agents[0].kinematics.position, Vec3::ZERO);
     // With seek weighted 3 to 1 the agent heads for the target.
-    world.agents[0].mix.main.weight = 3.0;
+    world.agents[0].mix.edit().main.weight = 3.0;
     world.reset();
     world.run_steps(30);
     assert!(world.agents[0].kinematics.position.x > 10.0, "{}", world.agents[0].kinematics.position);
@@ -157,9 +157,9 @@ fn priority_lets_the_first_group_with_a_force_win_and_falls_through_when_it_has_
     assert!(world.agents[0].kinematics.position.x > 20.0);
     // Flee in group 0 always has a force: it wins and seek never acts.
     let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
-    agent.mix.combine = Combine::Priority { threshold: 0.001 };
-    agent.mix.main.group = 1;
-    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 1.0, group: 0 }));
+    agent.mix.edit().combine = Combine::Priority { threshold: 0.001 };
+    agent.mix.edit().main.group = 1;
+    agent.mix.edit().more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 1.0, group: 0 }));
     let mut world = world_with(Vec3::new(300.0, 0.0, 0.0), vec![], agent);
     world.run_steps(10);
     assert!(world.agents[0].kinematics.position.x < -20.0);
@@ -257,7 +257,7 @@ fn app_with_an_entry(entry: Behaviour) -> App {
         let behaviour = Behaviour::Wander { params: Default::default() };
         world.agents.push(Agent::new(name.into(), Rgb(1, 2, 3), start, Limits::default(), behaviour));
     }
-    world.agents[0].mix.more.push(Entry::new(entry, Slot::default()));
+    world.agents[0].mix.edit().more.push(Entry::new(entry, Slot::default()));
     world.reset();
     let mut app = App::new(world, None);
     app.apply(Command::Select(Some(Selection::Agent(0))));
@@ -298,7 +298,7 @@ fn picking_another_quarry_for_a_pursuit_entry_is_one_undoable_edit_that_saves() 
 fn a_self_reference_sent_for_an_entry_is_refused_and_changes_nothing() {
     use steerlab::behaviours::PursuitParams;
     let mut app = app_with_an_entry(Behaviour::Pursuit { agent: 1, params: PursuitParams::default() });
-    let mut mix = app.world.agents[0].mix.clone();
+    let mut mix = steerlab::sim::Mix::clone(&app.world.agents[0].mix);
     mix.more[0].behaviour = Behaviour::Pursuit { agent: 0, params: PursuitParams::default() };
     app.apply(Command::SetMix { agent: 0, mix });
     assert_eq!(app.world.agents[0].mix.more[0].behaviour.other_agent(), Some(1));
@@ -434,7 +434,7 @@ fn a_full_behaviour_list_greys_add_a_behaviour_and_one_below_it_adds_the_last() 
     for entries in [MAX_BEHAVIOURS - 1, MAX_BEHAVIOURS] {
         let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
         for _ in 1..entries {
-            agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
+            agent.mix.edit().more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot::default()));
         }
         let mut app = App::new(world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent), None);
         app.apply(Command::Select(Some(Selection::Agent(0))));
@@ -459,8 +459,8 @@ fn a_full_behaviour_list_greys_add_a_behaviour_and_one_below_it_adds_the_last() 
 fn a_priority_group_shows_as_a_whole_number() {
     // The group fields read "7.00" (a count drawn as a number with two decimals).
     let mut agent = agent_at(Vec3::ZERO, Behaviour::Seek { target: 0 }, Limits::default());
-    agent.mix.combine = Combine::Priority { threshold: 0.001 };
-    agent.mix.more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 2.5, group: 7 }));
+    agent.mix.edit().combine = Combine::Priority { threshold: 0.001 };
+    agent.mix.edit().more.push(Entry::new(Behaviour::Flee { target: 0 }, Slot { weight: 2.5, group: 7 }));
     let mut app = App::new(world_with(Vec3::new(100.0, 0.0, 0.0), vec![], agent), None);
     app.apply(Command::Select(Some(Selection::Agent(0))));
     let mut state = UiState::default();

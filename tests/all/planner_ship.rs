@@ -463,10 +463,10 @@ fn a_ship_whose_waypoints_are_all_deleted_after_it_reached_one_is_idle_not_arriv
     let steerlab::sim::Behaviour::Planner { params } = app.world.agents[0].behaviour.clone() else {
         panic!()
     };
-    let emptied = steerlab::planner::PlannerParams { waypoints: Vec::new(), ..params };
+    let emptied = steerlab::planner::PlannerParams { waypoints: Vec::new(), ..*params };
     app.apply(steerlab::app::Command::SetBehaviour {
         agent: 0,
-        behaviour: steerlab::sim::Behaviour::Planner { params: emptied },
+        behaviour: steerlab::sim::Behaviour::Planner { params: Box::new(emptied) },
     });
     app.world.run_steps(2);
     assert_eq!(status(&app), steerlab::planner::ShipStatus::Idle);

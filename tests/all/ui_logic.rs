@@ -28,7 +28,7 @@ fn one_of_each() -> Vec<Behaviour> {
         Behaviour::Projected { path: 0, params: ProjectedParams::default() },
         Behaviour::Predictive { path: 0, params: PredictiveParams::default() },
         Behaviour::Planner {
-            params: PlannerParams { waypoints: vec![Vec3::X * 100.0], ..PlannerParams::default() },
+            params: Box::new(PlannerParams { waypoints: vec![Vec3::X * 100.0], ..PlannerParams::default() }),
         },
         Behaviour::Pursuit { agent: 0, params: PursuitParams::default() },
         Behaviour::Evade { agent: 0, params: PursuitParams::default() },
@@ -130,7 +130,7 @@ fn unknown_keys_wrong_types_and_non_finite_values_are_refused() {
     assert_eq!(with_param(&arrive, "slow_radius", ParamValue::Bool(true)), None);
     assert_eq!(with_param(&arrive, "slow_radius", ParamValue::Float(f32::NAN)), None);
     assert_eq!(with_param(&Behaviour::Seek { target: 0 }, "speed", ParamValue::Float(1.0)), None);
-    let planner = Behaviour::Planner { params: PlannerParams::default() };
+    let planner = Behaviour::Planner { params: Box::default() };
     assert_eq!(with_param(&planner, "iteration_limit", ParamValue::Float(3.0)), None);
 }
 
@@ -153,7 +153,7 @@ fn with_reference_changes_the_followed_thing_and_keeps_parameters() {
         Behaviour::Waypoints { path: 3, params }
     );
     assert_eq!(with_reference(&Behaviour::Flee { target: 0 }, 2), Behaviour::Flee { target: 2 });
-    let planner = Behaviour::Planner { params: PlannerParams::default() };
+    let planner = Behaviour::Planner { params: Box::default() };
     assert_eq!(with_reference(&planner, 4), planner);
 }
 
