@@ -2378,7 +2378,7 @@ fn move_agent(
         agent.kinematics.orientation = face::wrap_angle(before.orientation + rate * ctx.dt);
     }
 
-    let was_finished = agent.metrics.arrived_at.is_some();
+    let was_finished = agent.metrics.arrived_at().is_some();
     let arrived_now = !was_finished && has_arrived(agent, ctx);
     if arrived_now {
         events.push(Event { time: ctx.time, agent: agent_idx, kind: EventKind::Arrived });
@@ -3008,8 +3008,8 @@ mod tests {
     fn the_agent_record_stays_compact() {
         use std::mem::size_of;
         let sizes = [
-            ("Agent", size_of::<Agent>(), 216),
-            ("AgentMetrics", size_of::<AgentMetrics>(), 72),
+            ("Agent", size_of::<Agent>(), 208),
+            ("AgentMetrics", size_of::<AgentMetrics>(), 64),
             ("Gizmos", size_of::<Gizmos>(), 8),
             ("BehaviourState", size_of::<BehaviourState>(), 32),
         ];

@@ -463,7 +463,7 @@ fn crossing_outcome(text: &str, steps: usize) -> (f32, usize) {
             }
         }
     }
-    let arrived = world.agents.iter().filter(|a| a.metrics.arrived_at.is_some()).count();
+    let arrived = world.agents.iter().filter(|a| a.metrics.arrived_at().is_some()).count();
     (gap, arrived)
 }
 
