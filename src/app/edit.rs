@@ -416,7 +416,9 @@ pub fn default_behaviour(
             let centre = (min + max) * 0.5;
             let far = centre + (centre - position).with_z(0.0);
             let far = if far.distance(position) < 50.0 { position + Vec3::new(300.0, 0.0, 0.0) } else { far };
-            Behaviour::Planner { params: Box::new(PlannerParams { waypoints: vec![far], ..PlannerParams::default() }) }
+            Behaviour::Planner {
+                params: Box::new(PlannerParams { waypoints: vec![far], ..PlannerParams::default() }),
+            }
         }
         BehaviourKind::AvoidObstacles => Behaviour::AvoidObstacles { params: AvoidParams::default() },
         BehaviourKind::Pursuit => Behaviour::Pursuit {
@@ -698,7 +700,9 @@ pub fn compare(world: &mut World, agent_idx: usize) -> usize {
         ],
         Behaviour::Planner { params } => vec![(
             "smoothed".into(),
-            Behaviour::Planner { params: Box::new(PlannerParams { smoothing: !params.smoothing, ..(**params).clone() }) },
+            Behaviour::Planner {
+                params: Box::new(PlannerParams { smoothing: !params.smoothing, ..(**params).clone() }),
+            },
         )],
     };
     // Boids read each other: clones on the boid's own start would sit inside its body, so they

@@ -37,8 +37,8 @@ use crate::behaviours::{FaceParams, HideParams, InterposeParams, LeaderFollowing
 use crate::geometry::{Curve, CurveError, CurveKind, Polyline};
 use crate::planner::PlannerParams;
 use crate::sim::{
-    Agent, Behaviour, Bounds, Combine, Entry, Mix, MixBox, NamedCurve, NamedField, NamedPath, Obstacle, Rgb, Slot,
-    Target, World,
+    Agent, Behaviour, Bounds, Combine, Entry, Mix, MixBox, NamedCurve, NamedField, NamedPath, Obstacle, Rgb,
+    Slot, Target, World,
 };
 
 /// The app's one palette of agent colours, clearly distinct from each other and from the light

@@ -151,13 +151,9 @@ impl Entry {
     }
 }
 
-/// The agent's list beyond its main behaviour, and how the list is combined.
-///
-/// `more` last (`repr(C)`), beside the agent's main behaviour that follows the list in the
-/// agent's record: a one-entry agent's step reads only whether `more` is empty, and the walk
-/// that finds what a step needs reads both (see [`crate::sim::Agent`]'s layout).
+/// The agent's list beyond its main behaviour, and how the list is combined. The agent's
+/// record holds it behind [`MixBox`]'s pointer.
 #[derive(Clone, Debug, PartialEq)]
-#[repr(C)]
 pub struct Mix {
     /// Blending or priority.
     pub combine: Combine,

@@ -567,7 +567,7 @@ impl BehaviourState {
 /// Laid out in the order written (`repr(C)`), what every agent's step reads first: the agents
 /// of a big crowd are walked far beyond the caches, and a step pays for every 64-byte line of
 /// the record it touches. A seeking agent's step touches the kinematics, limits, gizmos, list,
-/// main behaviour and the metrics' every-step part, all within the first 248 bytes; the
+/// main behaviour and the metrics' every-step part, all within the first 168 bytes; the
 /// behaviour's state follows (a path follower's cursors), then what a step never reads.
 /// With the metrics' rare part boxed (736 -> 560 bytes), measured by callgrind's cache
 /// simulation (32 MiB last level, one thread, 1,000,000 agents, 2026-11-24): cache lines
@@ -582,10 +582,18 @@ impl BehaviourState {
 /// 2026-11-26, the clock of `bench::thread_cpu_ns`): seek 35.7-37.2 / 40.5-41.0 -> 35.5 /
 /// 40.1, pursuit 56.7-57.1 / 67.1-67.9 -> 56.1-56.9 / 64.7-65.4, evade 58.9-59.3 / 81.1-81.6
 /// -> 59.4-60.4 / 82.7-85.3, arrive, predictive and wander within 1%: the step no longer pays
-/// for the record's bytes. `the_agent_record_stays_compact` guards the size. The list's vector
-/// last in [`Mix`], beside the main behaviour, so that the walk finding what a step needs reads
-/// one line per agent, not two: last-level misses of seek, with the step's blocks, 6.75 -> 6.0
-/// per agent-step.
+/// for the record's bytes. `the_agent_record_stays_compact` guards the size. Then 288 -> 208
+/// bytes, on the Intel Xeon of 2026-11-28, whose memory streams slower than the EPYC's, so that
+/// there the record's bytes were again what a big crowd's step paid for (seek 1.31x from 1,000
+/// to 1,000,000 agents; 48 and 96 bytes of padding added 4 and 9 ns at 1,000,000): the list
+/// behind one pointer, none for an agent of one blended behaviour ([`MixBox`]: 64 -> 8), the
+/// planner's parameters boxed (the behaviour 64 -> 48), the arrival time a plain number (the
+/// metrics 72 -> 64). On-CPU ns per agent-step, one thread, 1k / 100k / 1M agents, two
+/// alternating rounds, 2026-11-29 (`examples/step_cpu`): seek 29.4 / 33.4-35.4 / 38.4-38.7 ->
+/// 28.1 / 30.1 / 32.1-32.2, arrive 37.0-37.9 / 43.3-44.3 / 46.0-46.1 -> 35.4-35.9 / 36.8-39.2
+/// / 40.0, pursuit 45.8-46.8 / 53.5-60.7 / 57.3-57.6 -> 44.8-47.7 / 48.9-50.2 / 51.2-51.9,
+/// evade 56.2-57.1 / 69.4-69.7 / 67.4-67.6 -> 50.8-51.5 / 58.9-59.9 / 59.8-60.7 (the first
+/// two cuts, 216 bytes).
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub struct Agent {
@@ -1411,7 +1419,7 @@ impl World {
             };
             let max = crate::geometry::max_of_number;
             // When every agent has one entry with the same parameters, its radius is read from
-            // the snapshot (32 bytes an agent) instead of the records (288): the same radii.
+            // the snapshot (32 bytes an agent) instead of the records (208): the same radii.
             let (snapshot, radii) = (&self.snapshot, &self.radii);
             let uniform = match needs.avoid {
                 Uniform::Same(params)
@@ -2135,15 +2143,15 @@ impl NeighbourSource for GridSource<'_> {
 }
 
 /// Agents steered before any of them is moved, in [`step_agents`]: a block is walked twice
-/// while it is still in the processor's second-level cache (512 agents of 288 bytes, 144 KiB),
+/// while it is still in the processor's second-level cache (512 agents of 208 bytes, 104 KiB),
 /// so a crowd far beyond the caches is read from memory once a step, not once a pass.
 const STEP_BLOCK: usize = 512;
 
 /// Cache lines of the next block's agent that [`step_agents`] asks the processor to fetch
 /// while it moves the agent at the same place in this block: as many lines from the record's
-/// start as the record has bytes (five for 288 bytes: the whole record unless it starts past
-/// byte 32 of a line, when up to its last 24 bytes, the state's tail and the [`About`] pointer,
-/// are left). The moves read only what the steering pass brought into the second-level cache, so memory would sit idle through them; the steering
+/// start as the record has bytes (four for 208 bytes: the whole record unless it starts past
+/// byte 48 of a line, when up to its last 24 bytes, the state's tail and the [`About`] pointer,
+/// are left; five for the 288 bytes it was measured with). The moves read only what the steering pass brought into the second-level cache, so memory would sit idle through them; the steering
 /// pass then finds its block there. Asked for in the steering pass instead (half the lines in
 /// each pass, or the agents 8 and 24 ahead), it gained nothing.
 ///
@@ -2346,7 +2354,8 @@ fn steer_agent(agent_idx: usize, agent: &mut Agent, ctx: &StepContext) -> Steeri
     if !ctx.grid.is_empty() {
         // An agent the grid did not index has no slot (u32::MAX): its crowd sample takes its own walk.
         let slot = ctx.slot_of.get(agent_idx).copied().filter(|&slot| slot != u32::MAX);
-        let states = std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
+        let states =
+            std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
         for state in states {
             match state {
                 BehaviourState::Flock(flock) => *flock = FlockState { slot, crowd: None },
@@ -2412,7 +2421,8 @@ fn move_agent(
     let projection = agent.metrics.record(&sample, events);
     if !ctx.grid.is_empty() && agent.needs_neighbours() {
         // The sample a flocking entry's walk took on its way, else a walk of its own.
-        let states = std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
+        let states =
+            std::iter::once(&mut agent.state).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.state));
         let taken = states
             .filter_map(|state| match state {
                 BehaviourState::Flock(flock) => flock.crowd.take(),

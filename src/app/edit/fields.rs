@@ -71,8 +71,8 @@ pub fn delete_field(world: &mut World, field: usize) -> String {
     let named = world.fields.remove(field);
     let mut cut = 0;
     for agent in &mut world.agents {
-        let entries =
-            std::iter::once(&mut agent.behaviour).chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.behaviour));
+        let entries = std::iter::once(&mut agent.behaviour)
+            .chain(agent.mix.entries_mut().iter_mut().map(|e| &mut e.behaviour));
         for behaviour in entries {
             if let Behaviour::FlowField { field: read, .. } = behaviour {
                 match *read {

@@ -58,7 +58,12 @@ pub fn world_without_geometry() -> World {
         waypoints: vec![Vec3::new(300.0, 0.0, 0.0), Vec3::new(300.0, 200.0, 50.0)],
         ..PlannerParams::default()
     };
-    world.agents.push(agent("ship", Rgb(245, 130, 49), 100.0, Behaviour::Planner { params: Box::new(planner) }));
+    world.agents.push(agent(
+        "ship",
+        Rgb(245, 130, 49),
+        100.0,
+        Behaviour::Planner { params: Box::new(planner) },
+    ));
     world
 }
 
