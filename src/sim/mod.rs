@@ -3010,6 +3010,63 @@ mod tests {
         }
     }
 
+    /// An agent of one blended behaviour holds no list box in its record (`MixBox`), and no
+    /// step, reset or gizmo toggle makes one: every kernel, every shipped scene, steps with
+    /// gizmos on and off and a reset between. An agent whose list is more than its main
+    /// behaviour has one.
+    #[test]
+    fn steps_make_no_list_box_for_an_agent_of_one_behaviour() {
+        fn check(world: &World, label: &str) {
+            for (i, agent) in world.agents.iter().enumerate() {
+                assert_eq!(agent.mix.is_boxed(), *agent.mix != Mix::DEFAULT, "{label} agent {i}");
+            }
+        }
+        let mut worlds: Vec<(String, World)> = crate::bench::Kernel::ALL
+            .into_iter()
+            .map(|kernel| (kernel.label().to_string(), crate::bench::world_variant(kernel, 40, 8, 1)))
+            .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        for entry in std::fs::read_dir(dir).expect("scenes") {
+            let path = entry.expect("entry").path();
+            let world = crate::scene::load_scene(&path).expect("a shipped scene loads");
+            worlds.push((path.display().to_string(), world));
+        }
+        let mut unboxed = 0;
+        for (label, world) in &mut worlds {
+            check(world, label);
+            world.set_gizmos_enabled(true);
+            world.run_steps(20);
+            world.set_gizmos_enabled(false);
+            world.run_steps(20);
+            check(world, label);
+            world.reset();
+            check(world, label);
+            check(&world.clone(), label);
+            unboxed += world.agents.iter().filter(|a| !a.mix.is_boxed()).count();
+        }
+        assert!(unboxed > 100, "the check saw agents without a box: {unboxed}");
+    }
+
+    /// A list compares by what it holds, boxed or not; the default list is held without a box,
+    /// and an edit boxes it.
+    #[test]
+    fn a_list_box_compares_by_its_list() {
+        let none = MixBox::default();
+        assert!(!none.is_boxed() && *none == Mix::DEFAULT);
+        assert!(!MixBox::from(Mix::default()).is_boxed());
+        let mut edited = MixBox::default();
+        edited.edit();
+        assert!(edited.is_boxed());
+        assert_eq!(edited, none, "a box holding the default list is the default list");
+        edited.edit().main.weight = 2.0;
+        assert_ne!(edited, none);
+        assert_eq!(MixBox::from(Mix::clone(&edited)), edited);
+        let mut unedited = MixBox::default();
+        assert!(unedited.entries_mut().is_empty());
+        unedited.reset_states();
+        assert!(!unedited.is_boxed(), "reading or resetting makes no box");
+    }
+
     /// The record every pass of a step walks stays within the size its measured speed was
     /// taken at (see [`Agent`]); a field added inline that pushes it over fails here, so the
     /// cost is weighed, not found later in `steerlab bench`.
