@@ -26,8 +26,8 @@ use crate::geometry::{Curve, CurveKind, Polyline, Sphere};
 use crate::planner::{bench_scenario, plan, FallbackMode, ObstacleIndex, PlanOptions, PlannerParams};
 use crate::sim::neighbours::NeighbourGrid;
 use crate::sim::{
-    Agent, ArriveParams, Behaviour, Entry, MetricsSummary, NamedCurve, NamedPath, Obstacle, ParametricParams,
-    PredictiveParams, ProjectedParams, Rgb, Slot, Target, WaypointsParams, World,
+    Agent, ArriveParams, Behaviour, Entry, MetricsSummary, Mix, NamedCurve, NamedPath, Obstacle,
+    ParametricParams, PredictiveParams, ProjectedParams, Rgb, Slot, Target, WaypointsParams, World,
 };
 
 /// A behaviour set up for benchmarking.
@@ -357,9 +357,7 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World
             }
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
-        if !more.is_empty() {
-            agent.mix.edit().more = more;
-        }
+        agent.mix = Mix { more, ..Mix::DEFAULT }.into();
         world.agents.push(agent);
     }
     world.reset();

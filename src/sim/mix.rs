@@ -119,9 +119,6 @@ impl Slot {
     };
     /// Both, in field order.
     pub const PARAMS: &'static [Param] = &[Self::WEIGHT, Self::GROUP];
-}
-
-impl Slot {
     /// Both at their declared defaults (`Default`, usable in constants).
     pub const DEFAULT: Slot = Slot { weight: Self::WEIGHT.default, group: Self::GROUP.default_u32() };
 }
@@ -204,6 +201,14 @@ impl MixBox {
         match &mut self.0 {
             Some(mix) => &mut mix.more,
             None => &mut [],
+        }
+    }
+
+    /// Keeps the entries after the main one for which `keep` is true (`Vec::retain_mut`),
+    /// without making a box.
+    pub fn retain_entries(&mut self, keep: impl FnMut(&mut Entry) -> bool) {
+        if let Some(mix) = &mut self.0 {
+            mix.more.retain_mut(keep);
         }
     }
 

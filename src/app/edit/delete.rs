@@ -124,9 +124,7 @@ fn repoint(world: &mut World, removed: usize, reference: fn(&mut Behaviour) -> O
                 *index -= 1;
             }
         }
-        // No box is made for an agent of one entry (see `MixBox`).
-        let more = if agent.mix.more.is_empty() { continue } else { &mut agent.mix.edit().more };
-        more.retain_mut(|entry| match reference(&mut entry.behaviour) {
+        agent.mix.retain_entries(|entry| match reference(&mut entry.behaviour) {
             Some(index) if *index == removed => false,
             Some(index) => {
                 if *index > removed {
@@ -202,9 +200,7 @@ fn delete_agents(world: &mut World, mut gone: Vec<bool>, kept: &mut [bool]) -> u
         if let Some(other) = agent.behaviour.second_agent_mut() {
             remap(other);
         }
-        // No box is made for an agent of one entry (see `MixBox`).
-        let more = if agent.mix.more.is_empty() { continue } else { &mut agent.mix.edit().more };
-        more.retain_mut(|entry| {
+        agent.mix.retain_entries(|entry| {
             entry.behaviour.other_agent_mut().is_none_or(&remap)
                 && entry.behaviour.second_agent_mut().is_none_or(&remap)
         });
