@@ -57,6 +57,7 @@ impl App {
             | Command::SetAgentProperties { .. }
             | Command::AddAgent { .. }
             | Command::Compare { .. }
+            | Command::AddCopies { .. }
             | Command::Push { .. }
             | Command::AddWaypoint { .. }) => self.apply_agent(command),
             command @ (Command::AddObstacle { .. }
@@ -340,6 +341,41 @@ impl App {
                         "added {} to compare with; Reset (R) to race them",
                         plural(added, "agent")
                     ));
+                }
+            }
+            Command::AddCopies { agent, copies, spacing, spread_headings } => {
+                // The copies are made on a copy of the world, so a refusal leaves the scene and
+                // the undo history as they were.
+                let mut world = self.world.clone();
+                match edit::add_copies(&mut world, agent, copies, spacing, spread_headings) {
+                    Ok(made) => {
+                        self.checkpoint(None);
+                        self.world = world;
+                        self.agents_appended();
+                        self.previous_positions =
+                            self.world.agents.iter().map(|a| a.kinematics.position).collect();
+                        let name =
+                            self.world.agents.get(agent).map_or(String::new(), |a| a.about.name.clone());
+                        let limit = if made.limited {
+                            format!(" (the scene holds at most {} agents)", crate::scene::MAX_AGENTS)
+                        } else {
+                            String::new()
+                        };
+                        let copies = if made.added == 1 {
+                            "1 copy".to_string()
+                        } else {
+                            format!("{} copies", made.added)
+                        };
+                        // A crowd spreading past the view is framed whole, so that what was made
+                        // is seen (the view after one agent was picked is often close up).
+                        let framed = !self.copies_in_view(made.added);
+                        if framed {
+                            self.fit_view();
+                        }
+                        let view = if framed { "; the view frames the scene" } else { "" };
+                        self.info(format!("added {copies} of {name}{limit}{view}; Ctrl+Z takes them away"));
+                    }
+                    Err(why) => self.set_error(why),
                 }
             }
             Command::Push { agent, impulse } => {

@@ -5,11 +5,15 @@
 //! `edit/selection.rs` (where things are: picking under the mouse, moving, bounds). The caller
 //! (`App::apply`) takes the undo snapshot first.
 
+mod copies;
 mod delete;
 mod fields;
 mod paths;
 mod selection;
 
+pub use copies::{
+    add_copies, copy_turn, spiral_point, Copies, COPIES, GOLDEN_ANGLE, SPACING, SPREAD_HEADINGS,
+};
 pub use delete::{delete, Deleted};
 pub use fields::{add_field_covering, delete_field, paint, paint_target, NEW_FIELD_MAX_SIDE};
 pub use paths::{append_path_points, insert_path_point, restart_followers, set_curve, set_path_closed};

@@ -334,6 +334,17 @@ pub enum Command {
         /// Agent index.
         agent: usize,
     },
+    /// Add copies of an agent spread round it (see `edit::add_copies`).
+    AddCopies {
+        /// Agent index.
+        agent: usize,
+        /// How many (`edit::COPIES`).
+        copies: usize,
+        /// About how far apart neighbouring copies start (`edit::SPACING`).
+        spacing: f32,
+        /// Turn each copy's start heading by a different angle (`edit::SPREAD_HEADINGS`).
+        spread_headings: bool,
+    },
     /// Frame the whole scene.
     FitView,
     /// Switch between the top and the 3D view.
@@ -842,6 +853,17 @@ impl App {
             let stopped = self.restore(snapshot);
             self.info(stopped.map_or_else(|| "redone".to_string(), |s| format!("redone; {s}")));
         }
+    }
+
+    /// Whether the last `count` agents' starts are all inside the view's rectangle (the copies
+    /// [`Command::AddCopies`] just appended).
+    fn copies_in_view(&self, count: usize) -> bool {
+        let (lo, hi) = self.camera.viewport;
+        let first = self.world.agents.len().saturating_sub(count);
+        self.world.agents.iter().skip(first).all(|agent| {
+            let at = self.camera.world_to_screen(agent.about.start.position);
+            at.cmpge(lo).all() && at.cmple(hi).all()
+        })
     }
 
     /// Frames everything in the scene.

@@ -1130,3 +1130,55 @@ fn the_pixel_scale_is_the_ui_scale_kept_within_1_and_3() {
         assert_eq!(camera.pixel_scale(), k, "UI scale {ui}");
     }
 }
+
+#[test]
+fn copies_are_one_undo_step_and_a_refusal_leaves_the_scene_and_history_alone() {
+    let mut app = app_with(shipped_scene("seek-flee.json"));
+    let before = app.world.agents.len();
+    let name = app.world.agents[0].about.name.clone();
+    app.apply(Command::Select(Some(Selection::Agent(0))));
+    app.apply(Command::AddCopies { agent: 0, copies: 250, spacing: 25.0, spread_headings: true });
+    assert_eq!(app.world.agents.len(), before + 250);
+    let message = app.message.clone().unwrap();
+    assert!(
+        !message.is_error && message.text.starts_with(&format!("added 250 copies of {name}")),
+        "{}",
+        message.text
+    );
+    assert!(app.dirty);
+    assert_eq!(app.selection, Some(Selection::Agent(0)), "the original stays selected");
+    let with_copies = scene_json(&app);
+
+    app.apply(Command::AddCopies { agent: 0, copies: 10, spacing: 0.0, spread_headings: true });
+    assert_eq!(app.world.agents.len(), before + 250, "a refused spacing adds nothing");
+    assert!(app.message.as_ref().is_some_and(|m| m.is_error));
+    assert_eq!(scene_json(&app), with_copies);
+
+    app.apply(Command::Undo);
+    assert_eq!(app.world.agents.len(), before, "one undo takes all the copies away");
+    app.apply(Command::Redo);
+    assert_eq!(scene_json(&app), with_copies, "redo brings the same copies back");
+    // The copies run with the rest.
+    app.world.run_steps(60);
+    assert!(app.world.agents.iter().all(|a| a.kinematics.position.is_finite()));
+}
+
+#[test]
+fn copies_past_the_view_are_framed_and_copies_inside_it_leave_the_view_alone() {
+    let mut app = app_with(shipped_scene("seek-flee.json"));
+    app.camera.center = app.world.agents[0].about.start.position;
+    app.camera.zoom = 1.0;
+    let before = app.camera.clone();
+    app.apply(Command::AddCopies { agent: 0, copies: 3, spacing: 5.0, spread_headings: false });
+    assert_eq!(app.camera, before, "three copies beside the agent need no new view");
+    assert!(!app.message.as_ref().unwrap().text.contains("frames"));
+
+    app.camera.zoom = 20.0;
+    app.apply(Command::AddCopies { agent: 0, copies: 500, spacing: 30.0, spread_headings: false });
+    assert!(app.message.as_ref().unwrap().text.contains("the view frames the scene"));
+    let (lo, hi) = app.camera.viewport;
+    for agent in app.world.agents.iter() {
+        let at = app.camera.world_to_screen(agent.about.start.position);
+        assert!(at.cmpge(lo).all() && at.cmple(hi).all(), "{} at {at} outside the view", agent.about.name);
+    }
+}

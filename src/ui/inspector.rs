@@ -200,6 +200,9 @@ fn agent_inspector(
         k.velocity.length(),
         if agent.is_finished() { " · finished" } else { "" }
     ));
+
+    ui.separator();
+    commands.extend(super::copies::copies_rows(ui, app, state, agent_idx));
     commands
 }
 

@@ -24,6 +24,7 @@ use crate::app::{App, Command};
 use crate::sim::Rgb;
 
 pub mod agents;
+pub mod copies;
 pub mod curve_editor;
 pub mod dialogs;
 pub mod display;
@@ -114,6 +115,8 @@ pub struct UiState {
     pub confirm: Option<Request>,
     /// The expression editor of the selected `expr` curve.
     pub expr_editor: Option<ExprEditor>,
+    /// The agent inspector's Copies rows.
+    pub copies: copies::CopiesForm,
     /// Requests from the keyboard or the window, handled at the next [`show`].
     pub queued: Vec<Request>,
     /// Rectangles of the main widgets from the last frame, by name (`tool:Select`, `play`,
@@ -145,6 +148,7 @@ impl Default for UiState {
             file_dialog: None,
             confirm: None,
             expr_editor: None,
+            copies: copies::CopiesForm::default(),
             queued: Vec::new(),
             widget_rects: BTreeMap::new(),
             pixels_per_point: 1.0,

@@ -99,7 +99,7 @@ fn typed(declaration: &Param, number: f32) -> ParamValue {
 }
 
 /// The row of `declaration` holding `value`.
-fn row(declaration: &Param, value: ParamValue) -> ParamSpec {
+pub fn row(declaration: &Param, value: ParamValue) -> ParamSpec {
     let Param { key, label, unit, min, max, default, help, kind } = *declaration;
     ParamSpec {
         key,

@@ -325,3 +325,121 @@ fn agents_placed_one_after_another_land_where_clicked_and_the_view_holds_still()
         );
     }
 }
+
+/// The whole flow of making a crowd in the window: select the boid, wheel the side panel to the
+/// Copies rows, type a count, press the button (with the Save As dialog open first, when the
+/// press must do nothing), check the copies' places against an oracle apart from the spiral's
+/// formula (every copy's nearest neighbour about one spacing away), run the crowd, undo and redo
+/// it, save it, and open the saved file again in a new window.
+#[test]
+fn copies_typed_into_the_inspector_make_a_crowd_that_runs_undoes_saves_and_reopens() {
+    if !tools_available("copies_crowd") {
+        return;
+    }
+    let _serial = serial();
+    let dir = temp_dir("copies_crowd-scene");
+    let file = dir.join("boid.json");
+    let scene = r#"{"version": 2, "name": "One boid", "agents": [{"name": "boid", "position": [0, 0],
+        "velocity": [40, 0], "behaviours": [{"type": "flocking"}, {"type": "wander", "seed": 3}]}]}"#;
+    std::fs::write(&file, scene).unwrap();
+    // The scene's folder outlives the first window: the second opens the file saved there.
+    let app = Steerlab::launch("copies_crowd", &[file.to_str().unwrap()]);
+    app.wait_for(
+        |s| s["title"].as_str().is_some_and(|t| t.contains("boid.json")) && s["loading"].is_null(),
+        "the scene loaded",
+    );
+    if app.state()["running"] == true {
+        app.key("space");
+    }
+    app.wait_for(|s| s["running"] == false, "paused");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 0, "G selects the boid");
+
+    // Wheel the side panel until the Copies rows are inside it (above the metrics table).
+    let rect_of = |state: &serde_json::Value, name: &str| -> [f32; 4] {
+        let r = &state["rects"][name];
+        [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap_or(f64::NAN) as f32)
+    };
+    for _ in 0..40 {
+        let state = app.wait_for(|s| s["rects"].get("copies:add").is_some(), "the Copies rows");
+        let (button, panel) = (rect_of(&state, "copies:add"), rect_of(&state, "scene_panel"));
+        if button[3] <= panel[3] && rect_of(&state, "param:copies")[1] >= panel[1] {
+            break;
+        }
+        let (x, y) = (
+            format!("{}", (panel[0] + panel[2]) as i32 / 2),
+            format!("{}", (panel[1] + panel[3]) as i32 / 2),
+        );
+        app.xdotool(&["mousemove", "--sync", &x, &y]);
+        app.xdotool(&["click", "5"]);
+        app.settle();
+    }
+    let state = app.state();
+    let (button, panel) = (rect_of(&state, "copies:add"), rect_of(&state, "scene_panel"));
+    assert!(button[3] <= panel[3], "the button {button:?} never scrolled into the panel {panel:?}");
+    let count_box = rect_of(&state, "param:copies");
+    app.click((count_box[2] - 12.0, (count_box[1] + count_box[3]) / 2.0));
+    app.key("ctrl+a");
+    app.type_text("299");
+    app.key("Return");
+    app.wait_for(|s| s["rects"].get("copies:add").is_some(), "the rows after typing");
+    let add = app.rect("copies:add");
+
+    // Behind an open dialog the button takes no click.
+    app.key("ctrl+shift+s");
+    app.wait_for(|s| s["modal"] == true, "the Save As dialog");
+    app.click(add);
+    app.settle();
+    assert_eq!(app.state()["agents"], 1, "a click behind the dialog added copies");
+    app.key("Escape");
+    app.wait_for(|s| s["modal"] == false, "Esc closes the dialog");
+
+    app.click(add);
+    let state = app.wait_for(|s| s["agents"] == 300, "299 copies added");
+    let message = state["message"].as_str().unwrap_or_default().to_string();
+    assert!(message.starts_with("added 299 copies of boid"), "{message}");
+    let positions: Vec<(f32, f32)> = state["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32))
+        .collect();
+    for (i, &(x, y)) in positions.iter().enumerate() {
+        let nearest = positions
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, &(u, v))| ((x - u).powi(2) + (y - v).powi(2)).sqrt())
+            .fold(f32::INFINITY, f32::min);
+        assert!(
+            (15.0..=39.0).contains(&nearest),
+            "agent {i} at ({x}, {y}): nearest neighbour {nearest} (spacing 30)"
+        );
+    }
+    let shot = app.screenshot("copies.png");
+    if let Some(keep) = std::env::var_os("STEERLAB_KEEP_SHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+
+    // The crowd runs, then one Ctrl+Z takes every copy away and Ctrl+Shift+Z brings them back.
+    app.key("space");
+    app.wait_for(|s| s["steps"].as_u64().unwrap_or(0) > 30, "the crowd running");
+    app.key("ctrl+z");
+    app.wait_for(|s| s["agents"] == 1, "Ctrl+Z takes the copies away");
+    app.key("ctrl+shift+z");
+    app.wait_for(|s| s["agents"] == 300, "Ctrl+Shift+Z brings them back");
+    app.key("space");
+    app.key("ctrl+s");
+    let saved =
+        wait_for_file(&file, |v| v["agents"].as_array().is_some_and(|a| a.len() == 300), "the crowd saved");
+    let names: std::collections::HashSet<&str> =
+        saved["agents"].as_array().unwrap().iter().filter_map(|a| a["name"].as_str()).collect();
+    assert_eq!(names.len(), 300, "every copy has its own name");
+    drop(app);
+
+    // A relaunch on the saved file opens the crowd.
+    let again = Steerlab::launch("copies_crowd_reopen", &[file.to_str().unwrap()]);
+    again.wait_for(|s| s["agents"] == 300 && s["loading"].is_null(), "the saved crowd reopened");
+    drop(again);
+    drop(dir);
+}

@@ -1207,3 +1207,55 @@ fn while_a_dialog_is_open_the_panels_and_windows_behind_it_take_no_clicks() {
     let out = click_widget(&ctx, &app, &mut state, "play");
     assert!(!out.is_empty());
 }
+
+/// The agent inspector's Copies rows: the typed count and spacing go into the command the button
+/// sends; a count past the scene's limit is refused in place and the form keeps its value.
+#[test]
+fn the_copies_rows_send_what_was_typed_and_refuse_a_count_past_the_limit() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/seek-flee.json");
+    let mut app = App::new(steerlab::scene::load_scene(&path).unwrap(), None);
+    app.apply(Command::Select(Some(Selection::Agent(1))));
+    let mut state = UiState::default();
+    let ctx = settled(&app, &mut state);
+    scroll_to_widget(&ctx, &app, &mut state, "param:spread_headings");
+    let box_of = |state: &UiState, key: &str| {
+        let rect = state.widget_rects[&format!("param:{key}")];
+        egui::pos2(rect.right() - 12.0, rect.center().y)
+    };
+    let at = box_of(&state, "copies");
+    let out = type_into(&ctx, &app, &mut state, at, "40");
+    assert!(out.commands.is_empty(), "typing a count edits nothing yet: {:?}", out.commands);
+    assert_eq!(state.copies.copies, 40);
+    let at = box_of(&state, "spacing");
+    type_into(&ctx, &app, &mut state, at, "12.5");
+    assert_eq!(state.copies.spacing, 12.5);
+    let at = box_of(&state, "copies");
+    type_into(&ctx, &app, &mut state, at, "200000");
+    assert_eq!(state.copies.copies, 40, "a count past 100,000 is refused, not clamped");
+    assert!(state.widget_rects.contains_key("refused:copies"));
+    // Wheeled until the button is inside the side panel (above the metrics table).
+    for _ in 0..50 {
+        let (button, panel) = (state.widget_rects["copies:add"], state.widget_rects["scene_panel"]);
+        if button.max.y <= panel.max.y {
+            break;
+        }
+        let over = egui::Event::PointerMoved(panel.center());
+        let wheel = egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -60.0),
+            modifiers: egui::Modifiers::NONE,
+        };
+        let _ = frame(&ctx, &app, &mut state, vec![over, wheel]);
+        let _ = frames(&ctx, &app, &mut state, 2);
+    }
+    let out = click_widget(&ctx, &app, &mut state, "copies:add");
+    assert_eq!(
+        out.commands,
+        vec![Command::AddCopies { agent: 1, copies: 40, spacing: 12.5, spread_headings: true }]
+    );
+    let before = app.world.agents.len();
+    for command in out.commands {
+        app.apply(command);
+    }
+    assert_eq!(app.world.agents.len(), before + 40);
+}
