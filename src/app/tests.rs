@@ -1168,7 +1168,7 @@ fn copies_past_the_view_are_framed_and_copies_inside_it_leave_the_view_alone() {
     let mut app = app_with(shipped_scene("seek-flee.json"));
     app.camera.center = app.world.agents[0].about.start.position;
     app.camera.zoom = 1.0;
-    let before = app.camera.clone();
+    let before = app.camera;
     app.apply(Command::AddCopies { agent: 0, copies: 3, spacing: 5.0, spread_headings: false });
     assert_eq!(app.camera, before, "three copies beside the agent need no new view");
     assert!(!app.message.as_ref().unwrap().text.contains("frames"));
