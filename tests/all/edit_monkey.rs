@@ -222,7 +222,7 @@ impl Session {
         );
         let rng = &mut self.rng;
         let point = Vec3::new(rng.unit() * 1200.0 - 600.0, rng.unit() * 800.0 - 400.0, 0.0);
-        match rng.below(26) {
+        match rng.below(27) {
             0 | 1 => Command::Undo,
             2 => Command::Redo,
             3 => Command::DeleteSelection,
@@ -271,6 +271,13 @@ impl Session {
                     stroke: rng.below(3) as u32,
                 },
                 _ => Command::SetBrushRadius(rng.amount(60.0)),
+            },
+            25 => Command::AddCopies {
+                agent: rng.index(agents),
+                // Mostly a few; now and then none or more than a scene holds (both refused).
+                copies: [1, 2, 7, 40, 0, steerlab::scene::MAX_AGENTS + 1][rng.below(6)],
+                spacing: rng.amount(20.0),
+                spread_headings: rng.chance(50),
             },
             _ => match rng.below(5) {
                 0 => Command::SetGridSize(rng.amount(25.0)),
@@ -431,8 +438,9 @@ fn random_editing_sessions_on_every_shipped_scene_keep_the_scene_sound_and_undo_
 }
 
 /// The beginnings of the names of the widgets that edit the scene.
-const EDITING: [&str; 12] = [
+const EDITING: [&str; 13] = [
     "param:",
+    "copies:",
     "limit:",
     "pick:",
     "mix",
