@@ -326,36 +326,9 @@ fn agents_placed_one_after_another_land_where_clicked_and_the_view_holds_still()
     }
 }
 
-/// The whole flow of making a crowd in the window: select the boid, wheel the side panel to the
-/// Copies rows, type a count, press the button (with the Save As dialog open first, when the
-/// press must do nothing), check the copies' places against an oracle apart from the spiral's
-/// formula (every copy's nearest neighbour about one spacing away), run the crowd, undo and redo
-/// it, save it, and open the saved file again in a new window.
-#[test]
-fn copies_typed_into_the_inspector_make_a_crowd_that_runs_undoes_saves_and_reopens() {
-    if !tools_available("copies_crowd") {
-        return;
-    }
-    let _serial = serial();
-    let dir = temp_dir("copies_crowd-scene");
-    let file = dir.join("boid.json");
-    let scene = r#"{"version": 2, "name": "One boid", "agents": [{"name": "boid", "position": [0, 0],
-        "velocity": [40, 0], "behaviours": [{"type": "flocking"}, {"type": "wander", "seed": 3}]}]}"#;
-    std::fs::write(&file, scene).unwrap();
-    // The scene's folder outlives the first window: the second opens the file saved there.
-    let app = Steerlab::launch("copies_crowd", &[file.to_str().unwrap()]);
-    app.wait_for(
-        |s| s["title"].as_str().is_some_and(|t| t.contains("boid.json")) && s["loading"].is_null(),
-        "the scene loaded",
-    );
-    if app.state()["running"] == true {
-        app.key("space");
-    }
-    app.wait_for(|s| s["running"] == false, "paused");
-    app.key("g");
-    app.wait_for(|s| s["selected_agent"] == 0, "G selects the boid");
-
-    // Wheel the side panel until the Copies rows are inside it (above the metrics table).
+/// Wheels the side panel until the selected agent's Copies rows are inside it (above the
+/// metrics table), types `count` into the count box and presses Enter; the button's centre.
+fn type_copies(app: &Steerlab, count: &str) -> (f32, f32) {
     let rect_of = |state: &serde_json::Value, name: &str| -> [f32; 4] {
         let r = &state["rects"][name];
         [0, 1, 2, 3].map(|i| r[i].as_f64().unwrap_or(f64::NAN) as f32)
@@ -380,10 +353,80 @@ fn copies_typed_into_the_inspector_make_a_crowd_that_runs_undoes_saves_and_reope
     let count_box = rect_of(&state, "param:copies");
     app.click((count_box[2] - 12.0, (count_box[1] + count_box[3]) / 2.0));
     app.key("ctrl+a");
-    app.type_text("299");
+    app.type_text(count);
     app.key("Return");
     app.wait_for(|s| s["rects"].get("copies:add").is_some(), "the rows after typing");
-    let add = app.rect("copies:add");
+    app.rect("copies:add")
+}
+
+/// A one-boid scene (flocking and wandering) written to a fresh folder, opened and paused, the
+/// boid selected.
+fn launch_one_boid(test: &str) -> (Steerlab, Scratch, PathBuf) {
+    let dir = temp_dir(&format!("{test}-scene"));
+    let file = dir.join("boid.json");
+    let scene = r#"{"version": 2, "name": "One boid", "agents": [{"name": "boid", "position": [0, 0],
+        "velocity": [40, 0], "behaviours": [{"type": "flocking"}, {"type": "wander", "seed": 3}]}]}"#;
+    std::fs::write(&file, scene).unwrap();
+    let app = Steerlab::launch(test, &[file.to_str().unwrap()]);
+    app.wait_for(
+        |s| s["title"].as_str().is_some_and(|t| t.contains("boid.json")) && s["loading"].is_null(),
+        "the scene loaded",
+    );
+    if app.state()["running"] == true {
+        app.key("space");
+    }
+    app.wait_for(|s| s["running"] == false, "paused");
+    app.key("g");
+    app.wait_for(|s| s["selected_agent"] == 0, "G selects the boid");
+    (app, dir, file)
+}
+
+/// The scene's limit reached from the window: 100,000 copies asked of a one-boid scene make
+/// 99,999 (the message says why), the crowd runs with every panel open and the window answers
+/// keys (Space pauses it, Ctrl+Z takes the crowd away).
+#[test]
+fn copies_past_the_scenes_limit_stop_at_100000_agents_and_the_crowd_runs_and_undoes() {
+    if !tools_available("copies_limit") {
+        return;
+    }
+    let _serial = serial();
+    let (app, _dir, _file) = launch_one_boid("copies_limit");
+    let add = type_copies(&app, "100000");
+    app.click(add);
+    let state = app.wait_for_within(|s| s["agents"] == 100_000, "the crowd made", Duration::from_secs(60));
+    let message = state["message"].as_str().unwrap_or_default().to_string();
+    assert!(
+        message.starts_with("added 99999 copies of boid (the scene holds at most 100000 agents)"),
+        "{message}"
+    );
+    app.key("space");
+    let steps = app.state()["steps"].as_u64().unwrap_or(0);
+    app.wait_for_within(
+        |s| s["steps"].as_u64().unwrap_or(0) > steps + 10,
+        "the crowd running",
+        Duration::from_secs(60),
+    );
+    app.key("space");
+    app.wait_for_within(|s| s["running"] == false, "Space pauses the crowd", Duration::from_secs(30));
+    app.key("ctrl+z");
+    app.wait_for_within(|s| s["agents"] == 1, "Ctrl+Z takes the crowd away", Duration::from_secs(30));
+}
+
+/// The whole flow of making a crowd in the window: select the boid, wheel the side panel to the
+/// Copies rows, type a count, press the button (with the Save As dialog open first, when the
+/// press must do nothing), check the copies' places against an oracle apart from the spiral's
+/// formula (every copy's nearest neighbour about one spacing away), run the crowd, undo and redo
+/// it, save it, and open the saved file again in a new window.
+#[test]
+fn copies_typed_into_the_inspector_make_a_crowd_that_runs_undoes_saves_and_reopens() {
+    if !tools_available("copies_crowd") {
+        return;
+    }
+    let _serial = serial();
+    // The scene's folder outlives the first window: the second opens the file saved there.
+    let (app, dir, file) = launch_one_boid("copies_crowd");
+
+    let add = type_copies(&app, "299");
 
     // Behind an open dialog the button takes no click.
     app.key("ctrl+shift+s");
