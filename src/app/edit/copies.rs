@@ -37,7 +37,7 @@ pub const COPIES: Param = Param {
     min: 1.0,
     max: MAX_AGENTS as f32,
     default: 100.0,
-    help: "How many copies of the agent to add (the scene holds at most 100,000 agents).",
+    help: "How many copies of the agent to add (no more than the scene's agent limit leaves room for).",
     kind: ParamKind::Int,
 };
 
