@@ -226,6 +226,7 @@ mod tests {
     use super::*;
     use crate::behaviours::{FlockingParams, Kinematics, Limits, WanderParams};
     use crate::sim::{Entry, Mix, Rgb, Slot};
+    use proptest::prelude::*;
 
     /// A world of one boid at (100, 50, 0) heading along +x that also wanders (seed 7), and a
     /// second wanderer (seed 8).
@@ -445,6 +446,47 @@ mod tests {
             assert!(
                 ((a - w) / std::f32::consts::TAU - ((a - w) / std::f32::consts::TAU).round()).abs() < 1e-3
             );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Any count, spacing and start, near the coordinate limit included: either nothing
+        /// changes and the reason is given, or `min(count, room)` copies are added, each at a
+        /// place a scene may hold, with a name no other agent has, finite, and inside the disc of
+        /// the last copy's distance.
+        #[test]
+        fn copies_anywhere_are_made_whole_or_refused_whole(
+            count in prop_oneof![0usize..300, Just(MAX_AGENTS + 1)],
+            spacing in prop_oneof![0.5f32..1200.0, Just(f32::NAN), Just(1e30f32), Just(-3.0f32)],
+            x in prop_oneof![-2_000.0f32..2_000.0, Just(crate::scene::MAX_COORDINATE - 50.0)],
+            y in -2_000.0f32..2_000.0,
+            spread in any::<bool>(),
+        ) {
+            let mut world = boid_world();
+            world.agents[0].about.start.position = Vec3::new(x, y, 0.0);
+            world.reset();
+            let before = world.agents.len();
+            match add_copies(&mut world, 0, count, spacing, spread) {
+                Err(why) => {
+                    prop_assert!(!why.is_empty());
+                    prop_assert_eq!(world.agents.len(), before);
+                }
+                Ok(made) => {
+                    prop_assert_eq!(made.added, count.min(MAX_AGENTS - before));
+                    prop_assert_eq!(world.agents.len(), before + made.added);
+                    let centre = world.agents[0].about.start.position;
+                    let reach = spiral_point(Vec3::ZERO, made.added, spacing).length();
+                    let names: HashSet<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
+                    prop_assert_eq!(names.len(), world.agents.len());
+                    for copy in world.agents.iter().skip(before) {
+                        let p = copy.about.start.position;
+                        prop_assert!(p.is_finite() && copy.kinematics.velocity.is_finite());
+                        prop_assert!(crate::scene::check_point("copy", p).is_ok(), "{}", p);
+                        prop_assert!(p.distance(centre) <= reach * 1.0001 + 1e-3, "{} beyond {}", p, reach);
+                    }
+                }
+            }
         }
     }
 }
