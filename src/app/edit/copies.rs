@@ -177,7 +177,12 @@ pub fn add_copies(
         }
         made.push(agent);
     }
-    world.agents.extend(made);
+    // Made into the world's list anew, so that the crowd's boxes lie kind by kind as a scene
+    // read from a file has them (see `sim::Agents`' `From<Vec<Agent>>`): pushed one by one, each
+    // copy's boxes would lie together and a big crowd's step would stream its names too.
+    let mut list = std::mem::take(&mut *world.agents);
+    list.extend(made);
+    world.agents = list.into();
     for idx in first..world.agents.len() {
         world.reset_agent(idx);
     }
