@@ -344,31 +344,28 @@ impl App {
                 }
             }
             Command::AddCopies { agent, copies, spacing, spread_headings } => {
-                // The copies are made on a copy of the world, so a refusal leaves the scene and
-                // the undo history as they were.
-                let mut world = self.world.clone();
-                match edit::add_copies(&mut world, agent, copies, spacing, spread_headings) {
+                // The copies are made from the world as it is; the undo snapshot is taken only
+                // once they are, so a refusal leaves the scene and the history as they were.
+                match edit::copies_of(&self.world, agent, copies, spacing, spread_headings) {
                     Ok(made) => {
+                        let limited = made.limited;
                         self.checkpoint(None);
-                        self.world = world;
+                        let added = edit::append_copies(&mut self.world, made);
                         self.agents_appended();
                         self.previous_positions =
                             self.world.agents.iter().map(|a| a.kinematics.position).collect();
                         let name =
                             self.world.agents.get(agent).map_or(String::new(), |a| a.about.name.clone());
-                        let limit = if made.limited {
+                        let limit = if limited {
                             format!(" (the scene holds at most {} agents)", crate::scene::MAX_AGENTS)
                         } else {
                             String::new()
                         };
-                        let copies = if made.added == 1 {
-                            "1 copy".to_string()
-                        } else {
-                            format!("{} copies", made.added)
-                        };
+                        let copies =
+                            if added == 1 { "1 copy".to_string() } else { format!("{added} copies") };
                         // A crowd spreading past the view is framed whole, so that what was made
                         // is seen (the view after one agent was picked is often close up).
-                        let framed = !self.copies_in_view(made.added);
+                        let framed = !self.copies_in_view(added);
                         if framed {
                             self.fit_view();
                         }

@@ -120,7 +120,7 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
     let mut colours: Vec<Rgb> = world.agents.iter().map(|a| a.about.color).collect();
     for (i, agent) in fragment.agents.iter_mut().enumerate() {
         let old = agent.name_or_default(i);
-        let name = unique_name(base_name(&old), &taken);
+        let name = unique_name(edit::base_name(&old), &taken);
         taken.push(name.clone());
         agent_names.insert(old, name.clone());
         agent.name = Some(name);
@@ -139,15 +139,12 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
     }
 
     // A pasted wanderer walks its own walk: its seed becomes one no wanderer here uses yet.
-    let mut seeds: std::collections::HashSet<u32> = scene.agents.iter().flat_map(wander_seeds).collect();
+    let mut seeds = edit::FreshSeeds::new(scene.agents.iter().flat_map(wander_seeds));
     for agent in &mut fragment.agents {
         let specs = agent.behaviour.iter_mut().chain(agent.behaviours.iter_mut().map(|e| &mut e.behaviour));
         for spec in specs {
             if let BehaviourSpec::Wander(w) = spec {
-                while seeds.contains(&w.seed) {
-                    w.seed = (w.seed + 1) % (1 << 24);
-                }
-                seeds.insert(w.seed);
+                w.seed = seeds.fresh(w.seed);
             }
         }
     }
@@ -235,14 +232,6 @@ fn set_curve_id(spec: &mut CurveSpec, id: String) {
 /// The entries of `list` whose index is in `indices`, in order.
 fn keep<T>(list: Vec<T>, indices: &HashSet<usize>) -> Vec<T> {
     list.into_iter().enumerate().filter(|(i, _)| indices.contains(i)).map(|(_, item)| item).collect()
-}
-
-/// "seeker 2" → "seeker" (a copy of a copy is "seeker 3", not "seeker 2 2").
-fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, n)) if !base.is_empty() && n.parse::<u32>().is_ok_and(|n| n >= 2) => base,
-        _ => name,
-    }
 }
 
 /// `id` when free, else its stem (trailing digits removed) with the first free number: `track`

@@ -11,9 +11,7 @@ mod fields;
 mod paths;
 mod selection;
 
-pub use copies::{
-    add_copies, copy_turn, spiral_point, Copies, COPIES, GOLDEN_ANGLE, SPACING, SPREAD_HEADINGS,
-};
+pub use copies::{append_copies, copies_of, Copies, COPIES, SPACING, SPREAD_HEADINGS};
 pub use delete::{delete, Deleted};
 pub use fields::{add_field_covering, delete_field, paint, paint_target, NEW_FIELD_MAX_SIDE};
 pub use paths::{append_path_points, insert_path_point, restart_followers, set_curve, set_path_closed};
@@ -566,6 +564,44 @@ fn other_agents_by_preference(
         .collect();
     rest.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     selected.into_iter().chain(rest.into_iter().map(|(_, i)| i)).collect()
+}
+
+/// "seeker 2" → "seeker": the name a copy's number follows (a copy of a copy is "seeker 3",
+/// not "seeker 2 2"; a paste and the Copies row number from it alike).
+pub(crate) fn base_name(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((base, n)) if !base.is_empty() && n.parse::<u32>().is_ok_and(|n| n >= 2) => base,
+        _ => name,
+    }
+}
+
+/// Wander seeds no wanderer uses yet, handed out one at a time (a paste's and the Copies row's
+/// wanderers each walk their own walk): a seed in use becomes the next free one above it
+/// (modulo 2^24, the seeds' range). Each seed's search starts where the last one's for the same
+/// seed ended (everything between was taken), so a thousand copies of one wanderer cost a
+/// thousand probes, not half a million; the seeds are the ones a search from the seed itself
+/// would find.
+pub(crate) struct FreshSeeds {
+    taken: std::collections::HashSet<u32>,
+    next: std::collections::HashMap<u32, u32>,
+}
+
+impl FreshSeeds {
+    /// With the seeds in `taken` in use.
+    pub(crate) fn new(taken: impl IntoIterator<Item = u32>) -> FreshSeeds {
+        FreshSeeds { taken: taken.into_iter().collect(), next: std::collections::HashMap::new() }
+    }
+
+    /// `seed` if free, else the next free seed above it; taken from now on.
+    pub(crate) fn fresh(&mut self, seed: u32) -> u32 {
+        let mut candidate = self.next.get(&seed).copied().unwrap_or(seed);
+        while self.taken.contains(&candidate) {
+            candidate = (candidate + 1) % (1 << 24);
+        }
+        self.taken.insert(candidate);
+        self.next.insert(seed, (candidate + 1) % (1 << 24));
+        candidate
+    }
 }
 
 /// `base`, or `base 2`, `base 3`… whichever no agent has.

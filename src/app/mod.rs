@@ -334,7 +334,7 @@ pub enum Command {
         /// Agent index.
         agent: usize,
     },
-    /// Add copies of an agent spread round it (see `edit::add_copies`).
+    /// Add copies of an agent spread round it (see `edit::copies_of`).
     AddCopies {
         /// Agent index.
         agent: usize,

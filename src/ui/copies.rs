@@ -1,6 +1,6 @@
 //! The agent inspector's "Copies" rows: how many copies of the selected agent to add, about how
 //! far apart, whether their headings are spread, and the button that adds them
-//! (`Command::AddCopies`; the placement is `app::edit::add_copies`'). The three values are the
+//! (`Command::AddCopies`; the placement is `app::edit::copies_of`'). The three values are the
 //! declarations `edit::COPIES`, `edit::SPACING` and `edit::SPREAD_HEADINGS`, drawn by the same
 //! rows as a behaviour's parameters (a typed value outside them is refused, never clamped), and
 //! are kept in [`CopiesForm`] between selections.

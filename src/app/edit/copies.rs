@@ -66,38 +66,39 @@ pub const SPREAD_HEADINGS: Param = Param {
 };
 
 /// The golden angle, π(3 − √5) radians: consecutive spiral points never line up.
-pub const GOLDEN_ANGLE: f64 = 2.399_963_229_728_653;
+const GOLDEN_ANGLE: f64 = 2.399_963_229_728_653;
 
 /// Copy `k`'s turn, `k·φ` reduced to [0, 2π) in double precision: in single precision the
 /// product's rounding alone (an ulp of 0.016 rad at k = 100,000) would move the outer copies by
 /// more than their spacing.
-pub fn copy_turn(k: usize) -> f32 {
+fn copy_turn(k: usize) -> f32 {
     (k as f64 * GOLDEN_ANGLE).rem_euclid(std::f64::consts::TAU) as f32
 }
 
-/// What [`add_copies`] made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What [`copies_of`] made, for [`append_copies`].
+#[derive(Clone, Debug)]
 pub struct Copies {
-    /// Copies added (appended after the world's agents).
-    pub added: usize,
-    /// Fewer than asked for, because the world reached [`MAX_AGENTS`].
+    /// The copies, each at its start (to go after the world's agents, in this order).
+    pub agents: Vec<Agent>,
+    /// Fewer than asked for, because the world would pass [`MAX_AGENTS`].
     pub limited: bool,
 }
 
 /// Where copy `k` (1-based) of an agent starting at `centre` sits: `k` steps along the sunflower
 /// spiral of the given `spacing` (see the module header).
-pub fn spiral_point(centre: Vec3, k: usize, spacing: f32) -> Vec3 {
+fn spiral_point(centre: Vec3, k: usize, spacing: f32) -> Vec3 {
     let c = f64::from(spacing) / std::f64::consts::PI.sqrt();
     let r = c * (k as f64).sqrt();
     let angle = copy_turn(k) as f64;
     centre + Vec3::new((r * angle.cos()) as f32, (r * angle.sin()) as f32, 0.0)
 }
 
-/// Appends `copies` copies of agent `agent_idx` (see the module header), each reset to its start.
-/// Errors (nothing changed): no such agent, a count or spacing outside its declaration, no room
+/// `copies` copies of agent `agent_idx` of `world` (see the module header), to be appended by
+/// [`append_copies`]; the world is only read, so the editor takes its undo snapshot only once
+/// they are made. Errors: no such agent, a count or spacing outside its declaration, no room
 /// left, or a spiral reaching coordinates a scene cannot hold.
-pub fn add_copies(
-    world: &mut World,
+pub fn copies_of(
+    world: &World,
     agent_idx: usize,
     copies: usize,
     spacing: f32,
@@ -122,7 +123,7 @@ pub fn add_copies(
             .map_err(|(_, reason)| format!("no copies added: the spiral reaches too far: {reason}"))?;
     }
 
-    let base = base_name(&original.about.name).to_string();
+    let base = super::base_name(&original.about.name).to_string();
     let taken: HashSet<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
     let mut number = 2usize;
     let mut names = Vec::with_capacity(count);
@@ -133,14 +134,12 @@ pub fn add_copies(
             names.push(name);
         }
     }
-    let mut seeds: HashSet<u32> = world.agents.iter().flat_map(wander_seeds).collect();
-    let mut cursors: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut seeds = super::FreshSeeds::new(world.agents.iter().flat_map(wander_seeds));
     let curve_range = match &original.behaviour {
         Behaviour::Parametric { curve, .. } => world.curves.get(*curve).map(|named| named.curve.t_range()),
         _ => None,
     };
 
-    let first = world.agents.len();
     let start = original.about.start;
     let mut made: Vec<Agent> = Vec::with_capacity(count);
     for (offset, name) in names.into_iter().enumerate() {
@@ -152,20 +151,10 @@ pub fn add_copies(
         if spread_headings {
             let turn = copy_turn(k);
             about.start.velocity = glam::Quat::from_rotation_z(turn) * start.velocity;
-            about.start.orientation = wrap_angle(start.orientation + turn);
+            about.start.orientation = crate::behaviours::face::wrap_angle(start.orientation + turn);
         }
         for seed in wander_seeds_mut(&mut agent) {
-            // Each copy's search starts where the last copy's of the same seed ended: every
-            // copy starts from the original's seeds, and probing from there again would cost
-            // every copy a walk over all the seeds taken before it.
-            let original_seed = *seed;
-            let mut candidate = cursors.get(&original_seed).copied().unwrap_or(original_seed);
-            while seeds.contains(&candidate) {
-                candidate = (candidate + 1) % (1 << 24);
-            }
-            *seed = candidate;
-            seeds.insert(candidate);
-            cursors.insert(original_seed, (candidate + 1) % (1 << 24));
+            *seed = seeds.fresh(*seed);
         }
         if let (Some((t_min, t_max)), Behaviour::Parametric { params, .. }) =
             (curve_range, &mut agent.behaviour)
@@ -177,34 +166,22 @@ pub fn add_copies(
         }
         made.push(agent);
     }
-    // Made into the world's list anew, so that the crowd's boxes lie kind by kind as a scene
-    // read from a file has them (see `sim::Agents`' `From<Vec<Agent>>`): pushed one by one, each
-    // copy's boxes would lie together and a big crowd's step would stream its names too.
+    Ok(Copies { agents: made, limited: count < copies })
+}
+
+/// Appends `copies` after the world's agents, each reset to its start; how many. The list is
+/// made anew, so that the crowd's boxes lie kind by kind as a scene read from a file has them
+/// (see `sim::Agents`' `From<Vec<Agent>>`): pushed one by one, each copy's boxes would lie
+/// together and a big crowd's step would stream its names too.
+pub fn append_copies(world: &mut World, copies: Copies) -> usize {
+    let first = world.agents.len();
     let mut list = std::mem::take(&mut *world.agents);
-    list.extend(made);
+    list.extend(copies.agents);
     world.agents = list.into();
     for idx in first..world.agents.len() {
         world.reset_agent(idx);
     }
-    Ok(Copies { added: count, limited: count < copies })
-}
-
-/// "boid 7" → "boid" (copies of a copy are numbered from the same base).
-fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, n)) if !base.is_empty() && n.parse::<u32>().is_ok() => base,
-        _ => name,
-    }
-}
-
-/// `angle` in (−π, π].
-fn wrap_angle(angle: f32) -> f32 {
-    let wrapped = (angle + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
-    if wrapped <= -std::f32::consts::PI {
-        wrapped + std::f32::consts::TAU
-    } else {
-        wrapped
-    }
+    world.agents.len() - first
 }
 
 /// The wander seeds of an agent's list.
@@ -233,7 +210,21 @@ mod tests {
     use crate::sim::{Entry, Mix, Rgb, Slot};
     use proptest::prelude::*;
 
-    /// A world of one boid at (100, 50, 0) heading along +x that also wanders (seed 7), and a
+    /// What [`copies_of`] and [`append_copies`] make together (the editor's order of the two,
+    /// without its undo snapshot): how many were added, and whether fewer than asked for.
+    fn add_copies(
+        world: &mut World,
+        agent: usize,
+        copies: usize,
+        spacing: f32,
+        spread: bool,
+    ) -> Result<(usize, bool), String> {
+        let made = copies_of(world, agent, copies, spacing, spread)?;
+        let limited = made.limited;
+        Ok((append_copies(world, made), limited))
+    }
+
+    /// A world of one boid ("boid") at (100, 50, 0) heading along +x that also wanders (seed 7), and a
     /// second wanderer (seed 8).
     fn boid_world() -> World {
         let start = Kinematics {
@@ -242,7 +233,7 @@ mod tests {
             orientation: 0.0,
         };
         let mut boid = Agent::new(
-            "boid 1".into(),
+            "boid".into(),
             Rgb(10, 20, 30),
             start,
             Limits::default(),
@@ -267,7 +258,7 @@ mod tests {
     fn copies_are_the_agent_with_their_own_names_seeds_and_places() {
         let mut world = boid_world();
         let made = add_copies(&mut world, 0, 500, 20.0, false).unwrap();
-        assert_eq!(made, Copies { added: 500, limited: false });
+        assert_eq!(made, (500, false));
         assert_eq!(world.agents.len(), 502);
         let names: HashSet<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
         assert_eq!(names.len(), 502, "every name is new");
@@ -387,7 +378,7 @@ mod tests {
         add_copies(&mut world, 0, MAX_AGENTS - 10, 1.0, false).unwrap();
         assert_eq!(world.agents.len(), MAX_AGENTS - 8);
         let made = add_copies(&mut world, 1, 100, 1.0, false).unwrap();
-        assert_eq!(made, Copies { added: 8, limited: true });
+        assert_eq!(made, (8, true));
         assert_eq!(world.agents.len(), MAX_AGENTS);
         let err = add_copies(&mut world, 1, 1, 1.0, false).unwrap_err();
         assert!(err.contains("most agents"), "{err}");
@@ -434,26 +425,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn base_names_drop_a_trailing_number() {
-        assert_eq!(base_name("boid 7"), "boid");
-        assert_eq!(base_name("boid"), "boid");
-        assert_eq!(base_name("boid 1"), "boid");
-        assert_eq!(base_name(" 3"), " 3");
-        assert_eq!(base_name("red boid x"), "red boid x");
-    }
-
-    #[test]
-    fn wrapped_angles_stay_in_the_half_open_turn() {
-        for a in [-100.0f32, -3.5, -std::f32::consts::PI, 0.0, 3.0, std::f32::consts::PI, 7.0, 1000.0] {
-            let w = wrap_angle(a);
-            assert!(w > -std::f32::consts::PI - 1e-6 && w <= std::f32::consts::PI + 1e-6, "{a} -> {w}");
-            assert!(
-                ((a - w) / std::f32::consts::TAU - ((a - w) / std::f32::consts::TAU).round()).abs() < 1e-3
-            );
-        }
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Any count, spacing and start, near the coordinate limit included: either nothing
@@ -477,11 +448,11 @@ mod tests {
                     prop_assert!(!why.is_empty());
                     prop_assert_eq!(world.agents.len(), before);
                 }
-                Ok(made) => {
-                    prop_assert_eq!(made.added, count.min(MAX_AGENTS - before));
-                    prop_assert_eq!(world.agents.len(), before + made.added);
+                Ok((added, _)) => {
+                    prop_assert_eq!(added, count.min(MAX_AGENTS - before));
+                    prop_assert_eq!(world.agents.len(), before + added);
                     let centre = world.agents[0].about.start.position;
-                    let reach = spiral_point(Vec3::ZERO, made.added, spacing).length();
+                    let reach = spiral_point(Vec3::ZERO, added, spacing).length();
                     let names: HashSet<&str> = world.agents.iter().map(|a| a.about.name.as_str()).collect();
                     prop_assert_eq!(names.len(), world.agents.len());
                     for copy in world.agents.iter().skip(before) {
@@ -491,6 +462,27 @@ mod tests {
                         prop_assert!(p.distance(centre) <= reach * 1.0001 + 1e-3, "{} beyond {}", p, reach);
                     }
                 }
+            }
+        }
+    }
+
+    proptest! {
+        /// The shared seed hand-out against the plain search it replaces (each seed probed
+        /// upward from itself over everything taken so far): the same seeds in the same order.
+        #[test]
+        fn fresh_seeds_are_those_a_search_from_each_seed_finds(
+            taken in proptest::collection::vec(0u32..40, 0..30),
+            asked in proptest::collection::vec(prop_oneof![0u32..40, Just((1 << 24) - 1)], 0..60),
+        ) {
+            let mut fresh = super::super::FreshSeeds::new(taken.iter().copied());
+            let mut plain: HashSet<u32> = taken.iter().copied().collect();
+            for &seed in &asked {
+                let mut expected = seed;
+                while plain.contains(&expected) {
+                    expected = (expected + 1) % (1 << 24);
+                }
+                plain.insert(expected);
+                prop_assert_eq!(fresh.fresh(seed), expected);
             }
         }
     }
