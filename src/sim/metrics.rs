@@ -656,6 +656,60 @@ pub struct CrowdMetrics {
     pub polarization: Option<f32>,
 }
 
+/// The sum of the unit headings of moving agents, kept exactly (each component in fixed point,
+/// units of 2^-32, rounded once per heading), so that agents summed in any order and in any
+/// split give the same bits: a step sums its flock chunk by chunk on every thread while it
+/// moves the agents, in the order they are stored, and joins the chunks (see
+/// [`crate::sim::World::step`]). An f32 sum would depend on that order. Exact up to 2^31 agents
+/// (each component at most 2^32 in these units).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeadingSum {
+    x: i64,
+    y: i64,
+    z: i64,
+    moving: u64,
+}
+
+/// One unit of [`HeadingSum`]'s fixed point: 2^32 per unit of heading.
+const HEADING_UNITS: f64 = 4_294_967_296.0;
+
+impl HeadingSum {
+    /// Adds `velocity`'s unit heading, when it moves (a zero or non-finite velocity adds
+    /// nothing).
+    #[inline(always)]
+    pub fn add(&mut self, velocity: Vec3) {
+        let heading = velocity.normalize_or_zero();
+        if heading != Vec3::ZERO {
+            // |component| <= 1: exact in f64 after scaling, and within i64.
+            let fixed = |c: f32| (f64::from(c) * HEADING_UNITS).round() as i64;
+            self.x = self.x.wrapping_add(fixed(heading.x));
+            self.y = self.y.wrapping_add(fixed(heading.y));
+            self.z = self.z.wrapping_add(fixed(heading.z));
+            self.moving += 1;
+        }
+    }
+
+    /// Both sums together (the same in any order).
+    #[inline(always)]
+    pub fn join(self, other: HeadingSum) -> HeadingSum {
+        HeadingSum {
+            x: self.x.wrapping_add(other.x),
+            y: self.y.wrapping_add(other.y),
+            z: self.z.wrapping_add(other.z),
+            moving: self.moving + other.moving,
+        }
+    }
+
+    /// |mean unit heading| (at most 1), None when nothing moved.
+    pub fn polarization(self) -> Option<f32> {
+        (self.moving > 0).then(|| {
+            let mean = |sum: i64| sum as f64 / HEADING_UNITS / self.moving as f64;
+            let (x, y, z) = (mean(self.x), mean(self.y), mean(self.z));
+            ((x * x + y * y + z * z).sqrt() as f32).min(1.0)
+        })
+    }
+}
+
 /// The scene-wide flock polarization |mean heading| (0..1), measured after every step over the
 /// moving agents with a flocking entry; `World` keeps one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -666,17 +720,12 @@ pub struct Polarization {
 }
 
 impl Polarization {
-    /// |mean of the unit headings| of the moving agents among `velocities`; None when none moves.
+    /// |mean of the unit headings| of the moving agents among `velocities`; None when none moves
+    /// (the same in any order: see [`HeadingSum`]).
     pub fn of(velocities: impl Iterator<Item = Vec3>) -> Option<f32> {
-        let (mut sum, mut n) = (Vec3::ZERO, 0u32);
-        for v in velocities {
-            let heading = v.normalize_or_zero();
-            if heading != Vec3::ZERO {
-                sum += heading;
-                n += 1;
-            }
-        }
-        (n > 0).then(|| (sum / n as f32).length().min(1.0))
+        let mut sum = HeadingSum::default();
+        velocities.for_each(|v| sum.add(v));
+        sum.polarization()
     }
 
     /// Records one step's value (None: no flocking agent moved; not counted).
@@ -760,6 +809,58 @@ pub struct PlannerMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod heading_sums {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+            /// Any velocities (huge, tiny, zero, NaN among them), summed in any order and cut into
+            /// any chunks, give the same bits; and the figure is the plain f64 mean of the unit
+            /// headings' length, to the fixed point's rounding (2^-32 a heading).
+            #[test]
+            fn any_order_and_any_split_give_the_same_bits(
+                velocities in prop::collection::vec(
+                    (prop_oneof![-1e30f32..1e30, -1.0f32..1.0, Just(0.0f32), Just(f32::NAN)],
+                     prop_oneof![-1e30f32..1e30, -1.0f32..1.0, Just(0.0f32)],
+                     -1.0f32..1.0)
+                        .prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+                    0..200),
+                seed in any::<u64>(),
+                cut in 0usize..200,
+            ) {
+                let whole = Polarization::of(velocities.iter().copied());
+                // A shuffle by the seed (a plain LCG: no clock, no crate).
+                let mut shuffled = velocities.clone();
+                let mut state = seed | 1;
+                for i in (1..shuffled.len()).rev() {
+                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    shuffled.swap(i, (state >> 33) as usize % (i + 1));
+                }
+                let cut = cut.min(shuffled.len());
+                let (a, b) = shuffled.split_at(cut);
+                let mut first = HeadingSum::default();
+                a.iter().for_each(|&v| first.add(v));
+                let mut second = HeadingSum::default();
+                b.iter().for_each(|&v| second.add(v));
+                prop_assert_eq!(second.join(first).polarization(), whole);
+                // The oracle: f64 sums of the unit headings.
+                let units: Vec<Vec3> =
+                    velocities.iter().map(|v| v.normalize_or_zero()).filter(|h| *h != Vec3::ZERO).collect();
+                match whole {
+                    None => prop_assert!(units.is_empty()),
+                    Some(p) => {
+                        let n = units.len() as f64;
+                        let mean = |c: fn(&Vec3) -> f32| units.iter().map(|h| f64::from(c(h))).sum::<f64>() / n;
+                        let (x, y, z) = (mean(|h| h.x), mean(|h| h.y), mean(|h| h.z));
+                        let plain = (x * x + y * y + z * z).sqrt().min(1.0);
+                        prop_assert!((f64::from(p) - plain).abs() < 1e-6, "{} against {}", p, plain);
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn mean_speed_of_no_steps_is_zero() {

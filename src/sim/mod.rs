@@ -48,8 +48,9 @@ mod mix;
 pub mod neighbours;
 
 pub use metrics::{
-    sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HideMetrics, LeaderMetrics, MetricsSummary,
-    ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics, NULLABLE_METRICS,
+    sight_blocked, AgentMetrics, CrowdMetrics, FormationMetrics, HeadingSum, HideMetrics, LeaderMetrics,
+    MetricsSummary, ParametricMetrics, PathMetrics, PlannerMetrics, Polarization, PursuitMetrics,
+    NULLABLE_METRICS,
 };
 pub use mix::{Combine, Entry, Mix, MixBox, Slot, MAX_BEHAVIOURS};
 
@@ -976,10 +977,6 @@ pub struct World {
     slot_headings: Vec<Vec3>,
     slot_radii: Vec<f32>,
     slot_of: Vec<u32>,
-    /// Scratch, by agent index: each agent's velocity after the step if it flocks, else zero
-    /// (the flock's polarization, read from here instead of from the records: see
-    /// [`World::step_parallel_from`]); filled when the grid is.
-    flock_velocities: Vec<Vec3>,
     /// Scratch, in the grid's slot order: every agent's walk over its neighbours, when the
     /// step's flock is uniform ([`World::walk_flock`]).
     flock_walks: Vec<FlockWalk>,
@@ -1033,7 +1030,6 @@ impl Default for World {
             slot_headings: Vec::new(),
             slot_radii: Vec::new(),
             slot_of: Vec::new(),
-            flock_velocities: Vec::new(),
             flock_walks: Vec::new(),
             flock_rules: None,
             slot_forwards: Vec::new(),
@@ -1213,10 +1209,8 @@ impl World {
         self.walk_flock(parallel, needs);
         self.walk_avoidance(parallel, needs, fastest_speed);
         let n_agents = self.agents.len();
-        self.flock_velocities.clear();
-        if !self.grid.is_empty() {
-            self.flock_velocities.resize(n_agents, Vec3::ZERO);
-        }
+        // The flock's headings are summed while the agents move (when there is a grid).
+        let flock = !self.grid.is_empty();
         // The next step's snapshot, written by the moves (every agent's place is written).
         let agents = &mut self.agents;
         let keep = needs.reads_others;
@@ -1232,39 +1226,45 @@ impl World {
             let chunk = n_agents.div_ceil(threads * CHUNKS_PER_THREAD).max(1);
             // Every chunk's share of what the moves keep (none of what is not kept).
             let n_chunks = n_agents.div_ceil(chunk);
-            let velocities = chunks_of(&mut self.flock_velocities, chunk, n_chunks);
             let snapshots = chunks_of(&mut agents.next_snapshot, chunk, n_chunks);
             let radii = chunks_of(&mut agents.next_radii, chunk, n_chunks);
-            let chunk_events: Vec<Vec<Event>> = agents
+            let chunks: Vec<(Vec<Event>, HeadingSum)> = agents
                 .list
                 .par_chunks_mut(chunk)
-                .zip(velocities)
                 .zip(snapshots)
                 .zip(radii)
                 .enumerate()
-                .map(|(chunk_idx, (((agents, flock_velocities), snapshot), radii))| {
+                .map(|(chunk_idx, ((agents, snapshot), radii))| {
                     let mut events = Vec::new();
-                    let kept = Kept { flock_velocities, snapshot, radii };
+                    let mut headings = HeadingSum::default();
+                    let kept = Kept { flock: flock.then_some(&mut headings), snapshot, radii };
                     step_agents(chunk_idx * chunk, agents, kept, &ctx, &mut events);
-                    events
+                    (events, headings)
                 })
                 .collect();
-            self.events.extend(chunk_events.into_iter().flatten());
+            let mut headings = HeadingSum::default();
+            for (events, chunk_headings) in chunks {
+                self.events.extend(events);
+                headings = headings.join(chunk_headings);
+            }
+            if flock {
+                self.polarization.record(headings.polarization());
+            }
         } else {
+            let mut headings = HeadingSum::default();
             let kept = Kept {
-                flock_velocities: &mut self.flock_velocities,
+                flock: flock.then_some(&mut headings),
                 snapshot: &mut agents.next_snapshot,
                 radii: &mut agents.next_radii,
             };
             step_agents(0, &mut agents.list, kept, &ctx, &mut self.events);
+            if flock {
+                // Summed by the moves (exactly, so the same on any split), not by a walk over
+                // the records after them.
+                self.polarization.record(headings.polarization());
+            }
         }
         agents.kept = keep;
-        if !self.grid.is_empty() {
-            // The flocking agents' velocities in agent order, kept by their step (a non-flocking
-            // agent's zero counts as an agent at rest does: not at all), so the same sum as over
-            // the records without walking them again. Measured gain: see `step_agents`.
-            self.polarization.record(Polarization::of(self.flock_velocities.iter().copied()));
-        }
     }
 
     /// A step's first part: targets and obstacles move on (bouncing off the bounds), and the
@@ -2179,16 +2179,16 @@ const APART_AHEAD: usize = 8;
 /// 1,000,000 agents, with the two commits before it (load 2.2–3.1): 104–116 -> 80–92,
 /// 163–175 -> 121–123, 151–160 -> 101–103 ns per agent-step.
 ///
-/// A flocking agent's velocity after its move goes to `flock_velocities` (its place by agent
-/// index within this call's agents; empty when the grid is), which the flock's polarization
-/// reads after the step instead of walking every record, and every list's entries, again.
+/// A flocking agent's heading after its move is added to `kept.flock` (when there is a grid),
+/// which the flock's polarization reads after the step instead of walking every record, and
+/// every list's entries, again.
 /// In a big grid, the neighbour runs of the agents ahead are read before their walks (see
 /// [`touch_neighbour_runs`]).
 #[inline(never)]
 fn step_agents(
     first_idx: usize,
     agents: &mut [Agent],
-    kept: Kept,
+    mut kept: Kept,
     ctx: &StepContext,
     events: &mut Vec<Event>,
 ) {
@@ -2246,7 +2246,6 @@ fn step_agents(
             *steering = steer_agent(first + offset, agent, ctx);
         }
         let kept_from = block_idx * STEP_BLOCK;
-        let velocities = kept.flock_velocities.get_mut(kept_from..).unwrap_or_default();
         let snapshot = kept.snapshot.get_mut(kept_from..).unwrap_or_default();
         let radii = kept.radii.get_mut(kept_from..).unwrap_or_default();
         for ((offset, agent), steering) in block.iter_mut().enumerate().zip(steerings.iter()) {
@@ -2256,9 +2255,9 @@ fn step_agents(
                 crate::behaviours::branchless::prefetch(next, 0, PREFETCH_LINES);
             }
             move_agent(first + offset, agent, *steering, ctx, events);
-            if let Some(velocity) = velocities.get_mut(offset) {
+            if let Some(headings) = kept.flock.as_deref_mut() {
                 if agent.has_flocking() {
-                    *velocity = agent.kinematics.velocity;
+                    headings.add(agent.kinematics.velocity);
                 }
             }
             if let (Some(kinematics), Some(radius)) = (snapshot.get_mut(offset), radii.get_mut(offset)) {
@@ -2269,11 +2268,11 @@ fn step_agents(
     std::hint::black_box(touched);
 }
 
-/// What [`step_agents`]' moves keep, each by agent index within its agents (empty: not kept):
-/// the flocking agents' velocities (zero for the others: the flock's polarization) and every
-/// agent's kinematics and body radius (the next step's snapshot).
+/// What [`step_agents`]' moves keep: the flocking agents' headings summed (the flock's
+/// polarization; None: not summed), and, each by agent index within its agents (empty: not
+/// kept), every agent's kinematics and body radius (the next step's snapshot).
 struct Kept<'a> {
-    flock_velocities: &'a mut [Vec3],
+    flock: Option<&'a mut HeadingSum>,
     snapshot: &'a mut [Kinematics],
     radii: &'a mut [f32],
 }
