@@ -14,9 +14,14 @@
 //!   last-level cache written first, untimed), so a small crowd is read from memory as a big one
 //!   is. Printed beside the usual figure, in which a small crowd stays in the caches.
 //! - `--space-order`: the crowds' records stored in space order (sorted by the cells of the
-//!   flock's radius, row by row: the neighbour grid's slot order) instead of the order they were
-//!   made in, random in space. What storing the agents in the grid's order would gain, at most
-//!   (re-sorting them as they move not counted). Printed beside the usual figure.
+//!   flock's radius, row by row: the neighbour grid's slot order) before the first step, instead
+//!   of the order they were made in, random in space. Printed beside the usual figure. (A big
+//!   crowd that walks over neighbours is now stored so by the step itself, every
+//!   `sim::RESTORE_EVERY` steps: see `sim::SPACE_ORDER_MIN_AGENTS`.)
+//! - `--agent-order`: the step's storing off (`World::set_space_order(false)`): the records
+//!   stay in agent order. Printed beside the usual figure.
+//! - `--long`: one crowd warmed up, then 64 steps timed one by one (the storings among them):
+//!   the mean and the dearest step per agent-step, with the storing on and off.
 use steerlab::bench::{
     crowds_alike, ns_per_agent_step_alike, ns_per_agent_step_alike_timed, thread_cpu_ns, world_for, Kernel,
     FLOCK_RADIUS, TABLE_STEPS,
@@ -55,12 +60,14 @@ fn main() {
     }
     let Some(kernel) = args.first().and_then(|label| Kernel::ALL.into_iter().find(|k| k.label() == label))
     else {
-        eprintln!("usage: step_cpu KERNEL N... [--once | --cold | --space-order]");
+        eprintln!("usage: step_cpu KERNEL N... [--once | --cold | --space-order | --agent-order | --long]");
         return;
     };
     let once = args.iter().any(|a| a == "--once");
     let cold = args.iter().any(|a| a == "--cold");
     let space_order = args.iter().any(|a| a == "--space-order");
+    let agent_order = args.iter().any(|a| a == "--agent-order");
+    let long = args.iter().any(|a| a == "--long");
     let sizes: Vec<usize> = args.iter().skip(1).filter_map(|s| s.parse().ok()).collect();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
         eprintln!("no thread pool");
@@ -75,6 +82,25 @@ fn main() {
                 println!("{} {n}: {}", kernel.label(), world.agents[0].kinematics.position);
                 continue;
             }
+            if long {
+                for on in [true, false] {
+                    let mut world = world_for(kernel, n, 32);
+                    world.set_space_order(on);
+                    world.run_steps(5);
+                    let mut times = Vec::new();
+                    for _ in 0..64 {
+                        let start = thread_cpu_ns().unwrap_or(0);
+                        world.run_steps(1);
+                        times.push(thread_cpu_ns().unwrap_or(0).saturating_sub(start) as f64 / n as f64);
+                    }
+                    let mean = times.iter().sum::<f64>() / times.len() as f64;
+                    let dearest = times.iter().copied().fold(0.0, f64::max);
+                    let label = if on { "stored by the step" } else { "agent order" };
+                    print!("{n} {label}: mean {mean:.1}, dearest {dearest:.1}  ");
+                }
+                println!();
+                continue;
+            }
             // The same steps of the scene at every size, on crowds that hold 16,384 agents
             // between them (see `ns_per_agent_step_alike` and `crowds_alike`).
             let crowds = crowds_alike(kernel, n, 32);
@@ -86,6 +112,11 @@ fn main() {
             if cold {
                 let cold = best_of(3, &|| cold_ns_per_agent_step(&crowds, kernel.budget(400_000)));
                 print!("{n}: {best:.1} (cold {cold:.1})  ");
+            } else if agent_order {
+                let mut kept: Vec<World> = crowds.clone();
+                kept.iter_mut().for_each(|world| world.set_space_order(false));
+                let kept = best_of(5, &|| ns_per_agent_step_alike(&kept, kernel.budget(4_000_000), cpu));
+                print!("{n}: {best:.1} (agent order {kept:.1})  ");
             } else if space_order {
                 let Some(sorted) = crowds.iter().map(in_space_order).collect::<Option<Vec<World>>>() else {
                     eprintln!("--space-order: {}'s agents name other agents by index", kernel.label());
@@ -134,7 +165,7 @@ fn in_space_order(world: &World) -> Option<World> {
     }
     let mut sorted = world.clone();
     let cell = |v: f32| (v / FLOCK_RADIUS).floor() as i64;
-    sorted.agents.sort_by_key(|agent| {
+    sorted.agents.as_mut_vec().sort_by_key(|agent| {
         let p = agent.kinematics.position;
         (cell(p.y), cell(p.x))
     });

@@ -187,7 +187,7 @@ pub fn paste(world: &mut World, fragment_json: &str, offset: Vec3) -> Result<Vec
     world.targets.extend(built.targets.drain(targets.min(built.targets.len())..));
     world.obstacles.extend(built.obstacles.drain(obstacles.min(built.obstacles.len())..));
     let first_built = agents.min(built.agents.len());
-    world.agents.extend(built.agents.drain(first_built..));
+    world.agents.extend(built.agents.as_mut_vec().drain(first_built..));
     for i in agents..world.agents.len() {
         world.reset_agent(i);
     }

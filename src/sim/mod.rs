@@ -806,11 +806,13 @@ impl GizmoFocus {
     }
 }
 
-/// A world's agents: to every reader and writer a `Vec<Agent>` (it dereferences to one), which
-/// also keeps what the agents' lists ask of a step (whether some entry reads other agents,
-/// needs neighbours, avoids collisions, the flock's query radius), found by a step's walk over
-/// every record and forgotten as soon as the list is borrowed mutably (any edit, push or
-/// reset goes through `DerefMut`). A step does not change what the lists ask, so the steps
+/// A world's agents: to every reader and writer a list by agent index (`len`, `get`, `iter`,
+/// indexing, `push`, ... as on a `Vec<Agent>`), whose records a step may store in another order
+/// (see "Stored in space order" below), and which also keeps what the agents' lists ask of a
+/// step (whether some entry reads other agents, needs neighbours, avoids collisions, the
+/// flock's query radius), found by a step's walk over every record and forgotten as soon as an
+/// agent is borrowed mutably (any edit, push or reset). A step does not change what the lists
+/// ask, so the steps
 /// after it skip that walk: a crowd whose entries read no other agent is then walked once a
 /// step instead of twice, and a crowd of pursuers walks only the lines its snapshot copies.
 ///
@@ -819,9 +821,21 @@ impl GizmoFocus {
 /// (with the snapshot kept by the moves); on-CPU per agent-step (best of five rounds, the
 /// builds before and after alternately, load 5): seek 79 -> 68.5 ns (100,000 agents 76 -> 66),
 /// pursuit 108-113 -> 102-104.5, predictive 106.5 -> 98.7, wander 87.6 -> 80.2.
-#[derive(Debug, Default)]
+///
+/// Stored in space order: the records are stored in `list`, in agent order unless a step put
+/// them in the neighbour grid's order ([`Agents::store_in_order`]); then `place` gives each
+/// agent's place in `list` and `index` each place's agent. Readers see agent order either way
+/// (`get`, `iter`, indexing translate); what changes the list's shape (`remove`, `insert`,
+/// `retain`, ..., `iter_mut`) puts the records back in agent order first
+/// ([`Agents::as_mut_vec`]).
+#[derive(Default)]
 pub struct Agents {
+    /// The records, in storage order.
     list: Vec<Agent>,
+    /// Each agent's place in `list`, by agent index; empty when `list` is in agent order.
+    place: Vec<u32>,
+    /// Each place's agent index (the inverse of `place`); empty with it.
+    index: Vec<u32>,
     needs: Option<StepNeeds>,
     /// Every agent's kinematics and body radius as the last step left them, written by each
     /// agent's move when some entry reads other agents (the next step's snapshot, without a
@@ -848,7 +862,9 @@ pub struct Agents {
 impl Clone for Agents {
     fn clone(&self) -> Agents {
         Agents {
-            list: by_kind(&self.list),
+            list: by_kind(self.list.iter()),
+            place: self.place.clone(),
+            index: self.index.clone(),
             needs: self.needs,
             next_snapshot: self.next_snapshot.clone(),
             next_radii: self.next_radii.clone(),
@@ -857,16 +873,15 @@ impl Clone for Agents {
     }
 }
 
-/// A copy of `list` whose boxes lie by kind, each kind in agent order (see [`Agents`]' clone).
-fn by_kind(list: &[Agent]) -> Vec<Agent> {
-    let mixes: Vec<MixBox> = list.iter().map(|agent| agent.mix.clone()).collect();
-    let metrics: Vec<AgentMetrics> = list.iter().map(|agent| agent.metrics.clone()).collect();
-    let states: Vec<BehaviourState> = list.iter().map(|agent| agent.state.clone()).collect();
-    let gizmos: Vec<Gizmos> = list.iter().map(|agent| agent.gizmos.clone()).collect();
-    let abouts: Vec<Box<About>> = list.iter().map(|agent| agent.about.clone()).collect();
+/// A copy of `list` (in its order) whose boxes lie by kind, each kind in that order (see [`Agents`]' clone).
+fn by_kind<'a>(list: impl Iterator<Item = &'a Agent> + Clone) -> Vec<Agent> {
+    let mixes: Vec<MixBox> = list.clone().map(|agent| agent.mix.clone()).collect();
+    let metrics: Vec<AgentMetrics> = list.clone().map(|agent| agent.metrics.clone()).collect();
+    let states: Vec<BehaviourState> = list.clone().map(|agent| agent.state.clone()).collect();
+    let gizmos: Vec<Gizmos> = list.clone().map(|agent| agent.gizmos.clone()).collect();
+    let abouts: Vec<Box<About>> = list.clone().map(|agent| agent.about.clone()).collect();
     let parts = mixes.into_iter().zip(metrics).zip(states).zip(gizmos).zip(abouts);
-    list.iter()
-        .zip(parts)
+    list.zip(parts)
         .map(|(agent, ((((mix, metrics), state), gizmos), about))| Agent {
             kinematics: agent.kinematics,
             limits: agent.limits,
@@ -880,21 +895,304 @@ fn by_kind(list: &[Agent]) -> Vec<Agent> {
         .collect()
 }
 
-impl std::ops::Deref for Agents {
-    type Target = Vec<Agent>;
-
-    fn deref(&self) -> &Vec<Agent> {
-        &self.list
+/// Agent order, whatever the storage order: the agents' `Debug` is the list's.
+impl std::fmt::Debug for Agents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl std::ops::DerefMut for Agents {
-    fn deref_mut(&mut self) -> &mut Vec<Agent> {
-        self.needs = None;
-        self.kept = false;
+impl Agents {
+    /// How many agents.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// No agent at all.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Where agent `idx` is stored in `list` (None past the end).
+    #[inline]
+    fn place_of(&self, idx: usize) -> Option<usize> {
+        if self.place.is_empty() {
+            (idx < self.list.len()).then_some(idx)
+        } else {
+            self.place.get(idx).map(|&place| place as usize)
+        }
+    }
+
+    /// Whether the records are stored in another order than the agents' (see
+    /// [`Agents::store_in_order`]).
+    pub fn stored_apart(&self) -> bool {
+        !self.place.is_empty()
+    }
+
+    /// Agent `idx`.
+    #[inline]
+    pub fn get(&self, idx: usize) -> Option<&Agent> {
+        self.place_of(idx).and_then(|place| self.list.get(place))
+    }
+
+    /// Agent `idx`, to change (what the lists ask is found anew at the next step).
+    #[inline]
+    pub fn get_mut(&mut self, idx: usize) -> Option<&mut Agent> {
+        self.changed();
+        let place = self.place_of(idx)?;
+        self.list.get_mut(place)
+    }
+
+    /// The first agent.
+    pub fn first(&self) -> Option<&Agent> {
+        self.get(0)
+    }
+
+    /// The last agent.
+    pub fn last(&self) -> Option<&Agent> {
+        self.len().checked_sub(1).and_then(|idx| self.get(idx))
+    }
+
+    /// Every agent, in agent order.
+    pub fn iter(&self) -> Iter<'_> {
+        if self.place.is_empty() {
+            Iter::InOrder(self.list.iter())
+        } else {
+            Iter::Placed { list: &self.list, places: self.place.iter() }
+        }
+    }
+
+    /// Every agent, in agent order, on the current rayon pool's threads.
+    pub fn par_iter(&self) -> impl IndexedParallelIterator<Item = &Agent> + '_ {
+        (0..self.len()).into_par_iter().map(move |idx| &self[idx])
+    }
+
+    /// Every agent, in agent order, to change (the records put back in agent order first).
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Agent> {
+        self.as_mut_vec().iter_mut()
+    }
+
+    /// The records as a `Vec<Agent>` in agent order, to change in any way (put back in agent
+    /// order first when a step stored them in another: one pass over them).
+    pub fn as_mut_vec(&mut self) -> &mut Vec<Agent> {
+        self.in_agent_order();
+        self.changed();
         &mut self.list
     }
+
+    /// Adds an agent at the end (agent `len()`), in any storage order.
+    pub fn push(&mut self, agent: Agent) {
+        self.changed();
+        if !self.place.is_empty() {
+            let idx = self.list.len() as u32;
+            self.place.push(idx);
+            self.index.push(idx);
+        }
+        self.list.push(agent);
+    }
+
+    /// The agents in agent order, cloned.
+    pub fn to_vec(&self) -> Vec<Agent> {
+        self.iter().cloned().collect()
+    }
+
+    /// [`Vec::truncate`] in agent order.
+    pub fn truncate(&mut self, len: usize) {
+        self.as_mut_vec().truncate(len);
+    }
+
+    /// [`Vec::pop`] in agent order.
+    pub fn pop(&mut self) -> Option<Agent> {
+        self.as_mut_vec().pop()
+    }
+
+    /// [`Vec::remove`] in agent order.
+    pub fn remove(&mut self, idx: usize) -> Agent {
+        self.as_mut_vec().remove(idx)
+    }
+
+    /// [`Vec::insert`] in agent order.
+    pub fn insert(&mut self, idx: usize, agent: Agent) {
+        self.as_mut_vec().insert(idx, agent);
+    }
+
+    /// [`Vec::retain`] in agent order.
+    pub fn retain(&mut self, keep: impl FnMut(&Agent) -> bool) {
+        self.as_mut_vec().retain(keep);
+    }
+
+    /// [`Vec::clear`].
+    pub fn clear(&mut self) {
+        self.as_mut_vec().clear();
+    }
+
+    /// [`Vec::extend`]: agents added at the end, in any storage order.
+    pub fn extend(&mut self, agents: impl IntoIterator<Item = Agent>) {
+        agents.into_iter().for_each(|agent| self.push(agent));
+    }
+
+    /// What the lists ask, and the kept snapshot, are forgotten (an agent may have changed).
+    #[inline]
+    fn changed(&mut self) {
+        self.needs = None;
+        self.kept = false;
+    }
+
+    /// The records put back in agent order (one move each, along the cycles of the order).
+    fn in_agent_order(&mut self) {
+        if self.place.is_empty() {
+            return;
+        }
+        let mut index = std::mem::take(&mut self.index);
+        self.place.clear();
+        for place in 0..index.len() {
+            // The record at `place` belongs at its agent index: swapped there until the one
+            // that belongs here arrives (each swap puts one record where it belongs).
+            while let Some(&idx) = index.get(place) {
+                let idx = idx as usize;
+                if idx == place || idx >= self.list.len() {
+                    break;
+                }
+                self.list.swap(place, idx);
+                index.swap(place, idx);
+            }
+        }
+        // The kept snapshot was in storage order.
+        self.kept = false;
+    }
+
+    /// Stores the records in the order `order` gives (`order[s]` is the place, in the current
+    /// storage, of the record to store at place `s`: the neighbour grid's [`NeighbourGrid::order`]
+    /// over a snapshot in storage order), keeping what the lists ask. Agent indices do not
+    /// change. Ignored unless `order` holds every place once (`seen` is scratch).
+    pub(crate) fn store_in_order(&mut self, order: &[u32], seen: &mut Vec<bool>) {
+        let n = self.list.len();
+        seen.clear();
+        seen.resize(n, false);
+        let every_place_once = order.len() == n
+            && order.iter().all(|&place| {
+                seen.get_mut(place as usize).is_some_and(|seen| !std::mem::replace(seen, true))
+            });
+        if !every_place_once {
+            return;
+        }
+        let index: Vec<u32> = if self.index.is_empty() {
+            order.to_vec()
+        } else {
+            order.iter().map(|&place| self.index.get(place as usize).copied().unwrap_or(0)).collect()
+        };
+        // The records copied in the new order, their boxes laid out anew kind by kind (see
+        // `Agents`' clone): left where they were, each agent's boxes would be read at a random
+        // place. (Laying out only the boxes that the step reads, not the names, measured slower:
+        // 525 against 348-372 ns per agent-step, flocking at 1,000,000, one thread, `step_cpu
+        // --long`, 2026-11-29.)
+        let list = &self.list;
+        self.list = by_kind(order.iter().filter_map(|&place| list.get(place as usize)));
+        self.place.clear();
+        self.place.resize(n, 0);
+        for (s, &idx) in index.iter().enumerate() {
+            if let Some(place) = self.place.get_mut(idx as usize) {
+                *place = s as u32;
+            }
+        }
+        self.index = index;
+        if self.index.iter().enumerate().all(|(s, &idx)| s == idx as usize) {
+            self.place.clear();
+            self.index.clear();
+        }
+        // The kept snapshot, in the new order too.
+        let (snapshot, radii) = (&self.next_snapshot, &self.next_radii);
+        if self.kept && snapshot.len() == n && radii.len() == n {
+            self.next_snapshot =
+                order.iter().filter_map(|&place| snapshot.get(place as usize).copied()).collect();
+            self.next_radii = order.iter().filter_map(|&place| radii.get(place as usize).copied()).collect();
+        } else {
+            self.kept = false;
+        }
+    }
 }
+
+impl std::ops::Index<usize> for Agents {
+    type Output = Agent;
+
+    /// Agent `idx` (panics past the end, as a `Vec` does).
+    #[inline]
+    fn index(&self, idx: usize) -> &Agent {
+        match self.get(idx) {
+            Some(agent) => agent,
+            None => panic!("agent {idx} of {}", self.len()),
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for Agents {
+    #[inline]
+    fn index_mut(&mut self, idx: usize) -> &mut Agent {
+        let len = self.len();
+        match self.get_mut(idx) {
+            Some(agent) => agent,
+            None => panic!("agent {idx} of {len}"),
+        }
+    }
+}
+
+/// The agents in agent order ([`Agents::iter`]).
+#[derive(Clone, Debug)]
+pub enum Iter<'a> {
+    /// Stored in agent order.
+    InOrder(std::slice::Iter<'a, Agent>),
+    /// Stored in another order: each agent read at its place.
+    Placed {
+        /// The records, in storage order.
+        list: &'a [Agent],
+        /// The places left, in agent order.
+        places: std::slice::Iter<'a, u32>,
+    },
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a Agent;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a Agent> {
+        match self {
+            Iter::InOrder(iter) => iter.next(),
+            Iter::Placed { list, places } => places.next().and_then(|&place| list.get(place as usize)),
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Iter::InOrder(iter) => iter.size_hint(),
+            Iter::Placed { places, .. } => places.size_hint(),
+        }
+    }
+
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<&'a Agent> {
+        match self {
+            Iter::InOrder(iter) => iter.nth(n),
+            Iter::Placed { list, places } => places.nth(n).and_then(|&place| list.get(place as usize)),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            Iter::InOrder(iter) => iter.next_back(),
+            Iter::Placed { list, places } => places.next_back().and_then(|&place| list.get(place as usize)),
+        }
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl std::iter::FusedIterator for Iter<'_> {}
 
 /// The crowd with its boxes laid out by kind, as a clone lays them out: a list built agent by
 /// agent (a scene read from a file, a crowd spawned from templates) has each agent's boxes
@@ -906,8 +1204,8 @@ impl std::ops::DerefMut for Agents {
 /// flocking 389-470 against 348-456; seek the same.
 impl From<Vec<Agent>> for Agents {
     fn from(list: Vec<Agent>) -> Agents {
-        let list = by_kind(&list);
-        Agents { list, needs: None, next_snapshot: Vec::new(), next_radii: Vec::new(), kept: false }
+        let list = by_kind(list.iter());
+        Agents { list, ..Agents::default() }
     }
 }
 
@@ -919,10 +1217,10 @@ impl FromIterator<Agent> for Agents {
 
 impl<'a> IntoIterator for &'a Agents {
     type Item = &'a Agent;
-    type IntoIter = std::slice::Iter<'a, Agent>;
+    type IntoIter = Iter<'a>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.list.iter()
+        self.iter()
     }
 }
 
@@ -954,7 +1252,8 @@ pub struct World {
     pub targets: Vec<Target>,
     /// Obstacles.
     pub obstacles: Vec<Obstacle>,
-    /// Agents (a `Vec<Agent>` to every reader and writer: see [`Agents`]).
+    /// Agents, by agent index to every reader and writer (stored in another order while a big
+    /// crowd is stepped: see [`Agents`]).
     pub agents: Agents,
     /// Where moving targets and obstacles bounce (None: they never bounce).
     pub bounds: Option<Bounds>,
@@ -997,12 +1296,34 @@ pub struct World {
     /// From this many agents a uniform avoidance is walked before the step
     /// ([`AVOID_WALK_MIN_AGENTS`]; the tests compare against `usize::MAX`).
     avoid_walk_from: usize,
+    /// From this many agents a crowd whose entries walk over neighbours and name no other
+    /// agent is stored in the grid's order ([`SPACE_ORDER_MIN_AGENTS`]; the tests pass their
+    /// own, `usize::MAX` for never).
+    space_order_from: usize,
+    /// The step after which the records were last stored in the grid's order (None: not yet,
+    /// or since a reset).
+    stored_at: Option<u64>,
+    /// Scratch for [`Agents::store_in_order`].
+    seen: Vec<bool>,
     gizmos_enabled: bool,
     /// Which agents record gizmos while they are on.
     gizmo_focus: GizmoFocus,
     /// The flock's polarization since the last reset.
     polarization: Polarization,
 }
+
+/// From this many agents, a crowd whose entries walk over their neighbours (flocking,
+/// collision avoidance) and name no other agent is stored in the neighbour grid's order
+/// ([`Agents::store_in_order`], every [`RESTORE_EVERY`] steps), so that the step reads the
+/// records, the snapshot and the walks where the grid has them, near one another, instead of
+/// crossing from agent order (random in space) to the grid's order and back every step. The
+/// agents keep their indices (readers see agent order), and each cell's agents are walked in
+/// agent order whatever the storage ([`neighbours::NeighbourGrid::order_ties_by`]), so the
+/// step's results are the same, bit for bit, in any storage order (tested).
+pub(crate) const SPACE_ORDER_MIN_AGENTS: usize = 32_768;
+
+/// Steps between two storings of a big crowd in the grid's order ([`SPACE_ORDER_MIN_AGENTS`]).
+pub(crate) const RESTORE_EVERY: u64 = 32;
 
 /// Default fixed step: 60 steps per second.
 pub const DEFAULT_DT: f32 = 1.0 / 60.0;
@@ -1037,6 +1358,9 @@ impl Default for World {
             slot_kinematics: Vec::new(),
             avoid_walks: Vec::new(),
             avoid_walk_from: AVOID_WALK_MIN_AGENTS,
+            space_order_from: SPACE_ORDER_MIN_AGENTS,
+            stored_at: None,
+            seen: Vec::new(),
             gizmos_enabled: false,
             gizmo_focus: GizmoFocus::All,
             polarization: Polarization::default(),
@@ -1135,16 +1459,18 @@ impl World {
         let (targets, obstacles) = (self.targets.clone(), self.obstacles.clone());
         self.move_targets_and_obstacles();
         let parallel = self.agents.len() >= PARALLEL_MIN_AGENTS && rayon::current_num_threads() > 1;
-        let needs = self.gather_snapshot(parallel);
+        let needs = self.gather_snapshot_by_place(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         self.flock_walks.clear();
         self.flock_rules = None;
         self.avoid_walks.clear();
+        // The step reads by place (see `Agents`).
+        let place = self.agents.place_of(idx).unwrap_or(idx);
         if let Some(mut agent) = self.agents.get(idx).cloned() {
             agent.gizmos.set_enabled(true);
             let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64);
-            let steering = steer_agent(idx, &mut agent, &ctx);
-            move_agent(idx, &mut agent, steering, &ctx, &mut Vec::new());
+            let steering = steer_agent(place, &mut agent, &ctx);
+            move_agent(place, &mut agent, steering, &ctx, &mut Vec::new());
             if let Some(shown) = self.agents.get_mut(idx) {
                 shown.gizmos = agent.gizmos;
             }
@@ -1187,6 +1513,16 @@ impl World {
         agent.gizmos.set_enabled(self.gizmos_enabled && self.gizmo_focus.includes(agent_idx));
     }
 
+    /// Whether a big crowd may be stored in the neighbour grid's order (on by default; see
+    /// [`SPACE_ORDER_MIN_AGENTS`]). Off, the records stay in agent order: for comparisons
+    /// (`examples/step_cpu --agent-order`). The step's results are the same either way.
+    pub fn set_space_order(&mut self, on: bool) {
+        self.space_order_from = if on { SPACE_ORDER_MIN_AGENTS } else { usize::MAX };
+        if !on {
+            self.agents.in_agent_order();
+        }
+    }
+
     /// Advances the world by one fixed step of `self.dt` seconds.
     pub fn step(&mut self) {
         self.step_parallel_from(PARALLEL_MIN_AGENTS);
@@ -1204,7 +1540,7 @@ impl World {
 
         let threads = rayon::current_num_threads();
         let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
-        let needs = self.gather_snapshot(parallel);
+        let needs = self.gather_snapshot_by_place(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         self.walk_flock(parallel, needs);
         self.walk_avoidance(parallel, needs, fastest_speed);
@@ -1265,6 +1601,39 @@ impl World {
             }
         }
         agents.kept = keep;
+        if agents.stored_apart() && !self.events.is_empty() {
+            // Each event of the agent stored at its place, in agent order as a step over the
+            // agents in their own order gives them (each agent's in the order it pushed them).
+            for event in &mut self.events {
+                event.agent = agents.index.get(event.agent).map_or(event.agent, |&idx| idx as usize);
+            }
+            self.events.sort_by_key(|event| event.agent);
+        }
+        self.store_in_space_order(needs);
+    }
+
+    /// [`World::gather_snapshot`], in storage order (a snapshot by place, see [`Agents`]); the
+    /// records put back in agent order first when some entry names another agent by its index.
+    fn gather_snapshot_by_place(&mut self, parallel: bool) -> StepNeeds {
+        let needs = self.gather_snapshot(parallel);
+        if needs.names_others && self.agents.stored_apart() {
+            self.agents.in_agent_order();
+            return self.gather_snapshot(parallel);
+        }
+        needs
+    }
+
+    /// A big crowd stored in the order of this step's grid, every [`RESTORE_EVERY`] steps (see
+    /// [`SPACE_ORDER_MIN_AGENTS`]): when its entries walk over neighbours, name no other agent
+    /// and it has at least [`World::space_order_from`] agents.
+    fn store_in_space_order(&mut self, needs: StepNeeds) {
+        let n = self.agents.len();
+        let eligible = n >= self.space_order_from && !needs.names_others && n > 1 && self.grid.len() == n;
+        let due = self.stored_at.is_none_or(|at| self.steps < at || self.steps - at >= RESTORE_EVERY);
+        if eligible && due {
+            self.agents.store_in_order(self.grid.order(), &mut self.seen);
+            self.stored_at = Some(self.steps);
+        }
     }
 
     /// A step's first part: targets and obstacles move on (bouncing off the bounds), and the
@@ -1446,8 +1815,8 @@ impl World {
                         snapshot.iter().zip(radii).map(query).fold(0.0, max)
                     }
                 }
-                None if parallel => self.agents.par_iter().map(query).reduce(|| 0.0, max),
-                None => self.agents.iter().map(query).fold(0.0, max),
+                None if parallel => self.agents.list.par_iter().map(query).reduce(|| 0.0, max),
+                None => self.agents.list.iter().map(query).fold(0.0, max),
             };
             cell = max(cell, asked);
         }
@@ -1455,6 +1824,11 @@ impl World {
             self.positions.clear();
             self.positions.extend(self.snapshot.iter().map(|k| k.position));
             self.grid.rebuild(&self.positions, cell.max(1.0));
+            if self.agents.stored_apart() {
+                // The snapshot is by place: each cell's agents in agent order, as over a
+                // snapshot by agent index (the same walks, bit for bit).
+                self.grid.order_ties_by(&self.agents.index);
+            }
         } else if !self.grid.is_empty() {
             self.grid.rebuild(&[], 1.0);
         }
@@ -1724,6 +2098,9 @@ fn threat_radius_out_of_line(agent: &Agent, params: &CollisionAvoidanceParams, f
 struct StepNeeds {
     /// Some entry reads other agents: the step takes a snapshot of them.
     reads_others: bool,
+    /// Some entry names another agent by its index (pursuit, interpose, ...): the step reads
+    /// the snapshot by agent index, so the records stay in agent order.
+    names_others: bool,
     /// Some entry needs neighbours: the step builds the grid.
     neighbours: bool,
     /// Some entry is collision avoidance (its query radius needs the fastest speed, known
@@ -2041,6 +2418,7 @@ impl StepNeeds {
     #[inline(always)]
     fn add(&mut self, behaviour: &Behaviour) {
         self.reads_others |= behaviour.reads_other_agents();
+        self.names_others |= behaviour.other_agent().is_some() || behaviour.second_agent().is_some();
         match behaviour {
             Behaviour::Flocking { params } => {
                 self.neighbours = true;
@@ -2062,6 +2440,7 @@ impl StepNeeds {
     fn join(self, other: StepNeeds) -> StepNeeds {
         StepNeeds {
             reads_others: self.reads_others || other.reads_others,
+            names_others: self.names_others || other.names_others,
             neighbours: self.neighbours || other.neighbours,
             collision_avoidance: self.collision_avoidance || other.collision_avoidance,
             flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
@@ -2933,6 +3312,86 @@ fn bounce(position: &mut Vec3, velocity: &mut Vec3, radius: f32, bounds: Bounds)
 mod tests {
     use super::*;
 
+    /// A permutation of `0..n` from `seed` (a plain LCG shuffle).
+    fn shuffled_places(n: usize, seed: u64) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut state = seed | 1;
+        for i in (1..n).rev() {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            order.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        order
+    }
+
+    #[test]
+    fn agents_stored_in_another_order_read_and_change_in_agent_order() {
+        use crate::bench::{world_for, Kernel};
+        let world = world_for(Kernel::Wander, 97, 3);
+        let plain = format!("{:?}", world.agents);
+        let names = |agents: &Agents| agents.iter().map(|a| a.about.name.clone()).collect::<Vec<_>>();
+        let mut seen = Vec::new();
+        for seed in 0..6 {
+            let mut agents = world.agents.clone();
+            // Twice: a second order on top of the first.
+            agents.store_in_order(&shuffled_places(97, seed), &mut seen);
+            agents.store_in_order(&shuffled_places(97, seed + 100), &mut seen);
+            assert!(agents.stored_apart());
+            assert_ne!(
+                agents.list.iter().map(|a| a.about.name.clone()).collect::<Vec<_>>(),
+                names(&world.agents)
+            );
+            assert_eq!(format!("{agents:?}"), plain);
+            assert_eq!(format!("{:?}", agents.to_vec()), format!("{:?}", world.agents.to_vec()));
+            assert_eq!(format!("{:?}", agents.clone()), plain);
+            for idx in [0, 1, 50, 96] {
+                assert_eq!(agents[idx].about.name, world.agents[idx].about.name);
+                assert_eq!(agents.get(idx).map(|a| &a.about.name), Some(&world.agents[idx].about.name));
+            }
+            assert!(agents.get(97).is_none());
+            assert_eq!(agents.first().map(|a| &a.about.name), world.agents.first().map(|a| &a.about.name));
+            assert_eq!(agents.last().map(|a| &a.about.name), world.agents.last().map(|a| &a.about.name));
+            assert_eq!(agents.iter().rev().nth(3).map(|a| &a.about.name), Some(&world.agents[93].about.name));
+            assert_eq!(agents.iter().len(), 97);
+            let parallel: Vec<String> = agents.par_iter().map(|a| a.about.name.clone()).collect();
+            assert_eq!(parallel, names(&world.agents));
+            // Changed through an index: the agent of that index.
+            agents[5].about.name = "five".into();
+            assert_eq!(agents.iter().nth(5).map(|a| a.about.name.as_str()), Some("five"));
+            // Pushed while stored apart, then removed after it: agent order throughout.
+            agents.push(world.agents[0].clone());
+            assert_eq!(agents.len(), 98);
+            assert_eq!(agents[97].about.name, world.agents[0].about.name);
+            let removed = agents.remove(10);
+            assert_eq!(removed.about.name, world.agents[10].about.name);
+            assert!(!agents.stored_apart(), "a change of shape puts the records back in agent order");
+            let mut expected = names(&world.agents);
+            expected[5] = "five".into();
+            expected.remove(10);
+            expected.push(world.agents[0].about.name.clone());
+            assert_eq!(names(&agents), expected);
+            assert_eq!(agents.list.iter().map(|a| a.about.name.clone()).collect::<Vec<_>>(), expected);
+        }
+        // Orders that are not every place once are ignored.
+        let mut agents = world.agents.clone();
+        for bad in [vec![0u32; 97], (0..96).collect(), (1..98).collect()] {
+            agents.store_in_order(&bad, &mut seen);
+            assert!(!agents.stored_apart());
+            assert_eq!(format!("{agents:?}"), plain);
+        }
+        // The order back to agent order is no order apart.
+        agents.store_in_order(&shuffled_places(97, 7), &mut seen);
+        let back: Vec<u32> = {
+            let mut back = vec![0u32; 97];
+            for (s, &idx) in agents.index.iter().enumerate() {
+                back[idx as usize] = s as u32;
+            }
+            back
+        };
+        agents.store_in_order(&back, &mut seen);
+        assert!(!agents.stored_apart());
+        assert_eq!(format!("{:?}", agents.list), plain);
+    }
+
     /// For every benchmark kernel with gizmos on, after 3 steps: `copy` of the world has every
     /// agent the same to the last field, and the same after 3 more steps taken by both, with the
     /// same events.
@@ -3176,6 +3635,121 @@ mod tests {
             out += &format!("{:?}", world.metrics());
             (out, walks_taken)
         })
+    }
+
+    /// How [`order_run`] stores a world's records while it steps.
+    #[derive(Clone, Copy, Debug)]
+    enum Storage {
+        /// In agent order throughout.
+        AgentOrder,
+        /// In the grid's order, as a big crowd is (here from 2 agents).
+        GridOrder,
+        /// Shuffled before the first step and again after every fifth (on top of the last).
+        Shuffled(u64),
+    }
+
+    /// `world` stepped `steps` times on a pool of `threads` (every step split over the pool
+    /// from 64 agents), its records stored as `storage` says: every agent's kinematics, gizmos
+    /// and metrics, the events and the polarization, printed as `walk_run` prints them (equal
+    /// text, equal bits); and whether the records were ever stored apart from agent order.
+    fn order_run(world: &World, storage: Storage, threads: usize, steps: usize) -> (String, bool) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        let mut world = world.clone();
+        world.space_order_from = if matches!(storage, Storage::GridOrder) { 2 } else { usize::MAX };
+        let mut seen = Vec::new();
+        pool.install(|| {
+            let mut out = String::new();
+            let mut apart = false;
+            for step in 0..steps {
+                if let Storage::Shuffled(seed) = storage {
+                    if step % 5 == 0 {
+                        let order = shuffled_places(world.agents.len(), seed + step as u64);
+                        world.agents.store_in_order(&order, &mut seen);
+                    }
+                }
+                apart |= world.agents.stored_apart();
+                world.step_parallel_from(64);
+                apart |= world.agents.stored_apart();
+                let kinematics: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+                let gizmos: Vec<_> = world.agents.iter().map(|a| a.gizmos.items().to_vec()).collect();
+                out += &format!(
+                    "{step} {kinematics:?} {gizmos:?} {:?} {:?}\n",
+                    world.events(),
+                    world.polarization()
+                );
+            }
+            out += &format!("{:?}", world.metrics());
+            (out, apart)
+        })
+    }
+
+    #[test]
+    fn a_crowd_stored_in_any_order_steps_as_in_agent_order_bit_for_bit() {
+        use crate::bench::{world_for, Kernel};
+        // (crowd, whether the step may store it apart: none of its entries names another agent)
+        let mut crowds: Vec<(&str, World, bool)> = Vec::new();
+        crowds.push(("flock", world_for(Kernel::Flocking, 300, 0), true));
+        crowds.push(("big flock", world_for(Kernel::Flocking, 5_000, 0), true));
+        let mut packed = world_for(Kernel::Flocking, 700, 0);
+        packed.agents.iter_mut().for_each(|agent| agent.kinematics.position *= 0.05);
+        crowds.push(("packed flock", packed, true));
+        // More than `MAX_CELL_SLOTS` in one cell: which ones a walk reads shows.
+        let mut stacked = world_for(Kernel::Flocking, 600, 0);
+        stacked.agents.iter_mut().for_each(|agent| agent.kinematics.position *= 1e-4);
+        crowds.push(("stacked flock", stacked, true));
+        let mut drawn = world_for(Kernel::Flocking, 400, 0);
+        drawn.set_gizmos_enabled(true);
+        drawn.set_gizmo_focus(GizmoFocus::Only(Some(17)));
+        crowds.push(("drawn flock", drawn, true));
+        let mut mixed = world_for(Kernel::Flocking, 400, 0);
+        if let Behaviour::Flocking { params } = &mut mixed.agents[5].behaviour {
+            params.cohesion = 1.5;
+        }
+        crowds.push(("mixed flock", mixed, true));
+        // Obstacles in the flock's way: collision events, pushed agent by agent.
+        let mut rocky = world_for(Kernel::Flocking, 500, 0);
+        let spread = rocky.agents.iter().map(|a| a.kinematics.position.length()).fold(0.0f32, f32::max);
+        for k in 0..40 {
+            let angle = k as f32 * 2.399_963;
+            let position = Vec3::new(angle.cos(), angle.sin(), 0.0) * spread * (k as f32 / 40.0).sqrt();
+            rocky.obstacles.push(Obstacle {
+                position,
+                radius: 12.0,
+                velocity: Vec3::ZERO,
+                start: (position, Vec3::ZERO),
+            });
+        }
+        crowds.push(("rocky flock", rocky, true));
+        for (scale, label) in [(1.0, "avoiders"), (0.05, "packed avoiders"), (20.0, "sparse avoiders")] {
+            let mut world = world_for(Kernel::CollisionAvoidance, 400, 0);
+            world.agents.iter_mut().for_each(|agent| agent.kinematics.position *= scale);
+            crowds.push((label, world, true));
+        }
+        let mut lost = world_for(Kernel::CollisionAvoidance, 300, 0);
+        lost.agents[3].kinematics.position = Vec3::NAN;
+        crowds.push(("an avoider lost at NaN", lost, true));
+        // Entries that name other agents: back in agent order for the step.
+        crowds.push(("pursuers", world_for(Kernel::Pursuit, 300, 0), false));
+        let mut chased = world_for(Kernel::Flocking, 300, 0);
+        chased.agents[0].behaviour = Behaviour::Pursuit { agent: 7, params: Default::default() };
+        crowds.push(("a flock with a pursuer", chased, false));
+        // No grid at all.
+        crowds.push(("arrivers", world_for(Kernel::Arrive, 300, 0), false));
+        for (label, world, may_be_apart) in &crowds {
+            let (plain, apart) = order_run(world, Storage::AgentOrder, 1, 40);
+            assert!(!apart, "{label}");
+            assert!(
+                plain.contains("Collision") || *label != "rocky flock",
+                "{label}: no collision event to order"
+            );
+            for threads in 1..=3 {
+                let (gridded, apart) = order_run(world, Storage::GridOrder, threads, 40);
+                assert_eq!(apart, *may_be_apart, "{label}, {threads} threads");
+                assert!(gridded == plain, "{label}: stored in the grid's order, {threads} threads");
+                let (shuffled, _) = order_run(world, Storage::Shuffled(threads as u64), threads, 40);
+                assert!(shuffled == plain, "{label}: shuffled, {threads} threads");
+            }
+        }
     }
 
     #[test]

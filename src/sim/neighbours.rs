@@ -463,6 +463,40 @@ impl NeighbourGrid {
     }
 
     /// The cell size of the last rebuild.
+    /// Orders the agents of each bucket by `key` (of each agent index; unique keys), where a
+    /// rebuild ordered them by agent index: the same slot order as a rebuild over the positions
+    /// laid out in `key`'s order would give. Why: the simulation may store a crowd in another
+    /// order than its agents' (`sim::Agents`), rebuilds the grid over that storage order, and
+    /// orders each bucket by the agents' own indices, so that a walk meets its neighbours in
+    /// the same order whatever the storage (the same sums, bit for bit). A bucket already in
+    /// order costs one comparison an agent (a crowd stored in the grid's order a few steps ago
+    /// has most of its buckets in order).
+    pub fn order_ties_by(&mut self, key: &[u32]) {
+        let key_of = |agent: u32| key.get(agent as usize).copied().unwrap_or(u32::MAX);
+        let Self { starts, order, sorted_positions, .. } = self;
+        let mut scratch: Vec<(u32, u32, Vec3)> = Vec::new();
+        for bucket in starts.windows(2) {
+            let &[start, end] = bucket else { continue };
+            let range = start as usize..end as usize;
+            let (Some(agents), Some(positions)) =
+                (order.get_mut(range.clone()), sorted_positions.get_mut(range))
+            else {
+                continue;
+            };
+            if agents.windows(2).all(|pair| matches!(pair, [a, b] if key_of(*a) < key_of(*b))) {
+                continue;
+            }
+            scratch.clear();
+            scratch.extend(agents.iter().zip(positions.iter()).map(|(&agent, &p)| (key_of(agent), agent, p)));
+            scratch.sort_unstable_by_key(|&(key, agent, _)| (key, agent));
+            for ((agent, position), &(_, sorted_agent, sorted_position)) in
+                agents.iter_mut().zip(positions.iter_mut()).zip(scratch.iter())
+            {
+                (*agent, *position) = (sorted_agent, sorted_position);
+            }
+        }
+    }
+
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }

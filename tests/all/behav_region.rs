@@ -376,7 +376,7 @@ fn in_the_shipped_containment_scene_no_agent_ever_leaves_the_pen() {
 fn min_pair_gap(world: &World) -> f32 {
     let mut smallest = f32::INFINITY;
     for (i, a) in world.agents.iter().enumerate() {
-        for b in &world.agents[i + 1..] {
+        for b in world.agents.iter().skip(i + 1) {
             let gap =
                 a.kinematics.position.distance(b.kinematics.position) - a.limits.radius - b.limits.radius;
             smallest = smallest.min(gap);

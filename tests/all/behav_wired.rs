@@ -607,7 +607,7 @@ fn wings_named_in_the_scene_settle_on_their_slots_and_go_with_their_leader() {
     world.run_steps(600);
     let leader = world.agents[0].kinematics.position;
     for (agent, slot) in
-        world.agents[1..].iter().zip([Vec3::new(-40.0, 30.0, 0.0), Vec3::new(-40.0, -30.0, 0.0)])
+        world.agents.iter().skip(1).zip([Vec3::new(-40.0, 30.0, 0.0), Vec3::new(-40.0, -30.0, 0.0)])
     {
         let error = agent.kinematics.position.distance(leader + slot);
         assert!(error < 1.0, "{} is {error} from its slot after 10 s", agent.about.name);
@@ -878,7 +878,7 @@ fn hiders_named_in_the_scene_get_out_of_the_hunters_sight_and_the_metric_counts_
         .iter()
         .map(|o| steerlab::geometry::Sphere { center: o.position, radius: o.radius })
         .collect();
-    for hider in &world.agents[1..] {
+    for hider in world.agents.iter().skip(1) {
         let at = hider.kinematics.position;
         assert!(
             steerlab::sim::sight_blocked(hunter, at, &spheres),

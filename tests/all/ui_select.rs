@@ -314,7 +314,7 @@ fn duplicate_copies_an_agent_with_its_behaviour_list_a_unique_name_and_an_unused
     assert_eq!(copy.about.start.position, original.about.start.position + PASTE_OFFSET);
     let copy_colour = copy.about.color;
     assert!(
-        app.world.agents[..2].iter().all(|a| a.about.color != copy_colour),
+        app.world.agents.iter().take(2).all(|a| a.about.color != copy_colour),
         "the copy has a colour no other agent has"
     );
     assert_eq!(app.selected(), vec![Selection::Agent(2)], "the copy is selected");
@@ -530,7 +530,7 @@ proptest! {
         prop_assert_eq!(names.len(), agents.len());
         // The originals share the palette's first colour; the (at most 10) pasted agents each
         // take one of the 11 others.
-        let pasted_colours: BTreeSet<String> = agents[copied..].iter().map(|a| a.about.color.to_hex()).collect();
+        let pasted_colours: BTreeSet<String> = agents.iter().skip(copied).map(|a| a.about.color.to_hex()).collect();
         prop_assert_eq!(pasted_colours.len(), copied * pastes);
         prop_assert!(!pasted_colours.contains(&Rgb(0xe6, 0x19, 0x4b).to_hex()));
     }

@@ -175,7 +175,7 @@ pub fn copies_of(
 /// together and a big crowd's step would stream its names too.
 pub fn append_copies(world: &mut World, copies: Copies) -> usize {
     let first = world.agents.len();
-    let mut list = std::mem::take(&mut *world.agents);
+    let mut list = std::mem::take(world.agents.as_mut_vec());
     list.extend(copies.agents);
     world.agents = list.into();
     for idx in first..world.agents.len() {
