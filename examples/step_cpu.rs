@@ -20,7 +20,7 @@
 //!   `sim::RESTORE_EVERY` steps: see `sim::SPACE_ORDER_MIN_AGENTS`.)
 //! - `--agent-order`: the step's storing off (`World::set_space_order(false)`): the records
 //!   stay in agent order. Printed beside the usual figure.
-//! - `--long`: one crowd warmed up, then 64 steps timed one by one (the storings among them):
+//! - `--long`: one crowd warmed up, then 128 steps timed one by one (the storings among them):
 //!   the mean and the dearest step per agent-step, with the storing on and off.
 use steerlab::bench::{
     crowds_alike, ns_per_agent_step_alike, ns_per_agent_step_alike_timed, thread_cpu_ns, world_for, Kernel,
@@ -88,7 +88,7 @@ fn main() {
                     world.set_space_order(on);
                     world.run_steps(5);
                     let mut times = Vec::new();
-                    for _ in 0..64 {
+                    for _ in 0..128 {
                         let start = thread_cpu_ns().unwrap_or(0);
                         world.run_steps(1);
                         times.push(thread_cpu_ns().unwrap_or(0).saturating_sub(start) as f64 / n as f64);
