@@ -3638,17 +3638,20 @@ mod tests {
             for step in 0..steps {
                 world.step_parallel_from(64);
                 walks_taken |= !world.flock_walks.is_empty() || !world.avoid_walks.is_empty();
-                let kinematics: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
-                let gizmos: Vec<_> = world.agents.iter().map(|a| a.gizmos.items().to_vec()).collect();
-                out += &format!(
-                    "{step} {kinematics:?} {gizmos:?} {:?} {:?}\n",
-                    world.events(),
-                    world.polarization()
-                );
+                out += &printed_step(step, &world);
             }
             out += &format!("{:?}", world.metrics());
             (out, walks_taken)
         })
+    }
+
+    /// What a run's comparisons read of `world` after step `step`: every agent's kinematics and
+    /// gizmos, the events and the polarization (`Debug` prints each float's shortest exact form:
+    /// equal text, equal bits).
+    fn printed_step(step: usize, world: &World) -> String {
+        let kinematics: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
+        let gizmos: Vec<_> = world.agents.iter().map(|a| a.gizmos.items().to_vec()).collect();
+        format!("{step} {kinematics:?} {gizmos:?} {:?} {:?}\n", world.events(), world.polarization())
     }
 
     /// How [`order_run`] stores a world's records while it steps.
@@ -3684,13 +3687,7 @@ mod tests {
                 apart |= world.agents.stored_apart();
                 world.step_parallel_from(64);
                 apart |= world.agents.stored_apart();
-                let kinematics: Vec<_> = world.agents.iter().map(|a| a.kinematics).collect();
-                let gizmos: Vec<_> = world.agents.iter().map(|a| a.gizmos.items().to_vec()).collect();
-                out += &format!(
-                    "{step} {kinematics:?} {gizmos:?} {:?} {:?}\n",
-                    world.events(),
-                    world.polarization()
-                );
+                out += &printed_step(step, &world);
             }
             out += &format!("{:?}", world.metrics());
             (out, apart)
