@@ -1036,6 +1036,58 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        /// A grid rebuilt over positions laid out in any order, its buckets then ordered by each
+        /// one's original index (`order_ties_by`), holds the same agents in the same slots, at
+        /// the same positions, as a grid rebuilt over the positions in their original order:
+        /// dense and hashed (a far outlier), stacked, on one thread and split over three (from
+        /// 4,096 positions the rebuild places in parallel).
+        #[test]
+        fn buckets_ordered_by_a_key_are_the_grid_of_the_positions_in_that_order(
+            points in proptest::collection::vec((-100.0f32..100.0, -100.0f32..100.0), 1..300),
+            copies in 1usize..20,
+            cell in 1.0f32..40.0,
+            outlier in proptest::bool::ANY,
+            stacked in proptest::bool::ANY,
+            seed in any::<u64>(),
+        ) {
+            // Up to 6,000 positions: the points repeated (each copy nudged, or stacked on it).
+            let mut original: Vec<Vec3> = (0..copies)
+                .flat_map(|k| points.iter().map(move |&(x, y)| {
+                    let nudge = if stacked { 0.0 } else { k as f32 * 0.37 };
+                    Vec3::new(x + nudge, y - nudge, 0.0)
+                }))
+                .collect();
+            if outlier {
+                original.push(Vec3::new(1e7, -1e7, 0.0));
+            }
+            let n = original.len();
+            // A shuffle by the seed: stored place s holds original agent `index[s]`.
+            let mut index: Vec<u32> = (0..n as u32).collect();
+            let mut state = seed | 1;
+            for i in (1..n).rev() {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                index.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let stored: Vec<Vec3> = index.iter().map(|&i| original[i as usize]).collect();
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let (plain, ordered) = pool.install(|| {
+                    let mut plain = NeighbourGrid::new();
+                    plain.rebuild(&original, cell);
+                    let mut ordered = NeighbourGrid::new();
+                    ordered.rebuild(&stored, cell);
+                    ordered.order_ties_by(&index);
+                    (plain, ordered)
+                });
+                let agents: Vec<u32> = ordered.order().iter().map(|&place| index[place as usize]).collect();
+                prop_assert_eq!(&agents[..], plain.order());
+                prop_assert_eq!(ordered.sorted_positions(), plain.sorted_positions());
+            }
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(120))]
         /// The cut of a crowded cell ([`MAX_CELL_SLOTS`]) against an oracle that knows only the
         /// rule: every agent in a bucket past that bucket's first MAX_CELL_SLOTS (by index) is
