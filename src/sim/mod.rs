@@ -823,7 +823,7 @@ impl GizmoFocus {
 /// pursuit 108-113 -> 102-104.5, predictive 106.5 -> 98.7, wander 87.6 -> 80.2.
 ///
 /// Stored in space order: the records are stored in `list`, in agent order unless a step put
-/// them in the neighbour grid's order ([`Agents::store_in_order`]); then `place` gives each
+/// them in the neighbour grid's order (`Agents::store_in_order`); then `place` gives each
 /// agent's place in `list` and `index` each place's agent. Readers see agent order either way
 /// (`get`, `iter`, indexing translate); what changes the list's shape (`remove`, `insert`,
 /// `retain`, ..., `iter_mut`) puts the records back in agent order first
@@ -926,7 +926,7 @@ impl Agents {
     }
 
     /// Whether the records are stored in another order than the agents' (see
-    /// [`Agents::store_in_order`]).
+    /// `Agents::store_in_order`).
     pub fn stored_apart(&self) -> bool {
         !self.place.is_empty()
     }
@@ -1064,7 +1064,7 @@ impl Agents {
     }
 
     /// Stores the records in the order `order` gives (`order[s]` is the place, in the current
-    /// storage, of the record to store at place `s`: the neighbour grid's [`NeighbourGrid::order`]
+    /// storage, of the record to store at place `s`: the neighbour grid's [`neighbours::NeighbourGrid::order`]
     /// over a snapshot in storage order), keeping what the lists ask. Agent indices do not
     /// change. Ignored unless `order` holds every place once (`seen` is scratch).
     pub(crate) fn store_in_order(&mut self, order: &[u32], seen: &mut Vec<bool>) {
@@ -1527,8 +1527,8 @@ impl World {
         agent.gizmos.set_enabled(self.gizmos_enabled && self.gizmo_focus.includes(agent_idx));
     }
 
-    /// Whether a big crowd may be stored in the neighbour grid's order (on by default; see
-    /// [`SPACE_ORDER_MIN_AGENTS`]). Off, the records stay in agent order: for comparisons
+    /// Whether a big crowd may be stored in the neighbour grid's order (on by default, from
+    /// 32,768 agents: see `sim::SPACE_ORDER_MIN_AGENTS`). Off, the records stay in agent order: for comparisons
     /// (`examples/step_cpu --agent-order`). The step's results are the same either way.
     pub fn set_space_order(&mut self, on: bool) {
         self.space_order_from = if on { SPACE_ORDER_MIN_AGENTS } else { usize::MAX };
