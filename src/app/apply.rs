@@ -292,7 +292,20 @@ impl App {
                 let adds_an_entry = self.world.agents.get(agent).is_some_and(|a| {
                     avoid_obstacles && !a.avoids_obstacles() && a.mix.more.len() + 1 >= MAX_BEHAVIOURS
                 });
-                if adds_an_entry {
+                // A new name another agent has: behaviours and scene files refer to agents by
+                // name, so two of one name would make such a reference ambiguous (the scene
+                // would no longer save). An agent keeping its own name is not asked.
+                let renamed = self.world.agents.get(agent).is_some_and(|a| a.about.name != name);
+                let taken = renamed
+                    .then(|| self.world.agents.iter().position(|a| a.about.name == name))
+                    .flatten()
+                    .filter(|&other| other != agent);
+                if taken.is_some() {
+                    self.set_error(format!(
+                        "name not changed: another agent is already called `{name}` (names are \
+                         unique: behaviours refer to agents by name)"
+                    ));
+                } else if adds_an_entry {
                     self.set_error(format!(
                         "obstacle avoidance not turned on: {}",
                         edit::too_many_behaviours_reason()

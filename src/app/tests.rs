@@ -983,6 +983,53 @@ fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
     assert!(crate::scene::parse_scene(&json, "list.json").is_ok());
 }
 
+#[test]
+fn a_rename_to_another_agents_name_is_refused_whole_and_the_scene_still_saves() {
+    let mut app = App::new(world_with_path(), None);
+    app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Wander });
+    app.apply(Command::AddAgent { position: Vec3::new(50.0, 0.0, 0.0), kind: BehaviourKind::Wander });
+    // The second pursues the first, by name in the file.
+    app.world.agents[1].behaviour = Behaviour::Pursuit { agent: 0, params: Default::default() };
+    let first = app.world.agents[0].about.name.clone();
+    let second = app.world.agents[1].clone();
+    let undo_steps = app.undo.len();
+    let mut limits = second.limits;
+    limits.max_speed = 77.0;
+    app.apply(Command::SetAgentProperties {
+        agent: 1,
+        name: first.clone(),
+        color: second.about.color,
+        limits,
+        avoid_obstacles: false,
+    });
+    assert_eq!(app.world.agents[1].about.name, second.about.name, "the name is kept");
+    assert_eq!(app.world.agents[1].limits, second.limits, "refused whole");
+    assert_eq!(app.undo.len(), undo_steps, "no undo step");
+    let text = error_text(&app).expect("a status line");
+    assert!(text.contains("another agent is already called") && text.contains(&first), "{text}");
+    let json = crate::scene::scene_to_json(&app.world).unwrap();
+    assert!(crate::scene::parse_scene(&json, "renamed.json").is_ok());
+    // Its own name again (another field changed), and a fresh name: taken.
+    app.apply(Command::SetAgentProperties {
+        agent: 1,
+        name: second.about.name.clone(),
+        color: second.about.color,
+        limits,
+        avoid_obstacles: false,
+    });
+    assert_eq!(app.world.agents[1].limits.max_speed, 77.0);
+    app.apply(Command::SetAgentProperties {
+        agent: 1,
+        name: "hunter".into(),
+        color: second.about.color,
+        limits,
+        avoid_obstacles: false,
+    });
+    assert_eq!(app.world.agents[1].about.name, "hunter");
+    let json = crate::scene::scene_to_json(&app.world).unwrap();
+    assert!(crate::scene::parse_scene(&json, "renamed.json").is_ok());
+}
+
 /// [`world_with_path`] and a resting obstacle of radius 10 at the origin.
 fn world_with_path_and_obstacle() -> World {
     let mut world = world_with_path();
