@@ -78,6 +78,16 @@ const BLOCK_BUCKETS: usize = 4096;
 /// 1,000,000 agents, 2026-11-26): 25.7-27.8 -> 19.2-19.7 ns an agent; at 100,000 (below this)
 /// the blocks were 12.1 against 11.8-12.0 in one pass, at 400,000 within the noise.
 const BLOCK_SORT_MIN_BUCKETS: usize = 1 << 18;
+/// ... and when more than one agent in this many lies more than [`BLOCK_BUCKETS`] buckets from
+/// the agent before it (scattered over the grid: a crowd in the order it was made). A crowd
+/// stored in the grid's order (`sim::SPACE_ORDER_MIN_AGENTS`) has almost none even 64 steps
+/// after its storing (under 0.01% in the flock of a million), and the one-pass sort then writes
+/// close to where it wrote last. Measured (one thread, 1,000,000 agents, the Intel Xeon,
+/// 2026-11-29, `grid_rebuild_speed --grid-order`): the rebuild 26.2-27.9 ns an agent by blocks,
+/// 15.9-16.5 in one pass (a crowd in the order it was made: 32.5-38.8 by blocks, unchanged).
+/// The flock's whole step, 128 steps of one crowd after 70, old and new builds alternately:
+/// 349-361 -> 342-350; `step_cpu`'s copies read the same within the noise.
+const SCATTERED_ONE_IN: usize = 8;
 
 /// An agent's cell (the saturating conversion of its scaled x and y) and whether its position
 /// is finite (a non-finite one is in the box of none and, when dense, in a bucket of its own).
@@ -234,13 +244,23 @@ impl NeighbourGrid {
             let mut agent_bucket = std::mem::take(&mut self.agent_bucket);
             let grid = &*self;
             agent_bucket.clear();
-            agent_bucket.extend(grid.cells.iter().map(|cell| grid.bucket_of_agent_cell(*cell)));
+            // How many agents sit far (more than a block of buckets) from the agent before
+            // them: nearly all in a crowd in the order it was made, nearly none in one stored
+            // in the grid's order (`sim::Agents`), whose one-pass sort then writes close to
+            // where it wrote last.
+            let (mut far, mut last) = (0usize, 0u32);
+            agent_bucket.extend(grid.cells.iter().map(|cell| {
+                let bucket = grid.bucket_of_agent_cell(*cell);
+                far += usize::from(bucket.abs_diff(last) as usize > BLOCK_BUCKETS);
+                last = bucket;
+                bucket
+            }));
             self.agent_bucket = agent_bucket;
             self.order.clear();
             self.order.resize(n, 0);
             self.sorted_positions.clear();
             self.sorted_positions.resize(n, Vec3::ZERO);
-            if buckets > BLOCK_SORT_MIN_BUCKETS {
+            if buckets > BLOCK_SORT_MIN_BUCKETS && far > n / SCATTERED_ONE_IN {
                 self.place_in_blocks(positions);
             } else {
                 self.place(positions);
@@ -462,7 +482,6 @@ impl NeighbourGrid {
             });
     }
 
-    /// The cell size of the last rebuild.
     /// Orders the agents of each bucket by `key` (of each agent index; unique keys), where a
     /// rebuild ordered them by agent index: the same slot order as a rebuild over the positions
     /// laid out in `key`'s order would give. Why: the simulation may store a crowd in another
@@ -497,6 +516,7 @@ impl NeighbourGrid {
         }
     }
 
+    /// The cell size of the last rebuild.
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }
@@ -922,7 +942,8 @@ mod tests {
             let mut blocks = NeighbourGrid::new();
             one_thread.install(|| blocks.rebuild(&positions, 10.0));
             let buckets = blocks.starts.len() - 1;
-            assert!(buckets > BLOCK_SORT_MIN_BUCKETS, "{n} agents: {buckets} buckets take the blocks");
+            assert!(buckets > BLOCK_SORT_MIN_BUCKETS, "{n} agents: {buckets} buckets");
+            assert_eq!(blocks.spread.len(), n, "the blocks were taken");
             assert_eq!(blocks.dense.is_none(), outliers);
             // The one-pass sort over the same buckets.
             let mut one_pass = blocks.clone();
@@ -940,6 +961,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A big crowd laid out in the grid's order, a little jostled, is sorted in one pass (its
+    /// agents lie close to the agent before them), and that gives the grid the sort by blocks
+    /// gives, slot for slot.
+    #[test]
+    fn a_big_crowd_in_the_grids_order_is_sorted_in_one_pass_as_by_blocks() {
+        let mut state = 777u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 40) as f32) / (1u64 << 24) as f32
+        };
+        let n = 300_000usize;
+        let side = (n as f32 / 0.01).sqrt();
+        let mut positions: Vec<Vec3> =
+            (0..n).map(|_| Vec3::new((next() - 0.5) * side, (next() - 0.5) * side, 0.0)).collect();
+        let cell = |v: f32| (v / 10.0).floor() as i64;
+        positions.sort_by_key(|p| (cell(p.y), cell(p.x)));
+        // Jostled: every agent moved up to a cell, as between two storings.
+        for p in &mut positions {
+            *p += Vec3::new((next() - 0.5) * 20.0, (next() - 0.5) * 20.0, 0.0);
+        }
+        positions[n / 3] = Vec3::new(f32::NAN, 0.0, 0.0);
+        let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let mut one_pass = NeighbourGrid::new();
+        one_thread.install(|| one_pass.rebuild(&positions, 10.0));
+        assert!(one_pass.starts.len() - 1 > BLOCK_SORT_MIN_BUCKETS);
+        let far =
+            one_pass.agent_bucket.windows(2).filter(|w| w[0].abs_diff(w[1]) as usize > BLOCK_BUCKETS).count();
+        assert!(far <= n / SCATTERED_ONE_IN, "{far} far agents");
+        assert!(one_pass.spread.is_empty(), "the one-pass sort was taken");
+        let mut blocks = one_pass.clone();
+        blocks.order.iter_mut().for_each(|o| *o = u32::MAX);
+        blocks.place_in_blocks(&positions);
+        assert_eq!(blocks.starts, one_pass.starts);
+        assert_eq!(blocks.order, one_pass.order);
+        let bits = |v: &[Vec3]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+        assert_eq!(bits(&blocks.sorted_positions), bits(&one_pass.sorted_positions));
     }
 
     #[test]
