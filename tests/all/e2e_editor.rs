@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::e2e_window::{launch_on, serial, temp_dir, tools_available, wait_for_file, Steerlab};
+use super::e2e_window::{copy_scene, launch_on, serial, temp_dir, tools_available, wait_for_file, Steerlab};
 use crate::scratch::Scratch;
 
 /// A scene file with three obstacles in a row at y = 100 and a far one at y = -200 (no agents,
@@ -483,6 +483,79 @@ fn copies_typed_into_the_inspector_make_a_crowd_that_runs_undoes_saves_and_reope
     // A relaunch on the saved file opens the crowd.
     let again = Steerlab::launch("copies_crowd_reopen", &[file.to_str().unwrap()]);
     again.wait_for(|s| s["agents"] == 300 && s["loading"].is_null(), "the saved crowd reopened");
+    drop(again);
+    drop(dir);
+}
+
+/// A name typed into the inspector, one key at a time, that reaches another agent's name is
+/// refused at that key, with a status line; the field shows the name the agent keeps. The user
+/// types on to a free name, saves, and a new window opens the file with every behaviour still
+/// aimed at the agent it was (pursuit-evasion.json: the evader evades the hunter, the hunter
+/// pursues the evader; names are how a scene file refers to agents).
+#[test]
+fn a_rename_to_a_taken_name_is_refused_at_that_key_and_the_scene_saves_and_reopens() {
+    if !tools_available("rename_taken") {
+        return;
+    }
+    let _serial = serial();
+    let dir = temp_dir("rename_taken-scene");
+    let file = copy_scene(&dir, "pursuit-evasion.json");
+    let app = Steerlab::launch("rename_taken", &[file.to_str().unwrap()]);
+    app.wait_for(|s| s["agents"] == 6 && s["loading"].is_null(), "the scene");
+    if app.state()["running"] == true {
+        app.key("space");
+    }
+    app.wait_for(|s| s["running"] == false, "paused");
+    let names = |state: &serde_json::Value| -> Vec<String> {
+        state["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(names(&app.state())[4..], ["evader", "hunter"]);
+    app.click(app.rect("agent:5"));
+    app.wait_for(|s| s["selected_agent"] == 5, "the hunter selected");
+    app.click(app.rect("agent_name"));
+    app.key("ctrl+a");
+    // "e", "ev", ... "evade" are free; the last key would make "evader", the evader's name.
+    app.type_text("evader");
+    let state = app.wait_for(|s| s["names"][5] == "evade" && s["message"].is_string(), "the refusal");
+    let message = state["message"].as_str().unwrap_or_default();
+    assert!(message.contains("another agent is already called `evader`"), "{message}");
+    assert_eq!(names(&state)[4], "evader", "the other agent keeps its name");
+    let shot = app.screenshot("rename-refused.png");
+    if let Some(keep) = std::env::var_os("STEERLAB_KEEP_SHOT") {
+        std::fs::copy(&shot, keep).unwrap();
+    }
+    // The field shows the name the agent keeps: the next key types after it.
+    app.type_text("2");
+    app.wait_for(|s| s["names"][5] == "evade2", "typing on to a free name");
+    // Back to the world (a spot of the view above its centre), then save.
+    let view = app.state()["camera"]["viewport_center"].clone();
+    let g = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+    app.click((g(&view[0]), g(&view[1]) - 250.0));
+    app.key("ctrl+s");
+    let saved = wait_for_file(&file, |v| v["agents"][5]["name"] == "evade2", "the renamed hunter saved");
+    let agents = saved["agents"].as_array().unwrap();
+    assert_eq!(agents[4]["name"], "evader");
+    let aimed = |agent: &serde_json::Value, kind: &str| {
+        agent["behaviours"].as_array().unwrap().iter().find(|b| b["type"] == kind).map(|b| b["agent"].clone())
+    };
+    assert_eq!(aimed(&agents[4], "evade"), Some(serde_json::json!("evade2")), "the evader evades the hunter");
+    assert_eq!(
+        aimed(&agents[5], "pursuit"),
+        Some(serde_json::json!("evader")),
+        "the hunter pursues the evader"
+    );
+    app.wait_for(|s| s["dirty"] == false, "saved");
+    drop(app);
+
+    let again = Steerlab::launch("rename_taken_reopen", &[file.to_str().unwrap()]);
+    let state = again.wait_for(|s| s["agents"] == 6 && s["loading"].is_null(), "the saved scene reopened");
+    assert_eq!(names(&state)[4..], ["evader", "evade2"]);
+    assert!(state["message"].as_str().is_none_or(|m| !m.contains("error")), "{state}");
     drop(again);
     drop(dir);
 }
