@@ -193,8 +193,9 @@ impl NeighbourGrid {
         // Each agent's cell, worked out once (the box and the buckets both read it), with the
         // box of the finite ones: one pass, in chunks over the pool for a big crowd (integer
         // minima and maxima: the same on any split).
+        // Every place of `cells`, `order` and `sorted_positions` is written below (each agent
+        // has one cell and one slot), so the last rebuild's are not cleared first.
         let mut cells = std::mem::take(&mut self.cells);
-        cells.clear();
         cells.resize(n, AgentCell::default());
         let cells_of = |cells: &mut [AgentCell], positions: &[Vec3]| {
             let mut bounds = CellBounds::EMPTY;
@@ -256,9 +257,7 @@ impl NeighbourGrid {
                 bucket
             }));
             self.agent_bucket = agent_bucket;
-            self.order.clear();
             self.order.resize(n, 0);
-            self.sorted_positions.clear();
             self.sorted_positions.resize(n, Vec3::ZERO);
             if buckets > BLOCK_SORT_MIN_BUCKETS && far > n / SCATTERED_ONE_IN {
                 self.place_in_blocks(positions);
