@@ -22,6 +22,10 @@
 //!   stay in agent order. Printed beside the usual figure.
 //! - `--long`: one crowd warmed up, then 128 steps timed one by one (the storings among them):
 //!   the mean and the dearest step per agent-step, with the storing on and off.
+//! - `--neighbours` (flocking and collision avoidance): no timing; the work a walk has at each
+//!   size, over the same crowds after the same warm-up: the agents within each agent's query
+//!   radius and the candidates its walk reads (the slots of the cells its query overlaps), a
+//!   mean an agent. A small crowd has more of its agents near its edge, with fewer neighbours.
 use steerlab::bench::{
     crowds_alike, ns_per_agent_step_alike, ns_per_agent_step_alike_timed, thread_cpu_ns, world_for, Kernel,
     FLOCK_RADIUS, TABLE_STEPS,
@@ -60,7 +64,7 @@ fn main() {
     }
     let Some(kernel) = args.first().and_then(|label| Kernel::ALL.into_iter().find(|k| k.label() == label))
     else {
-        eprintln!("usage: step_cpu KERNEL N... [--once | --cold | --space-order | --agent-order | --long]");
+        eprintln!("usage: step_cpu KERNEL N... [--once | --cold | --space-order | --agent-order | --long | --neighbours]");
         return;
     };
     let once = args.iter().any(|a| a == "--once");
@@ -68,6 +72,7 @@ fn main() {
     let space_order = args.iter().any(|a| a == "--space-order");
     let agent_order = args.iter().any(|a| a == "--agent-order");
     let long = args.iter().any(|a| a == "--long");
+    let neighbours = args.iter().any(|a| a == "--neighbours");
     let sizes: Vec<usize> = args.iter().skip(1).filter_map(|s| s.parse().ok()).collect();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
         eprintln!("no thread pool");
@@ -104,6 +109,15 @@ fn main() {
             // The same steps of the scene at every size, on crowds that hold 16,384 agents
             // between them (see `ns_per_agent_step_alike` and `crowds_alike`).
             let crowds = crowds_alike(kernel, n, 32);
+            if neighbours {
+                match walk_work(kernel, &crowds) {
+                    Some((within, candidates)) => {
+                        print!("{n}: within {within:.2}, candidates {candidates:.2}  ")
+                    }
+                    None => print!("{n}: no walk over neighbours  "),
+                }
+                continue;
+            }
             let cpu = || thread_cpu_ns().unwrap_or(0);
             let best_of = |rounds: usize, time: &dyn Fn() -> f64| {
                 (0..rounds).map(|_| time()).fold(f64::INFINITY, f64::min)
@@ -170,4 +184,45 @@ fn in_space_order(world: &World) -> Option<World> {
         (cell(p.y), cell(p.x))
     });
     Some(sorted)
+}
+
+/// The mean an agent, over `crowds` each warmed up as the timed steps are
+/// (`steerlab::bench::TABLE_WARM_UP`), of the agents within its query radius and of the
+/// candidates its walk reads: the grid built as the step builds it (cells as wide as the largest
+/// radius asked), each agent asking its own radius (the flock's, or collision avoidance's threat
+/// radius). None for a kernel that walks no neighbours.
+fn walk_work(kernel: Kernel, crowds: &[World]) -> Option<(f64, f64)> {
+    use steerlab::behaviours::collision_avoidance::threat_radius_of;
+    use steerlab::behaviours::Kinematics;
+    use steerlab::sim::neighbours::NeighbourGrid;
+    if !matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance) {
+        return None;
+    }
+    let (mut within, mut candidates, mut agents) = (0u64, 0u64, 0u64);
+    let mut found = Vec::new();
+    for world in crowds {
+        let mut world = world.clone();
+        world.run_steps(steerlab::bench::TABLE_WARM_UP);
+        let start: Vec<(Kinematics, f32)> =
+            world.agents.iter().map(|agent| (agent.kinematics, agent.limits.radius)).collect();
+        let fastest = start.iter().map(|(k, _)| k.velocity.length()).fold(0.0f32, f32::max);
+        let params = Default::default();
+        let radius_of = |(k, body): &(Kinematics, f32)| match kernel {
+            Kernel::CollisionAvoidance => threat_radius_of(k.velocity, *body, &params, fastest),
+            _ => FLOCK_RADIUS,
+        };
+        let cell = start.iter().map(radius_of).fold(FLOCK_RADIUS, f32::max);
+        let positions: Vec<_> = start.iter().map(|(k, _)| k.position).collect();
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&positions, cell);
+        for agent in &start {
+            let radius = radius_of(agent);
+            grid.neighbours_within(agent.0.position, radius, &mut found);
+            within += found.len() as u64;
+            grid.for_each_run(agent.0.position, radius, |run| candidates += run.len() as u64);
+            agents += 1;
+        }
+    }
+    let per_agent = |count: u64| count as f64 / agents.max(1) as f64;
+    Some((per_agent(within), per_agent(candidates)))
 }

@@ -1,8 +1,9 @@
 //! Real-window tests of the editor's selection features, driven with xdotool under Xvfb through
 //! the harness in `e2e_window.rs`: box select with a mouse drag, duplicate and undo, Shift+click
 //! and dragging a group, grid snapping, clipboard keys swallowed by a modal dialog, the side
-//! panel keeping the inspector on screen with 200 agents, and agents placed one after another
-//! landing where aimed while the Metrics panel grows under the view.
+//! panel keeping the inspector on screen with 200 agents, agents placed one after another
+//! landing where aimed while the Metrics panel grows under the view, and a rename to another
+//! agent's name refused at that key, then saved and reopened.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
