@@ -917,16 +917,29 @@ mod tests {
         assert!(out.is_empty());
     }
 
+    /// Uniform numbers in [0, 1) from `seed` (a linear congruential generator).
+    fn uniform_from(seed: u64) -> impl FnMut() -> f32 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 40) as f32) / (1u64 << 24) as f32
+        }
+    }
+
+    /// The same buckets, and the same agents and positions (bit for bit) slot by slot.
+    fn assert_same_slots(a: &NeighbourGrid, b: &NeighbourGrid) {
+        assert_eq!(a.starts, b.starts);
+        assert_eq!(a.order, b.order);
+        let bits = |v: &[Vec3]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+        assert_eq!(bits(&a.sorted_positions), bits(&b.sorted_positions));
+    }
+
     /// The block-by-block sort gives the one-pass sort's grid, slot for slot, in both layouts
     /// (a crowd of even density: dense; a crowd with far outliers: hashed), with non-finite
     /// positions among them.
     #[test]
     fn the_sort_by_blocks_is_the_sort_in_one_pass() {
-        let mut state = 12345u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 40) as f32) / (1u64 << 24) as f32
-        };
+        let mut next = uniform_from(12345);
         for (n, outliers) in [(300_000usize, false), (140_000, true)] {
             let side = (n as f32 / 0.01).sqrt();
             let mut positions: Vec<Vec3> =
@@ -949,10 +962,7 @@ mod tests {
             one_pass.starts.iter_mut().for_each(|s| *s = 0);
             one_pass.order.iter_mut().for_each(|o| *o = u32::MAX);
             one_pass.place(&positions);
-            assert_eq!(blocks.starts, one_pass.starts);
-            assert_eq!(blocks.order, one_pass.order);
-            let bits = |v: &[Vec3]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
-            assert_eq!(bits(&blocks.sorted_positions), bits(&one_pass.sorted_positions));
+            assert_same_slots(&blocks, &one_pass);
             // And every agent is in its own bucket's range.
             for (b, w) in blocks.starts.windows(2).enumerate() {
                 for &agent in &blocks.order[w[0] as usize..w[1] as usize] {
@@ -967,11 +977,7 @@ mod tests {
     /// gives, slot for slot.
     #[test]
     fn a_big_crowd_in_the_grids_order_is_sorted_in_one_pass_as_by_blocks() {
-        let mut state = 777u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 40) as f32) / (1u64 << 24) as f32
-        };
+        let mut next = uniform_from(777);
         let n = 300_000usize;
         let side = (n as f32 / 0.01).sqrt();
         let mut positions: Vec<Vec3> =
@@ -994,10 +1000,7 @@ mod tests {
         let mut blocks = one_pass.clone();
         blocks.order.iter_mut().for_each(|o| *o = u32::MAX);
         blocks.place_in_blocks(&positions);
-        assert_eq!(blocks.starts, one_pass.starts);
-        assert_eq!(blocks.order, one_pass.order);
-        let bits = |v: &[Vec3]| v.iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>();
-        assert_eq!(bits(&blocks.sorted_positions), bits(&one_pass.sorted_positions));
+        assert_same_slots(&blocks, &one_pass);
     }
 
     #[test]
