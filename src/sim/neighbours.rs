@@ -78,8 +78,9 @@ const BLOCK_BUCKETS: usize = 4096;
 /// 1,000,000 agents, 2026-11-26): 25.7-27.8 -> 19.2-19.7 ns an agent; at 100,000 (below this)
 /// the blocks were 12.1 against 11.8-12.0 in one pass, at 400,000 within the noise.
 const BLOCK_SORT_MIN_BUCKETS: usize = 1 << 18;
-/// ... and when more than one agent in this many lies more than [`BLOCK_BUCKETS`] buckets from
-/// the agent before it (scattered over the grid: a crowd in the order it was made). A crowd
+/// The sort by blocks is taken (past [`BLOCK_SORT_MIN_BUCKETS`]) only when more than one agent
+/// in this many lies more than [`BLOCK_BUCKETS`] buckets from the agent before it (scattered
+/// over the grid: a crowd in the order it was made). A crowd
 /// stored in the grid's order (`sim::SPACE_ORDER_MIN_AGENTS`) has almost none even 64 steps
 /// after its storing (under 0.01% in the flock of a million), and the one-pass sort then writes
 /// close to where it wrote last. Measured (one thread, 1,000,000 agents, the Intel Xeon,
