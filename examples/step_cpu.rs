@@ -171,9 +171,7 @@ fn cold_ns_per_agent_step(crowds: &[World], budget: u64) -> f64 {
 /// order; ties in the order they were made), or None when an agent names another by index
 /// (pursuit, evade, ...: reordering would change whom it follows).
 fn in_space_order(world: &World) -> Option<World> {
-    let names_others = |agent: &steerlab::sim::Agent| {
-        agent.behaviours().any(|b| b.other_agent().is_some() || b.second_agent().is_some())
-    };
+    let names_others = |agent: &steerlab::sim::Agent| agent.behaviours().any(|b| b.names_an_agent());
     if world.agents.iter().any(names_others) {
         return None;
     }

@@ -419,6 +419,12 @@ impl Behaviour {
         }
     }
 
+    /// Whether the behaviour refers to some other agent by its index (first or second
+    /// reference).
+    pub fn names_an_agent(&self) -> bool {
+        self.other_agent().is_some() || self.second_agent().is_some()
+    }
+
     /// Whether the behaviour refers to agent `idx` (first or second reference).
     pub fn refers_to_agent(&self, idx: usize) -> bool {
         self.other_agent() == Some(idx) || self.second_agent() == Some(idx)
@@ -2441,7 +2447,7 @@ impl StepNeeds {
     #[inline(always)]
     fn add(&mut self, behaviour: &Behaviour) {
         self.reads_others |= behaviour.reads_other_agents();
-        self.names_others |= behaviour.other_agent().is_some() || behaviour.second_agent().is_some();
+        self.names_others |= behaviour.names_an_agent();
         match behaviour {
             Behaviour::Flocking { params } => {
                 self.neighbours = true;
