@@ -73,6 +73,13 @@ pub enum Kernel {
     CollisionAvoidance,
     /// Leader following of the next agent round the ring (each agent follows agent `i + 1`).
     LeaderFollowing,
+    /// Leader following as a crowd has it (Reynolds' three parts): groups of
+    /// [`LEADER_GROUP`] spread like [`Kernel::Flocking`] at [`FLOCK_DENSITY`], each group's
+    /// first agent wandering (its leader) and the others, placed near it, following it by index;
+    /// everyone kept apart by separation (a flocking entry without alignment and cohesion, as
+    /// `scenes/leader-following.json` has it). Entries that name another agent beside a walk
+    /// over neighbours: a big crowd of them is stored in the grid's order too.
+    LeaderCrowd,
     /// Facing the next agent round the ring while wandering (face changes only the heading: it
     /// is an entry beside a moving one).
     Face,
@@ -89,7 +96,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel, in report order.
-    pub const ALL: [Kernel; 23] = [
+    pub const ALL: [Kernel; 24] = [
         Kernel::Seek,
         Kernel::Flee,
         Kernel::Arrive,
@@ -109,6 +116,7 @@ impl Kernel {
         Kernel::Flocking,
         Kernel::CollisionAvoidance,
         Kernel::LeaderFollowing,
+        Kernel::LeaderCrowd,
         Kernel::Face,
         Kernel::LookWhereYouAreGoing,
         Kernel::AvoidObstacles,
@@ -137,6 +145,7 @@ impl Kernel {
             Kernel::Flocking => "flocking",
             Kernel::CollisionAvoidance => "collision_avoidance",
             Kernel::LeaderFollowing => "leader_following",
+            Kernel::LeaderCrowd => "leader_crowd",
             Kernel::Face => "face",
             Kernel::LookWhereYouAreGoing => "look_where_you_are_going",
             Kernel::AvoidObstacles => "avoid_obstacles",
@@ -192,7 +201,7 @@ pub fn world_for(kernel: Kernel, n_agents: usize, segments: usize) -> World {
 /// scene, its agents at other places (and wandering from other seeds), so that timing copies
 /// of several variants does not replay one crowd's branches (see [`crowds_alike`]).
 pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: u64) -> World {
-    if matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance) {
+    if matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance | Kernel::LeaderCrowd) {
         return neighbour_crowd_world(kernel, n_agents, variant);
     }
     let mut world = World::default();
@@ -291,7 +300,9 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
                     ..PlannerParams::default()
                 }),
             },
-            Kernel::Flocking | Kernel::CollisionAvoidance => Behaviour::Seek { target: 0 },
+            Kernel::Flocking | Kernel::CollisionAvoidance | Kernel::LeaderCrowd => {
+                Behaviour::Seek { target: 0 }
+            }
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
         match kernel {
@@ -332,14 +343,46 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World
     let side = (n_agents.max(1) as f32 / FLOCK_DENSITY).sqrt();
     let mut rng = SplitMix(7 ^ variant_seed(variant));
     let limits = Limits { radius: 1.0, max_speed: 10.0, max_acceleration: 20.0 };
+    let mut leader_at = Vec3::ZERO;
     for i in 0..n_agents {
-        let position = Vec3::new((rng.next_f32() - 0.5) * side, (rng.next_f32() - 0.5) * side, 0.0);
+        let mut position = Vec3::new((rng.next_f32() - 0.5) * side, (rng.next_f32() - 0.5) * side, 0.0);
         let direction = Vec3::new(rng.next_f32() * 2.0 - 1.0, rng.next_f32() * 2.0 - 1.0, 0.0);
+        if kernel == Kernel::LeaderCrowd {
+            // A follower starts near its leader, within a square of the group's share of the
+            // area (the crowd's density on average).
+            let leader = i - i % LEADER_GROUP;
+            if i == leader {
+                leader_at = position;
+            } else {
+                let group_side = (LEADER_GROUP as f32 / FLOCK_DENSITY).sqrt();
+                position = leader_at + Vec3::new(direction.y, direction.x, 0.0) * 0.5 * group_side;
+            }
+        }
         let start =
             Kinematics { position, velocity: direction.normalize_or(Vec3::X) * 5.0, orientation: 0.0 };
         let (behaviour, more) = match kernel {
             Kernel::CollisionAvoidance => {
                 (Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() }, Vec::new())
+            }
+            Kernel::LeaderCrowd => {
+                let apart = FlockingParams {
+                    separation: 10.0,
+                    alignment: 0.0,
+                    cohesion: 0.0,
+                    separation_radius: FLOCK_RADIUS,
+                    radius: FLOCK_RADIUS,
+                    view_angle: std::f32::consts::TAU,
+                };
+                let apart = Entry::new(Behaviour::Flocking { params: apart }, Slot { weight: 1.0, group: 0 });
+                let leader = i - i % LEADER_GROUP;
+                if i == leader {
+                    let wander =
+                        WanderParams { seed: wander_seed(i, n_agents, variant), ..flock_wander_params() };
+                    (Behaviour::Wander { params: wander }, vec![apart])
+                } else {
+                    let params = LeaderFollowingParams { behind: 10.0, ..LeaderFollowingParams::default() };
+                    (Behaviour::LeaderFollowing { agent: leader, params }, vec![apart])
+                }
             }
             _ => {
                 let params = FlockingParams {
@@ -355,6 +398,13 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World
                 let entry = Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 0.5, group: 0 });
                 (Behaviour::Flocking { params }, vec![entry])
             }
+        };
+        // A leader a little slower than its followers, so that they keep up.
+        let limits = match kernel {
+            Kernel::LeaderCrowd if i % LEADER_GROUP == 0 => {
+                Limits { max_speed: 0.7 * limits.max_speed, ..limits }
+            }
+            _ => limits,
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
         agent.mix = Mix { more, ..Mix::DEFAULT }.into();
@@ -980,6 +1030,8 @@ const TAIL_BLOCK: usize = 64;
 pub const FLOCK_RADIUS: f32 = 10.0;
 /// Boids per square unit in the flocking benchmark (Yuka's `flock.mjs` density).
 pub const FLOCK_DENSITY: f32 = 0.01;
+/// Agents per group of [`Kernel::LeaderCrowd`]: a leader and its followers.
+pub const LEADER_GROUP: usize = 16;
 
 impl FlockBench {
     /// A flock of `n_boids` at the benchmark's density, seeded, in 3D vectors (whose `z` stays 0).
@@ -1666,6 +1718,56 @@ mod crowd_tests {
             (0..n).map(|i| at(&followers, i).distance(at(&followers, (i + 1) % n))).collect();
         let mean_gap = gaps.iter().sum::<f32>() / n as f32;
         assert!(mean_gap < 150.0, "followers {mean_gap} from their leaders on average");
+
+        // The crowd's followers close on their leaders and keep apart from one another.
+        let gap_to_leaders = |world: &World| {
+            let gaps: Vec<f32> = (0..world.agents.len())
+                .filter(|i| i % LEADER_GROUP != 0)
+                .map(|i| at(world, i).distance(at(world, i - i % LEADER_GROUP)))
+                .collect();
+            gaps.iter().sum::<f32>() / gaps.len() as f32
+        };
+        let crowd = run(Kernel::LeaderCrowd, 10);
+        // The same crowd with every follower wandering instead, its leader forgotten.
+        let mut wanderers = world_for(Kernel::LeaderCrowd, 64, 32);
+        for (i, agent) in wanderers.agents.iter_mut().enumerate() {
+            if i % LEADER_GROUP != 0 {
+                let params = WanderParams { seed: i as u32, ..flock_wander_params() };
+                agent.behaviour = Behaviour::Wander { params };
+                agent.state = crate::sim::BehaviourState::start(&agent.behaviour);
+            }
+        }
+        wanderers.run_steps(10 * 60);
+        assert!(
+            gap_to_leaders(&crowd) < 0.5 * gap_to_leaders(&wanderers),
+            "followers {} from their leaders after 10 s, wanderers {}",
+            gap_to_leaders(&crowd),
+            gap_to_leaders(&wanderers)
+        );
+        // Separation keeps them apart: the same crowd without it ends up closer together.
+        let nearest = |world: &World| {
+            let n = world.agents.len();
+            let sum: f32 = (0..n)
+                .map(|i| {
+                    (0..n)
+                        .filter(|&j| j != i)
+                        .map(|j| at(world, i).distance(at(world, j)))
+                        .fold(f32::MAX, f32::min)
+                })
+                .sum();
+            sum / n as f32
+        };
+        let mut huddled = world_for(Kernel::LeaderCrowd, 64, 32);
+        for agent in huddled.agents.iter_mut() {
+            agent.mix.edit().more.clear();
+        }
+        huddled.run_steps(10 * 60);
+        assert!(
+            nearest(&crowd) > 2.0 * nearest(&huddled),
+            "the nearest other {} away on average, {} without separation",
+            nearest(&crowd),
+            nearest(&huddled)
+        );
     }
 
     /// Variant 0 is `world_for`'s world; the others place every kernel's agents elsewhere,

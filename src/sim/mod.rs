@@ -777,6 +777,7 @@ macro_rules! step_context {
             targets: &$world.targets,
             spheres: &$world.spheres,
             agents: &$world.snapshot,
+            places: &$world.agents.place,
             grid: &$world.grid,
             radii: &$world.radii,
             slot_headings: &$world.slot_headings,
@@ -1302,8 +1303,8 @@ pub struct World {
     /// From this many agents a uniform avoidance is walked before the step
     /// ([`AVOID_WALK_MIN_AGENTS`]; the tests compare against `usize::MAX`).
     avoid_walk_from: usize,
-    /// From this many agents a crowd whose entries walk over neighbours and name no other
-    /// agent is stored in the grid's order ([`SPACE_ORDER_MIN_AGENTS`]; the tests pass their
+    /// From this many agents a crowd whose entries walk over neighbours is stored in the
+    /// grid's order ([`SPACE_ORDER_MIN_AGENTS`]; the tests pass their
     /// own, `usize::MAX` for never).
     space_order_from: usize,
     /// The step after which the records were last stored in the grid's order (None: not yet,
@@ -1319,13 +1320,14 @@ pub struct World {
 }
 
 /// From this many agents, a crowd whose entries walk over their neighbours (flocking,
-/// collision avoidance) and name no other agent is stored in the neighbour grid's order
-/// ([`Agents::store_in_order`], every [`RESTORE_EVERY`] steps), so that the step reads the
-/// records, the snapshot and the walks where the grid has them, near one another, instead of
-/// crossing from agent order (random in space) to the grid's order and back every step. The
-/// agents keep their indices (readers see agent order), and each cell's agents are walked in
-/// agent order whatever the storage ([`neighbours::NeighbourGrid::order_ties_by`]), so the
-/// step's results are the same, bit for bit, in any storage order (tested).
+/// collision avoidance, separation beside leader following ...) is stored in the neighbour
+/// grid's order ([`Agents::store_in_order`], every [`RESTORE_EVERY`] steps), so that the step
+/// reads the records, the snapshot and the walks where the grid has them, near one another,
+/// instead of crossing from agent order (random in space) to the grid's order and back every
+/// step. The agents keep their indices (readers see agent order; an agent an entry names is
+/// read at its place, [`StepContext::named`]), and each cell's agents are walked in agent order
+/// whatever the storage ([`neighbours::NeighbourGrid::order_ties_by`]), so the step's results
+/// are the same, bit for bit, in any storage order (tested).
 ///
 /// Measured gain (one thread, on-CPU ns per agent-step, Intel Xeon, 2026-11-29,
 /// `examples/step_cpu KERNEL 1000 10000 100000 1000000 --agent-order`, the storings untimed):
@@ -1479,7 +1481,7 @@ impl World {
         let (targets, obstacles) = (self.targets.clone(), self.obstacles.clone());
         self.move_targets_and_obstacles();
         let parallel = self.agents.len() >= PARALLEL_MIN_AGENTS && rayon::current_num_threads() > 1;
-        let needs = self.gather_snapshot_by_place(parallel);
+        let needs = self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         self.flock_walks.clear();
         self.flock_rules = None;
@@ -1560,7 +1562,7 @@ impl World {
 
         let threads = rayon::current_num_threads();
         let parallel = self.agents.len() >= parallel_from.max(1) && threads > 1;
-        let needs = self.gather_snapshot_by_place(parallel);
+        let needs = self.gather_snapshot(parallel);
         let fastest_speed = self.rebuild_neighbour_grid(parallel, needs);
         self.walk_flock(parallel, needs);
         self.walk_avoidance(parallel, needs, fastest_speed);
@@ -1568,10 +1570,9 @@ impl World {
         // The flock's headings are summed while the agents move (when there is a grid).
         let flock = !self.grid.is_empty();
         // The next step's snapshot, written by the moves (every agent's place is written).
-        let agents = &mut self.agents;
         let keep = needs.reads_others;
-        agents.next_snapshot.resize(if keep { n_agents } else { 0 }, Kinematics::default());
-        agents.next_radii.resize(if keep { n_agents } else { 0 }, 0.0);
+        self.agents.next_snapshot.resize(if keep { n_agents } else { 0 }, Kinematics::default());
+        self.agents.next_radii.resize(if keep { n_agents } else { 0 }, 0.0);
         let ctx = step_context!(self, fastest_speed, time);
         // Two passes over each block of agents (why: see the module documentation): every
         // behaviour first, then every integration with its metrics and events.
@@ -1582,9 +1583,10 @@ impl World {
             let chunk = n_agents.div_ceil(threads * CHUNKS_PER_THREAD).max(1);
             // Every chunk's share of what the moves keep (none of what is not kept).
             let n_chunks = n_agents.div_ceil(chunk);
-            let snapshots = chunks_of(&mut agents.next_snapshot, chunk, n_chunks);
-            let radii = chunks_of(&mut agents.next_radii, chunk, n_chunks);
-            let chunks: Vec<(Vec<Event>, HeadingSum)> = agents
+            let snapshots = chunks_of(&mut self.agents.next_snapshot, chunk, n_chunks);
+            let radii = chunks_of(&mut self.agents.next_radii, chunk, n_chunks);
+            let chunks: Vec<(Vec<Event>, HeadingSum)> = self
+                .agents
                 .list
                 .par_chunks_mut(chunk)
                 .zip(snapshots)
@@ -1610,45 +1612,34 @@ impl World {
             let mut headings = HeadingSum::default();
             let kept = Kept {
                 flock: flock.then_some(&mut headings),
-                snapshot: &mut agents.next_snapshot,
-                radii: &mut agents.next_radii,
+                snapshot: &mut self.agents.next_snapshot,
+                radii: &mut self.agents.next_radii,
             };
-            step_agents(0, &mut agents.list, kept, &ctx, &mut self.events);
+            step_agents(0, &mut self.agents.list, kept, &ctx, &mut self.events);
             if flock {
                 // Summed by the moves (exactly, so the same on any split), not by a walk over
                 // the records after them.
                 self.polarization.record(headings.polarization());
             }
         }
-        agents.kept = keep;
-        if agents.stored_apart() && !self.events.is_empty() {
+        self.agents.kept = keep;
+        if self.agents.stored_apart() && !self.events.is_empty() {
             // Each event of the agent stored at its place, in agent order as a step over the
             // agents in their own order gives them (each agent's in the order it pushed them).
             for event in &mut self.events {
-                event.agent = agents.index.get(event.agent).map_or(event.agent, |&idx| idx as usize);
+                event.agent = self.agents.index.get(event.agent).map_or(event.agent, |&idx| idx as usize);
             }
             self.events.sort_by_key(|event| event.agent);
         }
-        self.store_in_space_order(needs);
-    }
-
-    /// [`World::gather_snapshot`], in storage order (a snapshot by place, see [`Agents`]); the
-    /// records put back in agent order first when some entry names another agent by its index.
-    fn gather_snapshot_by_place(&mut self, parallel: bool) -> StepNeeds {
-        let needs = self.gather_snapshot(parallel);
-        if needs.names_others && self.agents.stored_apart() {
-            self.agents.in_agent_order();
-            return self.gather_snapshot(parallel);
-        }
-        needs
+        self.store_in_space_order();
     }
 
     /// A big crowd stored in the order of this step's grid, every [`RESTORE_EVERY`] steps (see
-    /// [`SPACE_ORDER_MIN_AGENTS`]): when its entries walk over neighbours, name no other agent
-    /// and it has at least [`World::space_order_from`] agents.
-    fn store_in_space_order(&mut self, needs: StepNeeds) {
+    /// [`SPACE_ORDER_MIN_AGENTS`]): when its entries walk over neighbours and it has at least
+    /// [`World::space_order_from`] agents.
+    fn store_in_space_order(&mut self) {
         let n = self.agents.len();
-        let eligible = n >= self.space_order_from && !needs.names_others && n > 1 && self.grid.len() == n;
+        let eligible = n >= self.space_order_from && n > 1 && self.grid.len() == n;
         let due = self.stored_at.is_none_or(|at| self.steps < at || self.steps - at >= RESTORE_EVERY);
         if eligible && due {
             self.agents.store_in_order(self.grid.order(), &mut self.seen);
@@ -2082,9 +2073,14 @@ struct StepContext<'a> {
     curves: &'a [NamedCurve],
     targets: &'a [Target],
     spheres: &'a [Sphere],
-    /// Every agent's kinematics at the start of the step, by agent index (empty unless some
-    /// entry reads other agents: see [`Behaviour::reads_other_agents`]).
+    /// Every agent's kinematics at the start of the step, by place: in storage order, which is
+    /// agent order unless the records are stored apart (see [`Agents`]; empty unless some entry
+    /// reads other agents: see [`Behaviour::reads_other_agents`]). An agent named by its index
+    /// is read through [`StepContext::named`].
     agents: &'a [Kinematics],
+    /// Each agent's place in `agents` and `radii`, by agent index (`Agents::place`; empty when
+    /// they are in agent order).
+    places: &'a [u32],
     /// `agents`' positions bucketed by cell (empty unless some entry needs neighbours).
     grid: &'a neighbours::NeighbourGrid,
     /// Every agent's body radius, beside `agents` (empty when `agents` is).
@@ -2112,6 +2108,32 @@ struct StepContext<'a> {
     bounds: Option<planner::BounceBox>,
 }
 
+impl<'a> StepContext<'a> {
+    /// Where agent `idx` (an index an entry names) is in `agents` and `radii`: its place when
+    /// the records are stored apart, else `idx` itself. None past the end.
+    #[inline(always)]
+    fn place_of(&self, idx: usize) -> Option<usize> {
+        if self.places.is_empty() {
+            Some(idx)
+        } else {
+            self.places.get(idx).map(|&place| place as usize)
+        }
+    }
+
+    /// The start-of-step kinematics of agent `idx`, named by an entry (pursuit's quarry, a
+    /// leader, ...), wherever its record is stored; None for a dangling index.
+    #[inline(always)]
+    fn named(&self, idx: usize) -> Option<&'a Kinematics> {
+        self.place_of(idx).and_then(|place| self.agents.get(place))
+    }
+
+    /// The body radius of agent `idx`, named by an entry, wherever its record is stored.
+    #[inline(always)]
+    fn named_radius(&self, idx: usize) -> Option<f32> {
+        self.place_of(idx).and_then(|place| self.radii.get(place).copied())
+    }
+}
+
 /// [`collision_avoidance::threat_radius`] out of line: inlined into the walk over every agent's
 /// entries, the compiler worked out the agent's speed for it before looking at the entry, for
 /// every agent of every step, a square root included, whether or not it avoids anyone (with
@@ -2127,9 +2149,6 @@ fn threat_radius_out_of_line(agent: &Agent, params: &CollisionAvoidanceParams, f
 struct StepNeeds {
     /// Some entry reads other agents: the step takes a snapshot of them.
     reads_others: bool,
-    /// Some entry names another agent by its index (pursuit, interpose, ...): the step reads
-    /// the snapshot by agent index, so the records stay in agent order.
-    names_others: bool,
     /// Some entry needs neighbours: the step builds the grid.
     neighbours: bool,
     /// Some entry is collision avoidance (its query radius needs the fastest speed, known
@@ -2447,7 +2466,6 @@ impl StepNeeds {
     #[inline(always)]
     fn add(&mut self, behaviour: &Behaviour) {
         self.reads_others |= behaviour.reads_other_agents();
-        self.names_others |= behaviour.names_an_agent();
         match behaviour {
             Behaviour::Flocking { params } => {
                 self.neighbours = true;
@@ -2469,7 +2487,6 @@ impl StepNeeds {
     fn join(self, other: StepNeeds) -> StepNeeds {
         StepNeeds {
             reads_others: self.reads_others || other.reads_others,
-            names_others: self.names_others || other.names_others,
             neighbours: self.neighbours || other.neighbours,
             collision_avoidance: self.collision_avoidance || other.collision_avoidance,
             flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
@@ -2864,24 +2881,24 @@ fn move_agent(
         }
     }
     if let Some(leader) = followed {
-        let reach = ctx.radii.get(leader).map(|r| r + agent.limits.radius);
-        if let (Some(reach), Some(leader)) = (reach, ctx.agents.get(leader)) {
+        let reach = ctx.named_radius(leader).map(|r| r + agent.limits.radius);
+        if let (Some(reach), Some(leader)) = (reach, ctx.named(leader)) {
             agent.metrics.record_leader_gap(leader.position.distance(before.position) - reach);
         }
     }
     if let Some((leader, offset_x, offset_y)) = slot {
-        if let Some(leader) = ctx.agents.get(leader) {
+        if let Some(leader) = ctx.named(leader) {
             let slot = offset_pursuit::slot_position(leader, offset_x, offset_y);
             agent.metrics.record_slot_error(slot.distance(before.position));
         }
     }
-    if let Some(hunter) = hunter.and_then(|idx| ctx.agents.get(idx)) {
+    if let Some(hunter) = hunter.and_then(|idx| ctx.named(idx)) {
         let seen = !sight_blocked(hunter.position, before.position, ctx.spheres);
         agent.metrics.record_hiding(seen, hunter.position.distance(before.position), ctx.dt);
     }
     if let Some(other) = quarry {
-        let reach = ctx.radii.get(other).map(|r| r + agent.limits.radius);
-        let gap = ctx.agents.get(other).map(|o| o.position.distance(before.position));
+        let reach = ctx.named_radius(other).map(|r| r + agent.limits.radius);
+        let gap = ctx.named(other).map(|o| o.position.distance(before.position));
         if let (Some(reach), Some(gap)) = (reach, gap) {
             if gap < reach {
                 agent.metrics.record_capture(ctx.time);
@@ -2908,7 +2925,7 @@ fn turn_rate(agent: &mut Agent, before: &Kinematics, ctx: &StepContext) -> Optio
         .find(|b| b.turns_only())?;
     let (rate, toward) = match turning {
         Behaviour::Face { agent: other, params } => {
-            let target = ctx.agents.get(*other)?.position;
+            let target = ctx.named(*other)?.position;
             (face::face(before, target, params), target - before.position)
         }
         Behaviour::LookWhereYouAreGoing { params } => {
@@ -3100,11 +3117,11 @@ fn behaviour_steering(
             }
         }
         // The other agent as it was at the start of the step; gone (a dangling index): brake.
-        (Behaviour::Pursuit { agent, params }, _) => match ctx.agents.get(*agent) {
+        (Behaviour::Pursuit { agent, params }, _) => match ctx.named(*agent) {
             Some(other) => pursuit::pursuit_aiming(k, limits, other, params, aim, gizmos),
             None => brake(k, limits),
         },
-        (Behaviour::Evade { agent, params }, _) => match ctx.agents.get(*agent) {
+        (Behaviour::Evade { agent, params }, _) => match ctx.named(*agent) {
             Some(other) => evade::evade(k, limits, other, params, gizmos),
             None => brake(k, limits),
         },
@@ -3158,24 +3175,22 @@ fn behaviour_steering(
             request
         }
         (Behaviour::OffsetPursuit { agent, params }, BehaviourState::Slot(tracker)) => {
-            match ctx.agents.get(*agent) {
+            match ctx.named(*agent) {
                 Some(leader) => offset_pursuit::offset_pursuit_tracked_aiming(
                     k, limits, leader, params, tracker, ctx.dt, aim, gizmos,
                 ),
                 None => brake(k, limits),
             }
         }
-        (Behaviour::LeaderFollowing { agent, params }, _) => match ctx.agents.get(*agent) {
+        (Behaviour::LeaderFollowing { agent, params }, _) => match ctx.named(*agent) {
             Some(leader) => leader_following::leader_following_aiming(k, limits, leader, params, aim, gizmos),
             None => brake(k, limits),
         },
-        (Behaviour::Interpose { agent, other, params }, _) => {
-            match (ctx.agents.get(*agent), ctx.agents.get(*other)) {
-                (Some(a), Some(b)) => interpose::interpose_aiming(k, limits, a, b, params, aim, gizmos),
-                _ => brake(k, limits),
-            }
-        }
-        (Behaviour::Hide { agent, params }, _) => match ctx.agents.get(*agent) {
+        (Behaviour::Interpose { agent, other, params }, _) => match (ctx.named(*agent), ctx.named(*other)) {
+            (Some(a), Some(b)) => interpose::interpose_aiming(k, limits, a, b, params, aim, gizmos),
+            _ => brake(k, limits),
+        },
+        (Behaviour::Hide { agent, params }, _) => match ctx.named(*agent) {
             Some(hunter) => {
                 let evade = PursuitParams::default();
                 hide::hide_aiming(k, limits, hunter, ctx.spheres, params, &evade, aim, gizmos)
@@ -3712,7 +3727,7 @@ mod tests {
     #[test]
     fn a_crowd_stored_in_any_order_steps_as_in_agent_order_bit_for_bit() {
         use crate::bench::{world_for, Kernel};
-        // (crowd, whether the step may store it apart: none of its entries names another agent)
+        // (crowd, whether the step may store it apart: it walks over neighbours)
         let mut crowds: Vec<(&str, World, bool)> = Vec::new();
         crowds.push(("flock", world_for(Kernel::Flocking, 300, 0), true));
         crowds.push(("big flock", world_for(Kernel::Flocking, 5_000, 0), true));
@@ -3754,11 +3769,46 @@ mod tests {
         let mut lost = world_for(Kernel::CollisionAvoidance, 300, 0);
         lost.agents[3].kinematics.position = Vec3::NAN;
         crowds.push(("an avoider lost at NaN", lost, true));
-        // Entries that name other agents: back in agent order for the step.
+        // Entries that name other agents, read at the named agent's place (`StepContext::named`).
+        // With no neighbour walk there is no grid to store by.
         crowds.push(("pursuers", world_for(Kernel::Pursuit, 300, 0), false));
         let mut chased = world_for(Kernel::Flocking, 300, 0);
         chased.agents[0].behaviour = Behaviour::Pursuit { agent: 7, params: Default::default() };
-        crowds.push(("a flock with a pursuer", chased, false));
+        crowds.push(("a flock with a pursuer", chased, true));
+        // Every kind of naming, main entry or not, one past the crowd's end and one of itself,
+        // beside the flock's walks, with pillars to hide behind (every named reading's metrics
+        // too: captures, slot errors, leader gaps, hiding).
+        let mut naming = world_for(Kernel::Flocking, 400, 0);
+        let mains = [
+            Behaviour::Pursuit { agent: 7, params: Default::default() },
+            Behaviour::Evade { agent: 399, params: Default::default() },
+            Behaviour::OffsetPursuit { agent: 0, params: Default::default() },
+            Behaviour::LeaderFollowing { agent: 123, params: Default::default() },
+            Behaviour::Interpose { agent: 250, other: 7, params: Default::default() },
+            Behaviour::Hide { agent: 3, params: Default::default() },
+            Behaviour::Pursuit { agent: 4_000, params: Default::default() },
+            Behaviour::Pursuit { agent: 7, params: Default::default() },
+        ];
+        for (idx, behaviour) in mains.into_iter().enumerate() {
+            let agent = &mut naming.agents[idx * 40];
+            agent.state = BehaviourState::start(&behaviour);
+            agent.behaviour = behaviour;
+        }
+        let faces = Behaviour::Face { agent: 300, params: Default::default() };
+        naming.agents[13].mix.edit().more.push(Entry::new(faces, Slot { weight: 1.0, group: 0 }));
+        let evades = Behaviour::Evade { agent: 20, params: Default::default() };
+        naming.agents[20].mix.edit().more.push(Entry::new(evades, Slot { weight: 0.5, group: 0 }));
+        let spread = naming.agents.iter().map(|a| a.kinematics.position.length()).fold(0.0f32, f32::max);
+        for k in 0..12 {
+            let position = Vec3::new(k as f32 / 12.0 - 0.5, 0.25, 0.0) * spread;
+            naming.obstacles.push(Obstacle {
+                position,
+                radius: 10.0,
+                velocity: Vec3::ZERO,
+                start: (position, Vec3::ZERO),
+            });
+        }
+        crowds.push(("a flock naming others", naming, true));
         // No grid at all.
         crowds.push(("arrivers", world_for(Kernel::Arrive, 300, 0), false));
         for (label, world, may_be_apart) in &crowds {
