@@ -22,7 +22,7 @@
 //!   stay in agent order. Printed beside the usual figure.
 //! - `--long`: one crowd warmed up, then 128 steps timed one by one (the storings among them):
 //!   the mean and the dearest step per agent-step, with the storing on and off.
-//! - `--neighbours` (flocking and collision avoidance): no timing; the work a walk has at each
+//! - `--neighbours` (flocking, collision avoidance and the leader crowd): no timing; the work a walk has at each
 //!   size, over the same crowds after the same warm-up: the agents within each agent's query
 //!   radius and the candidates its walk reads (the slots of the cells its query overlaps), a
 //!   mean an agent. A small crowd has more of its agents near its edge, with fewer neighbours.
@@ -193,7 +193,7 @@ fn walk_work(kernel: Kernel, crowds: &[World]) -> Option<(f64, f64)> {
     use steerlab::behaviours::collision_avoidance::threat_radius_of;
     use steerlab::behaviours::Kinematics;
     use steerlab::sim::neighbours::NeighbourGrid;
-    if !matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance) {
+    if !matches!(kernel, Kernel::Flocking | Kernel::CollisionAvoidance | Kernel::LeaderCrowd) {
         return None;
     }
     let (mut within, mut candidates, mut agents) = (0u64, 0u64, 0u64);
