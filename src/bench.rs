@@ -226,12 +226,7 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
         for i in 0..16 {
             let angle = i as f32 / 16.0 * std::f32::consts::TAU;
             let position = Vec3::new(angle.cos(), angle.sin(), 0.0) * ring;
-            world.obstacles.push(Obstacle {
-                position,
-                radius: 20.0,
-                velocity: Vec3::ZERO,
-                start: (position, Vec3::ZERO),
-            });
+            world.obstacles.push(Obstacle::still(position, 20.0));
         }
     }
     let mut rng = SplitMix(0x5EED ^ variant_seed(variant));

@@ -437,12 +437,7 @@ impl App {
             Command::AddObstacle { position, radius } => {
                 if self.accepts(scene::check_obstacle("obstacle", position, radius, Vec3::ZERO)) {
                     self.checkpoint(None);
-                    self.world.obstacles.push(crate::sim::Obstacle {
-                        position,
-                        radius,
-                        velocity: Vec3::ZERO,
-                        start: (position, Vec3::ZERO),
-                    });
+                    self.world.obstacles.push(crate::sim::Obstacle::still(position, radius));
                     self.selection = Some(Selection::Obstacle(self.world.obstacles.len() - 1));
                 }
             }

@@ -136,6 +136,13 @@ pub struct Obstacle {
     pub start: (Vec3, Vec3),
 }
 
+impl Obstacle {
+    /// An obstacle at rest at `position`, from the start.
+    pub fn still(position: Vec3, radius: f32) -> Obstacle {
+        Obstacle { position, radius, velocity: Vec3::ZERO, start: (position, Vec3::ZERO) }
+    }
+}
+
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
@@ -1932,9 +1939,10 @@ impl World {
 
     /// Every agent's walk over its neighbours, in the grid's slot order, before the agents'
     /// step (which then takes its flocking entry's request from its slot's walk): when every
-    /// agent has exactly one flocking entry and all share their parameters (bit for bit), there
-    /// are at least [`World::flock_walk_from`] of them, and not every agent draws gizmos (an
-    /// agent drawing them walks in its own step). Otherwise `flock_walks` is left empty.
+    /// agent that flocks has exactly one flocking entry and all share their parameters (bit for
+    /// bit; an agent that does not flock, a predator among the boids, reads no walk), there are
+    /// at least [`World::flock_walk_from`] agents, and not every agent draws gizmos (an agent
+    /// drawing them walks in its own step). Otherwise `flock_walks` is left empty.
     ///
     /// Why: in agent order (the bench's crowd, a scene's agents: random in space) each agent's
     /// walk reads the grid's slot-ordered arrays at random places, a dozen lines each depending
@@ -2156,7 +2164,8 @@ struct StepNeeds {
     collision_avoidance: bool,
     /// The largest finite query radius of the flocking entries (0 when none).
     flock_radius: f32,
-    /// Whether every agent has exactly one flocking entry, all with the same parameters.
+    /// Whether every agent that flocks has exactly one flocking entry, all with the same
+    /// parameters.
     flock: UniformFlock,
     /// Whether every agent has exactly one collision avoidance entry, all with the same
     /// parameters.
@@ -2178,7 +2187,7 @@ enum Uniform<P> {
     Mixed,
 }
 
-/// Whether every agent flocks, with the same parameters.
+/// Whether every agent that flocks flocks with the same parameters.
 type UniformFlock = Uniform<FlockingParams>;
 
 /// Whether every agent avoids collisions, with the same parameters.
@@ -2212,6 +2221,16 @@ impl<P: Copy + SameBits> Uniform<P> {
     #[inline(always)]
     fn of(mut entries: impl Iterator<Item = P>) -> Uniform<P> {
         match (entries.next(), entries.next()) {
+            (Some(params), None) => Uniform::Same(params),
+            _ => Uniform::Mixed,
+        }
+    }
+
+    /// [`Uniform::of`], where an agent with no such entry is left out (it joins any set).
+    #[inline(always)]
+    fn of_those_with(mut entries: impl Iterator<Item = P>) -> Uniform<P> {
+        match (entries.next(), entries.next()) {
+            (None, _) => Uniform::NoAgent,
             (Some(params), None) => Uniform::Same(params),
             _ => Uniform::Mixed,
         }
@@ -2450,9 +2469,10 @@ impl StepNeeds {
         let mut needs = StepNeeds::default();
         needs.add(&agent.behaviour);
         agent.mix.more.iter().for_each(|entry| needs.add(&entry.behaviour));
-        // Exactly one flocking entry: its parameters; else none to share. The same for
-        // collision avoidance.
-        needs.flock = Uniform::of(agent.behaviours().filter_map(|behaviour| match behaviour {
+        // Exactly one flocking entry: its parameters; none: left out (it reads no flock walk);
+        // several: none to share. Exactly one collision avoidance entry, else none to share (an
+        // agent without one would take the avoidance walk's crowd sample for its own).
+        needs.flock = Uniform::of_those_with(agent.behaviours().filter_map(|behaviour| match behaviour {
             Behaviour::Flocking { params } => Some(*params),
             _ => None,
         }));
@@ -3753,12 +3773,7 @@ mod tests {
         for k in 0..40 {
             let angle = k as f32 * 2.399_963;
             let position = Vec3::new(angle.cos(), angle.sin(), 0.0) * spread * (k as f32 / 40.0).sqrt();
-            rocky.obstacles.push(Obstacle {
-                position,
-                radius: 12.0,
-                velocity: Vec3::ZERO,
-                start: (position, Vec3::ZERO),
-            });
+            rocky.obstacles.push(Obstacle::still(position, 12.0));
         }
         crowds.push(("rocky flock", rocky, true));
         for (scale, label) in [(1.0, "avoiders"), (0.05, "packed avoiders"), (20.0, "sparse avoiders")] {
@@ -3801,12 +3816,7 @@ mod tests {
         let spread = naming.agents.iter().map(|a| a.kinematics.position.length()).fold(0.0f32, f32::max);
         for k in 0..12 {
             let position = Vec3::new(k as f32 / 12.0 - 0.5, 0.25, 0.0) * spread;
-            naming.obstacles.push(Obstacle {
-                position,
-                radius: 10.0,
-                velocity: Vec3::ZERO,
-                start: (position, Vec3::ZERO),
-            });
+            naming.obstacles.push(Obstacle::still(position, 10.0));
         }
         crowds.push(("a flock naming others", naming, true));
         // No grid at all.
@@ -3860,6 +3870,21 @@ mod tests {
             params.cohesion = 1.5;
         }
         crowds.push((mixed, false));
+        // Agents that do not flock among the boids (a pursuer of a boid, a seeker, an avoider
+        // whose query is wider than the flock's): the boids are walked before the step all the
+        // same, the others walk in their own step.
+        let mut hunted = world_for(Kernel::Flocking, 500, 0);
+        let others = [
+            (0, Behaviour::Pursuit { agent: 7, params: Default::default() }),
+            (9, Behaviour::Seek { target: 0 }),
+            (30, Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() }),
+        ];
+        for (idx, behaviour) in others {
+            let agent = &mut hunted.agents[idx];
+            agent.state = BehaviourState::start(&behaviour);
+            agent.behaviour = behaviour;
+        }
+        crowds.push((hunted, true));
         // Every boid also avoiding collisions: the grid's cells are as wide as the avoidance's
         // threat radius, wider than the flock's query, so the crowd metrics' sample is not the
         // flock walk's (it is walked apart, over the wider cell).

@@ -105,12 +105,7 @@ fn field(kind: Kind, seed: u64) -> World {
         start: (goal, Vec3::ZERO),
     });
     for (position, radius) in rocks {
-        world.obstacles.push(Obstacle {
-            position,
-            radius,
-            velocity: Vec3::ZERO,
-            start: (position, Vec3::ZERO),
-        });
+        world.obstacles.push(Obstacle::still(position, radius));
     }
     let behaviour = match kind {
         Kind::Seek => Behaviour::Seek { target: 0 },

@@ -115,12 +115,7 @@ fn world_with(target: Vec3, obstacles: Vec<(Vec3, f32)>, agent: Agent) -> World 
         start: (target, Vec3::ZERO),
     });
     for (position, radius) in obstacles {
-        world.obstacles.push(Obstacle {
-            position,
-            radius,
-            velocity: Vec3::ZERO,
-            start: (position, Vec3::ZERO),
-        });
+        world.obstacles.push(Obstacle::still(position, radius));
     }
     world.agents.push(agent);
     world.reset();

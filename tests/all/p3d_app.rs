@@ -483,12 +483,7 @@ fn a_step_through_with_more_than_twenty_six_avoidances_labels_each_one_and_never
     world.agents[0].kinematics.position = Vec3::ZERO;
     for k in 0..30 {
         let position = Vec3::new(100.0 * k as f32 + 50.0, 0.0, 0.0);
-        world.obstacles.push(Obstacle {
-            position,
-            radius: 10.0,
-            velocity: Vec3::ZERO,
-            start: (position, Vec3::ZERO),
-        });
+        world.obstacles.push(Obstacle::still(position, 10.0));
     }
     let mut app = orbit_app(world);
     app.apply(Command::OpenPlannerDebug { agent: 0 });

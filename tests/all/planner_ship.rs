@@ -350,12 +350,7 @@ fn a_waypoint_sealed_in_a_shell_is_reported_unreachable_in_the_metrics_and_the_s
         let r = (1.0 - zc * zc).sqrt();
         let a = std::f32::consts::PI * (3.0 - 5f32.sqrt()) * k as f32;
         let position = sealed + Vec3::new(r * a.cos(), r * a.sin(), zc) * 46.0;
-        world.obstacles.push(steerlab::sim::Obstacle {
-            position,
-            radius: 20.0,
-            velocity: Vec3::ZERO,
-            start: (position, Vec3::ZERO),
-        });
+        world.obstacles.push(steerlab::sim::Obstacle::still(position, 20.0));
     }
     world.run_steps(60 * 60);
     let metrics = world.metrics();

@@ -54,7 +54,7 @@ fn key(app: &mut App, key: Key, ctrl: bool, focus: Focus) -> Vec<Command> {
 
 fn obstacle(x: f32, y: f32) -> Obstacle {
     let position = Vec3::new(x, y, 0.0);
-    Obstacle { position, radius: 10.0, velocity: Vec3::ZERO, start: (position, Vec3::ZERO) }
+    Obstacle::still(position, 10.0)
 }
 
 fn target(id: &str, x: f32, y: f32) -> Target {
