@@ -427,7 +427,8 @@ impl Behaviour {
     }
 
     /// Whether the behaviour refers to some other agent by its index (first or second
-    /// reference).
+    /// reference). The step no longer needs it (it reads a named agent at its place, wherever
+    /// it is stored); a tool that renumbers the agents does (`step_cpu --space-order`).
     pub fn names_an_agent(&self) -> bool {
         self.other_agent().is_some() || self.second_agent().is_some()
     }
@@ -932,11 +933,7 @@ impl Agents {
     /// Where agent `idx` is stored in `list` (None past the end).
     #[inline]
     fn place_of(&self, idx: usize) -> Option<usize> {
-        if self.place.is_empty() {
-            (idx < self.list.len()).then_some(idx)
-        } else {
-            self.place.get(idx).map(|&place| place as usize)
-        }
+        place_in(&self.place, self.list.len(), idx)
     }
 
     /// Whether the records are stored in another order than the agents' (see
@@ -1940,8 +1937,9 @@ impl World {
     /// Every agent's walk over its neighbours, in the grid's slot order, before the agents'
     /// step (which then takes its flocking entry's request from its slot's walk): when every
     /// agent that flocks has exactly one flocking entry and all share their parameters (bit for
-    /// bit; an agent that does not flock, a predator among the boids, reads no walk), there are
-    /// at least [`World::flock_walk_from`] agents, and not every agent draws gizmos (an agent
+    /// bit; an agent that does not flock, a predator among the boids, reads no walk), at most
+    /// one agent in [`FLOCK_WALK_OTHERS_IN`] does not flock, there are at least
+    /// [`World::flock_walk_from`] agents, and not every agent draws gizmos (an agent
     /// drawing them walks in its own step). Otherwise `flock_walks` is left empty.
     ///
     /// Why: in agent order (the bench's crowd, a scene's agents: random in space) each agent's
@@ -1962,7 +1960,17 @@ impl World {
         let all_gizmos = self.gizmos_enabled && self.gizmo_focus == GizmoFocus::All;
         let arrays =
             self.slot_headings.len() == n && self.slot_radii.len() == n && self.slot_forwards.len() == n;
-        if n == 0 || n < self.flock_walk_from || !arrays || all_gizmos || self.snapshot.len() != n {
+        // Every slot is walked, a slot whose agent does not flock too (its walk is not read):
+        // only worth it when nearly every agent flocks.
+        let others = n.saturating_sub(needs.flockers);
+        let nearly_all = others.saturating_mul(FLOCK_WALK_OTHERS_IN) <= n;
+        if n == 0
+            || n < self.flock_walk_from
+            || !arrays
+            || all_gizmos
+            || self.snapshot.len() != n
+            || !nearly_all
+        {
             self.flock_walks.clear();
             return;
         }
@@ -2116,16 +2124,24 @@ struct StepContext<'a> {
     bounds: Option<planner::BounceBox>,
 }
 
+/// Where agent `idx` is stored among `len` records: `idx` itself when `places` is empty (the
+/// records in agent order), else its entry in `places` (`Agents::place`). None past the end.
+/// The one rule behind [`Agents::get`] and a step's reads of a named agent.
+#[inline(always)]
+fn place_in(places: &[u32], len: usize, idx: usize) -> Option<usize> {
+    if places.is_empty() {
+        (idx < len).then_some(idx)
+    } else {
+        places.get(idx).map(|&place| place as usize)
+    }
+}
+
 impl<'a> StepContext<'a> {
     /// Where agent `idx` (an index an entry names) is in `agents` and `radii`: its place when
     /// the records are stored apart, else `idx` itself. None past the end.
     #[inline(always)]
     fn place_of(&self, idx: usize) -> Option<usize> {
-        if self.places.is_empty() {
-            Some(idx)
-        } else {
-            self.places.get(idx).map(|&place| place as usize)
-        }
+        place_in(self.places, self.agents.len(), idx)
     }
 
     /// The start-of-step kinematics of agent `idx`, named by an entry (pursuit's quarry, a
@@ -2167,6 +2183,9 @@ struct StepNeeds {
     /// Whether every agent that flocks has exactly one flocking entry, all with the same
     /// parameters.
     flock: UniformFlock,
+    /// How many agents have a flocking entry (the flock is walked before the step only when
+    /// nearly every agent does: see [`FLOCK_WALK_OTHERS_IN`]).
+    flockers: usize,
     /// Whether every agent has exactly one collision avoidance entry, all with the same
     /// parameters.
     avoid: UniformAvoid,
@@ -2276,6 +2295,15 @@ impl Default for CrowdSums {
 /// the agents themselves in slot order (each record read at a random place instead of each
 /// walk's rows): 606 ns at 10,000 boids and 1,098 at 1,000,000, against 351 and 735.
 pub(crate) const FLOCK_WALK_MIN_AGENTS: usize = 0;
+
+/// A uniform flock is walked before the step only when at most one agent in this many does not
+/// flock ([`World::walk_flock`]). That walk takes every slot's walk, so each agent that does not
+/// flock costs a walk that nobody reads. Without this bound (session 36), one boid among 100,000
+/// seekers made every seeker walk its neighbours: 4,760.6 ns per agent-step against 80.7 with
+/// the boid walking alone (one thread, on-CPU, 2026-11-29, the seekers packed on their target).
+/// A pursuer or a few seekers among the boids still leave the flock walked (a flock with one
+/// pursuer at 1,000,000 boids: 418.3-442.7 -> 338.9-355.3 ns).
+pub(crate) const FLOCK_WALK_OTHERS_IN: usize = 8;
 
 /// The walks of slots `first_slot..` into `walks` ([`World::walk_flock`]): for each slot, the
 /// walk its agent's flocking entry takes in `behaviour_steering` (from its start-of-step
@@ -2476,6 +2504,7 @@ impl StepNeeds {
             Behaviour::Flocking { params } => Some(*params),
             _ => None,
         }));
+        needs.flockers = usize::from(!matches!(needs.flock, Uniform::NoAgent));
         needs.avoid = Uniform::of(agent.behaviours().filter_map(|behaviour| match behaviour {
             Behaviour::CollisionAvoidance { params } => Some(*params),
             _ => None,
@@ -2511,6 +2540,7 @@ impl StepNeeds {
             collision_avoidance: self.collision_avoidance || other.collision_avoidance,
             flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
             flock: self.flock.join(other.flock),
+            flockers: self.flockers.saturating_add(other.flockers),
             avoid: self.avoid.join(other.avoid),
         }
     }
@@ -3885,6 +3915,17 @@ mod tests {
             agent.behaviour = behaviour;
         }
         crowds.push((hunted, true));
+        // A few boids among seekers: not walked before the step (every slot's walk would be
+        // taken for them); and one agent in eight not flocking, the most that still is.
+        for (others, walked) in [(390, false), (50, true), (51, false)] {
+            let mut world = world_for(Kernel::Flocking, 400, 0);
+            for agent in world.agents.iter_mut().take(others) {
+                let seek = Behaviour::Seek { target: 0 };
+                agent.state = BehaviourState::start(&seek);
+                agent.behaviour = seek;
+            }
+            crowds.push((world, walked));
+        }
         // Every boid also avoiding collisions: the grid's cells are as wide as the avoidance's
         // threat radius, wider than the flock's query, so the crowd metrics' sample is not the
         // flock walk's (it is walked apart, over the wider cell).
