@@ -3,7 +3,7 @@
 //! with its first K agents flocking as the flocking kernel's boids do, warmed up 5 steps, then
 //! 30 steps timed on one thread (on-CPU ns per agent-step of the whole crowd). A uniform flock
 //! is walked before the step, every slot's walk taken, only when at most one agent in
-//! `sim::FLOCK_WALK_OTHERS_IN` does not flock; in session 36 the bound was missing, and one
+//! `sim::NEARLY_ALL_BUT_ONE_IN` does not flock; in session 36 the bound was missing, and one
 //! boid among 100,000 seekers cost every seeker a walk over its packed neighbours.
 //! `cargo run --release --example few_boids -- 100000 0 1 1000 50000 100000` (crowd size, then
 //! boid counts).

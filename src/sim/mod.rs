@@ -775,7 +775,7 @@ pub struct Event {
 /// What every agent's step reads, from a world whose snapshot and grid are made (a macro, so
 /// that it borrows the world's fields, not the world: the step then moves the agents).
 macro_rules! step_context {
-    ($world:expr, $fastest_speed:expr, $time:expr) => {
+    ($world:expr, $fastest_speed:expr, $time:expr, $touch_runs:expr) => {
         StepContext {
             dt: $world.dt,
             time: $time,
@@ -796,6 +796,7 @@ macro_rules! step_context {
             slot_kinematics: &$world.slot_kinematics,
             avoid_walks: &$world.avoid_walks,
             fastest_speed: $fastest_speed,
+            touch_runs: $touch_runs,
             bounds: $world.bounds.map(|b| planner::BounceBox { min: b.min, max: b.max }),
         }
     };
@@ -1494,7 +1495,7 @@ impl World {
         let place = self.agents.place_of(idx).unwrap_or(idx);
         if let Some(mut agent) = self.agents.get(idx).cloned() {
             agent.gizmos.set_enabled(true);
-            let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64);
+            let ctx = step_context!(self, fastest_speed, (self.steps + 1) as f64 * self.dt as f64, false);
             let steering = steer_agent(place, &mut agent, &ctx);
             move_agent(place, &mut agent, steering, &ctx, &mut Vec::new());
             if let Some(shown) = self.agents.get_mut(idx) {
@@ -1577,7 +1578,8 @@ impl World {
         let keep = needs.reads_others;
         self.agents.next_snapshot.resize(if keep { n_agents } else { 0 }, Kinematics::default());
         self.agents.next_radii.resize(if keep { n_agents } else { 0 }, 0.0);
-        let ctx = step_context!(self, fastest_speed, time);
+        // The neighbour runs are read ahead only when nearly every agent walks them.
+        let ctx = step_context!(self, fastest_speed, time, nearly_all(needs.walkers, n_agents));
         // Two passes over each block of agents (why: see the module documentation): every
         // behaviour first, then every integration with its metrics and events.
         if parallel {
@@ -1938,7 +1940,7 @@ impl World {
     /// step (which then takes its flocking entry's request from its slot's walk): when every
     /// agent that flocks has exactly one flocking entry and all share their parameters (bit for
     /// bit; an agent that does not flock, a predator among the boids, reads no walk), at most
-    /// one agent in [`FLOCK_WALK_OTHERS_IN`] does not flock, there are at least
+    /// one agent in [`NEARLY_ALL_BUT_ONE_IN`] does not flock, there are at least
     /// [`World::flock_walk_from`] agents, and not every agent draws gizmos (an agent
     /// drawing them walks in its own step). Otherwise `flock_walks` is left empty.
     ///
@@ -1962,14 +1964,13 @@ impl World {
             self.slot_headings.len() == n && self.slot_radii.len() == n && self.slot_forwards.len() == n;
         // Every slot is walked, a slot whose agent does not flock too (its walk is not read):
         // only worth it when nearly every agent flocks.
-        let others = n.saturating_sub(needs.flockers);
-        let nearly_all = others.saturating_mul(FLOCK_WALK_OTHERS_IN) <= n;
+        let flockers = nearly_all(needs.flockers, n);
         if n == 0
             || n < self.flock_walk_from
             || !arrays
             || all_gizmos
             || self.snapshot.len() != n
-            || !nearly_all
+            || !flockers
         {
             self.flock_walks.clear();
             return;
@@ -2120,6 +2121,9 @@ struct StepContext<'a> {
     /// The fastest agent's speed at the start of the step (0 when no entry avoids collisions,
     /// the only one that reads it).
     fastest_speed: f32,
+    /// Whether nearly every agent walks its neighbours (see [`NEARLY_ALL_BUT_ONE_IN`]): then,
+    /// in a big grid, [`step_agents`] reads the runs of the agents ahead before their walks.
+    touch_runs: bool,
     /// Where moving obstacles bounce (the planner's short-horizon layer predicts the bounces).
     bounds: Option<planner::BounceBox>,
 }
@@ -2184,8 +2188,11 @@ struct StepNeeds {
     /// parameters.
     flock: UniformFlock,
     /// How many agents have a flocking entry (the flock is walked before the step only when
-    /// nearly every agent does: see [`FLOCK_WALK_OTHERS_IN`]).
+    /// nearly every agent does: see [`nearly_all`]).
     flockers: usize,
+    /// How many agents have an entry that reads its neighbours (the step reads their
+    /// neighbours ahead only when nearly every agent does: see [`nearly_all`]).
+    walkers: usize,
     /// Whether every agent has exactly one collision avoidance entry, all with the same
     /// parameters.
     avoid: UniformAvoid,
@@ -2296,14 +2303,26 @@ impl Default for CrowdSums {
 /// walk's rows): 606 ns at 10,000 boids and 1,098 at 1,000,000, against 351 and 735.
 pub(crate) const FLOCK_WALK_MIN_AGENTS: usize = 0;
 
-/// A uniform flock is walked before the step only when at most one agent in this many does not
-/// flock ([`World::walk_flock`]). That walk takes every slot's walk, so each agent that does not
-/// flock costs a walk that nobody reads. Without this bound (session 36), one boid among 100,000
-/// seekers made every seeker walk its neighbours: 4,760.6 ns per agent-step against 80.7 with
-/// the boid walking alone (one thread, on-CPU, 2026-11-29, the seekers packed on their target).
-/// A pursuer or a few seekers among the boids still leave the flock walked (a flock with one
-/// pursuer at 1,000,000 boids: 418.3-442.7 -> 338.9-355.3 ns).
-pub(crate) const FLOCK_WALK_OTHERS_IN: usize = 8;
+/// Whether `count` of `n` agents is nearly all of them: at most one agent in
+/// [`NEARLY_ALL_BUT_ONE_IN`] left out.
+#[inline]
+fn nearly_all(count: usize, n: usize) -> bool {
+    n.saturating_sub(count).saturating_mul(NEARLY_ALL_BUT_ONE_IN) <= n
+}
+
+/// What a step does for every agent of a crowd because some of its agents need it is done only
+/// when at most one agent in this many does not: the flock's walks before the step
+/// ([`World::walk_flock`], every slot's walk taken) and the reads ahead of the neighbour runs
+/// ([`touch_neighbour_runs`], every agent's). Each agent that does not flock or walk its
+/// neighbours would cost a walk or a read that nobody uses.
+///
+/// Without this bound, one boid among 100,000 seekers made every seeker walk its neighbours
+/// (session 36's rule for the flock): 4,760.6 ns per agent-step against 80.7 with the boid
+/// walking alone; and among 1,000,000 seekers every seeker's neighbour runs were read ahead:
+/// 191.0-209.3 ns against 97.9-98.7 without (one thread, on-CPU, 2026-11-29, the seekers packed
+/// on their target: `examples/few_boids`). A pursuer or a few seekers among the boids still leave the flock walked (a
+/// flock with one pursuer at 1,000,000 boids: 418.3-442.7 -> 338.9-355.3 ns).
+pub(crate) const NEARLY_ALL_BUT_ONE_IN: usize = 8;
 
 /// The walks of slots `first_slot..` into `walks` ([`World::walk_flock`]): for each slot, the
 /// walk its agent's flocking entry takes in `behaviour_steering` (from its start-of-step
@@ -2505,6 +2524,7 @@ impl StepNeeds {
             _ => None,
         }));
         needs.flockers = usize::from(!matches!(needs.flock, Uniform::NoAgent));
+        needs.walkers = usize::from(needs.neighbours);
         needs.avoid = Uniform::of(agent.behaviours().filter_map(|behaviour| match behaviour {
             Behaviour::CollisionAvoidance { params } => Some(*params),
             _ => None,
@@ -2541,6 +2561,7 @@ impl StepNeeds {
             flock_radius: crate::geometry::max_of_number(self.flock_radius, other.flock_radius),
             flock: self.flock.join(other.flock),
             flockers: self.flockers.saturating_add(other.flockers),
+            walkers: self.walkers.saturating_add(other.walkers),
             avoid: self.avoid.join(other.avoid),
         }
     }
@@ -2670,7 +2691,8 @@ fn step_agents(
     let mut steerings = [Steering::NONE; STEP_BLOCK];
     // (No reads ahead when the flock or the avoidance was walked before the step: its walks
     // are taken.)
-    let touch = ctx.grid.len() >= TOUCH_MIN_AGENTS
+    let touch = ctx.touch_runs
+        && ctx.grid.len() >= TOUCH_MIN_AGENTS
         && ctx.slot_headings.len() == ctx.grid.len()
         && ctx.flock_walks.is_empty()
         && ctx.avoid_walks.is_empty();
@@ -3635,6 +3657,13 @@ mod tests {
         for (name, size, at_most) in sizes {
             assert!(size <= at_most, "{name} is {size} bytes, over {at_most}: {sizes:?}");
         }
+    }
+
+    #[test]
+    fn nearly_all_leaves_out_at_most_one_agent_in_eight() {
+        assert!(nearly_all(0, 0) && nearly_all(7, 8) && nearly_all(350, 400));
+        assert!(!nearly_all(6, 8) && !nearly_all(349, 400) && !nearly_all(1, 1_000_000));
+        assert!(nearly_all(usize::MAX, 3), "more than all is all");
     }
 
     #[test]
