@@ -1997,8 +1997,11 @@ impl World {
 
     /// Every agent's collision avoidance walk (its first threat, and the crowd metrics' sample),
     /// in the grid's slot order, before the agents' step, which then reads it at the agent's
-    /// slot: when every agent has exactly one collision avoidance entry and all share their
-    /// parameters (bit for bit), and there are at least [`World::avoid_walk_from`] of them.
+    /// slot: when every agent that avoids collisions has exactly one collision avoidance entry
+    /// and all share their parameters (bit for bit; an agent that does not avoid reads no
+    /// threat, and its crowd sample is the one its own walk would take), at most one agent in
+    /// [`NEARLY_ALL_BUT_ONE_IN`] does not avoid, and there are at least
+    /// [`World::avoid_walk_from`] agents.
     /// Otherwise `avoid_walks` is left empty. Why: as for the flock ([`World::walk_flock`]):
     /// in agent order each walk starts at a random place of the slot-ordered arrays; in slot
     /// order one agent's rows are mostly the last one's. Each walk is the agent's own (the same
@@ -2013,7 +2016,9 @@ impl World {
         let n = self.grid.len();
         let arrays =
             self.slot_kinematics.len() == n && self.slot_headings.len() == n && self.slot_radii.len() == n;
-        if n == 0 || n < self.avoid_walk_from || !arrays || self.snapshot.len() != n {
+        // Every slot is walked, as the flock's (see `walk_flock`).
+        let avoiders = nearly_all(needs.avoiders, n);
+        if n == 0 || n < self.avoid_walk_from || !arrays || self.snapshot.len() != n || !avoiders {
             self.avoid_walks.clear();
             return;
         }
@@ -2190,11 +2195,14 @@ struct StepNeeds {
     /// How many agents have a flocking entry (the flock is walked before the step only when
     /// nearly every agent does: see [`nearly_all`]).
     flockers: usize,
+    /// How many agents have a collision avoidance entry (walked before the step only when nearly
+    /// every agent does, as the flock).
+    avoiders: usize,
     /// How many agents have an entry that reads its neighbours (the step reads their
     /// neighbours ahead only when nearly every agent does: see [`nearly_all`]).
     walkers: usize,
-    /// Whether every agent has exactly one collision avoidance entry, all with the same
-    /// parameters.
+    /// Whether every agent that avoids collisions has exactly one collision avoidance entry,
+    /// all with the same parameters.
     avoid: UniformAvoid,
 }
 
@@ -2216,7 +2224,7 @@ enum Uniform<P> {
 /// Whether every agent that flocks flocks with the same parameters.
 type UniformFlock = Uniform<FlockingParams>;
 
-/// Whether every agent avoids collisions, with the same parameters.
+/// Whether every agent that avoids collisions avoids them with the same parameters.
 type UniformAvoid = Uniform<CollisionAvoidanceParams>;
 
 /// Parameters compared bit for bit (so that `-0.0` and `0.0`, or two NaNs, are told apart as
@@ -2243,18 +2251,10 @@ impl SameBits for CollisionAvoidanceParams {
 }
 
 impl<P: Copy + SameBits> Uniform<P> {
-    /// One agent's: its one entry's parameters, none when it has none or several.
+    /// One agent's: its one entry's parameters; none to share when it has several; left out
+    /// when it has none (it joins any set).
     #[inline(always)]
     fn of(mut entries: impl Iterator<Item = P>) -> Uniform<P> {
-        match (entries.next(), entries.next()) {
-            (Some(params), None) => Uniform::Same(params),
-            _ => Uniform::Mixed,
-        }
-    }
-
-    /// [`Uniform::of`], where an agent with no such entry is left out (it joins any set).
-    #[inline(always)]
-    fn of_those_with(mut entries: impl Iterator<Item = P>) -> Uniform<P> {
         match (entries.next(), entries.next()) {
             (None, _) => Uniform::NoAgent,
             (Some(params), None) => Uniform::Same(params),
@@ -2320,8 +2320,9 @@ fn nearly_all(count: usize, n: usize) -> bool {
 /// (session 36's rule for the flock): 4,760.6 ns per agent-step against 80.7 with the boid
 /// walking alone; and among 1,000,000 seekers every seeker's neighbour runs were read ahead:
 /// 191.0-209.3 ns against 97.9-98.7 without (one thread, on-CPU, 2026-11-29, the seekers packed
-/// on their target: `examples/few_boids`). A pursuer or a few seekers among the boids still leave the flock walked (a
-/// flock with one pursuer at 1,000,000 boids: 418.3-442.7 -> 338.9-355.3 ns).
+/// on their target: `examples/mixed_crowd boids`). A pursuer or a few seekers among the boids
+/// still leave the flock walked (a flock with one pursuer at 1,000,000 boids: 418.3-442.7 ->
+/// 338.9-355.3 ns), and a few seekers among avoiders leave the avoidance walked.
 pub(crate) const NEARLY_ALL_BUT_ONE_IN: usize = 8;
 
 /// The walks of slots `first_slot..` into `walks` ([`World::walk_flock`]): for each slot, the
@@ -2517,9 +2518,10 @@ impl StepNeeds {
         needs.add(&agent.behaviour);
         agent.mix.more.iter().for_each(|entry| needs.add(&entry.behaviour));
         // Exactly one flocking entry: its parameters; none: left out (it reads no flock walk);
-        // several: none to share. Exactly one collision avoidance entry, else none to share (an
-        // agent without one would take the avoidance walk's crowd sample for its own).
-        needs.flock = Uniform::of_those_with(agent.behaviours().filter_map(|behaviour| match behaviour {
+        // several: none to share. The same for collision avoidance: an agent without it reads
+        // no threat from the avoidance walk, and the crowd sample the walk took at its slot is
+        // the one its own walk would take (the same sums over the same start-of-step arrays).
+        needs.flock = Uniform::of(agent.behaviours().filter_map(|behaviour| match behaviour {
             Behaviour::Flocking { params } => Some(*params),
             _ => None,
         }));
@@ -2529,6 +2531,7 @@ impl StepNeeds {
             Behaviour::CollisionAvoidance { params } => Some(*params),
             _ => None,
         }));
+        needs.avoiders = usize::from(!matches!(needs.avoid, Uniform::NoAgent));
         needs
     }
 
@@ -2562,6 +2565,7 @@ impl StepNeeds {
             flock: self.flock.join(other.flock),
             flockers: self.flockers.saturating_add(other.flockers),
             walkers: self.walkers.saturating_add(other.walkers),
+            avoiders: self.avoiders.saturating_add(other.avoiders),
             avoid: self.avoid.join(other.avoid),
         }
     }
@@ -3988,8 +3992,8 @@ mod tests {
         // overlapping: the first overlap found wins, so the order of the walk shows), and 20
         // times sparser (the grid hashed, not dense); one with an agent lost at NaN and one at
         // rest on another's point; one with a drawn agent (gizmos on for one); one where an
-        // agent avoids with another margin and one where an agent seeks instead (nobody is
-        // walked before the step).
+        // agent avoids with another margin (nobody is walked before the step); agents that do
+        // not avoid among the avoiders (walked before the step when at most one in eight).
         let mut crowds = Vec::new();
         for (n, scale) in [(300, 1.0), (700, 0.05), (400, 20.0), (5_000, 1.0)] {
             let mut world = world_for(Kernel::CollisionAvoidance, n, 0);
@@ -4011,10 +4015,30 @@ mod tests {
             params.margin = 6.0;
         }
         crowds.push((other_margin, false));
-        let mut seeker = world_for(Kernel::CollisionAvoidance, 400, 0);
-        seeker.agents[9].behaviour = Behaviour::Seek { target: 0 };
-        seeker.agents[9].state = BehaviourState::start(&seeker.agents[9].behaviour);
-        crowds.push((seeker, false));
+        // Seekers (the first a fast one, wider than the cells), then boids that do not avoid
+        // (their crowd sample taken from the flock's walk or from the avoidance walk: the grid's
+        // cells are the avoidance's), a pursuer of an avoider and an interposer.
+        let boid = world_for(Kernel::Flocking, 1, 0).agents[0].behaviour.clone();
+        let others = |k: usize| -> Vec<Behaviour> {
+            (0..k)
+                .map(|idx| match idx % 6 {
+                    0 | 1 => Behaviour::Seek { target: 0 },
+                    2 | 3 => boid.clone(),
+                    4 => Behaviour::Pursuit { agent: 200, params: Default::default() },
+                    _ => Behaviour::Interpose { agent: 201, other: 202, params: Default::default() },
+                })
+                .collect()
+        };
+        for (k, walked) in [(1, true), (50, true), (51, false), (300, false)] {
+            let mut world = world_for(Kernel::CollisionAvoidance, 400, 0);
+            world.agents.iter_mut().for_each(|agent| agent.kinematics.position *= 0.3);
+            for (agent, behaviour) in world.agents.iter_mut().zip(others(k)) {
+                agent.state = BehaviourState::start(&behaviour);
+                agent.behaviour = behaviour;
+            }
+            world.agents[0].limits.max_speed *= 20.0;
+            crowds.push((world, walked));
+        }
         for (idx, (world, uniform)) in crowds.iter().enumerate() {
             let (plain, _) = walk_run(world, false, 1, 25);
             for threads in 1..=3 {
