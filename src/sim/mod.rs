@@ -3276,8 +3276,8 @@ fn behaviour_steering(
         // Turning only: the heading is turned in `move_agent` (see `Behaviour::turns_only`).
         (Behaviour::Face { .. } | Behaviour::LookWhereYouAreGoing { .. }, _) => Steering::NONE,
         (Behaviour::CollisionAvoidance { params }, state) => {
-            // The walk taken before the step in the grid's order, when every agent avoids with
-            // the same parameters (see `World::walk_avoidance`); else the agent's own.
+            // The walk taken before the step in the grid's order, when every agent that avoids
+            // avoids with the same parameters (see `World::walk_avoidance`); else its own.
             let slot = match state {
                 BehaviourState::Avoid(slot) => *slot,
                 _ => None,
