@@ -10,6 +10,8 @@
 //! does not need it. In session 36 the flock's bound was missing, and one boid among 100,000
 //! seekers cost every seeker a walk over its packed neighbours; until session 37 one seeker
 //! among the avoiders left every avoider walking in its own step.
+//! `--agent-order` after the counts: the step's storing in the grid's order off
+//! (`World::set_space_order(false)`).
 //! `cargo run --release --example mixed_crowd -- boids 100000 0 1 1000`.
 use steerlab::bench::{thread_cpu_ns, world_for, Kernel};
 use steerlab::sim::{Behaviour, BehaviourState};
@@ -31,6 +33,7 @@ fn main() {
         eprintln!("usage: mixed_crowd boids|avoiders N K...");
         return;
     };
+    let agent_order = args.iter().any(|a| a == "--agent-order");
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else { return };
     pool.install(|| {
         for &k in counts {
@@ -38,6 +41,9 @@ fn main() {
             for agent in world.agents.iter_mut().take(k) {
                 agent.state = BehaviourState::start(&other);
                 agent.behaviour = other.clone();
+            }
+            if agent_order {
+                world.set_space_order(false);
             }
             world.run_steps(5);
             let start = thread_cpu_ns().unwrap_or(0);
