@@ -61,7 +61,7 @@ use super::validate::{
 pub(crate) const PENDING_VALUES: usize = 100_000;
 
 /// Most JSON values kept of the root's `version` for its error message.
-const VERSION_VALUES: usize = 1_000;
+pub(crate) const VERSION_VALUES: usize = 1_000;
 
 /// The message of an object written as an array of its field values.
 const OBJECT_AS_ARRAY: &str = "expected an object `{ ... }` with named fields, not an array";

@@ -4115,6 +4115,68 @@ mod tests {
             let world = avoiders(&agents, CollisionAvoidanceParams { horizon, margin });
             walked_steps_as_each_walking_its_own(&world)?;
         }
+
+        /// Random mixed crowds: each agent a boid, an avoider, both, a seeker or a pursuer of
+        /// another agent (kinds drawn with weights, so that the share of each crosses the
+        /// one-in-eight bound both ways), packed or spread. Walked before the step where the
+        /// rule allows it or each agent walking its own: the same bits on 1 and 2 threads; and
+        /// walks are taken exactly when the test's own count says (every agent that flocks or
+        /// avoids alike, and at most one agent in eight without it).
+        #[test]
+        fn random_mixed_crowds_step_alike_walked_or_not(
+            kinds in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::strategy::Just(0u8),
+                    8 => proptest::strategy::Just(1u8),
+                    2 => proptest::strategy::Just(2u8),
+                    1 => proptest::strategy::Just(3u8),
+                    1 => proptest::strategy::Just(4u8),
+                ],
+                16..120,
+            ),
+            bias in 0u8..3,
+            packed in proptest::bool::ANY,
+        ) {
+            use crate::bench::{world_for, Kernel};
+            let mut world = world_for(Kernel::Flocking, kinds.len(), 0);
+            let boid = world.agents[0].behaviour.clone();
+            let avoid = Behaviour::CollisionAvoidance { params: CollisionAvoidanceParams::default() };
+            let n = kinds.len();
+            let (mut flockers, mut avoiders) = (0, 0);
+            for (idx, (agent, &kind)) in world.agents.iter_mut().zip(&kinds).enumerate() {
+                // `bias` leans the crowd toward boids (0), avoiders (1) or neither.
+                let kind = match (bias, kind) {
+                    (0, 1) => 0,
+                    (1, 0) => 1,
+                    _ => kind,
+                };
+                let (main, second) = match kind {
+                    0 => (boid.clone(), None),
+                    1 => (avoid.clone(), None),
+                    2 => (boid.clone(), Some(avoid.clone())),
+                    3 => (Behaviour::Seek { target: 0 }, None),
+                    _ => (Behaviour::Pursuit { agent: (idx * 7 + 3) % n, params: Default::default() }, None),
+                };
+                flockers += usize::from(matches!(kind, 0 | 2));
+                avoiders += usize::from(matches!(kind, 1 | 2));
+                agent.state = BehaviourState::start(&main);
+                agent.behaviour = main;
+                agent.mix = MixBox::default();
+                if let Some(second) = second {
+                    agent.mix.edit().more.push(Entry::new(second, Slot::default()));
+                }
+                if packed {
+                    agent.kinematics.position *= 0.1;
+                }
+            }
+            let expected = (flockers > 0 && (n - flockers) * 8 <= n) || (avoiders > 0 && (n - avoiders) * 8 <= n);
+            let (plain, _) = walk_run(&world, false, 1, 6);
+            for threads in 1..=2 {
+                let (walked, taken) = walk_run(&world, true, threads, 6);
+                proptest::prop_assert_eq!(taken, expected, "{} threads", threads);
+                proptest::prop_assert!(walked == plain, "{} threads", threads);
+            }
+        }
     }
 
     #[test]
