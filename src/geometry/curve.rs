@@ -541,7 +541,10 @@ impl ExprComponent {
             }
         };
         let limit = f64::from(MAX_CURVE_COORDINATE);
-        let resolution = f64::from(f32::EPSILON) * a.t.abs().max(b.t.abs()).max(1.0);
+        // The spacing of f32 parameters at the bracket (below 1 as well: the simulation meets
+        // t = 0.0099999998 beside a pole at 0.01, where a floor at 1 stopped 1.2e-7 short).
+        let resolution =
+            (f64::from(f32::EPSILON) * a.t.abs().max(b.t.abs())).max(f64::from(f32::MIN_POSITIVE));
         let check = |t: f64| -> Result<(), (f32, String)> {
             let single = t as f32;
             self.check_at(f64::from(single)).map_err(|problem| (single, problem))
