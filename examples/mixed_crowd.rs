@@ -3,13 +3,15 @@
 //! - `boids N K...`: the seek kernel (`steerlab::bench::world_for(Kernel::Seek, N, 0)`, the
 //!   seekers soon packed on their target) with its first K agents flocking as the flocking
 //!   kernel's boids do;
-//! - `avoiders N K...`: the collision avoidance kernel with its first K agents seeking instead.
+//! - `avoiders N K...`: the collision avoidance kernel with its first K agents seeking instead;
+//! - `flock N K...`: the flocking kernel with its first K agents seeking instead.
 //!
-//! A uniform flock or avoidance is walked before the step, every slot's walk taken, and the
-//! neighbour runs are read ahead, only when at most one agent in `sim::NEARLY_ALL_BUT_ONE_IN`
-//! does not need it. In session 36 the flock's bound was missing, and one boid among 100,000
-//! seekers cost every seeker a walk over its packed neighbours; until session 37 one seeker
-//! among the avoiders left every avoider walking in its own step.
+//! A uniform flock or avoidance is walked before the step, the slots of the agents that read
+//! no walk skipped (session 38); the neighbour runs are read ahead only when at most one agent
+//! in `sim::NEARLY_ALL_BUT_ONE_IN` does not walk them. In session 36 one boid among 100,000
+//! seekers cost every seeker a walk over its packed neighbours; in session 37 the walks before
+//! the step were taken only when at most one agent in eight read none, so a flock with more
+//! seekers than that walked each boid in its own step.
 //! `--agent-order` after the counts: the step's storing in the grid's order off
 //! (`World::set_space_order(false)`).
 //! `cargo run --release --example mixed_crowd -- boids 100000 0 1 1000`.
@@ -24,13 +26,14 @@ fn main() {
             (Kernel::Seek, world_for(Kernel::Flocking, 1, 0).agents[0].behaviour.clone(), "boids")
         }
         Some("avoiders") => (Kernel::CollisionAvoidance, Behaviour::Seek { target: 0 }, "seekers"),
+        Some("flock") => (Kernel::Flocking, Behaviour::Seek { target: 0 }, "seekers"),
         _ => {
-            eprintln!("usage: mixed_crowd boids|avoiders N K...");
+            eprintln!("usage: mixed_crowd boids|avoiders|flock N K...");
             return;
         }
     };
     let Some((&n, counts)) = numbers.split_first() else {
-        eprintln!("usage: mixed_crowd boids|avoiders N K...");
+        eprintln!("usage: mixed_crowd boids|avoiders|flock N K...");
         return;
     };
     let agent_order = args.iter().any(|a| a == "--agent-order");
