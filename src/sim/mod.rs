@@ -2438,15 +2438,17 @@ const READS_AVOID_WALK: u8 = 2;
 const READS_CROWD: u8 = 4;
 
 /// What `agent` reads of the walks taken before the step: `READS_*` bits.
+/// The crowd bit is [`Agent::needs_neighbours`], the test the step's crowd sample takes.
 fn walk_reads(agent: &Agent) -> u8 {
-    agent.behaviours().fold(0, |reads, behaviour| {
+    let kinds = agent.behaviours().fold(0, |reads, behaviour| {
         reads
             | match behaviour {
-                Behaviour::Flocking { .. } => READS_FLOCK_WALK | READS_CROWD,
-                Behaviour::CollisionAvoidance { .. } => READS_AVOID_WALK | READS_CROWD,
+                Behaviour::Flocking { .. } => READS_FLOCK_WALK,
+                Behaviour::CollisionAvoidance { .. } => READS_AVOID_WALK,
                 _ => 0,
             }
-    })
+    });
+    kinds | if agent.needs_neighbours() { READS_CROWD } else { 0 }
 }
 
 /// `walk(first_slot, walks)` over every slot's walk: in chunks on every thread of the current
