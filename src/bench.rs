@@ -306,7 +306,7 @@ pub fn world_variant(kernel: Kernel, n_agents: usize, segments: usize, variant: 
                 let wander =
                     WanderParams { seed: wander_seed(i, n_agents, variant), ..WanderParams::default() };
                 agent.mix.edit().more =
-                    vec![Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 1.0, group: 0 })];
+                    [Entry::new(Behaviour::Wander { params: wander }, Slot { weight: 1.0, group: 0 })].into();
             }
             Kernel::AvoidObstacles => agent.set_avoid_obstacles(true, AvoidParams::default()),
             _ => {}
@@ -402,7 +402,7 @@ fn neighbour_crowd_world(kernel: Kernel, n_agents: usize, variant: u64) -> World
             _ => limits,
         };
         let mut agent = Agent::new(format!("a{i}"), Rgb(200, 80, 80), start, limits, behaviour);
-        agent.mix = Mix { more, ..Mix::DEFAULT }.into();
+        agent.mix = Mix { more: more.into(), ..Mix::DEFAULT }.into();
         world.agents.push(agent);
     }
     world.reset();

@@ -955,7 +955,7 @@ fn a_behaviour_list_past_its_limit_is_refused_with_a_status_line() {
     app.apply(Command::AddAgent { position: Vec3::ZERO, kind: BehaviourKind::Wander });
     let wander = app.world.agents[0].behaviour.clone();
     let mut mix = crate::sim::Mix::clone(&app.world.agents[0].mix);
-    mix.more = vec![Entry::new(wander.clone(), Slot::default()); MAX_BEHAVIOURS - 1];
+    mix.more = smallvec::smallvec![Entry::new(wander.clone(), Slot::default()); MAX_BEHAVIOURS - 1];
     app.apply(Command::SetMix { agent: 0, mix: mix.clone() });
     assert_eq!(app.world.agents[0].mix.more.len() + 1, MAX_BEHAVIOURS, "the limit itself is taken");
     // The list editor's Add past the limit: refused with a line, nothing changes.

@@ -148,6 +148,9 @@ impl Entry {
     }
 }
 
+/// The entries after an agent's main behaviour (see [`Mix::more`]).
+pub type Entries = smallvec::SmallVec<[Entry; 1]>;
+
 /// The agent's list beyond its main behaviour, and how the list is combined. The agent's
 /// record holds it behind [`MixBox`]'s pointer.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,15 +162,21 @@ pub struct Mix {
     /// The side the agent committed to going round the obstacle in its way (state, not a
     /// setting: cleared by a reset, never saved).
     pub detour: DetourSide,
-    /// The entries after the main behaviour, in list order.
-    pub more: Vec<Entry>,
+    /// The entries after the main behaviour, in list order. The first is held inline, in the
+    /// box itself, so that a list of two entries (a crowd's usual one: a goal and separation)
+    /// is read from one place in memory, not from the box and then a vector's buffer.
+    pub more: Entries,
 }
 
 impl Mix {
     /// One entry, blended, no detour (`Default`, usable in constants): what [`MixBox`] holds
     /// without a box.
-    pub const DEFAULT: Mix =
-        Mix { combine: Combine::Blend, main: Slot::DEFAULT, detour: DetourSide::NONE, more: Vec::new() };
+    pub const DEFAULT: Mix = Mix {
+        combine: Combine::Blend,
+        main: Slot::DEFAULT,
+        detour: DetourSide::NONE,
+        more: Entries::new_const(),
+    };
 }
 
 impl Default for Mix {

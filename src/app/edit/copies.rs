@@ -240,7 +240,7 @@ mod tests {
             Behaviour::Flocking { params: FlockingParams::default() },
         );
         let wander = Behaviour::Wander { params: WanderParams { seed: 7, ..WanderParams::default() } };
-        boid.mix = Mix { more: vec![Entry::new(wander, Slot::DEFAULT)], ..Mix::DEFAULT }.into();
+        boid.mix = Mix { more: [Entry::new(wander, Slot::DEFAULT)].into(), ..Mix::DEFAULT }.into();
         let other = Agent::new(
             "boid 3".into(),
             Rgb(1, 2, 3),
