@@ -3,10 +3,11 @@
 //! oriented cones with a drop line to the ground, planner waypoints as diamonds on drop lines, and
 //! every gizmo in 3D. Lines that carry meaning (paths, the planner's green, red and black) are
 //! thin lit tubes whose width is a few pixels wherever they are, so they read like the top view's
-//! lines but hide behind what stands in front of them. The planner step-through is drawn here in
-//! 3D too, its swept sphere a faint capsule. Labels are placed in screen space afterwards (never
-//! overlapping), projected with the same matrix as the 3D camera, which fills the part of the
-//! window the panels leave free.
+//! lines but hide behind what stands in front of them. The other lines (the grid, drop lines,
+//! trails) are one point wide: a GL line at UI scale 1, a flat ribbon facing the eye above it
+//! (`ribbon_quads`). The planner step-through is drawn here in 3D too, its swept sphere a faint
+//! capsule. Labels are placed in screen space afterwards (never overlapping), projected with the
+//! same matrix as the 3D camera, which fills the part of the window the panels leave free.
 
 use macroquad::models::{draw_line_3d, draw_mesh, Mesh, Vertex};
 use macroquad::prelude::{
@@ -211,6 +212,95 @@ fn thick_line(camera: &Camera, a: Vec3, b: Vec3, px: f32, color: Color) {
     }
 }
 
+/// Lines one point wide that carry no meaning of their own: the ground grid, drop lines, trails,
+/// painted arrows and the capsule's edges. At UI scale 1 (and below) each is one screen pixel, a
+/// GL line drawn at once, as always. Above it a GL line would stay one pixel, a hairline on a
+/// screen whose text is twice as large, so each becomes a flat unlit ribbon facing the eye,
+/// [`Camera::pixel_scale`] pixels wide at both ends (it still hides behind what stands in front
+/// of it), gathered into meshes drawn by [`Hairlines::flush`]: thousands of them cost a few draw
+/// calls, not one each.
+struct Hairlines<'a> {
+    camera: &'a Camera,
+    eye: Vec3,
+    /// Ribbons, not GL lines.
+    wide: bool,
+    vertices: Vec<Vertex>,
+    indices: Vec<u16>,
+}
+
+impl<'a> Hairlines<'a> {
+    fn new(camera: &'a Camera) -> Self {
+        Hairlines {
+            camera,
+            eye: camera.eye(),
+            wide: !hairline(camera, 1.0),
+            vertices: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+
+    /// A line from `a` to `b`, one point wide (see [`ribbon_quads`]).
+    fn line(&mut self, a: Vec3, b: Vec3, color: Color) {
+        if !self.wide {
+            draw_line_3d(a, b, color);
+            return;
+        }
+        let c: [u8; 4] = color.into();
+        for quad in ribbon_quads(self.camera, self.eye, a, b) {
+            if self.vertices.len() + 4 > u16::MAX as usize {
+                self.flush();
+            }
+            let base = self.vertices.len() as u16;
+            self.vertices.extend(quad.map(|p| vertex(p, c)));
+            self.indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+    }
+
+    /// Draws the ribbons gathered so far (none with GL lines: those are drawn at once).
+    fn flush(&mut self) {
+        if !self.indices.is_empty() {
+            draw_mesh(&Mesh {
+                vertices: std::mem::take(&mut self.vertices),
+                indices: std::mem::take(&mut self.indices),
+                texture: None,
+            });
+        }
+    }
+}
+
+/// Most pieces one ribbon is cut into (see [`ribbon_quads`]).
+const MAX_RIBBON_PIECES: usize = 64;
+
+/// A line from `a` to `b` one point wide as flat quads facing `eye` (corners in order round
+/// each quad), [`Camera::pixel_scale`] pixels wide at each quad's ends. A quad's width is set at
+/// its two ends only, so a long line that passes near the eye (a grid line under the camera) is
+/// cut into pieces no longer than half the line's least distance from the eye: widths set only
+/// at its far ends would make it wide where it passes close. None for a line of no length, one
+/// pointing at the eye, or one not made of numbers.
+fn ribbon_quads(camera: &Camera, eye: Vec3, a: Vec3, b: Vec3) -> impl Iterator<Item = [Vec3; 4]> + '_ {
+    let side = (b - a).cross(eye - (a + b) * 0.5).try_normalize();
+    let nearest = closest_on_segment(eye, a, b).distance(eye).max(1.0);
+    let pieces = match side {
+        Some(_) => (2.0 * a.distance(b) / nearest).ceil().clamp(1.0, MAX_RIBBON_PIECES as f32) as usize,
+        None => 0,
+    };
+    let side = side.unwrap_or(Vec3::ZERO);
+    let half = move |p: Vec3| side * (0.5 * units_per_point(camera, p));
+    (0..pieces).map(move |piece| {
+        let from = a.lerp(b, piece as f32 / pieces as f32);
+        let to = a.lerp(b, (piece + 1) as f32 / pieces as f32);
+        [from - half(from), from + half(from), to + half(to), to - half(to)]
+    })
+}
+
+/// The point of the segment from `a` to `b` nearest `p`.
+fn closest_on_segment(p: Vec3, a: Vec3, b: Vec3) -> Vec3 {
+    let ab = b - a;
+    let length_squared = ab.length_squared();
+    let t = if length_squared > 0.0 { ((p - a).dot(ab) / length_squared).clamp(0.0, 1.0) } else { 0.0 };
+    a + ab * t
+}
+
 /// A thick arrow with a cone for its head.
 fn thick_arrow(camera: &Camera, from: Vec3, to: Vec3, px: f32, color: Color) {
     let length = from.distance(to);
@@ -248,7 +338,7 @@ fn outline_sphere(camera: &Camera, center: Vec3, radius: f32, color: Color) {
     ring(camera, center, toward_eye, radius * 1.03 + 0.5 * units_per_point(camera, center), 3.0, color);
 }
 
-fn draw_ground(app: &App) {
+fn draw_ground(app: &App, lines: &mut Hairlines) {
     let step = super::nice_grid_step(1.0 / (app.camera.distance * 0.0025)).max(10.0);
     let extent = (app.camera.distance * 1.5 / step).ceil() as i32;
     let centre = app.camera.center;
@@ -259,23 +349,23 @@ fn draw_ground(app: &App) {
         let offset = i as f32 * step;
         let major = ((cx + offset) / step).round() as i64 % 5 == 0;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        draw_line_3d(Vec3::new(cx + offset, cy - half, 0.0), Vec3::new(cx + offset, cy + half, 0.0), color);
+        lines.line(Vec3::new(cx + offset, cy - half, 0.0), Vec3::new(cx + offset, cy + half, 0.0), color);
         let major = ((cy + offset) / step).round() as i64 % 5 == 0;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        draw_line_3d(Vec3::new(cx - half, cy + offset, 0.0), Vec3::new(cx + half, cy + offset, 0.0), color);
+        lines.line(Vec3::new(cx - half, cy + offset, 0.0), Vec3::new(cx + half, cy + offset, 0.0), color);
     }
 }
 
 /// A drop line from a point to the ground with a small cross where it lands.
-fn drop_line(p: Vec3, color: Color, upp: f32) {
+fn drop_line(lines: &mut Hairlines, p: Vec3, color: Color, upp: f32) {
     if p.z.abs() < 0.5 {
         return;
     }
     let foot = p.with_z(0.0);
-    draw_line_3d(p, foot, color);
+    lines.line(p, foot, color);
     let arm = 4.0 * upp;
-    draw_line_3d(foot - Vec3::X * arm, foot + Vec3::X * arm, color);
-    draw_line_3d(foot - Vec3::Y * arm, foot + Vec3::Y * arm, color);
+    lines.line(foot - Vec3::X * arm, foot + Vec3::X * arm, color);
+    lines.line(foot - Vec3::Y * arm, foot + Vec3::Y * arm, color);
 }
 
 /// The 3D camera for the orbit view, filling the viewport.
@@ -344,7 +434,7 @@ fn draw_gizmos(app: &App) {
 }
 
 /// The planner step-through in 3D; translucent parts come last (see [`draw_capsule`]).
-fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
+fn draw_debug(app: &App, debug: &PlannerDebug, lines: &mut Hairlines) -> Picture {
     let camera = &app.camera;
     let picture = Picture::of(debug);
     if let Some(sphere) = picture.hit_sphere {
@@ -374,7 +464,7 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
         thick_arrow(camera, from, to, 2.5, plan_view::black());
     }
     if let Some((from, to)) = picture.beyond {
-        draw_line_3d(from, to, plan_view::CAPSULE_EDGE);
+        lines.line(from, to, plan_view::CAPSULE_EDGE);
     }
     for &(p, top) in &picture.stack {
         let upp = units_per_point(camera, p);
@@ -395,7 +485,7 @@ fn draw_debug(app: &App, debug: &PlannerDebug) -> Picture {
 
 /// The swept sphere of the current cast: rings at both ends and in the middle, four lines along
 /// its sides, and a faint translucent hull (drawn last, so it hides nothing).
-fn draw_capsule(camera: &Camera, picture: &Picture) {
+fn draw_capsule(camera: &Camera, picture: &Picture, lines: &mut Hairlines) {
     let Some((from, to, radius)) = picture.capsule else { return };
     let axis = (to - from).try_normalize().unwrap_or(Vec3::X);
     let (u, v) = perpendiculars(axis);
@@ -403,8 +493,10 @@ fn draw_capsule(camera: &Camera, picture: &Picture) {
         ring(camera, from.lerp(to, t), axis, radius, 1.0, plan_view::CAPSULE_EDGE);
     }
     for side in [u, v, -u, -v] {
-        draw_line_3d(from + side * radius, to + side * radius, plan_view::CAPSULE_EDGE);
+        lines.line(from + side * radius, to + side * radius, plan_view::CAPSULE_EDGE);
     }
+    // The edges before the translucent hull, which must come last.
+    lines.flush();
     draw_mesh(&sphere_mesh(from, radius, plan_view::CAPSULE_FILL, 10, 16));
     draw_mesh(&sphere_mesh(to, radius, plan_view::CAPSULE_FILL, 10, 16));
     let sides = 24u16;
@@ -427,8 +519,11 @@ pub fn draw_orbit(app: &App) {
     clear_background(style::BACKGROUND);
     let camera = &app.camera;
     set_camera(&camera_3d(camera));
+    let mut lines = Hairlines::new(camera);
     if app.display.grid {
-        draw_ground(app);
+        draw_ground(app, &mut lines);
+        // Before the paths' translucent channels, which lie on the ground above nothing else.
+        lines.flush();
     }
     let focus_upp = units_per_point(camera, camera.center);
     if app.display.path_radius {
@@ -451,7 +546,7 @@ pub fn draw_orbit(app: &App) {
         }
         // Heights read better with a few drop lines from the curve to the ground.
         for p in samples.iter().step_by(30) {
-            drop_line(*p, style::GRID_MAJOR, focus_upp);
+            drop_line(&mut lines, *p, style::GRID_MAJOR, focus_upp);
         }
     }
     for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
@@ -464,7 +559,7 @@ pub fn draw_orbit(app: &App) {
             style::OBSTACLE
         };
         draw_mesh(&sphere_mesh(obstacle.position, obstacle.radius, color, 14, 20));
-        drop_line(obstacle.position - Vec3::Z * obstacle.radius, style::GRID_MAJOR, focus_upp);
+        drop_line(&mut lines, obstacle.position - Vec3::Z * obstacle.radius, style::GRID_MAJOR, focus_upp);
         if obstacle.velocity.length_squared() > 0.0 {
             // Where the surface will be in a second: an arrow out of the sphere.
             let start = obstacle.position + obstacle.velocity.normalize_or_zero() * obstacle.radius;
@@ -474,11 +569,11 @@ pub fn draw_orbit(app: &App) {
     for (idx, target) in app.world.targets.iter().enumerate() {
         let color = if app.is_selected(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
         draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_point(camera, target.position), color, 6, 8));
-        drop_line(target.position, style::GRID_MAJOR, focus_upp);
+        drop_line(&mut lines, target.position, style::GRID_MAJOR, focus_upp);
     }
-    draw_painted_fields(app);
+    draw_painted_fields(app, &mut lines);
     draw_gizmos(app);
-    let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug));
+    let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug, &mut lines));
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (i, &w) in params.waypoints.iter().enumerate() {
@@ -489,7 +584,7 @@ pub fn draw_orbit(app: &App) {
                     style::agent_color(agent.about.color, 1.0)
                 };
                 draw_mesh(&diamond_mesh(w, 7.0 * units_per_point(camera, w), color));
-                drop_line(w, style::agent_color(agent.about.color, 0.6), focus_upp);
+                drop_line(&mut lines, w, style::agent_color(agent.about.color, 0.6), focus_upp);
             }
         }
         if app.is_hidden(agent_idx) {
@@ -511,11 +606,11 @@ pub fn draw_orbit(app: &App) {
             style::agent_color(agent.about.color, 1.0)
         };
         draw_mesh(&cone_mesh(position - heading * size, position + heading * size * 1.6, size * 0.7, color));
-        drop_line(position, style::agent_color(agent.about.color, 0.45), focus_upp);
+        drop_line(&mut lines, position, style::agent_color(agent.about.color, 0.45), focus_upp);
         if app.display.trails && app.world.agents.len() <= 200 {
             let trail: Vec<Vec3> = app.trails.trail(agent_idx).collect();
             for pair in trail.windows(2) {
-                draw_line_3d(pair[0], pair[1], style::agent_color(agent.about.color, 0.5));
+                lines.line(pair[0], pair[1], style::agent_color(agent.about.color, 0.5));
             }
         }
         if app.display.velocity && agent.kinematics.velocity.length_squared() > 1.0 {
@@ -530,8 +625,9 @@ pub fn draw_orbit(app: &App) {
         }
     }
     if let Some(picture) = &picture {
-        draw_capsule(camera, picture);
+        draw_capsule(camera, picture, &mut lines);
     }
+    lines.flush();
     set_default_camera();
     draw_labels(app, picture.as_ref());
 }
@@ -542,7 +638,7 @@ const MAX_PAINTED_ARROWS_3D: f32 = 10_000.0;
 /// Every painted field on the ground, as the top view draws it: an arrow per painted cell (every
 /// k-th where the cells are closer on screen than the top view's spacing, or more than
 /// [`MAX_PAINTED_ARROWS_3D`]), and with the Paint tool the outline of each grid.
-fn draw_painted_fields(app: &App) {
+fn draw_painted_fields(app: &App, lines: &mut Hairlines) {
     for named in &app.world.fields {
         let field = &named.field;
         let (columns, rows) = field.size();
@@ -552,7 +648,7 @@ fn draw_painted_fields(app: &App) {
         if app.tool == Tool::Paint {
             let corners = [origin, origin + extent * Vec3::X, origin + extent, origin + extent * Vec3::Y];
             for (i, &corner) in corners.iter().enumerate() {
-                draw_line_3d(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
+                lines.line(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
             }
         }
         let upp = units_per_point(&app.camera, origin + extent * 0.5);
@@ -561,11 +657,11 @@ fn draw_painted_fields(app: &App) {
         // Never 0 (NaN reads as the widest spacing, then at least 1): `step_by(0)` panics.
         let every = by_pixels.max(by_count).ceil().min(columns.max(rows) as f32).max(1.0) as usize;
         for (from, to) in super::painted_arrows(field, 0..columns, 0..rows, every) {
-            draw_line_3d(from, to, style::PAINTED_FIELD);
+            lines.line(from, to, style::PAINTED_FIELD);
             // The head: two strokes back from the tip, in the ground's plane.
             let (along, side) = ((to - from) * 0.25, Vec3::new(from.y - to.y, to.x - from.x, 0.0) * 0.175);
-            draw_line_3d(to, to - along + side, style::PAINTED_FIELD);
-            draw_line_3d(to, to - along - side, style::PAINTED_FIELD);
+            lines.line(to, to - along + side, style::PAINTED_FIELD);
+            lines.line(to, to - along - side, style::PAINTED_FIELD);
         }
     }
 }
@@ -652,4 +748,89 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
     }
     super::draw_rubber_band(app);
     labels.draw();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ViewMode;
+    use proptest::prelude::*;
+
+    fn orbit_camera(yaw: f32, pitch: f32, distance: f32, ui_scale: f32) -> Camera {
+        Camera { mode: ViewMode::Orbit, yaw, pitch, distance, ui_scale, ..Camera::default() }
+    }
+
+    /// The width on screen, in pixels, across a quad at `t` along it (0 at its start, 1 at its
+    /// end), measured with the camera's own projection; None where part of it is off the view
+    /// (clipped: its width there is never seen) or too close to the near plane for the measure
+    /// to mean anything.
+    fn screen_width(camera: &Camera, quad: &[Vec3; 4], t: f32) -> Option<f32> {
+        let (near, _) = camera.orbit_clip();
+        let forward = (camera.center - camera.eye()).normalize();
+        let left = quad[0].lerp(quad[3], t);
+        let right = quad[1].lerp(quad[2], t);
+        let in_front = |p: Vec3| (p - camera.eye()).dot(forward) > 4.0 * near;
+        if !(in_front(left) && in_front(right)) {
+            return None;
+        }
+        let (min, max) = camera.viewport;
+        let on_view = |s: Vec2| s.x >= min.x && s.y >= min.y && s.x <= max.x && s.y <= max.y;
+        let (left, right) = (camera.project_orbit(left)?, camera.project_orbit(right)?);
+        (on_view(left) && on_view(right)).then(|| left.distance(right))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Every ribbon is about the UI scale's pixels wide on screen, at both ends and in the
+        /// middle of each of its pieces, wherever the line lies, the grid's lines passing under
+        /// the camera included; and the pieces run from `a` to `b` without a gap.
+        #[test]
+        fn a_ribbon_is_one_point_wide_on_screen_along_its_whole_length(
+            yaw in -3.2f32..3.2,
+            pitch in 0.05f32..1.55,
+            distance in 20.0f32..5000.0,
+            ui_scale in 1.25f32..3.0,
+            a in prop::array::uniform3(-3.0f32..3.0),
+            b in prop::array::uniform3(-3.0f32..3.0),
+        ) {
+            let camera = orbit_camera(yaw, pitch, distance, ui_scale);
+            let (a, b) = (Vec3::from(a) * distance, Vec3::from(b) * distance);
+            let quads: Vec<[Vec3; 4]> = ribbon_quads(&camera, camera.eye(), a, b).collect();
+            prop_assert!(!quads.is_empty() && quads.len() <= MAX_RIBBON_PIECES);
+            let middle = |q: &[Vec3; 4], t: f32| (q[0].lerp(q[3], t) + q[1].lerp(q[2], t)) * 0.5;
+            prop_assert!(middle(&quads[0], 0.0).distance(a) <= 1e-3 * distance);
+            prop_assert!(middle(&quads[quads.len() - 1], 1.0).distance(b) <= 1e-3 * distance);
+            for pair in quads.windows(2) {
+                prop_assert!(middle(&pair[0], 1.0).distance(middle(&pair[1], 0.0)) <= 1e-3 * distance);
+            }
+            let wanted = camera.pixel_scale();
+            for quad in &quads {
+                for t in [0.0, 0.5, 1.0] {
+                    if let Some(width) = screen_width(&camera, quad, t) {
+                        prop_assert!(
+                            width >= 0.5 * wanted && width <= 2.0 * wanted,
+                            "{width} px where {wanted} were wanted, t {t}, {} pieces", quads.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_grid_line_under_the_camera_is_cut_into_pieces_and_nothing_degenerate_draws() {
+        let camera = orbit_camera(-std::f32::consts::FRAC_PI_2, 0.3, 1200.0, 2.0);
+        let eye = camera.eye();
+        // A line on the ground from far behind the eye to far in front of the focus.
+        let (a, b) = (Vec3::new(eye.x, eye.y - 1800.0, 0.0), Vec3::new(eye.x, eye.y + 3000.0, 0.0));
+        assert!(ribbon_quads(&camera, eye, a, b).count() > 8);
+        // A line far off, short against its distance, is one quad.
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::ZERO, Vec3::X).count(), 1);
+        // No length, pointing at the eye, or not numbers: nothing.
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::ONE, Vec3::ONE).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, camera.center, eye).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::NAN, Vec3::ONE).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::splat(f32::INFINITY), Vec3::ONE).count(), 0);
+    }
 }

@@ -715,6 +715,53 @@ fn shot_draws_the_panels_at_the_ui_scale_it_is_given() {
     );
 }
 
+/// The 3D view's one-pixel lines (the ground grid here) grow with the UI scale as the rest of the
+/// world does: a picture twice as large at scale 2 has about four times the line pixels of the
+/// same stretch of ground at scale 1 (lines twice as long and twice as wide), where lines that
+/// stayed one pixel gave two times.
+#[test]
+fn the_3d_views_thin_lines_grow_with_the_ui_scale() {
+    if !tools_available("shot_3d_lines") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("shot_3d_lines");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("planner-field.json");
+    let line_pixels = |k: u32| {
+        let out = dir.join(format!("scale-{k}.png"));
+        let status = Command::new(BIN)
+            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--view", "3d"])
+            .args(["--size", &format!("{}x{}", 1280 * k, 800 * k), "--ui-scale", &k.to_string()])
+            .env("DISPLAY", &display.name)
+            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "shot --ui-scale {k} failed");
+        // Bare ground in front of the field at scale 1 (the same ground, twice as large, at 2).
+        let pixels: Vec<[u8; 3]> = region_pixels(&out, (400 * k, 560 * k, 500 * k, 80 * k))
+            .chunks(3)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
+        let mut counts = std::collections::HashMap::new();
+        for p in &pixels {
+            *counts.entry(*p).or_insert(0usize) += 1;
+        }
+        let ground = counts.into_iter().max_by_key(|&(_, n)| n).expect("pixels").0;
+        let off = |p: &[u8; 3]| p.iter().zip(ground).any(|(a, b)| a.abs_diff(b) > 8);
+        pixels.iter().filter(|p| off(p)).count() as f32
+    };
+    let one = line_pixels(1);
+    let two = line_pixels(2);
+    assert!(one > 100.0, "grid lines on the ground at scale 1: {one} pixels");
+    assert!(
+        (3.0..=8.0).contains(&(two / one)),
+        "{two} line pixels at scale 2 against {one} at scale 1 ({}x)",
+        two / one
+    );
+}
+
 #[test]
 fn tab_switches_to_the_3d_view_and_the_picture_changes() {
     if !tools_available("tab_3d") {
