@@ -428,6 +428,37 @@ pub(crate) fn region_pixels(png: &Path, (x, y, w, h): (u32, u32, u32, u32)) -> V
     out.stdout
 }
 
+/// Runs `steerlab shot SCENE --out OUT ARGS…` on the X display `display`, with `envs` and its
+/// preferences in `config` (never the user's), and asserts that it succeeded.
+pub(crate) fn run_shot(
+    display: &str,
+    config: &Path,
+    scene: &Path,
+    out: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) {
+    let status = Command::new(BIN)
+        .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args(args)
+        .envs(envs.iter().copied())
+        .env("DISPLAY", display)
+        .env("STEERLAB_CONFIG_DIR", config)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "shot {} {args:?} failed", scene.display());
+}
+
+/// The commonest colour among `pixels` (RGB, three bytes each): a picture's background.
+fn commonest_colour(pixels: &[u8]) -> Option<[u8; 3]> {
+    let mut counts = std::collections::HashMap::new();
+    for p in pixels.chunks_exact(3) {
+        *counts.entry([p[0], p[1], p[2]]).or_insert(0usize) += 1;
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n).map(|(colour, _)| colour)
+}
+
 pub(crate) fn copy_scene(app_dir: &Path, name: &str) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(name);
     let target = app_dir.join(name);
@@ -642,23 +673,14 @@ fn shot_renders_every_scene_and_the_pictures_are_not_blank() {
     names.sort();
     for scene in names.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
         let out = dir.join(format!("{}.png", scene.file_stem().unwrap().to_string_lossy()));
-        let status = Command::new(BIN)
-            .args([
-                "shot",
-                scene.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--seconds",
-                "3",
-                "--size",
-                "960x600",
-            ])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot failed for {}", scene.display());
+        run_shot(
+            &display.name,
+            &dir.join("config"),
+            scene,
+            &out,
+            &["--seconds", "3", "--size", "960x600"],
+            &[],
+        );
         // Not blank: the world area has many distinct colours, not one flat background.
         let pixels = region_pixels(&out, (400, 80, 400, 400));
         let distinct: std::collections::HashSet<&[u8]> = pixels.chunks(3).collect();
@@ -680,28 +702,17 @@ fn shot_draws_the_panels_at_the_ui_scale_it_is_given() {
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("compare.json");
     let panel_edge = |scale: &str| {
         let out = dir.join(format!("scale-{scale}.png"));
-        let status = Command::new(BIN)
-            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "0"])
-            .args(["--size", "1280x800", "--ui-scale", scale])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot --ui-scale {scale} failed");
+        let args = ["--seconds", "0", "--size", "1280x800", "--ui-scale", scale];
+        run_shot(&display.name, &dir.join("config"), &scene, &out, &args, &[]);
         // Rows through the world view at both scales; a label may lie across one of them, so
         // the edge is the leftmost found.
         (150..440)
             .step_by(10)
             .filter_map(|y| {
-                let row: Vec<[u8; 3]> =
-                    region_pixels(&out, (0, y, 1280, 1)).chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
+                let pixels = region_pixels(&out, (0, y, 1280, 1));
+                let row: Vec<[u8; 3]> = pixels.chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
                 // The world's background: the commonest colour at the row's right end.
-                let mut counts = std::collections::HashMap::new();
-                for p in &row[1100..1270] {
-                    *counts.entry(*p).or_insert(0) += 1;
-                }
-                let background = counts.into_iter().max_by_key(|&(_, n)| n)?.0;
+                let background = commonest_colour(&pixels[1100 * 3..1270 * 3])?;
                 (0..1260).find(|&x| row[x..x + 12].iter().all(|p| *p == background))
             })
             .min()
@@ -730,27 +741,14 @@ fn the_3d_views_thin_lines_grow_with_the_ui_scale() {
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join("planner-field.json");
     let line_pixels = |k: u32| {
         let out = dir.join(format!("scale-{k}.png"));
-        let status = Command::new(BIN)
-            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--view", "3d"])
-            .args(["--size", &format!("{}x{}", 1280 * k, 800 * k), "--ui-scale", &k.to_string()])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot --ui-scale {k} failed");
+        let (size, scale) = (format!("{}x{}", 1280 * k, 800 * k), k.to_string());
+        let args = ["--view", "3d", "--size", size.as_str(), "--ui-scale", scale.as_str()];
+        run_shot(&display.name, &dir.join("config"), &scene, &out, &args, &[]);
         // Bare ground in front of the field at scale 1 (the same ground, twice as large, at 2).
-        let pixels: Vec<[u8; 3]> = region_pixels(&out, (400 * k, 560 * k, 500 * k, 80 * k))
-            .chunks(3)
-            .map(|p| [p[0], p[1], p[2]])
-            .collect();
-        let mut counts = std::collections::HashMap::new();
-        for p in &pixels {
-            *counts.entry(*p).or_insert(0usize) += 1;
-        }
-        let ground = counts.into_iter().max_by_key(|&(_, n)| n).expect("pixels").0;
-        let off = |p: &[u8; 3]| p.iter().zip(ground).any(|(a, b)| a.abs_diff(b) > 8);
-        pixels.iter().filter(|p| off(p)).count() as f32
+        let pixels = region_pixels(&out, (400 * k, 560 * k, 500 * k, 80 * k));
+        let ground = commonest_colour(&pixels).expect("pixels");
+        let off = |p: &[u8]| p.iter().zip(ground).any(|(a, b)| a.abs_diff(b) > 8);
+        pixels.chunks(3).filter(|p| off(p)).count() as f32
     };
     let one = line_pixels(1);
     let two = line_pixels(2);
@@ -1570,15 +1568,8 @@ fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
     let (width, height) = (900, 540);
     let shot = |scene: &Path, layer_from: &str, name: &str| {
         let out = dir.join(name);
-        let status = Command::new(BIN)
-            .args(["shot", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "1"])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .env("STEERLAB_CROWD_LAYER_FROM", layer_from)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot failed for {}", scene.display());
+        let envs = [("STEERLAB_CROWD_LAYER_FROM", layer_from)];
+        run_shot(&display.name, &dir.join("config"), scene, &out, &["--seconds", "1"], &envs);
         // The world area right of the side panel and above the metrics table.
         region_pixels(&out, (360, 60, width, height))
     };
@@ -1705,14 +1696,14 @@ fn a_crowd_opened_then_paused_shows_the_step_it_names(label: &str, scene: &str, 
     let shot = |at: u64| {
         let out = app.dir.join(format!("shot-{at}.png"));
         let seconds = format!("{:?}", at as f64 * dt);
-        let status = Command::new(BIN)
-            .args(["shot", crowd.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", &seconds])
-            .env("DISPLAY", &app.display.name)
-            .env("STEERLAB_CONFIG_DIR", app.dir.join("shot-config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot at step {at}");
+        run_shot(
+            &app.display.name,
+            &app.dir.join("shot-config"),
+            &crowd,
+            &out,
+            &["--seconds", &seconds],
+            &[],
+        );
         region_pixels(&out, world)
     };
     let pixels = window.len() / 3;
@@ -1807,14 +1798,7 @@ fn a_sealed_waypoint_is_crossed_out_in_the_window_and_the_inspector_says_why_in_
     let mut crossed = Vec::new();
     for file in [&open, &sealed] {
         let out = scenes.join(format!("{}.png", file.file_stem().unwrap().to_string_lossy()));
-        let status = Command::new(BIN)
-            .args(["shot", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--seconds", "8"])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", scenes.join("config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot failed for {}", file.display());
+        run_shot(&display.name, &scenes.join("config"), file, &out, &["--seconds", "8"], &[]);
         crossed.push(count_colour(&region_pixels(&out, (0, 0, SCREEN.0, SCREEN.1)), marker));
     }
     drop(display);
@@ -2080,23 +2064,7 @@ fn the_painted_field_is_drawn_in_the_3d_view_as_in_the_top_view() {
     let display = VirtualDisplay::start();
     let teal = |file: &Path, view: &str| {
         let out = dir.join(format!("{}-{view}.png", file.file_stem().unwrap().to_string_lossy()));
-        let status = Command::new(BIN)
-            .args([
-                "shot",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--seconds",
-                "1",
-                "--view",
-                view,
-            ])
-            .env("DISPLAY", &display.name)
-            .env("STEERLAB_CONFIG_DIR", dir.join("config"))
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "shot failed for {} in {view}", file.display());
+        run_shot(&display.name, &dir.join("config"), file, &out, &["--seconds", "1", "--view", view], &[]);
         painted_field_pixels(&region_pixels(&out, (0, 0, SCREEN.0, SCREEN.1)))
     };
     for view in ["top", "3d"] {
