@@ -8,7 +8,8 @@
 //!   [--step-through K]` renders a picture in the top view or the 3D orbit view, optionally with
 //!   the first planner ship's step-through open at iteration K.
 //! - `steerlab bench` prints nanoseconds per agent-step and planner timings.
-//! - `steerlab frames [--agents N | --scene FILE] [--frames F]` measures the window's frame time.
+//! - `steerlab frames [--agents N | --scene FILE] [--frames F] [--view top|3d]` measures the
+//!   window's frame time.
 //!
 //! Bad input exits with status 2 and one line: `error: FILE: JSON.PATH (line L, column C): reason`
 //! (`error: cannot open FILE: no such file` when the file cannot be read). Output that cannot
@@ -74,8 +75,8 @@ enum Command {
         #[arg(long, default_value = "1280x800")]
         size: String,
         /// Which view to draw: `top` (the 2D top view) or `3d` (the orbit view); default top.
-        #[arg(long, value_enum, default_value_t = ShotView::Top)]
-        view: ShotView,
+        #[arg(long, value_enum, default_value_t = ViewArg::Top)]
+        view: ViewArg,
         /// Show the planner step-through of the first planner ship at this iteration (1-based),
         /// recorded from where the ship is after S seconds.
         #[arg(long, value_name = "K")]
@@ -100,6 +101,9 @@ enum Command {
         /// Window size, WIDTHxHEIGHT.
         #[arg(long, default_value = "1280x800")]
         size: String,
+        /// Which view to draw: `top` (the 2D top view) or `3d` (the orbit view); default top.
+        #[arg(long, value_enum, default_value = "top")]
+        view: ViewArg,
     },
     /// Fuzz the scene reader and the simulation with mutations of the shipped scenes.
     Fuzz {
@@ -150,14 +154,23 @@ enum Command {
     },
 }
 
-/// The view a `shot` picture shows.
+/// The view a `shot` picture shows and `frames` measures.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum ShotView {
+enum ViewArg {
     /// The 2D top view.
     Top,
     /// The 3D orbit view.
     #[value(name = "3d")]
     Orbit,
+}
+
+impl From<ViewArg> for steerlab::app::ViewMode {
+    fn from(view: ViewArg) -> Self {
+        match view {
+            ViewArg::Top => steerlab::app::ViewMode::Top,
+            ViewArg::Orbit => steerlab::app::ViewMode::Orbit,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -175,8 +188,8 @@ fn main() -> ExitCode {
         Some(Command::Shot { scene, out, seconds, size, view, step_through, ui_scale }) => {
             shot(&scene, &out, seconds, &size, view, step_through, ui_scale)
         }
-        Some(Command::Frames { agents, scene, frames, size }) => {
-            frames_command(agents, scene.as_deref(), frames, &size)
+        Some(Command::Frames { agents, scene, frames, size, view }) => {
+            frames_command(agents, scene.as_deref(), frames, &size, view.into())
         }
         Some(Command::Fuzz { cases, first, seed, steps, process_every, scenes, save }) => {
             let config = steerlab::fuzz::FuzzConfig {
@@ -553,7 +566,7 @@ fn shot(
     out: &Path,
     seconds: f64,
     size: &str,
-    view: ShotView,
+    view: ViewArg,
     step_through: Option<usize>,
     ui_scale: f32,
 ) -> ExitCode {
@@ -582,10 +595,7 @@ fn shot(
     if let Some(problem) = refuse_shot_target(out) {
         return fail(problem);
     }
-    let view = match view {
-        ShotView::Top => steerlab::app::ViewMode::Top,
-        ShotView::Orbit => steerlab::app::ViewMode::Orbit,
-    };
+    let view = view.into();
     let step_through = match step_through {
         Some(0) => return fail("--step-through counts iterations from 1"),
         Some(k) => match world.agents.iter().position(|a| a.behaviour.type_name() == "planner") {
@@ -696,7 +706,13 @@ fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode 
     }
 }
 
-fn frames_command(agents: usize, scene: Option<&Path>, frames: u32, size: &str) -> ExitCode {
+fn frames_command(
+    agents: usize,
+    scene: Option<&Path>,
+    frames: u32,
+    size: &str,
+    view: steerlab::app::ViewMode,
+) -> ExitCode {
     let Some(size) = parse_size(size) else {
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
@@ -715,7 +731,7 @@ fn frames_command(agents: usize, scene: Option<&Path>, frames: u32, size: &str) 
     }
     macroquad::Window::from_config(
         shell::window_conf(size),
-        shell::run(world, scene.map(Path::to_path_buf), shell::Mode::Frames { frames }),
+        shell::run(world, scene.map(Path::to_path_buf), shell::Mode::Frames { frames, view }),
     );
     ExitCode::SUCCESS
 }

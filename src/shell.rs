@@ -159,6 +159,8 @@ pub enum Mode {
     Frames {
         /// Frames measured after a warm-up.
         frames: u32,
+        /// The view the frames draw.
+        view: ViewMode,
     },
     /// Render one picture after `seconds` of simulation and exit.
     Shot {
@@ -407,6 +409,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let steps_in_frames = interactive || matches!(mode, Mode::Frames { .. });
     step_budget.overlapped = overlap.threaded();
 
+    if let Mode::Frames { view, .. } = &mode {
+        app.camera.mode = *view;
+    }
     if let Mode::Shot { seconds, view, step_through, ui_scale, .. } = &mode {
         ui_state.ui_scale = ui::preferences::clamp_ui_scale(*ui_scale);
         let steps = (*seconds / app.world.dt as f64).round() as u64;
@@ -577,7 +582,7 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
             }
         }
 
-        if let Mode::Frames { frames } = &mode {
+        if let Mode::Frames { frames, .. } = &mode {
             frame_times.push(frame_seconds as f32 * 1000.0);
             if let Some(profile) = &mut profile {
                 // The warm-up frames are not profiled either.
@@ -599,7 +604,18 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 let cpu_ms = cpu_after_warm_up
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
-                print_frame_stats(&frame_times[30..], scene.as_deref(), app.world.agents.len(), simulated);
+                // The view the frames were drawn in (the camera's, not the one asked for).
+                let view = match app.camera.mode {
+                    ViewMode::Top => None,
+                    ViewMode::Orbit => Some("3D view"),
+                };
+                print_frame_stats(
+                    &frame_times[30..],
+                    scene.as_deref(),
+                    view,
+                    app.world.agents.len(),
+                    simulated,
+                );
                 if let Some(cpu_ms) = cpu_ms {
                     let _ = writeln!(
                         std::io::stdout(),
@@ -829,7 +845,13 @@ impl FrameProfile {
 }
 
 /// One line: `[SCENE, ]N agents: mean frame …, p95 …; simulation at …x real time`.
-fn print_frame_stats(times_ms: &[f32], scene: Option<&str>, agents: usize, simulated_seconds: f64) {
+fn print_frame_stats(
+    times_ms: &[f32],
+    scene: Option<&str>,
+    view: Option<&str>,
+    agents: usize,
+    simulated_seconds: f64,
+) {
     let mut sorted = times_ms.to_vec();
     sorted.sort_by(f32::total_cmp);
     let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
@@ -838,7 +860,7 @@ fn print_frame_stats(times_ms: &[f32], scene: Option<&str>, agents: usize, simul
     let _ = writeln!(
         std::io::stdout(),
         "{}{agents} agents: mean frame {mean:.2} ms ({:.0} fps), p95 {p95:.2} ms over {} frames; simulation at {:.2}x real time",
-        scene.map(|s| format!("{s}, ")).unwrap_or_default(),
+        scene.iter().chain(view.iter()).map(|s| format!("{s}, ")).collect::<String>(),
         1000.0 / mean.max(1e-3),
         sorted.len(),
         simulated_seconds / wall_seconds.max(1e-9)

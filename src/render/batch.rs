@@ -7,9 +7,9 @@ use macroquad::prelude::{Color, Vec2, Vec3, Vec4};
 
 /// Vertices and indices per mesh before it is drawn: under macroquad's default per-draw-call
 /// capacity (10,000 vertices, 5,000 indices), beyond which it would clamp (drop) geometry.
-const MAX_VERTICES: usize = 9_000;
+pub(crate) const MAX_VERTICES: usize = 9_000;
 /// See [`MAX_VERTICES`].
-const MAX_INDICES: usize = 4_800;
+pub(crate) const MAX_INDICES: usize = 4_800;
 
 /// Lines and triangles in screen space, drawn when flushed (or dropped).
 #[derive(Default)]

@@ -68,30 +68,77 @@ fn perpendiculars(axis: Vec3) -> (Vec3, Vec3) {
     (u, axis.cross(u))
 }
 
-/// A lit cone from `base` to `tip`.
-pub fn cone_mesh(base: Vec3, tip: Vec3, radius: f32, color: Color) -> Mesh {
+/// Most sides a cone has ([`cone_sides`]).
+const CONE_SIDES: usize = 12;
+
+/// A lit cone from `base` to `tip` with `sides` faces (at most [`CONE_SIDES`]) round it, starting
+/// at `u` (a unit vector across the axis), seen from `eye`: each face three vertices of its own
+/// shade (flat shading), the base a polygon of the back's shade. Only the faces turned toward
+/// the eye are written: a cone is convex and closed, so those turned away are always hidden
+/// behind them, and leaving them out halves what the GL driver transforms and sets up (a
+/// software one pays for every triangle). The vertices and indices it wrote, in `vertices` and
+/// `indices`.
+fn cone_parts(
+    (base, tip, radius, color): (Vec3, Vec3, f32, Color),
+    (sides, u): (usize, Vec3),
+    eye: Vec3,
+    vertices: &mut [Vertex; 4 * CONE_SIDES],
+    indices: &mut [u16; 6 * CONE_SIDES],
+) -> (usize, usize) {
+    let sides = sides.clamp(3, CONE_SIDES);
     let axis = (tip - base).normalize_or_zero();
-    let (u, v) = perpendiculars(axis);
-    let sides = 12u16;
-    let mut vertices = Vec::new();
-    let mut indices = Vec::new();
+    let v = axis.cross(u);
+    let at = |i: usize| std::f32::consts::TAU * i as f32 / sides as f32;
+    let rim = |angle: f32| base + (u * angle.cos() + v * angle.sin()) * radius;
+    let (mut nv, mut ni) = (0, 0);
     for i in 0..sides {
-        let a0 = std::f32::consts::TAU * i as f32 / sides as f32;
-        let a1 = std::f32::consts::TAU * (i + 1) as f32 / sides as f32;
-        let p0 = base + (u * a0.cos() + v * a0.sin()) * radius;
-        let p1 = base + (u * a1.cos() + v * a1.sin()) * radius;
-        let normal =
-            (u * ((a0 + a1) * 0.5).cos() + v * ((a0 + a1) * 0.5).sin() + axis * 0.5).normalize_or_zero();
+        let (a0, a1) = (at(i), at(i + 1));
+        let (p0, p1) = (rim(a0), rim(a1));
+        // The face's plane holds the rim's chord and the tip; its outward side is away from
+        // the axis.
+        let mut outward = (p1 - p0).cross(tip - p0);
+        if outward.dot(p0 + p1 - base * 2.0) < 0.0 {
+            outward = -outward;
+        }
+        if outward.dot(eye - p0) <= 0.0 {
+            continue;
+        }
+        let middle = (a0 + a1) * 0.5;
+        let normal = (u * middle.cos() + v * middle.sin() + axis * 0.5).normalize_or_zero();
         let c = shade(color, normal);
-        let start = vertices.len() as u16;
-        vertices.extend([vertex(p0, c), vertex(p1, c), vertex(tip, c)]);
-        indices.extend([start, start + 1, start + 2]);
-        let back = shade(color, -axis);
-        let start = vertices.len() as u16;
-        vertices.extend([vertex(p1, back), vertex(p0, back), vertex(base, back)]);
-        indices.extend([start, start + 1, start + 2]);
+        vertices[nv..nv + 3].copy_from_slice(&[vertex(p0, c), vertex(p1, c), vertex(tip, c)]);
+        let first = nv as u16;
+        indices[ni..ni + 3].copy_from_slice(&[first, first + 1, first + 2]);
+        (nv, ni) = (nv + 3, ni + 3);
     }
-    Mesh { vertices, indices, texture: None }
+    if (base - eye).dot(axis) > 0.0 {
+        // The base faces the eye (its outward side is against the axis).
+        let back = shade(color, -axis);
+        let first = nv as u16;
+        for i in 0..sides {
+            vertices[nv] = vertex(rim(at(i)), back);
+            nv += 1;
+        }
+        for i in 1..sides as u16 - 1 {
+            indices[ni..ni + 3].copy_from_slice(&[first, first + i + 1, first + i]);
+            ni += 3;
+        }
+    }
+    (nv, ni)
+}
+
+/// How many sides a cone needs whose base is `radius_px` pixels round on screen: twelve from
+/// 6 px, where facets show; eight from 3 px; below that four, a pyramid turned so that two of
+/// its edges face the eye and its outline is the cone's (see [`Drawing::cone`]). A crowd's
+/// agents are a few pixels across: 12 sides took 72 vertices an agent.
+fn cone_sides(radius_px: f32) -> usize {
+    if radius_px >= 6.0 || radius_px.is_nan() {
+        CONE_SIDES
+    } else if radius_px >= 3.0 {
+        8
+    } else {
+        4
+    }
 }
 
 /// A lit tube (a six-sided prism) from `a` to `b`: a thick line that respects depth.
@@ -120,52 +167,35 @@ pub fn tube_mesh(a: Vec3, b: Vec3, radius: f32, color: Color) -> Option<Mesh> {
 /// horizontal plane through each segment and a disc at each point (so bends are filled), sunk
 /// a third of a pixel below the path's height so the centre line and the agents' trails, drawn
 /// at that height, stay on top of it.
-fn draw_channel(path: &crate::geometry::Polyline, radius: f32, upp: f32) {
+fn draw_channel(d: &mut Drawing, path: &crate::geometry::Polyline, radius: f32, upp: f32) {
     if radius.is_nan() || radius <= 0.0 {
         return;
     }
     let lift = Vec3::new(0.0, 0.0, -0.3 * upp);
     let color: [u8; 4] = style::PATH_BAND.into();
-    let mut vertices = Vec::new();
-    let mut indices: Vec<u16> = Vec::new();
-    let flush = |vertices: &mut Vec<Vertex>, indices: &mut Vec<u16>| {
-        if !indices.is_empty() {
-            draw_mesh(&Mesh {
-                vertices: std::mem::take(vertices),
-                indices: std::mem::take(indices),
-                texture: None,
-            });
-        }
-    };
     for segment in 0..path.segment_count() {
         let (a, b) = path.segment(segment);
         let Some(along) = (b - a).with_z(0.0).try_normalize() else { continue };
         let side = Vec3::new(-along.y, along.x, 0.0) * radius;
-        if vertices.len() + 4 > u16::MAX as usize {
-            flush(&mut vertices, &mut indices);
-        }
-        let base = vertices.len() as u16;
-        for p in [a - side, a + side, b + side, b - side] {
-            vertices.push(vertex(p + lift, color));
-        }
-        indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        let corners = [a - side, a + side, b + side, b - side].map(|p| vertex(p + lift, color));
+        d.triangles(&corners, &[0, 1, 2, 0, 2, 3]);
     }
     const SECTORS: u16 = 24;
+    let mut fan = [vertex(Vec3::ZERO, color); SECTORS as usize + 1];
+    let mut indices = [0u16; 3 * SECTORS as usize];
+    for i in 0..SECTORS {
+        let at = 3 * usize::from(i);
+        indices[at..at + 3].copy_from_slice(&[0, 1 + i, 1 + (i + 1) % SECTORS]);
+    }
     for &p in path.points() {
-        if vertices.len() + SECTORS as usize + 1 > u16::MAX as usize {
-            flush(&mut vertices, &mut indices);
-        }
-        let base = vertices.len() as u16;
-        vertices.push(vertex(p + lift, color));
+        fan[0] = vertex(p + lift, color);
         for i in 0..SECTORS {
             let angle = std::f32::consts::TAU * f32::from(i) / f32::from(SECTORS);
-            vertices.push(vertex(p + lift + Vec3::new(angle.cos(), angle.sin(), 0.0) * radius, color));
+            fan[1 + usize::from(i)] =
+                vertex(p + lift + Vec3::new(angle.cos(), angle.sin(), 0.0) * radius, color);
         }
-        for i in 0..SECTORS {
-            indices.extend_from_slice(&[base, base + 1 + i, base + 1 + (i + 1) % SECTORS]);
-        }
+        d.triangles(&fan, &indices);
     }
-    flush(&mut vertices, &mut indices);
 }
 
 /// A regular octahedron (a diamond) of `radius` around `center`.
@@ -204,60 +234,104 @@ fn hairline(camera: &Camera, px: f32) -> bool {
     px * camera.pixel_scale() <= 1.0
 }
 
-/// A line `px` points thick (measured at its middle).
-fn thick_line(camera: &Camera, a: Vec3, b: Vec3, px: f32, color: Color) {
-    let radius = 0.5 * px * units_per_point(camera, (a + b) * 0.5);
-    if let Some(mesh) = tube_mesh(a, b, radius, color) {
-        draw_mesh(&mesh);
-    }
-}
-
-/// Lines one point wide that carry no meaning of their own: the ground grid, drop lines, trails,
-/// painted arrows and the capsule's edges. At UI scale 1 (and below) each is one screen pixel, a
-/// GL line drawn at once, as always. Above it a GL line would stay one pixel, a hairline on a
-/// screen whose text is twice as large, so each becomes a flat unlit ribbon facing the eye,
-/// [`Camera::pixel_scale`] pixels wide at both ends (it still hides behind what stands in front
-/// of it), gathered into meshes drawn by [`Hairlines::flush`]: thousands of them cost a few draw
-/// calls, not one each.
-struct Hairlines<'a> {
+/// What the orbit view draws in one frame, gathered into as few draw calls as it can:
+/// - Triangles (every mesh: spheres, cones, tubes, diamonds, the channels, and the ribbons
+///   below) go into one vertex buffer, drawn in order when it is full (under macroquad's
+///   per-call capacity, [`super::batch::MAX_VERTICES`]) or flushed. Drawn with a `draw_mesh`
+///   each, between the drop lines' GL lines (another draw mode, so another draw call), a crowd
+///   cost two draw calls an agent. With the cones' hidden faces left out and fewer sides for
+///   small ones ([`cone_parts`], [`cone_sides`]), 10,000 agents went from 240–264 ms a frame to
+///   89–101 ms (`steerlab frames --agents 10000 --view 3d`; see the README's performance
+///   section).
+/// - Lines one point wide that carry no meaning of their own (the ground grid, drop lines,
+///   trails, painted arrows, the capsule's edges; [`Drawing::line`]). At UI scale 1 (and below)
+///   each is one screen pixel, a GL line, drawn after the triangles gathered with it. Above it a
+///   GL line would stay one pixel, a hairline on a screen whose text is twice as large, so each
+///   becomes a flat unlit ribbon facing the eye, [`Camera::pixel_scale`] pixels wide at both
+///   ends (it still hides behind what stands in front of it; see [`ribbon_quads`]).
+struct Drawing<'a> {
     camera: &'a Camera,
     eye: Vec3,
     /// Ribbons, not GL lines.
     wide: bool,
     vertices: Vec<Vertex>,
     indices: Vec<u16>,
+    gl_lines: Vec<(Vec3, Vec3, Color)>,
 }
 
-impl<'a> Hairlines<'a> {
+impl<'a> Drawing<'a> {
     fn new(camera: &'a Camera) -> Self {
-        Hairlines {
+        Drawing {
             camera,
             eye: camera.eye(),
             wide: !hairline(camera, 1.0),
             vertices: Vec::new(),
             indices: Vec::new(),
+            gl_lines: Vec::new(),
         }
     }
 
-    /// A line from `a` to `b`, one point wide (see [`ribbon_quads`]).
-    fn line(&mut self, a: Vec3, b: Vec3, color: Color) {
-        if !self.wide {
-            draw_line_3d(a, b, color);
+    /// Triangles (`indices` into `vertices`), after those gathered before.
+    fn triangles(&mut self, vertices: &[Vertex], indices: &[u16]) {
+        use super::batch::{MAX_INDICES, MAX_VERTICES};
+        if vertices.len() > MAX_VERTICES || indices.len() > MAX_INDICES {
+            // Larger than one draw call holds (no mesh drawn here is): on its own, as before.
+            self.draw_triangles();
+            draw_mesh(&Mesh { vertices: vertices.to_vec(), indices: indices.to_vec(), texture: None });
             return;
         }
-        let c: [u8; 4] = color.into();
-        for quad in ribbon_quads(self.camera, self.eye, a, b) {
-            if self.vertices.len() + 4 > u16::MAX as usize {
-                self.flush();
-            }
-            let base = self.vertices.len() as u16;
-            self.vertices.extend(quad.map(|p| vertex(p, c)));
-            self.indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        if self.vertices.len() + vertices.len() > MAX_VERTICES
+            || self.indices.len() + indices.len() > MAX_INDICES
+        {
+            self.draw_triangles();
+        }
+        let base = self.vertices.len() as u16;
+        self.vertices.extend_from_slice(vertices);
+        self.indices.extend(indices.iter().map(|&i| base + i));
+    }
+
+    fn mesh(&mut self, mesh: &Mesh) {
+        self.triangles(&mesh.vertices, &mesh.indices);
+    }
+
+    /// A lit cone from `base` to `tip`, with as many sides as show at its size on screen
+    /// ([`cone_sides`]).
+    fn cone(&mut self, base: Vec3, tip: Vec3, radius: f32, color: Color) {
+        let radius_px = radius / units_per_point(self.camera, base) * self.camera.pixel_scale();
+        let sides = cone_sides(radius_px);
+        let axis = (tip - base).normalize_or_zero();
+        let fixed = perpendiculars(axis).0;
+        let u = if sides == 4 {
+            // Edges at ±u and ±v, u across the line of sight: the outline is whole from any
+            // side (a square turned with the cone would show a thin edge-on profile).
+            axis.cross(self.eye - base).try_normalize().unwrap_or(fixed)
+        } else {
+            fixed
+        };
+        let mut vertices = [vertex(Vec3::ZERO, [0; 4]); 4 * CONE_SIDES];
+        let mut indices = [0u16; 6 * CONE_SIDES];
+        let (nv, ni) =
+            cone_parts((base, tip, radius, color), (sides, u), self.eye, &mut vertices, &mut indices);
+        self.triangles(&vertices[..nv], &indices[..ni]);
+    }
+
+    /// A line from `a` to `b`, one point wide.
+    fn line(&mut self, a: Vec3, b: Vec3, color: Color) {
+        if !self.wide {
+            self.gl_lines.push((a, b, color));
+            return;
+        }
+        self.ribbon(a, b, 1.0, color.into());
+    }
+
+    /// A flat ribbon `points` wide from `a` to `b`, facing the eye, all of colour `c`.
+    fn ribbon(&mut self, a: Vec3, b: Vec3, points: f32, c: [u8; 4]) {
+        for quad in ribbon_quads(self.camera, self.eye, a, b, points) {
+            self.triangles(&quad.map(|p| vertex(p, c)), &[0, 1, 2, 0, 2, 3]);
         }
     }
 
-    /// Draws the ribbons gathered so far (none with GL lines: those are drawn at once).
-    fn flush(&mut self) {
+    fn draw_triangles(&mut self) {
         if !self.indices.is_empty() {
             draw_mesh(&Mesh {
                 vertices: std::mem::take(&mut self.vertices),
@@ -266,18 +340,40 @@ impl<'a> Hairlines<'a> {
             });
         }
     }
+
+    /// Draws what was gathered: the triangles, then the GL lines.
+    fn flush(&mut self) {
+        self.draw_triangles();
+        for (a, b, color) in self.gl_lines.drain(..) {
+            draw_line_3d(a, b, color);
+        }
+    }
+}
+
+/// A line `px` points thick (measured at its middle).
+fn thick_line(d: &mut Drawing, a: Vec3, b: Vec3, px: f32, color: Color) {
+    let radius = 0.5 * px * units_per_point(d.camera, (a + b) * 0.5);
+    if let Some(mesh) = tube_mesh(a, b, radius, color) {
+        d.mesh(&mesh);
+    }
 }
 
 /// Most pieces one ribbon is cut into (see [`ribbon_quads`]).
 const MAX_RIBBON_PIECES: usize = 64;
 
-/// A line from `a` to `b` one point wide as flat quads facing `eye` (corners in order round
-/// each quad), [`Camera::pixel_scale`] pixels wide at each quad's ends. A quad's width is set at
+/// A line from `a` to `b` `points` wide as flat quads facing `eye` (corners in order round
+/// each quad), `points` × [`Camera::pixel_scale`] pixels wide at each quad's ends. A quad's width is set at
 /// its two ends only, so a long line that passes near the eye (a grid line under the camera) is
 /// cut into pieces no longer than half the line's least distance from the eye: widths set only
 /// at its far ends would make it wide where it passes close. None for a line of no length, one
 /// pointing at the eye, or one not made of numbers.
-fn ribbon_quads(camera: &Camera, eye: Vec3, a: Vec3, b: Vec3) -> impl Iterator<Item = [Vec3; 4]> + '_ {
+fn ribbon_quads(
+    camera: &Camera,
+    eye: Vec3,
+    a: Vec3,
+    b: Vec3,
+    points: f32,
+) -> impl Iterator<Item = [Vec3; 4]> + '_ {
     let side = (b - a).cross(eye - (a + b) * 0.5).try_normalize();
     let nearest = closest_on_segment(eye, a, b).distance(eye).max(1.0);
     let pieces = match side {
@@ -285,7 +381,7 @@ fn ribbon_quads(camera: &Camera, eye: Vec3, a: Vec3, b: Vec3) -> impl Iterator<I
         None => 0,
     };
     let side = side.unwrap_or(Vec3::ZERO);
-    let half = move |p: Vec3| side * (0.5 * units_per_point(camera, p));
+    let half = move |p: Vec3| side * (0.5 * points * units_per_point(camera, p));
     (0..pieces).map(move |piece| {
         let from = a.lerp(b, piece as f32 / pieces as f32);
         let to = a.lerp(b, (piece + 1) as f32 / pieces as f32);
@@ -302,21 +398,29 @@ fn closest_on_segment(p: Vec3, a: Vec3, b: Vec3) -> Vec3 {
 }
 
 /// A thick arrow with a cone for its head.
-fn thick_arrow(camera: &Camera, from: Vec3, to: Vec3, px: f32, color: Color) {
+fn thick_arrow(d: &mut Drawing, from: Vec3, to: Vec3, px: f32, color: Color) {
     let length = from.distance(to);
     if length < 1e-3 {
         return;
     }
     let unit = (to - from) / length;
-    let upp = units_per_point(camera, to);
+    let upp = units_per_point(d.camera, to);
     let head = (length * 0.35).min(upp * (10.0 + 2.0 * px));
     let base = to - unit * head;
-    thick_line(camera, from, base, px, color);
-    draw_mesh(&cone_mesh(base, to, head * 0.45, color));
+    if px * d.camera.pixel_scale() < 2.0 {
+        // Under two pixels a lit tube's six faces are a pixel's colour: a flat ribbon, lit as
+        // the tube's face toward the eye, is four vertices instead of twelve (an agent's
+        // velocity arrow, ten thousand of them in a crowd).
+        let c = shade(color, d.eye - (from + base) * 0.5);
+        d.ribbon(from, base, px, c);
+    } else {
+        thick_line(d, from, base, px, color);
+    }
+    d.cone(base, to, head * 0.45, color);
 }
 
 /// A circle of `radius` around `center` in the plane with normal `normal`.
-fn ring(camera: &Camera, center: Vec3, normal: Vec3, radius: f32, px: f32, color: Color) {
+fn ring(d: &mut Drawing, center: Vec3, normal: Vec3, radius: f32, px: f32, color: Color) {
     let (u, v) = perpendiculars(normal.normalize_or_zero());
     let n = 48;
     let point = |i: usize| {
@@ -324,21 +428,22 @@ fn ring(camera: &Camera, center: Vec3, normal: Vec3, radius: f32, px: f32, color
         center + (u * angle.cos() + v * angle.sin()) * radius
     };
     for i in 0..n {
-        if hairline(camera, px) {
-            draw_line_3d(point(i), point(i + 1), color);
+        if hairline(d.camera, px) {
+            d.line(point(i), point(i + 1), color);
         } else {
-            thick_line(camera, point(i), point(i + 1), px, color);
+            thick_line(d, point(i), point(i + 1), px, color);
         }
     }
 }
 
 /// The seed's blue outline of a detected obstacle: a ring just outside its silhouette.
-fn outline_sphere(camera: &Camera, center: Vec3, radius: f32, color: Color) {
-    let toward_eye = camera.eye() - center;
-    ring(camera, center, toward_eye, radius * 1.03 + 0.5 * units_per_point(camera, center), 3.0, color);
+fn outline_sphere(d: &mut Drawing, center: Vec3, radius: f32, color: Color) {
+    let toward_eye = d.eye - center;
+    let radius = radius * 1.03 + 0.5 * units_per_point(d.camera, center);
+    ring(d, center, toward_eye, radius, 3.0, color);
 }
 
-fn draw_ground(app: &App, lines: &mut Hairlines) {
+fn draw_ground(app: &App, d: &mut Drawing) {
     let step = super::nice_grid_step(1.0 / (app.camera.distance * 0.0025)).max(10.0);
     let extent = (app.camera.distance * 1.5 / step).ceil() as i32;
     let centre = app.camera.center;
@@ -349,23 +454,23 @@ fn draw_ground(app: &App, lines: &mut Hairlines) {
         let offset = i as f32 * step;
         let major = ((cx + offset) / step).round() as i64 % 5 == 0;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        lines.line(Vec3::new(cx + offset, cy - half, 0.0), Vec3::new(cx + offset, cy + half, 0.0), color);
+        d.line(Vec3::new(cx + offset, cy - half, 0.0), Vec3::new(cx + offset, cy + half, 0.0), color);
         let major = ((cy + offset) / step).round() as i64 % 5 == 0;
         let color = if major { style::GRID_MAJOR } else { style::GRID_MINOR };
-        lines.line(Vec3::new(cx - half, cy + offset, 0.0), Vec3::new(cx + half, cy + offset, 0.0), color);
+        d.line(Vec3::new(cx - half, cy + offset, 0.0), Vec3::new(cx + half, cy + offset, 0.0), color);
     }
 }
 
 /// A drop line from a point to the ground with a small cross where it lands.
-fn drop_line(lines: &mut Hairlines, p: Vec3, color: Color, upp: f32) {
+fn drop_line(d: &mut Drawing, p: Vec3, color: Color, upp: f32) {
     if p.z.abs() < 0.5 {
         return;
     }
     let foot = p.with_z(0.0);
-    lines.line(p, foot, color);
+    d.line(p, foot, color);
     let arm = 4.0 * upp;
-    lines.line(foot - Vec3::X * arm, foot + Vec3::X * arm, color);
-    lines.line(foot - Vec3::Y * arm, foot + Vec3::Y * arm, color);
+    d.line(foot - Vec3::X * arm, foot + Vec3::X * arm, color);
+    d.line(foot - Vec3::Y * arm, foot + Vec3::Y * arm, color);
 }
 
 /// The 3D camera for the orbit view, filling the viewport.
@@ -392,13 +497,13 @@ fn camera_3d(camera: &Camera) -> Camera3D {
     }
 }
 
-fn draw_gizmos(app: &App) {
+fn draw_gizmos(app: &App, d: &mut Drawing) {
     let camera = &app.camera;
     for super::VisibleGizmo { gizmo, color, planner, stripe } in super::visible_gizmos(app) {
         match gizmo.shape {
             GizmoShape::Point(p) => {
                 let size = if gizmo.role == GizmoRole::CastHit { 4.0 } else { 3.0 };
-                draw_mesh(&sphere_mesh(p, size * units_per_point(camera, p), color, 6, 8));
+                d.mesh(&sphere_mesh(p, size * units_per_point(camera, p), color, 6, 8));
             }
             GizmoShape::Line(a, b) => {
                 let px = match gizmo.role {
@@ -408,9 +513,9 @@ fn draw_gizmos(app: &App) {
                     _ => 1.0,
                 };
                 if hairline(camera, px) {
-                    draw_line_3d(a, b, color);
+                    d.line(a, b, color);
                 } else {
-                    thick_line(camera, a, b, px, color);
+                    thick_line(d, a, b, px, color);
                 }
                 if let (Some(stripe), GizmoRole::CurrentSegment) = (stripe, gizmo.role) {
                     // The ship's own colour as a stripe on the near side of the green tube (a
@@ -420,13 +525,13 @@ fn draw_gizmos(app: &App) {
                         * 0.5
                         * px
                         * units_per_point(camera, middle);
-                    thick_line(camera, a + toward, b + toward, 1.5, stripe);
+                    thick_line(d, a + toward, b + toward, 1.5, stripe);
                 }
             }
-            GizmoShape::Arrow(a, b) => thick_arrow(camera, a, b, 2.0, color),
+            GizmoShape::Arrow(a, b) => thick_arrow(d, a, b, 2.0, color),
             GizmoShape::Circle { center, radius } => match gizmo.role {
-                GizmoRole::CastHit => outline_sphere(camera, center, radius, color),
-                _ => ring(camera, center, Vec3::Z, radius, 1.0, color),
+                GizmoRole::CastHit => outline_sphere(d, center, radius, color),
+                _ => ring(d, center, Vec3::Z, radius, 1.0, color),
             },
             GizmoShape::Value { .. } => {}
         }
@@ -434,46 +539,46 @@ fn draw_gizmos(app: &App) {
 }
 
 /// The planner step-through in 3D; translucent parts come last (see [`draw_capsule`]).
-fn draw_debug(app: &App, debug: &PlannerDebug, lines: &mut Hairlines) -> Picture {
+fn draw_debug(app: &App, debug: &PlannerDebug, d: &mut Drawing) -> Picture {
     let camera = &app.camera;
     let picture = Picture::of(debug);
     if let Some(sphere) = picture.hit_sphere {
-        outline_sphere(camera, sphere.center, sphere.radius, plan_view::blue());
+        outline_sphere(d, sphere.center, sphere.radius, plan_view::blue());
     }
     if let Some((a, b)) = picture.red {
-        thick_line(camera, a, b, 2.0, plan_view::red());
+        thick_line(d, a, b, 2.0, plan_view::red());
     }
     for pair in picture.green.windows(2) {
-        thick_line(camera, pair[0], pair[1], 4.0, plan_view::green());
+        thick_line(d, pair[0], pair[1], 4.0, plan_view::green());
     }
     for &p in picture.green.iter().skip(1) {
-        draw_mesh(&sphere_mesh(p, 3.5 * units_per_point(camera, p), plan_view::green(), 6, 8));
+        d.mesh(&sphere_mesh(p, 3.5 * units_per_point(camera, p), plan_view::green(), 6, 8));
     }
     for route in &picture.fallback {
         for pair in route.windows(2) {
-            thick_line(camera, pair[0], pair[1], 4.0, plan_view::orange());
+            thick_line(d, pair[0], pair[1], 4.0, plan_view::orange());
         }
         for &p in route.iter().skip(1) {
-            draw_mesh(&sphere_mesh(p, 4.0 * units_per_point(camera, p), plan_view::orange(), 6, 8));
+            d.mesh(&sphere_mesh(p, 4.0 * units_per_point(camera, p), plan_view::orange(), 6, 8));
         }
     }
     if let Some(hit) = picture.hit_point {
-        draw_mesh(&sphere_mesh(hit, 4.0 * units_per_point(camera, hit), plan_view::blue(), 6, 8));
+        d.mesh(&sphere_mesh(hit, 4.0 * units_per_point(camera, hit), plan_view::blue(), 6, 8));
     }
     if let Some((from, to)) = picture.avoidance {
-        thick_arrow(camera, from, to, 2.5, plan_view::black());
+        thick_arrow(d, from, to, 2.5, plan_view::black());
     }
     if let Some((from, to)) = picture.beyond {
-        lines.line(from, to, plan_view::CAPSULE_EDGE);
+        d.line(from, to, plan_view::CAPSULE_EDGE);
     }
     for &(p, top) in &picture.stack {
         let upp = units_per_point(camera, p);
         let radius = if top { 11.0 } else { 8.0 } * upp;
-        ring(camera, p, camera.eye() - p, radius, if top { 2.5 } else { 1.5 }, plan_view::STACK);
+        ring(d, p, camera.eye() - p, radius, if top { 2.5 } else { 1.5 }, plan_view::STACK);
     }
     let perspective = picture.perspective;
     ring(
-        camera,
+        d,
         perspective,
         camera.eye() - perspective,
         6.0 * units_per_point(camera, perspective),
@@ -485,18 +590,18 @@ fn draw_debug(app: &App, debug: &PlannerDebug, lines: &mut Hairlines) -> Picture
 
 /// The swept sphere of the current cast: rings at both ends and in the middle, four lines along
 /// its sides, and a faint translucent hull (drawn last, so it hides nothing).
-fn draw_capsule(camera: &Camera, picture: &Picture, lines: &mut Hairlines) {
+fn draw_capsule(picture: &Picture, d: &mut Drawing) {
     let Some((from, to, radius)) = picture.capsule else { return };
     let axis = (to - from).try_normalize().unwrap_or(Vec3::X);
     let (u, v) = perpendiculars(axis);
     for t in [0.0, 0.5, 1.0] {
-        ring(camera, from.lerp(to, t), axis, radius, 1.0, plan_view::CAPSULE_EDGE);
+        ring(d, from.lerp(to, t), axis, radius, 1.0, plan_view::CAPSULE_EDGE);
     }
     for side in [u, v, -u, -v] {
-        lines.line(from + side * radius, to + side * radius, plan_view::CAPSULE_EDGE);
+        d.line(from + side * radius, to + side * radius, plan_view::CAPSULE_EDGE);
     }
-    // The edges before the translucent hull, which must come last.
-    lines.flush();
+    // Everything before the translucent hull, which must come last.
+    d.flush();
     draw_mesh(&sphere_mesh(from, radius, plan_view::CAPSULE_FILL, 10, 16));
     draw_mesh(&sphere_mesh(to, radius, plan_view::CAPSULE_FILL, 10, 16));
     let sides = 24u16;
@@ -519,34 +624,34 @@ pub fn draw_orbit(app: &App) {
     clear_background(style::BACKGROUND);
     let camera = &app.camera;
     set_camera(&camera_3d(camera));
-    let mut lines = Hairlines::new(camera);
+    let d = &mut Drawing::new(camera);
     if app.display.grid {
-        draw_ground(app, &mut lines);
+        draw_ground(app, d);
         // Before the paths' translucent channels, which lie on the ground above nothing else.
-        lines.flush();
+        d.flush();
     }
     let focus_upp = units_per_point(camera, camera.center);
     if app.display.path_radius {
         for path in &app.world.paths {
-            draw_channel(&path.polyline, path.radius, focus_upp);
+            draw_channel(d, &path.polyline, path.radius, focus_upp);
         }
     }
     for (idx, path) in app.world.paths.iter().enumerate() {
         let color = if app.path_selected(idx) { style::SELECTED } else { style::PATH };
         for segment in 0..path.polyline.segment_count() {
             let (a, b) = path.polyline.segment(segment);
-            thick_line(camera, a, b, 2.0, color);
+            thick_line(d, a, b, 2.0, color);
         }
     }
     for (idx, named) in app.world.curves.iter().enumerate() {
         let color = if app.is_selected(Selection::Curve(idx)) { style::SELECTED } else { style::CURVE };
         let samples = curve_samples(&named.curve, 360);
         for pair in samples.windows(2) {
-            thick_line(camera, pair[0], pair[1], 2.0, color);
+            thick_line(d, pair[0], pair[1], 2.0, color);
         }
         // Heights read better with a few drop lines from the curve to the ground.
         for p in samples.iter().step_by(30) {
-            drop_line(&mut lines, *p, style::GRID_MAJOR, focus_upp);
+            drop_line(d, *p, style::GRID_MAJOR, focus_upp);
         }
     }
     for (idx, obstacle) in app.world.obstacles.iter().enumerate() {
@@ -558,22 +663,22 @@ pub fn draw_orbit(app: &App) {
         } else {
             style::OBSTACLE
         };
-        draw_mesh(&sphere_mesh(obstacle.position, obstacle.radius, color, 14, 20));
-        drop_line(&mut lines, obstacle.position - Vec3::Z * obstacle.radius, style::GRID_MAJOR, focus_upp);
+        d.mesh(&sphere_mesh(obstacle.position, obstacle.radius, color, 14, 20));
+        drop_line(d, obstacle.position - Vec3::Z * obstacle.radius, style::GRID_MAJOR, focus_upp);
         if obstacle.velocity.length_squared() > 0.0 {
             // Where the surface will be in a second: an arrow out of the sphere.
             let start = obstacle.position + obstacle.velocity.normalize_or_zero() * obstacle.radius;
-            thick_arrow(camera, start, start + obstacle.velocity, 1.5, style::OBSTACLE_EDGE);
+            thick_arrow(d, start, start + obstacle.velocity, 1.5, style::OBSTACLE_EDGE);
         }
     }
     for (idx, target) in app.world.targets.iter().enumerate() {
         let color = if app.is_selected(Selection::Target(idx)) { style::SELECTED } else { style::TARGET };
-        draw_mesh(&sphere_mesh(target.position, 6.0 * units_per_point(camera, target.position), color, 6, 8));
-        drop_line(&mut lines, target.position, style::GRID_MAJOR, focus_upp);
+        d.mesh(&sphere_mesh(target.position, 6.0 * units_per_point(camera, target.position), color, 6, 8));
+        drop_line(d, target.position, style::GRID_MAJOR, focus_upp);
     }
-    draw_painted_fields(app, &mut lines);
-    draw_gizmos(app);
-    let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug, &mut lines));
+    draw_painted_fields(app, d);
+    draw_gizmos(app, d);
+    let picture = app.planner_debug.as_ref().map(|debug| draw_debug(app, debug, d));
     for (agent_idx, agent) in app.world.agents.iter().enumerate() {
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (i, &w) in params.waypoints.iter().enumerate() {
@@ -583,8 +688,8 @@ pub fn draw_orbit(app: &App) {
                 } else {
                     style::agent_color(agent.about.color, 1.0)
                 };
-                draw_mesh(&diamond_mesh(w, 7.0 * units_per_point(camera, w), color));
-                drop_line(&mut lines, w, style::agent_color(agent.about.color, 0.6), focus_upp);
+                d.mesh(&diamond_mesh(w, 7.0 * units_per_point(camera, w), color));
+                drop_line(d, w, style::agent_color(agent.about.color, 0.6), focus_upp);
             }
         }
         if app.is_hidden(agent_idx) {
@@ -605,29 +710,29 @@ pub fn draw_orbit(app: &App) {
         } else {
             style::agent_color(agent.about.color, 1.0)
         };
-        draw_mesh(&cone_mesh(position - heading * size, position + heading * size * 1.6, size * 0.7, color));
-        drop_line(&mut lines, position, style::agent_color(agent.about.color, 0.45), focus_upp);
+        d.cone(position - heading * size, position + heading * size * 1.6, size * 0.7, color);
+        drop_line(d, position, style::agent_color(agent.about.color, 0.45), focus_upp);
         if app.display.trails && app.world.agents.len() <= 200 {
             let trail: Vec<Vec3> = app.trails.trail(agent_idx).collect();
             for pair in trail.windows(2) {
-                lines.line(pair[0], pair[1], style::agent_color(agent.about.color, 0.5));
+                d.line(pair[0], pair[1], style::agent_color(agent.about.color, 0.5));
             }
         }
         if app.display.velocity && agent.kinematics.velocity.length_squared() > 1.0 {
             let tip = position + agent.kinematics.velocity * 0.4;
-            thick_arrow(camera, position, tip, 1.5, style::agent_color(agent.about.color, 0.8));
+            thick_arrow(d, position, tip, 1.5, style::agent_color(agent.about.color, 0.8));
         }
     }
     if let Some(push) = app.tool_state.push {
         if let Some(agent) = app.world.agents.get(push.agent) {
             let color = style::gizmo_color(GizmoRole::Disturbance, true);
-            thick_arrow(camera, agent.kinematics.position, push.to, 3.0, color);
+            thick_arrow(d, agent.kinematics.position, push.to, 3.0, color);
         }
     }
     if let Some(picture) = &picture {
-        draw_capsule(camera, picture, &mut lines);
+        draw_capsule(picture, d);
     }
-    lines.flush();
+    d.flush();
     set_default_camera();
     draw_labels(app, picture.as_ref());
 }
@@ -638,7 +743,7 @@ const MAX_PAINTED_ARROWS_3D: f32 = 10_000.0;
 /// Every painted field on the ground, as the top view draws it: an arrow per painted cell (every
 /// k-th where the cells are closer on screen than the top view's spacing, or more than
 /// [`MAX_PAINTED_ARROWS_3D`]), and with the Paint tool the outline of each grid.
-fn draw_painted_fields(app: &App, lines: &mut Hairlines) {
+fn draw_painted_fields(app: &App, d: &mut Drawing) {
     for named in &app.world.fields {
         let field = &named.field;
         let (columns, rows) = field.size();
@@ -648,7 +753,7 @@ fn draw_painted_fields(app: &App, lines: &mut Hairlines) {
         if app.tool == Tool::Paint {
             let corners = [origin, origin + extent * Vec3::X, origin + extent, origin + extent * Vec3::Y];
             for (i, &corner) in corners.iter().enumerate() {
-                lines.line(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
+                d.line(corner, corners[(i + 1) % 4], style::PAINTED_FIELD_EDGE);
             }
         }
         let upp = units_per_point(&app.camera, origin + extent * 0.5);
@@ -657,11 +762,11 @@ fn draw_painted_fields(app: &App, lines: &mut Hairlines) {
         // Never 0 (NaN reads as the widest spacing, then at least 1): `step_by(0)` panics.
         let every = by_pixels.max(by_count).ceil().min(columns.max(rows) as f32).max(1.0) as usize;
         for (from, to) in super::painted_arrows(field, 0..columns, 0..rows, every) {
-            lines.line(from, to, style::PAINTED_FIELD);
+            d.line(from, to, style::PAINTED_FIELD);
             // The head: two strokes back from the tip, in the ground's plane.
             let (along, side) = ((to - from) * 0.25, Vec3::new(from.y - to.y, to.x - from.x, 0.0) * 0.175);
-            lines.line(to, to - along + side, style::PAINTED_FIELD);
-            lines.line(to, to - along - side, style::PAINTED_FIELD);
+            d.line(to, to - along + side, style::PAINTED_FIELD);
+            d.line(to, to - along - side, style::PAINTED_FIELD);
         }
     }
 }
@@ -796,7 +901,7 @@ mod tests {
         ) {
             let camera = orbit_camera(yaw, pitch, distance, ui_scale);
             let (a, b) = (Vec3::from(a) * distance, Vec3::from(b) * distance);
-            let quads: Vec<[Vec3; 4]> = ribbon_quads(&camera, camera.eye(), a, b).collect();
+            let quads: Vec<[Vec3; 4]> = ribbon_quads(&camera, camera.eye(), a, b, 1.0).collect();
             prop_assert!(!quads.is_empty() && quads.len() <= MAX_RIBBON_PIECES);
             let middle = |q: &[Vec3; 4], t: f32| (q[0].lerp(q[3], t) + q[1].lerp(q[2], t)) * 0.5;
             prop_assert!(middle(&quads[0], 0.0).distance(a) <= 1e-3 * distance);
@@ -818,19 +923,109 @@ mod tests {
         }
     }
 
+    /// Where the segment from `from` to `to` crosses the triangle `t` (Möller–Trumbore), as a
+    /// fraction of the way; the triangle taken a hair larger (1e-3 of its sides), so that a
+    /// segment through an edge shared by two triangles crosses one of them despite rounding.
+    fn crossing(from: Vec3, to: Vec3, t: [Vec3; 3]) -> Option<f32> {
+        let (e1, e2, dir) = (t[1] - t[0], t[2] - t[0], to - from);
+        let p = dir.cross(e2);
+        let det = e1.dot(p);
+        if det.abs() < 1e-9 {
+            return None;
+        }
+        let s = from - t[0];
+        let u = s.dot(p) / det;
+        let q = s.cross(e1);
+        let v = dir.dot(q) / det;
+        let along = e2.dot(q) / det;
+        let eps = 1e-3;
+        (u >= -eps && v >= -eps && u + v <= 1.0 + eps && (0.0..=1.0).contains(&along)).then_some(along)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// The culled cone shows all the cone shows: every point of the whole faceted cone (its
+        /// faces and base, built here apart from `cone_parts`) that the eye sees, with nothing of
+        /// the cone between, lies on a triangle that `cone_parts` wrote; and it writes no more
+        /// than the whole cone has.
+        #[test]
+        fn a_cone_without_its_far_faces_shows_every_point_the_eye_sees(
+            base in prop::array::uniform3(-50.0f32..50.0),
+            axis in prop::array::uniform3(-1.0f32..1.0),
+            length in 1.0f32..30.0,
+            radius in 0.5f32..10.0,
+            sides in prop::sample::select(vec![4usize, 8, 12]),
+            eye in prop::array::uniform3(-200.0f32..200.0),
+            samples in prop::collection::vec((0.0f32..1.0, 0.0f32..1.0), 24),
+        ) {
+            let (base, eye) = (Vec3::from(base), Vec3::from(eye));
+            let Some(axis) = Vec3::from(axis).try_normalize() else { return Ok(()) };
+            let tip = base + axis * length;
+            prop_assume!(eye.distance(base) > 2.0 * (length + radius));
+            let (u, v) = perpendiculars(axis);
+            let rim = |i: usize| {
+                let angle = std::f32::consts::TAU * i as f32 / sides as f32;
+                base + (u * angle.cos() + v * angle.sin()) * radius
+            };
+            let mut whole: Vec<[Vec3; 3]> = (0..sides).map(|i| [rim(i), rim(i + 1), tip]).collect();
+            whole.extend((1..sides - 1).map(|i| [rim(0), rim(i + 1), rim(i)]));
+            let mut vertices = [vertex(Vec3::ZERO, [0; 4]); 4 * CONE_SIDES];
+            let mut indices = [0u16; 6 * CONE_SIDES];
+            let (nv, ni) = cone_parts((base, tip, radius, Color::new(0.2, 0.3, 0.9, 1.0)), (sides, u), eye, &mut vertices, &mut indices);
+            prop_assert!(nv <= 4 * sides && ni <= 3 * whole.len() && ni % 3 == 0);
+            let written: Vec<[Vec3; 3]> = indices[..ni]
+                .chunks(3)
+                .map(|t| [0, 1, 2].map(|k| vertices[usize::from(t[k])].position))
+                .collect();
+            prop_assert!(indices[..ni].iter().all(|&i| usize::from(i) < nv));
+            for (face, triangle) in whole.iter().enumerate() {
+                for &(a, b) in &samples {
+                    let (a, b) = if a + b > 1.0 { (1.0 - a, 1.0 - b) } else { (a, b) };
+                    // A point a little inside the triangle, off its edges.
+                    let (a, b) = (0.02 + 0.96 * a, 0.02 + 0.96 * b);
+                    let (a, b) = (a * 0.96, b * 0.96);
+                    let point = triangle[0] + (triangle[1] - triangle[0]) * a + (triangle[2] - triangle[0]) * b;
+                    let hidden = whole.iter().enumerate().any(|(other, t)| {
+                        other != face && crossing(eye, point, *t).is_some_and(|along| along < 1.0 - 1e-3)
+                    });
+                    if hidden {
+                        continue;
+                    }
+                    // Seen: some written triangle holds it (the segment to a point just past
+                    // it crosses one near the end).
+                    let beyond = point + (point - eye) * 1e-3;
+                    let shown = written.iter().any(|t| crossing(eye, beyond, *t).is_some_and(|along| along > 0.99));
+                    prop_assert!(shown, "face {face} of {sides}: {point} is seen from {eye} and not drawn");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_cone_has_as_many_sides_as_show_at_its_size() {
+        assert_eq!(cone_sides(40.0), CONE_SIDES);
+        assert_eq!(cone_sides(6.0), CONE_SIDES);
+        assert_eq!(cone_sides(5.9), 8);
+        assert_eq!(cone_sides(3.0), 8);
+        assert_eq!(cone_sides(2.9), 4);
+        assert_eq!(cone_sides(0.0), 4);
+        assert_eq!(cone_sides(f32::NAN), CONE_SIDES);
+    }
+
     #[test]
     fn a_grid_line_under_the_camera_is_cut_into_pieces_and_nothing_degenerate_draws() {
         let camera = orbit_camera(-std::f32::consts::FRAC_PI_2, 0.3, 1200.0, 2.0);
         let eye = camera.eye();
         // A line on the ground from far behind the eye to far in front of the focus.
         let (a, b) = (Vec3::new(eye.x, eye.y - 1800.0, 0.0), Vec3::new(eye.x, eye.y + 3000.0, 0.0));
-        assert!(ribbon_quads(&camera, eye, a, b).count() > 8);
+        assert!(ribbon_quads(&camera, eye, a, b, 1.0).count() > 8);
         // A line far off, short against its distance, is one quad.
-        assert_eq!(ribbon_quads(&camera, eye, Vec3::ZERO, Vec3::X).count(), 1);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::ZERO, Vec3::X, 1.0).count(), 1);
         // No length, pointing at the eye, or not numbers: nothing.
-        assert_eq!(ribbon_quads(&camera, eye, Vec3::ONE, Vec3::ONE).count(), 0);
-        assert_eq!(ribbon_quads(&camera, eye, camera.center, eye).count(), 0);
-        assert_eq!(ribbon_quads(&camera, eye, Vec3::NAN, Vec3::ONE).count(), 0);
-        assert_eq!(ribbon_quads(&camera, eye, Vec3::splat(f32::INFINITY), Vec3::ONE).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::ONE, Vec3::ONE, 1.0).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, camera.center, eye, 1.0).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::NAN, Vec3::ONE, 1.0).count(), 0);
+        assert_eq!(ribbon_quads(&camera, eye, Vec3::splat(f32::INFINITY), Vec3::ONE, 1.0).count(), 0);
     }
 }

@@ -1737,6 +1737,16 @@ fn frames_measures_a_scene_file_in_the_window_and_names_it() {
     assert!(stdout.contains("over 5 frames"), "{stdout}");
     assert!(stdout.contains("on-CPU "), "{stdout}");
     assert!(stdout.contains("world drawing (CPU)"), "the profile follows: {stdout}");
+    // The same in the 3D view, which the line names.
+    let output = Command::new(BIN)
+        .args(["frames", "--scene", flock.to_str().unwrap(), "--frames", "5", "--view", "3d"])
+        .env("DISPLAY", &display.name)
+        .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout} {}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.starts_with("flock.json, 3D view, 1024 agents: mean frame "), "{stdout}");
 }
 
 /// The walk-through's scene, saved to `dir`, with waypoint 2 sealed in a shell of 48 spheres when
