@@ -224,9 +224,13 @@ pub fn diamond_mesh(center: Vec3, radius: f32, color: Color) -> Mesh {
 /// [`Camera::pixel_scale`] pixels above it (for widths and markers that stay a few points wide,
 /// as the top view's do).
 fn units_per_point(camera: &Camera, at: Vec3) -> f32 {
-    let depth = camera.eye().distance(at).max(1.0);
-    let height = camera.viewport_size().y.max(1.0);
-    depth * 2.0 * (Camera::FOV_Y * 0.5).tan() / height * camera.pixel_scale()
+    camera.eye().distance(at).max(1.0) * units_per_point_at_depth_one(camera)
+}
+
+/// [`units_per_point`] at one unit from the eye: it grows with the distance from there. Worked
+/// out once a frame by [`Drawing`] (the eye takes four sines and cosines).
+fn units_per_point_at_depth_one(camera: &Camera) -> f32 {
+    2.0 * (Camera::FOV_Y * 0.5).tan() / camera.viewport_size().y.max(1.0) * camera.pixel_scale()
 }
 
 /// Whether a line `px` points wide is a hairline (one screen pixel, drawn as a GL line).
@@ -252,6 +256,8 @@ fn hairline(camera: &Camera, px: f32) -> bool {
 struct Drawing<'a> {
     camera: &'a Camera,
     eye: Vec3,
+    /// [`units_per_point_at_depth_one`].
+    per_depth: f32,
     /// Ribbons, not GL lines.
     wide: bool,
     vertices: Vec<Vertex>,
@@ -264,11 +270,17 @@ impl<'a> Drawing<'a> {
         Drawing {
             camera,
             eye: camera.eye(),
+            per_depth: units_per_point_at_depth_one(camera),
             wide: !hairline(camera, 1.0),
             vertices: Vec::new(),
             indices: Vec::new(),
             gl_lines: Vec::new(),
         }
+    }
+
+    /// [`units_per_point`] at `at`.
+    fn upp(&self, at: Vec3) -> f32 {
+        self.eye.distance(at).max(1.0) * self.per_depth
     }
 
     /// Triangles (`indices` into `vertices`), after those gathered before.
@@ -297,7 +309,7 @@ impl<'a> Drawing<'a> {
     /// A lit cone from `base` to `tip`, with as many sides as show at its size on screen
     /// ([`cone_sides`]).
     fn cone(&mut self, base: Vec3, tip: Vec3, radius: f32, color: Color) {
-        let radius_px = radius / units_per_point(self.camera, base) * self.camera.pixel_scale();
+        let radius_px = radius / self.upp(base) * self.camera.pixel_scale();
         let sides = cone_sides(radius_px);
         let axis = (tip - base).normalize_or_zero();
         let fixed = perpendiculars(axis).0;
@@ -352,7 +364,7 @@ impl<'a> Drawing<'a> {
 
 /// A line `px` points thick (measured at its middle).
 fn thick_line(d: &mut Drawing, a: Vec3, b: Vec3, px: f32, color: Color) {
-    let radius = 0.5 * px * units_per_point(d.camera, (a + b) * 0.5);
+    let radius = 0.5 * px * d.upp((a + b) * 0.5);
     if let Some(mesh) = tube_mesh(a, b, radius, color) {
         d.mesh(&mesh);
     }
@@ -381,7 +393,8 @@ fn ribbon_quads(
         None => 0,
     };
     let side = side.unwrap_or(Vec3::ZERO);
-    let half = move |p: Vec3| side * (0.5 * points * units_per_point(camera, p));
+    let per_depth = units_per_point_at_depth_one(camera);
+    let half = move |p: Vec3| side * (0.5 * points * eye.distance(p).max(1.0) * per_depth);
     (0..pieces).map(move |piece| {
         let from = a.lerp(b, piece as f32 / pieces as f32);
         let to = a.lerp(b, (piece + 1) as f32 / pieces as f32);
@@ -404,7 +417,7 @@ fn thick_arrow(d: &mut Drawing, from: Vec3, to: Vec3, px: f32, color: Color) {
         return;
     }
     let unit = (to - from) / length;
-    let upp = units_per_point(d.camera, to);
+    let upp = d.upp(to);
     let head = (length * 0.35).min(upp * (10.0 + 2.0 * px));
     let base = to - unit * head;
     if px * d.camera.pixel_scale() < 2.0 {
@@ -439,7 +452,7 @@ fn ring(d: &mut Drawing, center: Vec3, normal: Vec3, radius: f32, px: f32, color
 /// The seed's blue outline of a detected obstacle: a ring just outside its silhouette.
 fn outline_sphere(d: &mut Drawing, center: Vec3, radius: f32, color: Color) {
     let toward_eye = d.eye - center;
-    let radius = radius * 1.03 + 0.5 * units_per_point(d.camera, center);
+    let radius = radius * 1.03 + 0.5 * d.upp(center);
     ring(d, center, toward_eye, radius, 3.0, color);
 }
 
@@ -701,7 +714,7 @@ pub fn draw_orbit(app: &App) {
             Vec3::new(cos, sin, 0.0)
         });
         // At least a few pixels long, so a small ship stays visible from afar.
-        let size = agent.limits.radius.max(6.0 * units_per_point(camera, position));
+        let size = agent.limits.radius.max(6.0 * d.upp(position));
         let this = Selection::Agent(agent_idx);
         let color = if app.is_selected(this) {
             style::SELECTED
