@@ -20,6 +20,7 @@ pub mod batch;
 pub mod crowd;
 pub mod labels;
 pub mod orbit;
+pub mod orbit_crowd;
 pub mod planner;
 pub mod style;
 
@@ -519,15 +520,21 @@ fn agent_size(app: &App, agent: &Agent) -> f32 {
 fn agent_look(app: &App, idx: usize, agent: &Agent) -> (f32, Color, Color, f32) {
     let size = agent_size(app, agent);
     let fill = style::agent_color(agent.about.color, 1.0);
-    let this = Selection::Agent(idx);
-    let (edge, width) = if app.is_selected(this) {
-        (style::SELECTED, 2.5)
-    } else if app.hover == Some(this) {
-        (style::HOVER, 2.0)
-    } else {
-        (Color::new(0.1, 0.1, 0.1, 0.9), 1.0)
-    };
+    let (edge, width) = agent_highlight(app, idx).unwrap_or((Color::new(0.1, 0.1, 0.1, 0.9), 1.0));
     (size, fill, edge, width * app.camera.pixel_scale())
+}
+
+/// The outline colour and width (points) of a selected or hovered agent's arrow; `None` for
+/// the others.
+fn agent_highlight(app: &App, idx: usize) -> Option<(Color, f32)> {
+    let this = Selection::Agent(idx);
+    if app.is_selected(this) {
+        Some((style::SELECTED, 2.5))
+    } else if app.hover == Some(this) {
+        Some((style::HOVER, 2.0))
+    } else {
+        None
+    }
 }
 
 fn draw_agent(app: &App, idx: usize, agent: &Agent, batch: &mut batch::Batch) {

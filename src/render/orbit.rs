@@ -22,9 +22,9 @@ use crate::behaviours::{GizmoRole, GizmoShape};
 use crate::sim::Behaviour;
 
 /// Where the light comes from: above, in front of and to the left of the default camera.
-const LIGHT: Vec3 = Vec3::new(-0.35, -0.55, 0.76);
+pub(super) const LIGHT: Vec3 = Vec3::new(-0.35, -0.55, 0.76);
 
-fn shade(color: Color, normal: Vec3) -> [u8; 4] {
+pub(super) fn shade(color: Color, normal: Vec3) -> [u8; 4] {
     let lambert = normal.normalize_or_zero().dot(LIGHT.normalize()).max(0.0);
     let k = 0.42 + 0.58 * lambert;
     [
@@ -229,7 +229,7 @@ fn units_per_point(camera: &Camera, at: Vec3) -> f32 {
 
 /// [`units_per_point`] at one unit from the eye: it grows with the distance from there. Worked
 /// out once a frame by [`Drawing`] (the eye takes four sines and cosines).
-fn units_per_point_at_depth_one(camera: &Camera) -> f32 {
+pub(super) fn units_per_point_at_depth_one(camera: &Camera) -> f32 {
     2.0 * (Camera::FOV_Y * 0.5).tan() / camera.viewport_size().y.max(1.0) * camera.pixel_scale()
 }
 
@@ -636,6 +636,29 @@ fn draw_capsule(picture: &Picture, d: &mut Drawing) {
 pub fn draw_orbit(app: &App) {
     clear_background(style::BACKGROUND);
     let camera = &app.camera;
+    // A crowd's arrows (`super::orbit_crowd`) are worked out and rasterised on rayon's threads
+    // while this thread gathers and draws the meshes, as the top view's are.
+    let crowd = super::crowd::use_crowd_layer(app.world.agents.len());
+    let mut prepared = if crowd { super::crowd::Ahead::take_for(camera.screen) } else { None };
+    let picture = rayon::in_place_scope(|scope| {
+        if let Some(prepared) = prepared.as_mut() {
+            scope.spawn(move |_| {
+                prepared.prepare(super::orbit_crowd::sprites(app), camera.screen, camera.viewport)
+            });
+        }
+        draw_meshes(app, crowd)
+    });
+    set_default_camera();
+    if let Some(prepared) = prepared {
+        super::crowd::draw_prepared(prepared, camera.screen);
+    }
+    draw_labels(app, picture.as_ref());
+}
+
+/// Everything the orbit view draws in 3D (the agents' cones only when not `crowd`), the
+/// step-through's picture returned for the labels.
+fn draw_meshes(app: &App, crowd: bool) -> Option<Picture> {
+    let camera = &app.camera;
     set_camera(&camera_3d(camera));
     let d = &mut Drawing::new(camera);
     if app.display.grid {
@@ -709,6 +732,11 @@ pub fn draw_orbit(app: &App) {
             continue;
         }
         let position = app.draw_position(agent_idx);
+        drop_line(d, position, style::agent_color(agent.about.color, 0.45), focus_upp);
+        if crowd {
+            // Arrows through the CPU layer, drawn after the rest (`super::orbit_crowd`).
+            continue;
+        }
         let heading = agent.kinematics.velocity.try_normalize().unwrap_or_else(|| {
             let (sin, cos) = agent.kinematics.orientation.sin_cos();
             Vec3::new(cos, sin, 0.0)
@@ -724,7 +752,6 @@ pub fn draw_orbit(app: &App) {
             style::agent_color(agent.about.color, 1.0)
         };
         d.cone(position - heading * size, position + heading * size * 1.6, size * 0.7, color);
-        drop_line(d, position, style::agent_color(agent.about.color, 0.45), focus_upp);
         if app.display.trails && app.world.agents.len() <= 200 {
             let trail: Vec<Vec3> = app.trails.trail(agent_idx).collect();
             for pair in trail.windows(2) {
@@ -746,8 +773,7 @@ pub fn draw_orbit(app: &App) {
         draw_capsule(picture, d);
     }
     d.flush();
-    set_default_camera();
-    draw_labels(app, picture.as_ref());
+    picture
 }
 
 /// Most arrows a painted field draws in the 3D view (cells are taken every k-th beyond).
@@ -788,7 +814,8 @@ fn draw_painted_fields(app: &App, d: &mut Drawing) {
 fn draw_labels(app: &App, picture: Option<&Picture>) {
     let camera = &app.camera;
     let mut labels = Labels::new(app.camera.pixel_scale());
-    let project = |p: Vec3| camera.project_orbit(p);
+    let projector = super::orbit_crowd::Projector::new(camera);
+    let project = |p: Vec3| projector.project_orbit(p);
     for idx in 0..app.world.agents.len() {
         if let Some(s) = project(app.draw_position(idx)) {
             labels.reserve(s - Vec2::splat(6.0), s + Vec2::splat(6.0));

@@ -1599,6 +1599,80 @@ fn the_crowd_layer_draws_the_arrows_the_mesh_draws() {
     }
 }
 
+/// The 3D view's crowd layer (`render::orbit_crowd`, above `MESH_AGENTS_MAX` agents; forced here
+/// by `STEERLAB_CROWD_LAYER_FROM`) against its cones, in `shot --view 3d`: a row of green agents
+/// in front of a big obstacle shows in both pictures with about as many pixels, and a row of
+/// magenta agents behind it shows in neither (the cones hide by OpenGL's depth test, which also
+/// shows the scene puts them out of sight; the arrows by the layer's test against the spheres).
+#[test]
+fn the_3d_crowd_layer_shows_the_agents_the_cones_show_and_hides_those_behind_obstacles() {
+    if !tools_available("crowd layer 3d") {
+        return;
+    }
+    let _serial = serial();
+    let display = VirtualDisplay::start();
+    let dir = temp_dir("crowd-layer-3d");
+    let row = |name: &str, y: f32, color: &str| -> Vec<serde_json::Value> {
+        // Three rows of seven: 42 agents in all, past the count that shows names
+        // (`MAX_LABELLED_AGENTS`), whose labels would show the hidden ones.
+        (0..21)
+            .map(|i| {
+                serde_json::json!({
+                    "name": format!("{name}{i}"), "color": color, "radius": 6,
+                    "position": [-30.0 + 10.0 * (i % 7) as f32, y + 10.0 * (i / 7) as f32],
+                    "behaviour": { "type": "seek", "target": "t" },
+                })
+            })
+            .collect()
+    };
+    let mut agents = row("front", -150.0, "#00c040");
+    agents.extend(row("behind", 70.0, "#ff00ff"));
+    let scene = serde_json::json!({
+        "version": 1, "name": "behind the sphere",
+        "targets": [{ "id": "t", "position": [0, -250] }],
+        "obstacles": [{ "position": [0, 0], "radius": 70 }],
+        "agents": agents,
+    });
+    let path = dir.join("behind.json");
+    std::fs::write(&path, scene.to_string()).unwrap();
+    let shot = |layer_from: &str| {
+        let out = dir.join(format!("from-{layer_from}.png"));
+        let args = ["--view", "3d", "--seconds", "0"];
+        run_shot(
+            &display.name,
+            &dir.join("config"),
+            &path,
+            &out,
+            &args,
+            &[("STEERLAB_CROWD_LAYER_FROM", layer_from)],
+        );
+        region_pixels(&out, (340, 40, 940, 450))
+    };
+    let count = |pixels: &[u8], hue: fn(i32, i32, i32) -> bool| {
+        pixels.chunks(3).filter(|p| hue(i32::from(p[0]), i32::from(p[1]), i32::from(p[2]))).count()
+    };
+    let green = |r: i32, g: i32, b: i32| g > 60 && g > 2 * r && g > b + 30;
+    let magenta = |r: i32, g: i32, b: i32| r > 60 && b > 60 && r > 2 * g && b > 2 * g;
+    let cones = shot("100000000");
+    let arrows = shot("1");
+    let (cones_green, arrows_green) = (count(&cones, green), count(&arrows, green));
+    assert!(cones_green > 100, "the cones in front: {cones_green} green pixels");
+    assert_eq!(count(&cones, magenta), 0, "the scene must hide the magenta row behind the sphere");
+    assert!(
+        arrows_green * 2 >= cones_green && arrows_green <= cones_green * 2,
+        "green pixels: {arrows_green} as arrows against {cones_green} as cones"
+    );
+    assert_eq!(count(&arrows, magenta), 0, "the arrows of the agents behind the sphere were drawn");
+    // Not vacuous: with the sphere gone, the magenta row shows as arrows.
+    let mut open = scene.clone();
+    open["obstacles"] = serde_json::json!([]);
+    std::fs::write(&path, open.to_string()).unwrap();
+    let unhidden = shot("1");
+    let shown = count(&unhidden, magenta);
+    assert!(shown > 100, "without the sphere the magenta rows show: {shown} pixels");
+    eprintln!("green: {cones_green} as cones, {arrows_green} as arrows; magenta without the sphere: {shown}");
+}
+
 /// The frame overlap (`shell/overlap.rs`: a frame's steps run on a worker while the frame before
 /// is presented) as a user meets it: a crowd of 20,000 opened while another scene runs, run on,
 /// then paused. Once paused, the world view shows exactly the world at the step the status bar
