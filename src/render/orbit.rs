@@ -822,14 +822,22 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
         }
     }
     if app.display.labels && app.world.agents.len() <= super::MAX_LABELLED_AGENTS {
-        // The selected and hovered agents first, always; the others where there is room.
+        // The selected and hovered agents first, always; the others where there is room and
+        // when no obstacle stands between them and the eye (a name over a sphere would name an
+        // agent nobody sees).
         let picked =
             |idx: usize| app.is_selected(Selection::Agent(idx)) || app.hover == Some(Selection::Agent(idx));
+        let occluders =
+            super::orbit_crowd::Occluders::new(&app.world.obstacles, &projector, camera.eye(), camera.screen);
         for first in [true, false] {
             for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
-                let Some(s) = project(app.draw_position(idx)).filter(|_| picked(idx) == first) else {
+                let position = app.draw_position(idx);
+                let Some(s) = project(position).filter(|_| picked(idx) == first) else {
                     continue;
                 };
+                if !first && occluders.hides(position, s) {
+                    continue;
+                }
                 let color = style::agent_color(agent.about.color, 1.0);
                 if first {
                     labels.add(&agent.about.name, s, 8.0, 16, color);

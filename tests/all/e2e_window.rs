@@ -1653,6 +1653,19 @@ fn the_3d_crowd_layer_shows_the_agents_the_cones_show_and_hides_those_behind_obs
     };
     let green = |r: i32, g: i32, b: i32| g > 60 && g > 2 * r && g > b + 30;
     let magenta = |r: i32, g: i32, b: i32| r > 60 && b > 60 && r > 2 * g && b > 2 * g;
+    // First with the first row of each (14 agents, named on screen): the names of those behind
+    // the sphere are hidden with them.
+    let first_rows: Vec<&serde_json::Value> = agents
+        .iter()
+        .filter(|a| [-150.0, 70.0].contains(&a["position"][1].as_f64().unwrap_or(0.0)))
+        .collect();
+    let mut named = scene.clone();
+    named["agents"] = serde_json::json!(first_rows);
+    std::fs::write(&path, named.to_string()).unwrap();
+    let names = shot("100000000");
+    assert_eq!(named["agents"].as_array().map(Vec::len), Some(14));
+    assert_eq!(count(&names, magenta), 0, "the names of the agents behind the sphere were drawn");
+    std::fs::write(&path, scene.to_string()).unwrap();
     let cones = shot("100000000");
     let arrows = shot("1");
     let (cones_green, arrows_green) = (count(&cones, green), count(&arrows, green));
