@@ -1686,6 +1686,79 @@ fn the_3d_crowd_layer_shows_the_agents_the_cones_show_and_hides_those_behind_obs
     eprintln!("green: {cones_green} as cones, {arrows_green} as arrows; magenta without the sphere: {shown}");
 }
 
+/// A crowd of 3,000 (drawn through the crowd layer in both views) as a user meets it in 3D: Tab
+/// to the orbit view, click an agent's arrow, and it is selected and drawn with the selection's
+/// outline (orange: the crowd is all blue); a click on the bare ground beside it clears the
+/// selection and the orange goes; Tab back to the top view shows the crowd there.
+#[test]
+fn in_the_3d_view_a_crowds_arrow_is_picked_by_a_click_and_outlined() {
+    if !tools_available("crowd 3d pick") {
+        return;
+    }
+    let dir = temp_dir("crowd-3d-pick-scene");
+    let agents: Vec<serde_json::Value> = (0..3_000)
+        .map(|i| {
+            // A loose square grid, 20 units apart; the first agent alone in front of it.
+            let (x, y) = if i == 0 {
+                (0.0, -160.0)
+            } else {
+                (-540.0 + 20.0 * (i % 55) as f32, 20.0 * (i / 55) as f32)
+            };
+            serde_json::json!({
+                "name": format!("c{i}"), "color": "#4363d8", "radius": 4, "position": [x, y],
+                "behaviour": { "type": "seek", "target": "t" },
+            })
+        })
+        .collect();
+    let scene = serde_json::json!({
+        "version": 1, "name": "blue crowd",
+        "targets": [{ "id": "t", "position": [0, 2000] }],
+        "agents": agents,
+    });
+    let path = dir.join("crowd.json");
+    std::fs::write(&path, scene.to_string()).unwrap();
+    let app = Steerlab::launch("crowd-3d-pick", &[path.to_str().unwrap()]).keeping(dir);
+    app.key("space"); // pause
+    app.wait_for(|s| s["running"] == false, "paused");
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "3d", "the 3D view");
+    app.settle();
+    let orange = |r: i32, g: i32, b: i32| r > 200 && (100..180).contains(&g) && b < 60;
+    let count = |png: &Path, (x, y): (f32, f32)| {
+        let (x0, y0) = ((x as u32).saturating_sub(30), (y as u32).saturating_sub(30));
+        let pixels = region_pixels(png, (x0, y0, 60, 60));
+        let blue = pixels.chunks(3).filter(|p| i32::from(p[2]) > i32::from(p[0]) + 60).count();
+        let highlighted =
+            pixels.chunks(3).filter(|p| orange(i32::from(p[0]), i32::from(p[1]), i32::from(p[2]))).count();
+        (blue, highlighted)
+    };
+    let at = |state: &serde_json::Value| {
+        let p = &state["agent_screen"][0];
+        (p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32)
+    };
+    let first = at(&app.state());
+    let (blue, highlighted) = count(&app.screenshot("before.png"), first);
+    assert!(blue > 20, "the first agent's arrow is drawn in 3D: {blue} blue pixels");
+    assert_eq!(highlighted, 0, "nothing is selected yet");
+    app.click(first);
+    app.wait_for(|s| s["selected_agent"] == 0, "the first agent selected by its arrow");
+    app.settle();
+    let (_, highlighted) = count(&app.screenshot("selected.png"), at(&app.state()));
+    assert!(highlighted > 10, "the selected arrow's outline: {highlighted} orange pixels");
+    // A click on the bare ground beside it (the grid of agents lies farther away, higher up).
+    let (x, y) = at(&app.state());
+    app.click((x + 150.0, y));
+    app.wait_for(|s| s["selected_agent"].is_null(), "the selection cleared");
+    app.settle();
+    let (blue, highlighted) = count(&app.screenshot("cleared.png"), at(&app.state()));
+    assert!(blue > 20 && highlighted == 0, "cleared: {blue} blue, {highlighted} orange pixels");
+    app.key("Tab");
+    app.wait_for(|s| s["view"] == "top", "back to the top view");
+    app.settle();
+    let (blue, _) = count(&app.screenshot("top.png"), at(&app.state()));
+    assert!(blue > 20, "the first agent's arrow in the top view: {blue} blue pixels");
+}
+
 /// The frame overlap (`shell/overlap.rs`: a frame's steps run on a worker while the frame before
 /// is presented) as a user meets it: a crowd of 20,000 opened while another scene runs, run on,
 /// then paused. Once paused, the world view shows exactly the world at the step the status bar
