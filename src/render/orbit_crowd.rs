@@ -8,15 +8,16 @@
 //! Why: llvmpipe (the software OpenGL these machines draw with) spends its time on each
 //! triangle and each covered pixel, and a cone, its arrow and their overlap in a dense crowd kept
 //! 10,000 agents at 89–101 ms a frame and 100,000 at about 580 ms (2 fps) after the cones lost
-//! their hidden faces. A stamped arrow costs the few dozen pixels it covers, on every core.
+//! their hidden faces. A stamped arrow costs the few dozen pixels it covers, on every core: 22 ms
+//! and 40–47 ms (2026-12-08; README, "The window").
 //!
 //! What differs from the cones, on purpose: an arrow is flat and unlit apart from one shade of
-//! its colour (the cone's side that faces the eye), keeps its shape when the agent heads toward
-//! or away from the eye (a marker, as in the top view, not a foreshortened body), and its size
-//! steps through [`SIZE_STEPS`] sizes a factor [`SIZE_RATIO`] apart (so that a crowd's arrows share
-//! a few stamped shapes); velocity arrows are left out, as the top view leaves them out above
-//! [`super::MAX_VELOCITY_ARROWS`]. Only obstacles hide agents: the layer lies over the paths,
-//! gizmos and the step-through's capsule.
+//! its colour (the cone's side turned to the light, outlined in a darker shade), keeps its shape
+//! when the agent heads toward or away from the eye (a marker, as in the top view, not a
+//! foreshortened body), and its size steps through [`SIZE_STEPS`] sizes a factor [`SIZE_RATIO`]
+//! apart (so that a crowd's arrows share a few stamped shapes); velocity arrows are left out, as
+//! the top view leaves them out above [`super::MAX_VELOCITY_ARROWS`]. Only obstacles hide agents:
+//! the layer lies over the paths, gizmos and the step-through's capsule.
 
 use macroquad::prelude::{Mat4, Vec2, Vec3, Vec4};
 use rayon::prelude::*;
