@@ -104,6 +104,10 @@ enum Command {
         /// Which view to draw: `top` (the 2D top view) or `3d` (the orbit view); default top.
         #[arg(long, value_enum, default_value = "top")]
         view: ViewArg,
+        /// UI scale of the panels and the world's lines and markers, 0.5–3 (as View ▸ UI
+        /// scale; with `--size 2560x1600 --ui-scale 2`, a HiDPI screen's frames).
+        #[arg(long, value_name = "K", default_value_t = 1.0, allow_negative_numbers = true)]
+        ui_scale: f32,
     },
     /// Fuzz the scene reader and the simulation with mutations of the shipped scenes.
     Fuzz {
@@ -188,8 +192,8 @@ fn main() -> ExitCode {
         Some(Command::Shot { scene, out, seconds, size, view, step_through, ui_scale }) => {
             shot(&scene, &out, seconds, &size, view, step_through, ui_scale)
         }
-        Some(Command::Frames { agents, scene, frames, size, view }) => {
-            frames_command(agents, scene.as_deref(), frames, &size, view.into())
+        Some(Command::Frames { agents, scene, frames, size, view, ui_scale }) => {
+            frames_command(agents, scene.as_deref(), frames, &size, view.into(), ui_scale)
         }
         Some(Command::Fuzz { cases, first, seed, steps, process_every, scenes, save }) => {
             let config = steerlab::fuzz::FuzzConfig {
@@ -583,14 +587,8 @@ fn shot(
             steerlab::behaviours::param::number_text(seconds)
         ));
     }
-    let scales = steerlab::ui::preferences::UI_SCALE_RANGE;
-    if !scales.contains(&ui_scale) {
-        return fail(format!(
-            "--ui-scale must be between {} and {}, got {}",
-            scales.start(),
-            scales.end(),
-            steerlab::behaviours::param::number_text(f64::from(ui_scale))
-        ));
+    if let Err(problem) = check_ui_scale(ui_scale) {
+        return fail(problem);
     }
     if let Some(problem) = refuse_shot_target(out) {
         return fail(problem);
@@ -706,18 +704,36 @@ fn fuzz_command(config: &steerlab::fuzz::FuzzConfig, scenes: &Path) -> ExitCode 
     }
 }
 
+/// `--ui-scale K` of `shot` and `frames`: within `ui::preferences::UI_SCALE_RANGE`.
+fn check_ui_scale(ui_scale: f32) -> Result<(), String> {
+    let scales = steerlab::ui::preferences::UI_SCALE_RANGE;
+    if scales.contains(&ui_scale) {
+        return Ok(());
+    }
+    Err(format!(
+        "--ui-scale must be between {} and {}, got {}",
+        scales.start(),
+        scales.end(),
+        steerlab::behaviours::param::number_text(f64::from(ui_scale))
+    ))
+}
+
 fn frames_command(
     agents: usize,
     scene: Option<&Path>,
     frames: u32,
     size: &str,
     view: steerlab::app::ViewMode,
+    ui_scale: f32,
 ) -> ExitCode {
     let Some(size) = parse_size(size) else {
         return fail(format!("--size must be WIDTHxHEIGHT between 200 and 8192, got `{size}`"));
     };
     if !(1..=1_000_000).contains(&agents) || !(1..=100_000).contains(&frames) {
         return fail("--agents must be 1–1000000 and --frames 1–100000");
+    }
+    if let Err(problem) = check_ui_scale(ui_scale) {
+        return fail(problem);
     }
     let world = match scene {
         Some(path) => match load_scene(path) {
@@ -731,7 +747,7 @@ fn frames_command(
     }
     macroquad::Window::from_config(
         shell::window_conf(size),
-        shell::run(world, scene.map(Path::to_path_buf), shell::Mode::Frames { frames, view }),
+        shell::run(world, scene.map(Path::to_path_buf), shell::Mode::Frames { frames, view, ui_scale }),
     );
     ExitCode::SUCCESS
 }

@@ -161,6 +161,8 @@ pub enum Mode {
         frames: u32,
         /// The view the frames draw.
         view: ViewMode,
+        /// The UI scale they are drawn at (within `ui::preferences::UI_SCALE_RANGE`).
+        ui_scale: f32,
     },
     /// Render one picture after `seconds` of simulation and exit.
     Shot {
@@ -409,8 +411,9 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
     let steps_in_frames = interactive || matches!(mode, Mode::Frames { .. });
     step_budget.overlapped = overlap.threaded();
 
-    if let Mode::Frames { view, .. } = &mode {
+    if let Mode::Frames { view, ui_scale, .. } = &mode {
         app.camera.mode = *view;
+        ui_state.ui_scale = ui::preferences::clamp_ui_scale(*ui_scale);
     }
     if let Mode::Shot { seconds, view, step_through, ui_scale, .. } = &mode {
         ui_state.ui_scale = ui::preferences::clamp_ui_scale(*ui_scale);
@@ -604,15 +607,21 @@ pub async fn run(world: World, file: Option<PathBuf>, mode: Mode) {
                 let cpu_ms = cpu_after_warm_up
                     .zip(steerlab::bench::process_cpu_ns())
                     .map(|(before, after)| after.saturating_sub(before) as f64 / 1e6 / f64::from(*frames));
-                // The view the frames were drawn in (the camera's, not the one asked for).
+                // The view the frames were drawn in (the camera's, not the one asked for), and
+                // the UI scale when not 1.
                 let view = match app.camera.mode {
                     ViewMode::Top => None,
-                    ViewMode::Orbit => Some("3D view"),
+                    ViewMode::Orbit => Some("3D view".to_string()),
+                };
+                let scale = (ui_state.ui_scale != 1.0).then(|| format!("UI scale {}", ui_state.ui_scale));
+                let view = match (view, scale) {
+                    (Some(v), Some(k)) => Some(format!("{v}, {k}")),
+                    (v, k) => v.or(k),
                 };
                 print_frame_stats(
                     &frame_times[30..],
                     scene.as_deref(),
-                    view,
+                    view.as_deref(),
                     app.world.agents.len(),
                     simulated,
                 );

@@ -1907,6 +1907,26 @@ fn frames_measures_a_scene_file_in_the_window_and_names_it() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout} {}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.starts_with("flock.json, 3D view, 1024 agents: mean frame "), "{stdout}");
+    // At UI scale 2, which the line names too.
+    let output = Command::new(BIN)
+        .args([
+            "frames",
+            "--scene",
+            flock.to_str().unwrap(),
+            "--frames",
+            "5",
+            "--view",
+            "3d",
+            "--ui-scale",
+            "2",
+        ])
+        .env("DISPLAY", &display.name)
+        .env("STEERLAB_CONFIG_DIR", dir.join("config"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout} {}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.starts_with("flock.json, 3D view, UI scale 2, 1024 agents: mean frame "), "{stdout}");
 }
 
 /// The walk-through's scene, saved to `dir`, with waypoint 2 sealed in a shell of 48 spheres when

@@ -499,6 +499,7 @@ fn odd_arguments_of_every_command_are_one_line_and_status_2() {
             "--ui-scale must be between 0.5 and 3, got -1",
         ),
         (&["frames", "--frames", "0"], "--agents must be 1–1000000 and --frames 1–100000"),
+        (&["frames", "--ui-scale", "0.2"], "--ui-scale must be between 0.5 and 3, got 0.2"),
         (&["frames", "--agents", "5", "--scene", SCENE], "cannot be used with"),
         (&["bench", "--threads", "0"], "--threads must be 1–256, got 0"),
         (&["fuzz", "--cases", "-1"], "see `steerlab fuzz --help`"),
