@@ -782,7 +782,7 @@ fn write_widget_rects(
         })),
         // Where the first 16 agents are on the screen in the view shown (tests click them).
         "agent_screen": (0..app.world.agents.len().min(16))
-            .map(|i| app.camera.to_screen(app.draw_position(i)).map(|s| [s.x, s.y]))
+            .map(|i| app.camera.projection().to_screen(app.draw_position(i)).map(|s| [s.x, s.y]))
             .collect::<Vec<_>>(),
         "camera": {
             "center": [app.camera.center.x, app.camera.center.y],

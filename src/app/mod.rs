@@ -25,7 +25,7 @@ pub mod select;
 pub mod timeline;
 pub mod tools;
 
-pub use camera::{Camera, ViewMode};
+pub use camera::{Camera, Projection, ViewMode};
 pub use commands::{CommandId, FileCommand, Focus, RecoveryChoice, ShellCommand};
 pub use edit::BehaviourKind;
 pub use history::{History, Trails, HISTORY_AGENTS};

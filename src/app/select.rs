@@ -110,8 +110,9 @@ impl App {
 /// for what counts as inside).
 pub fn select_in_box(world: &World, camera: &Camera, a: Vec2, b: Vec2) -> Vec<Selection> {
     let (min, max) = (a.min(b), a.max(b));
+    let projection = camera.projection();
     let inside = |p: Vec3| {
-        camera.to_screen(p).is_some_and(|s| s.x >= min.x && s.x <= max.x && s.y >= min.y && s.y <= max.y)
+        projection.to_screen(p).is_some_and(|s| s.x >= min.x && s.x <= max.x && s.y >= min.y && s.y <= max.y)
     };
     let mut items = Vec::new();
     for (i, agent) in world.agents.iter().enumerate() {

@@ -814,8 +814,8 @@ fn draw_painted_fields(app: &App, d: &mut Drawing) {
 fn draw_labels(app: &App, picture: Option<&Picture>) {
     let camera = &app.camera;
     let mut labels = Labels::new(app.camera.pixel_scale());
-    let projector = super::orbit_crowd::Projector::new(camera);
-    let project = |p: Vec3| projector.project_orbit(p);
+    let projection = camera.projection();
+    let project = |p: Vec3| projection.project_orbit(p);
     for idx in 0..app.world.agents.len() {
         if let Some(s) = project(app.draw_position(idx)) {
             labels.reserve(s - Vec2::splat(6.0), s + Vec2::splat(6.0));
@@ -827,8 +827,12 @@ fn draw_labels(app: &App, picture: Option<&Picture>) {
         // agent nobody sees).
         let picked =
             |idx: usize| app.is_selected(Selection::Agent(idx)) || app.hover == Some(Selection::Agent(idx));
-        let occluders =
-            super::orbit_crowd::Occluders::new(&app.world.obstacles, &projector, camera.eye(), camera.screen);
+        let occluders = super::orbit_crowd::Occluders::new(
+            &app.world.obstacles,
+            &projection,
+            camera.eye(),
+            camera.screen,
+        );
         for first in [true, false] {
             for (idx, agent) in app.world.agents.iter().enumerate().filter(|(idx, _)| !app.is_hidden(*idx)) {
                 let position = app.draw_position(idx);

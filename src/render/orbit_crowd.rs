@@ -19,13 +19,13 @@
 //! the top view leaves them out above [`super::MAX_VELOCITY_ARROWS`]. Only obstacles hide agents:
 //! the layer lies over the paths, gizmos and the step-through's capsule.
 
-use macroquad::prelude::{Mat4, Vec2, Vec3, Vec4};
+use macroquad::prelude::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use super::crowd::{self, ArrowSprite};
 use super::orbit::{shade, units_per_point_at_depth_one, LIGHT};
 use super::style;
-use crate::app::{App, Camera};
+use crate::app::{App, Projection};
 use crate::sim::Obstacle;
 
 /// Sizes an arrow takes, in points: [`MIN_POINTS`], then each [`SIZE_RATIO`] times the last;
@@ -39,56 +39,6 @@ pub const MIN_POINTS: f32 = 6.0;
 pub const MAX_POINTS: f32 = 40.0;
 /// See [`SIZE_STEPS`]: at most half of it (12%) between an agent's size and its arrow's.
 pub const SIZE_RATIO: f32 = 1.25;
-
-/// The screen position and view depth of world points, with the orbit camera's matrix worked
-/// out once (as [`Camera::project_orbit`] does per point).
-pub struct Projector {
-    matrix: Mat4,
-    min: Vec2,
-    size: Vec2,
-    near: f32,
-    far: f32,
-}
-
-impl Projector {
-    pub fn new(camera: &Camera) -> Self {
-        let (near, far) = camera.orbit_clip();
-        Projector {
-            matrix: camera.view_projection(),
-            min: camera.viewport.0,
-            size: camera.viewport_size(),
-            near,
-            far,
-        }
-    }
-
-    /// Where `p` lands on the screen (as [`Camera::project_orbit`]) and its depth along the
-    /// view; `None` outside the camera's near and far planes (OpenGL clips it there) or not
-    /// made of numbers.
-    pub fn project(&self, p: Vec3) -> Option<(Vec2, f32)> {
-        let clip = self.matrix * p.extend(1.0);
-        if !(clip.w >= self.near && clip.w <= self.far) {
-            return None;
-        }
-        let s = self.to_screen(clip);
-        s.is_finite().then_some((s, clip.w))
-    }
-
-    /// [`Camera::project_orbit`] itself (`None` only behind the eye), without working the
-    /// matrix out again for each point.
-    pub fn project_orbit(&self, p: Vec3) -> Option<Vec2> {
-        let clip = self.matrix * p.extend(1.0);
-        (clip.w > 1e-6).then(|| self.to_screen(clip))
-    }
-
-    fn to_screen(&self, clip: Vec4) -> Vec2 {
-        let ndc = clip.truncate() / clip.w;
-        Vec2::new(
-            self.min.x + (ndc.x + 1.0) * 0.5 * self.size.x,
-            self.min.y + (1.0 - ndc.y) * 0.5 * self.size.y,
-        )
-    }
-}
 
 /// Screen pixels a side of one bin of [`Occluders`].
 const BIN_PIXELS: f32 = 32.0;
@@ -108,9 +58,9 @@ pub struct Occluders {
 }
 
 impl Occluders {
-    /// `obstacles` seen through `projector` from `eye` on a screen `screen` pixels wide and
+    /// `obstacles` seen through `projection` (the orbit view's) from `eye` on a screen `screen` pixels wide and
     /// high. A sphere with the eye inside it, or not made of numbers, hides nothing.
-    pub fn new(obstacles: &[Obstacle], projector: &Projector, eye: Vec3, screen: Vec2) -> Self {
+    pub fn new(obstacles: &[Obstacle], projection: &Projection, eye: Vec3, screen: Vec2) -> Self {
         let columns = (screen.x / BIN_PIXELS).ceil().clamp(1.0, 4096.0) as usize;
         let rows = (screen.y / BIN_PIXELS).ceil().clamp(1.0, 4096.0) as usize;
         let mut occluders = Occluders {
@@ -135,12 +85,12 @@ impl Occluders {
             for corner in 0..8 {
                 let sign = |bit: u32| if corner >> bit & 1 == 1 { 1.0 } else { -1.0 };
                 let p = c + Vec3::new(sign(0), sign(1), sign(2)) * r;
-                let clip = projector.matrix * p.extend(1.0);
+                let clip = projection.matrix * p.extend(1.0);
                 if clip.w.is_nan() || clip.w <= 1e-6 {
                     known = false;
                     break;
                 }
-                let s = projector.to_screen(clip);
+                let s = projection.clip_to_screen(clip);
                 (lo, hi) = (lo.min(s), hi.max(s));
             }
             if !(known && lo.is_finite() && hi.is_finite()) {
@@ -212,9 +162,9 @@ pub fn arrow_points(radius: f32, upp: f32) -> f32 {
 /// on all cores; the same list for any number of threads.
 pub fn sprites(app: &App) -> Vec<ArrowSprite> {
     let camera = &app.camera;
-    let projector = Projector::new(camera);
+    let projection = camera.projection();
     let eye = camera.eye();
-    let occluders = Occluders::new(&app.world.obstacles, &projector, eye, camera.screen);
+    let occluders = Occluders::new(&app.world.obstacles, &projection, eye, camera.screen);
     let per_depth = units_per_point_at_depth_one(camera);
     let k = camera.pixel_scale();
     let sprite = |(idx, agent): (usize, &crate::sim::Agent)| -> Option<(f32, usize, ArrowSprite)> {
@@ -222,7 +172,7 @@ pub fn sprites(app: &App) -> Vec<ArrowSprite> {
             return None;
         }
         let position = app.draw_position(idx);
-        let (s, depth) = projector.project(position)?;
+        let (s, depth) = projection.project_clipped(position)?;
         if occluders.hides(position, s) {
             return None;
         }
@@ -233,7 +183,7 @@ pub fn sprites(app: &App) -> Vec<ArrowSprite> {
         let upp = eye.distance(position).max(1.0) * per_depth;
         // The heading on screen: toward where a point a few points ahead lands (screen y is
         // down; `agent_arrow` takes a world angle, y up). Straight at the eye it points up.
-        let ahead = projector.project(position + heading * (8.0 * upp)).map(|(a, _)| a - s);
+        let ahead = projection.project_clipped(position + heading * (8.0 * upp)).map(|(a, _)| a - s);
         let angle = match ahead {
             Some(d) if d.length_squared() > 1e-6 => (-d.y).atan2(d.x),
             _ => std::f32::consts::FRAC_PI_2,
@@ -303,6 +253,7 @@ fn painters_order<T>(placed: &[(f32, T)]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::Camera;
     use proptest::prelude::*;
 
     fn camera(yaw: f32, pitch: f32, distance: f32) -> Camera {
@@ -319,32 +270,31 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// The projector is the camera's own projection, between the clipping planes.
+        /// The clipped projection lands where the ray under the screen point leads back to the
+        /// point (the camera's inverse matrix, `orbit_ray_to_plane`), with the depth along the
+        /// view, and leaves out only points outside the clipping planes.
         #[test]
-        fn the_projector_lands_where_the_camera_projects(
+        fn the_clipped_projection_lands_where_the_ray_back_finds_the_point(
             yaw in -3.2f32..3.2, pitch in 0.05f32..1.55, distance in 50.0f32..3000.0,
             x in -2000.0f32..2000.0, y in -2000.0f32..2000.0, z in -50.0f32..200.0,
         ) {
             let camera = camera(yaw, pitch, distance);
             let p = Vec3::new(x, y, z);
             let (near, far) = camera.orbit_clip();
-            match (Projector::new(&camera).project_orbit(p), camera.project_orbit(p)) {
-                (Some(s), Some(expected)) => prop_assert!(s.distance(expected) <= 1e-3 * expected.length().max(1.0)),
-                (a, b) => prop_assert_eq!(a, b),
-            }
-            match (Projector::new(&camera).project(p), camera.project_orbit(p)) {
-                (Some((s, depth)), Some(expected)) => {
-                    prop_assert!(s.distance(expected) < 1e-2, "{s} against {expected}");
+            let forward = (camera.center - camera.eye()).normalize();
+            let depth_along = (p - camera.eye()).dot(forward);
+            match camera.projection().project_clipped(p) {
+                Some((s, depth)) => {
+                    prop_assert!((depth - depth_along).abs() <= 1e-3 * depth_along.abs().max(1.0));
                     prop_assert!(depth >= near && depth <= far);
+                    // The ray back is steep enough to meet z = p.z well only away from the horizon.
+                    if let Some(back) = camera.orbit_ray_to_plane(s, z) {
+                        let grazing = (p - camera.eye()).normalize().z.abs() < 0.05;
+                        prop_assert!(grazing || back.distance(p) <= 2e-3 * depth_along, "{back} against {p}");
+                    }
+                    prop_assert_eq!(camera.projection().project_orbit(p), Some(s));
                 }
-                (None, Some(_)) => {
-                    // Only outside the clipping planes: the depth along the view.
-                    let forward = (camera.center - camera.eye()).normalize();
-                    let depth = (p - camera.eye()).dot(forward);
-                    prop_assert!(depth < near * 1.001 || depth > far * 0.999, "depth {depth}");
-                }
-                (Some(_), None) => prop_assert!(false, "projected behind the eye"),
-                (None, None) => {}
+                None => prop_assert!(depth_along < near * 1.001 || depth_along > far * 0.999, "depth {depth_along}"),
             }
         }
 
@@ -361,12 +311,12 @@ mod tests {
                 .iter()
                 .map(|&(x, y, z, r)| Obstacle::still(Vec3::new(x, y, z), r))
                 .collect();
-            let projector = Projector::new(&camera);
+            let projection = camera.projection();
             let eye = camera.eye();
-            let occluders = Occluders::new(&obstacles, &projector, eye, camera.screen);
+            let occluders = Occluders::new(&obstacles, &projection, eye, camera.screen);
             for &(x, y, z) in &points {
                 let p = Vec3::new(x, y, z);
-                let Some((s, _)) = projector.project(p) else { continue };
+                let Some((s, _)) = projection.project_clipped(p) else { continue };
                 // The oracle: where the line from the eye first enters each sphere, from the
                 // roots of |eye + t (p - eye) - c|² = r², hidden when that is at t in [0, 1].
                 let mut borderline = false;

@@ -251,8 +251,9 @@ fn split_offset(expression: &str) -> Option<(&str, f32)> {
 pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance: f32) -> Option<Selection> {
     let k = camera.pixel_scale();
     let tolerance_px = tolerance * k;
+    let projection = camera.projection();
     let near = |p: Vec3, extra: f32| -> Option<f32> {
-        let s = camera.to_screen(p)?;
+        let s = projection.to_screen(p)?;
         let d = s.distance(screen);
         (d <= tolerance_px + extra * k).then_some(d)
     };
@@ -266,7 +267,7 @@ pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance: f32) -> Opt
         }
     };
     for (i, agent) in world.agents.iter().enumerate() {
-        let radius = agent.limits.radius * camera.pixels_per_unit(agent.kinematics.position) / k;
+        let radius = agent.limits.radius * projection.pixels_per_unit(agent.kinematics.position) / k;
         consider(near(agent.kinematics.position, radius), Selection::Agent(i), 0.0);
         if let Behaviour::Planner { params } = &agent.behaviour {
             for (w, &p) in params.waypoints.iter().enumerate() {
@@ -286,8 +287,8 @@ pub fn pick(world: &World, camera: &Camera, screen: Vec2, tolerance: f32) -> Opt
         consider(near(curve_handle(&curve.curve), 4.0), Selection::Curve(i), 3.0);
     }
     for (i, obstacle) in world.obstacles.iter().enumerate() {
-        let Some(centre) = camera.to_screen(obstacle.position) else { continue };
-        let radius_px = obstacle.radius * camera.pixels_per_unit(obstacle.position);
+        let Some(centre) = projection.to_screen(obstacle.position) else { continue };
+        let radius_px = obstacle.radius * projection.pixels_per_unit(obstacle.position);
         let d = centre.distance(screen);
         if d <= radius_px + tolerance_px {
             consider(Some((d - radius_px).max(0.0)), Selection::Obstacle(i), 4.0);
@@ -309,12 +310,13 @@ pub fn pick_segment(world: &World, camera: &Camera, screen: Vec2, tolerance: f32
 
 /// [`pick_segment`] within `tolerance_px` screen pixels.
 fn segment_within(world: &World, camera: &Camera, screen: Vec2, tolerance_px: f32) -> Option<(usize, usize)> {
+    let projection = camera.projection();
     let mut best: Option<(f32, (usize, usize))> = None;
     for (path_idx, path) in world.paths.iter().enumerate() {
         let n = path.polyline.segment_count();
         for segment in 0..n {
             let (a, b) = path.polyline.segment(segment);
-            let (Some(sa), Some(sb)) = (camera.to_screen(a), camera.to_screen(b)) else { continue };
+            let (Some(sa), Some(sb)) = (projection.to_screen(a), projection.to_screen(b)) else { continue };
             let ab = sb - sa;
             let t = if ab.length_squared() > 0.0 {
                 ((screen - sa).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
